@@ -1,0 +1,86 @@
+/** An agent's options resolved once at `createAgent`: tools named, hooks indexed, defaults set. */
+
+import type { HookLogger } from "../hooks/hook-context.js";
+import { HookRegistry } from "../hooks/hook-registry.js";
+import type { Scratchpad } from "../hooks/scratchpad.js";
+import { isSupportedModel, type LanguageModel } from "../models/language-model.js";
+import { compilePolicies } from "../policy/policy.js";
+import { MemoryStore } from "../state/memory-store.js";
+import type { StateStore } from "../state/state-store.js";
+import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
+import type { AgentOptions } from "./agent-options.js";
+import type { RetryOptions } from "./backoff.js";
+
+export interface AgentRuntime {
+  readonly name: string;
+  readonly model: LanguageModel;
+  readonly options: AgentOptions;
+  readonly tools: readonly ResolvedTool[];
+  /** By function name (what the model calls). */
+  readonly toolsByName: ReadonlyMap<string, ResolvedTool>;
+  /** Qualified and function names → function name. */
+  readonly canonicalTool: (name: string) => string;
+  readonly registry: HookRegistry;
+  readonly toolConcurrency: number;
+  readonly maxSteps: number;
+  readonly maxRetries: number;
+  readonly retry: RetryOptions;
+  readonly store: StateStore;
+  readonly log: HookLogger;
+  /** Session scratchpads live in the process, keyed by session id. */
+  readonly sessionScratch: Map<string, Scratchpad>;
+}
+
+export const consoleLogger: HookLogger = {
+  debug() {},
+  info() {},
+  warn: (message) => console.warn(`[hookwise] ${message}`),
+  error: (message) => console.error(`[hookwise] ${message}`),
+};
+
+function positiveInteger(value: number | undefined, fallback: number, name: string, minimum = 1): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < minimum) {
+    throw new TypeError(`createAgent: ${name} must be an integer ≥ ${minimum} (got ${String(value)})`);
+  }
+  return value;
+}
+
+export function resolveRuntime(options: AgentOptions): AgentRuntime {
+  if (!isSupportedModel(options.model)) {
+    throw new TypeError(
+      "createAgent: model must be an AI SDK language model (specificationVersion v3 or v4), e.g. openai('gpt-4.1-mini') or scriptedModel([...])",
+    );
+  }
+  const tools = Array.isArray(options.tools)
+    ? (options.tools as ResolvedTool[])
+    : Object.entries(options.tools ?? {}).map(([name, definition]) => resolveTool(name, definition));
+  const toolsByName = new Map<string, ResolvedTool>();
+  const canonical = new Map<string, string>();
+  for (const tool of tools) {
+    if (toolsByName.has(tool.functionName)) {
+      throw new TypeError(`createAgent: two tools share the function name "${tool.functionName}"`);
+    }
+    toolsByName.set(tool.functionName, tool);
+    canonical.set(tool.functionName, tool.functionName);
+    canonical.set(tool.qualifiedName, tool.functionName);
+  }
+  const registry = new HookRegistry(options.hooks ?? []);
+  if (options.policies?.length) registry.register(compilePolicies(options.policies));
+  return {
+    name: options.name ?? "agent",
+    model: options.model,
+    options,
+    tools,
+    toolsByName,
+    canonicalTool: (name) => canonical.get(name) ?? name,
+    registry,
+    toolConcurrency: positiveInteger(options.toolConcurrency, 1, "toolConcurrency"),
+    maxSteps: positiveInteger(options.maxSteps, 20, "maxSteps"),
+    maxRetries: positiveInteger(options.maxRetries, 2, "maxRetries", 0),
+    retry: options.retry ?? {},
+    store: options.store ?? new MemoryStore(),
+    log: options.logger ?? consoleLogger,
+    sessionScratch: new Map(),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * A step's request: the baseline built from the transcript, then one attempt's merged
+ * `RequestPatch` applied to an outbound copy (DESIGN §4), then validated locally.
+ */
+
+import { HookwiseError } from "../errors/hookwise-error.js";
+import type { ModelMessage, ModelRequest, ToolChoice, ToolSpec } from "../events/payloads.js";
+import type { MergedPatch } from "../hooks/merge-request-patch.js";
+import type { ResolvedTool } from "../tools/resolved-tool.js";
+
+export class RequestValidationError extends HookwiseError {
+  override readonly name = "RequestValidationError";
+  readonly hook: string | undefined;
+
+  constructor(message: string, hook?: string) {
+    super(message);
+    this.hook = hook;
+  }
+}
+
+export function toolSpecs(tools: readonly ResolvedTool[]): ToolSpec[] {
+  return tools.map((tool) => ({
+    name: tool.functionName,
+    description: tool.description,
+    inputSchema: tool.input.jsonSchema,
+  }));
+}
+
+function contextBlock(item: string | { id?: string; text: string }): string {
+  if (typeof item === "string") return `<context>\n${item}\n</context>`;
+  return `<context${item.id ? ` id="${item.id.replace(/"/g, "'")}"` : ""}>\n${item.text}\n</context>`;
+}
+
+function withText(message: ModelMessage, text: string): ModelMessage {
+  if (message.role !== "user") return message;
+  const content =
+    typeof message.content === "string"
+      ? [
+          { type: "text" as const, text: message.content },
+          { type: "text" as const, text },
+        ]
+      : [...message.content, { type: "text" as const, text }];
+  return { ...message, content };
+}
+
+/**
+ * Applies a merged patch to a copy of `baseline`. `userMessageIndex` is where the run's
+ * user message sits in the history (-1 when none), for `appendToUserMessage`.
+ */
+export function applyPatch(
+  baseline: ModelRequest,
+  merged: MergedPatch,
+  tools: readonly ResolvedTool[],
+  userMessageIndex: number,
+): ModelRequest {
+  const { patch } = merged;
+  const request: ModelRequest = { ...baseline };
+  if (patch.system !== undefined) request.system = patch.system;
+  let messages = patch.messages ?? baseline.messages;
+  if (patch.appendToUserMessage !== undefined && patch.messages === undefined && userMessageIndex >= 0) {
+    const copy = [...messages];
+    copy[userMessageIndex] = withText(copy[userMessageIndex]!, patch.appendToUserMessage);
+    messages = copy;
+  }
+  if (patch.extraContext?.length) {
+    const text = patch.extraContext.map(contextBlock).join("\n");
+    let last = -1;
+    for (let index = messages.length - 1; index >= 0; index--) {
+      if (messages[index]!.role === "user") {
+        last = index;
+        break;
+      }
+    }
+    const copy = [...messages];
+    if (last >= 0) copy[last] = withText(copy[last]!, text);
+    else copy.push({ role: "user", content: text });
+    messages = copy;
+  }
+  request.messages = messages;
+  for (const field of [
+    "temperature",
+    "maxOutputTokens",
+    "topP",
+    "seed",
+    "stopSequences",
+    "toolChoice",
+  ] as const) {
+    if (patch[field] !== undefined) (request as unknown as Record<string, unknown>)[field] = patch[field];
+  }
+  if (patch.providerOptions) request.providerOptions = patch.providerOptions;
+  if (patch.activeTools) {
+    const allowed = new Set(patch.activeTools);
+    request.tools = toolSpecs(tools.filter((tool) => allowed.has(tool.functionName)));
+  }
+  return request;
+}
+
+/** `toolChoice` must name a tool the request offers; checked before any provider call. */
+export function validateRequest(
+  request: ModelRequest,
+  merged: MergedPatch,
+  baselineTools: readonly ToolSpec[],
+): void {
+  const choice: ToolChoice = request.toolChoice;
+  const offered = new Set(request.tools.map((tool) => tool.name));
+  const narrowedBy = merged.activeToolsBy.length
+    ? merged.activeToolsBy.map((hook) => `"${hook}"`).join(", ")
+    : undefined;
+  const choiceHook = merged.setBy.toolChoice;
+  if (choice === "required" && offered.size === 0) {
+    throw new RequestValidationError(
+      `toolChoice "required" but the request offers no tool` +
+        (narrowedBy && baselineTools.length
+          ? `: activeTools of hook ${narrowedBy} removed every tool; set a compatible toolChoice in the same patch`
+          : ""),
+      merged.activeToolsBy.at(-1) ?? choiceHook,
+    );
+  }
+  if (typeof choice === "object" && !offered.has(choice.toolName)) {
+    const removed = baselineTools.some((tool) => tool.name === choice.toolName);
+    throw new RequestValidationError(
+      `toolChoice names tool "${choice.toolName}", which the request does not offer` +
+        (removed && narrowedBy ? `: activeTools of hook ${narrowedBy} removed it` : ""),
+      removed ? merged.activeToolsBy.at(-1) : choiceHook,
+    );
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * The drive loop: one loop for `run()` and `stream()` (they differ only in their Surface).
+ * session_start → run_start → [step_start → model_request… → model_turn_finished →
+ * tool batch → step_end]* → run_end. Decisions (what is next, what is committed) are made
+ * here over plain data; hooks are dispatched by the HookRunner.
+ */
+import { randomUUID } from "node:crypto";
+import type { ModelMessage } from "../events/payloads.js";
+import { HookRunner } from "../hooks/hook-runner.js";
+import { Scratchpad } from "../hooks/scratchpad.js";
+import type { SessionRecord } from "../state/state-store.js";
+import type { RunOptions } from "./agent-options.js";
+import type { AgentRuntime } from "./agent-runtime.js";
+import { commitStep, finishRun, type RunEnd } from "./finish-run.js";
+import { abortError, requestStep } from "./request-step.js";
+import type { RunResult } from "./run-result.js";
+import { contextFor, payload, type RunState } from "./run-state.js";
+import { runToolBatch } from "./run-tool-batch.js";
+import type { Surface } from "./surface.js";
+
+export async function drive(
+  runtime: AgentRuntime,
+  input: string,
+  options: RunOptions,
+  surface: Surface,
+  agentPath: readonly string[] = [runtime.name],
+): Promise<RunResult> {
+  const sessionId = options.sessionId ?? randomUUID();
+  const runId = randomUUID();
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) controller.abort(options.signal.reason);
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  const existing = await runtime.store.loadSession(sessionId);
+  const now = Date.now();
+  const session: SessionRecord = existing ?? { id: sessionId, messages: [], createdAt: now, updatedAt: now };
+  let sessionScratch = runtime.sessionScratch.get(sessionId);
+  if (!sessionScratch) {
+    sessionScratch = new Scratchpad();
+    runtime.sessionScratch.set(sessionId, sessionScratch);
+  }
+  const events: RunState["events"] = [];
+  const runScratch = new Scratchpad(sessionScratch);
+  const state: RunState = {
+    runId,
+    sessionId,
+    agentName: runtime.name,
+    agentPath,
+    isStreaming: surface.streaming,
+    signal: controller.signal,
+    log: runtime.log,
+    runner: new HookRunner({
+      registries: [{ registry: runtime.registry, depth: 0 }],
+      trace(entry) {
+        events.push(entry);
+        surface.emit({ type: "hook", ...entry });
+      },
+      log: runtime.log,
+    }),
+    sessionScratch,
+    runScratch,
+    stepScratch: new Scratchpad(runScratch),
+    step: -1,
+    messages: session.messages,
+    userMessageIndex: -1,
+    input,
+    requests: [],
+    steps: [],
+    events,
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    emit: (event) => surface.emit(event),
+  };
+
+  surface.emit({ type: "run-start", runId, sessionId, input, agentPath });
+  let end: RunEnd;
+  try {
+    end = await loop(runtime, state, surface, existing === undefined);
+  } catch (error) {
+    end = state.signal.aborted
+      ? { outcome: "error", text: "", reason: "aborted", error: abortError(state.signal) }
+      : {
+          outcome: "error",
+          text: "",
+          reason: error instanceof Error ? error.message : String(error),
+          error: error as Error,
+        };
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+  const result = await finishRun(runtime, state, session, end);
+  surface.emit({ type: "run-finish", result });
+  return result;
+}
+
+async function loop(
+  runtime: AgentRuntime,
+  state: RunState,
+  surface: Surface,
+  isNewSession: boolean,
+): Promise<RunEnd> {
+  if (isNewSession) {
+    const event = payload(state, "session_start", { sessionId: state.sessionId });
+    const context = contextFor(state);
+    const started = await state.runner.blocking(event, context);
+    if (started.failure)
+      return {
+        outcome: "error",
+        text: "",
+        reason: started.failure.message,
+        hook: started.failure.hook,
+        error: started.failure,
+      };
+    if (started.terminal?.flow.type === "terminate") {
+      return {
+        outcome: "terminated",
+        text: "",
+        reason: started.terminal.flow.reason,
+        hook: started.terminal.hook,
+      };
+    }
+    state.messages.push(...started.injected);
+    state.runner.inspect(event, context);
+  }
+
+  const startEvent = payload(state, "run_start", { input: state.input });
+  const startContext = contextFor(state);
+  const started = await state.runner.blocking(startEvent, startContext);
+  if (started.failure)
+    return {
+      outcome: "error",
+      text: "",
+      reason: started.failure.message,
+      hook: started.failure.hook,
+      error: started.failure,
+    };
+  const startTerminal = started.terminal;
+  if (startTerminal && (startTerminal.flow.type === "terminate" || startTerminal.flow.type === "deny")) {
+    return { outcome: "terminated", text: "", reason: startTerminal.flow.reason, hook: startTerminal.hook };
+  }
+  state.input = started.payload.input;
+  state.userMessageIndex = state.messages.length;
+  state.messages.push({ role: "user", content: state.input }, ...started.injected);
+  state.runner.inspect(started.payload, startContext);
+
+  let ephemeral: ModelMessage[] = [];
+  let text = "";
+  for (let step = 0; step < runtime.maxSteps; step++) {
+    if (state.signal.aborted) throw abortError(state.signal);
+    state.step = step;
+    state.stepScratch = new Scratchpad(state.runScratch);
+    surface.emit({ type: "step-start", step });
+
+    const stepEvent = payload(state, "step_start", { step });
+    const stepContext = contextFor(state);
+    const stepped = await state.runner.blocking(stepEvent, stepContext);
+    if (stepped.failure)
+      return {
+        outcome: "error",
+        text,
+        reason: stepped.failure.message,
+        hook: stepped.failure.hook,
+        error: stepped.failure,
+      };
+    if (stepped.terminal?.flow.type === "terminate") {
+      return {
+        outcome: "terminated",
+        text,
+        reason: stepped.terminal.flow.reason,
+        hook: stepped.terminal.hook,
+      };
+    }
+    state.messages.push(...stepped.injected);
+    state.runner.inspect(stepEvent, stepContext);
+
+    const requested = await requestStep(runtime, state, surface, ephemeral);
+    if (requested.kind === "terminate")
+      return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
+    if (requested.kind === "error") {
+      return {
+        outcome: "error",
+        text,
+        reason: requested.error.message,
+        hook: requested.hook,
+        error: requested.error,
+      };
+    }
+    const { turn } = requested;
+    ephemeral = [];
+    text = turn.text;
+    const toolCalls = turn.toolCalls.map((call) => ({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      args: parseOrRaw(call.rawInput),
+    }));
+    for (const call of toolCalls) surface.emit({ type: "tool-call", step, ...call });
+    state.runner.inspect(
+      payload(state, "model_turn_finished", {
+        text: turn.text,
+        toolCalls,
+        content: assistantParts(turn.text, turn.reasoning, toolCalls),
+      }),
+      contextFor(state, requested.attempts),
+    );
+
+    if (turn.toolCalls.length === 0) {
+      commitStep(state, requested, []);
+      const ended = await endStep(state, surface, requested.turn.text, toolCalls);
+      if (ended) return { ...ended, text };
+      return { outcome: "completed", text };
+    }
+
+    const batch = await runToolBatch(runtime, state, turn.toolCalls);
+    if (batch.kind === "terminate")
+      return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
+    if (batch.kind === "retry") {
+      // The invalid step is not committed; the next request carries the feedback, once.
+      ephemeral = [
+        { role: "assistant", content: assistantParts(turn.text, turn.reasoning, toolCalls) as never },
+        {
+          role: "tool",
+          content: toolCalls.map((call) => ({
+            type: "tool-result" as const,
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            output: { type: "error-text" as const, value: batch.feedback },
+          })),
+        },
+      ];
+      commitStep(state, requested, [], false);
+      continue;
+    }
+    commitStep(state, requested, batch.results);
+    const ended = await endStep(state, surface, turn.text, toolCalls);
+    if (ended) return { ...ended, text };
+  }
+  return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
+}
+
+async function endStep(
+  state: RunState,
+  surface: Surface,
+  text: string,
+  toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
+): Promise<Omit<RunEnd, "text"> | undefined> {
+  const event = payload(state, "step_end", { step: state.step, text, toolCalls });
+  const context = contextFor(state);
+  const ended = await state.runner.blocking(event, context);
+  const record = state.steps.at(-1)!;
+  surface.emit({
+    type: "step-finish",
+    step: state.step,
+    text,
+    finishReason: record.finishReason,
+    usage: record.usage,
+  });
+  if (ended.failure)
+    return {
+      outcome: "error",
+      reason: ended.failure.message,
+      hook: ended.failure.hook,
+      error: ended.failure,
+    };
+  if (ended.terminal?.flow.type === "terminate") {
+    return { outcome: "terminated", reason: ended.terminal.flow.reason, hook: ended.terminal.hook };
+  }
+  state.messages.push(...ended.injected);
+  state.runner.inspect(event, context);
+  return undefined;
+}
+
+function parseOrRaw(raw: string): unknown {
+  try {
+    return raw.trim() === "" ? {} : JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export function assistantParts(
+  text: string,
+  reasoning: string,
+  toolCalls: readonly { toolCallId: string; toolName: string; args: unknown }[],
+): unknown[] {
+  const parts: unknown[] = [];
+  if (reasoning) parts.push({ type: "reasoning", text: reasoning });
+  if (text) parts.push({ type: "text", text });
+  for (const call of toolCalls)
+    parts.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.args });
+  return parts;
+}

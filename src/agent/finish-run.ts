@@ -1,0 +1,161 @@
+/** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
+import type { ModelMessage } from "../events/payloads.js";
+import type { SessionRecord } from "../state/state-store.js";
+import type { AgentRuntime } from "./agent-runtime.js";
+import { assistantParts } from "./drive.js";
+import type { StepRequestOutcome } from "./request-step.js";
+import type { RunOutcome, RunResult, ToolResultRecord } from "./run-result.js";
+import { contextFor, payload, type RunState } from "./run-state.js";
+import type { CallOutcome } from "./run-tool-call.js";
+import { toToolOutput } from "./tool-output.js";
+
+export interface RunEnd {
+  outcome: RunOutcome;
+  text: string;
+  reason?: string;
+  hook?: string;
+  error?: Error;
+}
+
+/**
+ * Records the step, and (when `commit`) appends the assistant message and its tool
+ * results to the transcript and surfaces execution starts and results in call order.
+ */
+export function commitStep(
+  state: RunState,
+  requested: Extract<StepRequestOutcome, { kind: "turn" }>,
+  results: Extract<CallOutcome, { kind: "result" }>[],
+  commit = true,
+): void {
+  const { turn } = requested;
+  const usage = {
+    inputTokens: turn.usage.inputTokens ?? 0,
+    outputTokens: turn.usage.outputTokens ?? 0,
+    totalTokens: turn.usage.totalTokens ?? (turn.usage.inputTokens ?? 0) + (turn.usage.outputTokens ?? 0),
+  };
+  state.usage.inputTokens += usage.inputTokens;
+  state.usage.outputTokens += usage.outputTokens;
+  state.usage.totalTokens += usage.totalTokens;
+  const toolCalls = results.map((result) => ({
+    toolCallId: result.toolCallId,
+    toolName: result.toolName,
+    args: result.args,
+  }));
+  const toolResults: ToolResultRecord[] = results.map(({ kind: _kind, ...rest }) => rest);
+  state.steps.push({
+    index: state.step,
+    text: turn.text,
+    reasoning: turn.reasoning,
+    toolCalls: commit
+      ? turn.toolCalls.map((call, index) => ({
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          args: results[index]?.args ?? call.rawInput,
+        }))
+      : [],
+    toolResults: commit ? toolResults : [],
+    finishReason: turn.finishReason,
+    usage,
+    attempts: requested.attempts,
+  });
+  if (!commit) return;
+
+  const modelCalls = turn.toolCalls.map((call, index) => ({
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    // The transcript keeps what the model asked for; results record what ran.
+    args: safeParse(call.rawInput, results[index]?.args),
+  }));
+  const messages: ModelMessage[] = [];
+  const content = assistantParts(turn.text, turn.reasoning, modelCalls);
+  if (content.length) messages.push({ role: "assistant", content: content as never });
+  if (results.length) {
+    messages.push({
+      role: "tool",
+      content: results.map((result) => ({
+        type: "tool-result" as const,
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        output: toToolOutput(result.result, result.isError),
+      })),
+    });
+  }
+  state.messages.push(...messages);
+  void toolCalls;
+  for (const result of results) {
+    if (result.executed) {
+      state.emit({
+        type: "tool-execution-start",
+        step: state.step,
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        args: result.args,
+      });
+    }
+    state.emit({
+      type: "tool-result",
+      step: state.step,
+      toolCallId: result.toolCallId,
+      toolName: result.toolName,
+      result: result.result,
+      isError: result.isError,
+    });
+  }
+}
+
+function safeParse(raw: string, fallback: unknown): unknown {
+  try {
+    return raw.trim() === "" ? {} : JSON.parse(raw);
+  } catch {
+    return fallback ?? raw;
+  }
+}
+
+export async function finishRun(
+  runtime: AgentRuntime,
+  state: RunState,
+  session: SessionRecord,
+  end: RunEnd,
+): Promise<RunResult> {
+  let final = end;
+  if (!state.signal.aborted) {
+    const event = payload(state, "run_end", { output: end.text, outcome: end.outcome });
+    const context = contextFor(state);
+    const decided = await state.runner.blocking(event, context);
+    const terminal = decided.terminal;
+    if (decided.failure) {
+      final = {
+        outcome: "error",
+        text: "",
+        reason: decided.failure.message,
+        hook: decided.failure.hook,
+        error: decided.failure,
+      };
+    } else if (terminal && (terminal.flow.type === "terminate" || terminal.flow.type === "deny")) {
+      final = { outcome: "terminated", text: "", reason: terminal.flow.reason, hook: terminal.hook };
+    } else if (decided.payload.output !== end.text) {
+      final = { ...end, text: decided.payload.output };
+    }
+    state.runner.inspect({ ...decided.payload, output: final.text, outcome: final.outcome }, context);
+  }
+  await state.runner.settle();
+  session.messages = state.messages;
+  session.updatedAt = Date.now();
+  await runtime.store.saveSession(session);
+
+  const result: RunResult = {
+    outcome: final.outcome,
+    text: final.text,
+    messages: state.messages.slice(),
+    steps: state.steps,
+    requests: state.requests,
+    events: state.events,
+    usage: state.usage,
+    runId: state.runId,
+    sessionId: state.sessionId,
+  };
+  if (final.reason !== undefined) result.reason = final.reason;
+  if (final.hook !== undefined) result.hook = final.hook;
+  if (final.error) result.error = { name: final.error.name, message: final.error.message };
+  return result;
+}

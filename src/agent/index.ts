@@ -1,0 +1,15 @@
+export type { AgentOptions, ApprovalAnswer, ApprovalRequest, RunOptions } from "./agent-options.js";
+export { type AgentRuntime, consoleLogger } from "./agent-runtime.js";
+export type { RetryOptions } from "./backoff.js";
+export { RequestValidationError } from "./build-request.js";
+export { classifyError, retryAfterMs } from "./classify-error.js";
+export { type Agent, type AgentStream, createAgent } from "./create-agent.js";
+export type {
+  AgentEvent,
+  PendingApproval,
+  RunOutcome,
+  RunResult,
+  StepRecord,
+  ToolResultRecord,
+  Usage,
+} from "./run-result.js";

@@ -1,0 +1,47 @@
+/**
+ * A step's tool calls as one atomic batch (DESIGN §5), at any `toolConcurrency`. On the
+ * first terminate (or an invalid-call retry): start no new call, let in-flight calls
+ * drain, report the lowest call index's reason, and commit nothing of the batch.
+ */
+import type { ModelToolCall } from "../models/language-model.js";
+import type { AgentRuntime } from "./agent-runtime.js";
+import type { RunState } from "./run-state.js";
+import { type CallOutcome, runToolCall } from "./run-tool-call.js";
+
+export type BatchOutcome =
+  | { kind: "committed"; results: Extract<CallOutcome, { kind: "result" }>[] }
+  | { kind: "terminate"; reason: string; hook: string }
+  | { kind: "retry"; feedback: string; hook: string };
+
+export async function runToolBatch(
+  runtime: AgentRuntime,
+  state: RunState,
+  calls: readonly ModelToolCall[],
+): Promise<BatchOutcome> {
+  const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
+  let next = 0;
+  let stopped = false;
+
+  const worker = async () => {
+    while (!stopped && next < calls.length) {
+      const index = next++;
+      const outcome = await runToolCall(runtime, state, calls[index]!);
+      outcomes[index] = outcome;
+      if (outcome.kind !== "result") stopped = true;
+    }
+  };
+  const width = Math.max(1, Math.min(runtime.toolConcurrency, calls.length));
+  await Promise.all(Array.from({ length: width }, worker));
+
+  if (stopped) {
+    const stops = outcomes.filter(
+      (outcome): outcome is Exclude<CallOutcome, { kind: "result" }> =>
+        outcome !== undefined && outcome.kind !== "result",
+    );
+    // Outcomes are in call-index order, so the first terminate is the lowest index's.
+    const terminate = stops.find((outcome) => outcome.kind === "terminate");
+    if (terminate) return terminate;
+    return stops[0]!;
+  }
+  return { kind: "committed", results: outcomes as Extract<CallOutcome, { kind: "result" }>[] };
+}

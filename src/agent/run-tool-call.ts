@@ -1,0 +1,232 @@
+/**
+ * One tool call through its hooks: invalid_tool_call recovery → tool_call transforms
+ * (chained rewrites, validated) → decides (policies among them) → approval → execute →
+ * tool_error recovery → tool_result transforms → inspects with the final data.
+ * Never throws for a hook or tool failure: the model gets an error result naming it.
+ */
+import type { ModelToolCall } from "../models/language-model.js";
+import type { ResolvedTool } from "../tools/resolved-tool.js";
+import type { AgentRuntime } from "./agent-runtime.js";
+import { requestApproval } from "./request-approval.js";
+import { contextFor, payload, type RunState } from "./run-state.js";
+import { errorMessage } from "./tool-output.js";
+
+export type CallOutcome =
+  | {
+      kind: "result";
+      toolCallId: string;
+      toolName: string;
+      qualifiedName: string;
+      args: unknown;
+      result: unknown;
+      isError: boolean;
+      executed: boolean;
+    }
+  | { kind: "terminate"; reason: string; hook: string }
+  | { kind: "retry"; feedback: string; hook: string };
+
+type Resolution = { ok: true; tool: ResolvedTool; args: unknown } | { ok: false; outcome: CallOutcome };
+
+function errorResult(call: ModelToolCall, message: string, args: unknown, tool?: ResolvedTool): CallOutcome {
+  return {
+    kind: "result",
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    qualifiedName: tool?.qualifiedName ?? call.toolName,
+    args,
+    result: message,
+    isError: true,
+    executed: false,
+  };
+}
+
+function parseArgs(raw: string): { ok: true; value: unknown } | { ok: false } {
+  if (raw.trim() === "") return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Finds the tool and checks the arguments; on failure runs `invalid_tool_call` recovery. */
+async function resolveCall(runtime: AgentRuntime, state: RunState, call: ModelToolCall): Promise<Resolution> {
+  const parsed = parseArgs(call.rawInput);
+  let toolName = call.toolName;
+  let args: unknown = parsed.ok ? parsed.value : call.rawInput;
+  let problem: { reason: "unknown_tool" | "invalid_args"; message: string } | undefined;
+  const available = runtime.tools.map((tool) => tool.functionName);
+  for (let round = 0; round < 2; round++) {
+    const tool = runtime.toolsByName.get(toolName);
+    if (!tool) {
+      problem = {
+        reason: "unknown_tool",
+        message: `unknown tool "${toolName}"; available tools: ${available.join(", ") || "(none)"}`,
+      };
+    } else if (round === 0 && !parsed.ok) {
+      problem = {
+        reason: "invalid_args",
+        message: `arguments for "${toolName}" are not valid JSON: ${call.rawInput.slice(0, 200)}`,
+      };
+    } else {
+      const checked = tool.input.validate(args);
+      if (checked.ok) return { ok: true, tool, args: checked.value };
+      problem = {
+        reason: "invalid_args",
+        message: `invalid arguments for "${toolName}": ${checked.message}`,
+      };
+    }
+    if (round === 1) break;
+    const event = payload(state, "invalid_tool_call", {
+      toolName,
+      toolCallId: call.toolCallId,
+      args,
+      reason: problem.reason,
+      message: problem.message,
+      availableTools: available,
+    });
+    const context = contextFor(state);
+    const outcome = await state.runner.blocking(event, context);
+    state.runner.inspect(event, context);
+    if (outcome.failure) return { ok: false, outcome: errorResult(call, `${outcome.failure.message}`, args) };
+    const terminal = outcome.terminal;
+    if (!terminal) break;
+    const flow = terminal.flow;
+    if (flow.type === "terminate")
+      return { ok: false, outcome: { kind: "terminate", reason: flow.reason, hook: terminal.hook } };
+    if (flow.type === "retry") {
+      return {
+        ok: false,
+        outcome: { kind: "retry", feedback: flow.feedback ?? problem.message, hook: terminal.hook },
+      };
+    }
+    if (flow.type === "skip") {
+      const skipped = { ...errorResult(call, "", args), result: flow.result, isError: false };
+      return { ok: false, outcome: skipped };
+    }
+    if (flow.type === "repair") {
+      toolName = flow.call.toolName ?? toolName;
+      args = flow.call.args;
+      continue;
+    }
+    break;
+  }
+  return { ok: false, outcome: errorResult(call, problem!.message, args) };
+}
+
+export async function runToolCall(
+  runtime: AgentRuntime,
+  state: RunState,
+  call: ModelToolCall,
+): Promise<CallOutcome> {
+  const resolved = await resolveCall(runtime, state, call);
+  if (!resolved.ok) return resolved.outcome;
+  const { tool } = resolved;
+  const base = {
+    toolCallId: call.toolCallId,
+    toolName: tool.functionName,
+    qualifiedName: tool.qualifiedName,
+  };
+  const context = contextFor(state);
+
+  const callEvent = payload(state, "tool_call", { ...base, args: resolved.args });
+  const selection = state.runner.select(callEvent);
+  const decided = await state.runner.blocking(callEvent, context, selection, {
+    validateArgs: tool.input.validate,
+  });
+  const args = decided.payload.args;
+  if (decided.failure) {
+    return errorResult(call, `tool not run: ${decided.failure.message} (failed closed)`, args, tool);
+  }
+  const terminal = decided.terminal;
+  if (terminal) {
+    const flow = terminal.flow;
+    if (flow.type === "terminate") return { kind: "terminate", reason: flow.reason, hook: terminal.hook };
+    if (flow.type === "skip") {
+      state.runner.inspect(decided.payload, context, selection);
+      return { kind: "result", ...base, args, result: flow.result, isError: false, executed: false };
+    }
+    if (flow.type === "deny") {
+      state.runner.inspect(decided.payload, context, selection);
+      return errorResult(
+        call,
+        `tool "${tool.qualifiedName}" was denied by hook "${terminal.hook}": ${flow.reason}`,
+        args,
+        tool,
+      );
+    }
+    if (flow.type === "ask") {
+      const answer = await requestApproval(runtime, state, { ...base, args, reason: flow.request.reason });
+      if (!answer.approved) {
+        return errorResult(
+          call,
+          `tool "${tool.qualifiedName}" was not approved: ${answer.reason}`,
+          args,
+          tool,
+        );
+      }
+    }
+  }
+  state.runner.inspect(decided.payload, context, selection);
+
+  let result: unknown;
+  let isError = false;
+  let errorText: string | undefined;
+  try {
+    result = await tool.execute(args, {
+      toolCallId: call.toolCallId,
+      signal: state.signal,
+      context: {
+        sessionId: state.sessionId,
+        runId: state.runId,
+        step: state.step,
+        agentName: state.agentName,
+      },
+    });
+  } catch (error) {
+    if (state.signal.aborted) throw error;
+    const errorEvent = payload(state, "tool_error", { ...base, args, error });
+    const recovered = await state.runner.blocking(errorEvent, context);
+    state.runner.inspect(errorEvent, context);
+    if (recovered.terminal?.flow.type === "terminate") {
+      return { kind: "terminate", reason: recovered.terminal.flow.reason, hook: recovered.terminal.hook };
+    }
+    if (recovered.terminal?.flow.type === "rewriteResult") {
+      result = recovered.terminal.flow.result;
+    } else {
+      isError = true;
+      errorText = errorMessage(error);
+      result = recovered.failure
+        ? `tool "${tool.qualifiedName}" failed: ${errorText}; recovery ${recovered.failure.message}`
+        : `tool "${tool.qualifiedName}" failed: ${errorText}`;
+    }
+  }
+
+  const resultEvent = payload(state, "tool_result", {
+    ...base,
+    args,
+    result,
+    isError,
+    ...(errorText ? { error: errorText } : {}),
+  });
+  const resultSelection = state.runner.select(resultEvent);
+  const rewritten = await state.runner.blocking(resultEvent, context, resultSelection, {
+    validateResult: tool.output?.validate,
+  });
+  if (rewritten.failure) {
+    // Fail closed: the raw output never reaches the model, the trace or the logs.
+    return {
+      kind: "result",
+      ...base,
+      args,
+      result: `tool result withheld: ${rewritten.failure.message} (failed closed)`,
+      isError: true,
+      executed: true,
+    };
+  }
+  if (rewritten.terminal?.flow.type === "terminate") {
+    return { kind: "terminate", reason: rewritten.terminal.flow.reason, hook: rewritten.terminal.hook };
+  }
+  state.runner.inspect(rewritten.payload, context, resultSelection);
+  return { kind: "result", ...base, args, result: rewritten.payload.result, isError, executed: true };
+}

@@ -1,0 +1,59 @@
+/**
+ * The one difference between `run()` and `stream()`: how a model turn is issued
+ * (doGenerate vs doStream) and whether items are surfaced live. Everything else is the
+ * shared drive loop.
+ */
+import type { CallOptions, LanguageModel, ModelTurn } from "../models/language-model.js";
+import {
+  foldStreamPart,
+  readGenerateResult,
+  type StreamSignal,
+  startStreamFold,
+} from "../models/read-model-output.js";
+import type { AgentEvent } from "./run-result.js";
+
+export interface Surface {
+  readonly streaming: boolean;
+  emit(event: AgentEvent): void;
+  /** Issues one attempt; `onDelta` sees text, reasoning and tool-input deltas as they arrive. */
+  callModel(
+    model: LanguageModel,
+    options: CallOptions,
+    onDelta: (signal: NonNullable<StreamSignal>) => void,
+  ): Promise<ModelTurn>;
+}
+
+export function generateSurface(emit: (event: AgentEvent) => void = () => {}): Surface {
+  return {
+    streaming: false,
+    emit,
+    async callModel(model, options) {
+      return readGenerateResult(await model.doGenerate(options));
+    },
+  };
+}
+
+export function streamSurface(emit: (event: AgentEvent) => void): Surface {
+  return {
+    streaming: true,
+    emit,
+    async callModel(model, options, onDelta) {
+      const { stream } = await model.doStream(options);
+      const fold = startStreamFold();
+      const reader = (stream as ReadableStream<{ type: string }>).getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const signal = foldStreamPart(fold, value);
+          if (signal === undefined) continue;
+          if (signal.type === "error") throw signal.error;
+          onDelta(signal);
+        }
+      } finally {
+        reader.releaseLock();
+      }
+      return fold.turn;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { HookwiseError } from "./hookwise-error.js";
+
+/** A blocking hook failed (threw, timed out, answered with a result its event does not accept). */
+export class HookError extends HookwiseError {
+  override readonly name = "HookError";
+  readonly hook: string;
+  readonly event: string;
+  readonly reason: "threw" | "timeout" | "invalid_result" | "invalid_args" | "invalid_request";
+
+  constructor(options: {
+    hook: string;
+    event: string;
+    reason: HookError["reason"];
+    message: string;
+    cause?: unknown;
+  }) {
+    super(`hook "${options.hook}" on ${options.event}: ${options.message}`, { cause: options.cause });
+    this.hook = options.hook;
+    this.event = options.event;
+    this.reason = options.reason;
+  }
+
+  static override isInstance(error: unknown): error is HookError {
+    return HookwiseError.isInstance(error) && error.name === "HookError";
+  }
+}

@@ -1,0 +1,3 @@
+export { HookError } from "./hook-error.js";
+export { HookwiseError } from "./hookwise-error.js";
+export { editDistance, nearest } from "./nearest.js";

@@ -1,0 +1,166 @@
+/**
+ * Hooks indexed by event, sorted by priority (ties keep registration order), with `match`
+ * patterns compiled once. Selections are cached per (event, tool names, depth), so a
+ * thousand hooks that do not match a call cost one map lookup, not a thousand tests.
+ */
+import picomatch from "picomatch";
+import {
+  canonicalEventName,
+  EVENT_KINDS,
+  type EventName,
+  type HookKind,
+  TOOL_EVENTS,
+} from "../events/catalogue.js";
+import type { AnyEventPayload } from "../events/payloads.js";
+import { toolNamesOf } from "../events/payloads.js";
+import type { AnyHook } from "./define-hook.js";
+
+export const DEFAULT_PRIORITY = 100;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface RegisteredHook {
+  readonly definition: AnyHook;
+  readonly name: string;
+  readonly event: EventName;
+  readonly kind: HookKind;
+  readonly priority: number;
+  readonly sequence: number;
+  readonly timeoutMs: number;
+  readonly failOpen: boolean;
+  readonly scope: "all" | "self" | "children";
+  readonly matches: ((names: readonly string[]) => boolean) | undefined;
+}
+
+export interface HookSelection {
+  readonly transforms: readonly RegisteredHook[];
+  readonly decides: readonly RegisteredHook[];
+  readonly inspects: readonly RegisteredHook[];
+}
+
+export const EMPTY_SELECTION: HookSelection = Object.freeze({
+  transforms: Object.freeze([]),
+  decides: Object.freeze([]),
+  inspects: Object.freeze([]),
+});
+
+function compileMatch(match: string | readonly string[]): (names: readonly string[]) => boolean {
+  const patterns = typeof match === "string" ? [match] : [...match];
+  const test = picomatch(patterns, { dot: true });
+  return (names) => names.some((name) => test(name));
+}
+
+function byPriority(a: RegisteredHook, b: RegisteredHook): number {
+  return a.priority - b.priority || a.sequence - b.sequence;
+}
+
+let globalSequence = 0;
+
+export class HookRegistry {
+  readonly #byEvent = new Map<EventName, RegisteredHook[]>();
+  readonly #cache = new Map<string, HookSelection>();
+
+  constructor(hooks: readonly AnyHook[] = []) {
+    for (const hook of hooks) this.register(hook);
+  }
+
+  /** Registers a hook; returns its disposer. Throws on an unknown event or a kind the event does not take. */
+  register(hook: AnyHook): () => void {
+    const registered = this.#validate(hook);
+    const list = this.#byEvent.get(registered.event) ?? [];
+    list.push(registered);
+    list.sort(byPriority);
+    this.#byEvent.set(registered.event, list);
+    this.#cache.clear();
+    return () => {
+      const current = this.#byEvent.get(registered.event);
+      const index = current?.indexOf(registered) ?? -1;
+      if (index >= 0) {
+        current!.splice(index, 1);
+        this.#cache.clear();
+      }
+    };
+  }
+
+  get size(): number {
+    let total = 0;
+    for (const list of this.#byEvent.values()) total += list.length;
+    return total;
+  }
+
+  /** Every hook, in dispatch order per event (for `explain` and introspection). */
+  list(event?: EventName): readonly RegisteredHook[] {
+    if (event) return this.#byEvent.get(event) ?? [];
+    return [...this.#byEvent.values()].flat();
+  }
+
+  has(event: EventName): boolean {
+    return (this.#byEvent.get(event)?.length ?? 0) > 0;
+  }
+
+  /** The hooks that fire for this payload, split by kind, in order. `depth` 0 = the owning agent. */
+  select(payload: AnyEventPayload, depth = 0): HookSelection {
+    const list = this.#byEvent.get(payload.type);
+    if (list === undefined || list.length === 0) return EMPTY_SELECTION;
+    const names = TOOL_EVENTS.has(payload.type) ? toolNamesOf(payload) : undefined;
+    const key = `${payload.type}\u0000${depth > 0 ? 1 : 0}\u0000${names ? names.join("\u0000") : ""}`;
+    let selection = this.#cache.get(key);
+    if (selection === undefined) {
+      selection = this.#compute(list, names, depth);
+      if (this.#cache.size > 10_000) this.#cache.clear();
+      this.#cache.set(key, selection);
+    }
+    return selection;
+  }
+
+  #compute(
+    list: readonly RegisteredHook[],
+    names: readonly string[] | undefined,
+    depth: number,
+  ): HookSelection {
+    const transforms: RegisteredHook[] = [];
+    const decides: RegisteredHook[] = [];
+    const inspects: RegisteredHook[] = [];
+    for (const hook of list) {
+      if (hook.scope === "self" && depth > 0) continue;
+      if (hook.scope === "children" && depth === 0) continue;
+      if (hook.matches && !(names && hook.matches(names))) continue;
+      (hook.kind === "transform" ? transforms : hook.kind === "decide" ? decides : inspects).push(hook);
+    }
+    if (transforms.length + decides.length + inspects.length === 0) return EMPTY_SELECTION;
+    return { transforms, decides, inspects };
+  }
+
+  #validate(hook: AnyHook): RegisteredHook {
+    const where = `hook "${(hook as { name?: unknown }).name ?? "(unnamed)"}"`;
+    if (typeof hook !== "object" || hook === null)
+      throw new TypeError("a hook must be an object (use defineHook)");
+    if (typeof hook.name !== "string" || hook.name === "")
+      throw new TypeError("a hook needs a non-empty name");
+    if (typeof hook.handler !== "function") throw new TypeError(`${where}: handler must be a function`);
+    const event = canonicalEventName(String(hook.on));
+    if (!event) throw new TypeError(`${where}: unknown event "${String(hook.on)}"`);
+    const kinds = EVENT_KINDS[event];
+    if (!kinds.includes(hook.kind)) {
+      throw new TypeError(
+        `${where}: ${event} does not take ${String(hook.kind)} hooks (it takes ${kinds.join(", ")})`,
+      );
+    }
+    if (hook.match !== undefined && !TOOL_EVENTS.has(event)) {
+      throw new TypeError(`${where}: "match" applies to tool events only, not ${event}`);
+    }
+    const timeoutMs = hook.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(timeoutMs > 0)) throw new TypeError(`${where}: timeoutMs must be a positive number`);
+    return {
+      definition: hook,
+      name: hook.name,
+      event,
+      kind: hook.kind,
+      priority: hook.priority ?? DEFAULT_PRIORITY,
+      sequence: globalSequence++,
+      timeoutMs,
+      failOpen: hook.onError === "fail_open",
+      scope: hook.scope ?? "all",
+      matches: hook.match === undefined ? undefined : compileMatch(hook.match),
+    };
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * Dispatches one event to its hooks, in the TOCTOU-safe order of DESIGN §3:
+ *   transforms (priority order, chained or accumulated) → decides (first deny wins)
+ *   → [the caller runs the operation] → inspects (concurrently, never blocking).
+ * Composition per event: `model_request` accumulates patches (every hook sees the
+ * baseline); tool and input/output rewrites chain (each hook sees the previous rewrite).
+ */
+
+import { HookError } from "../errors/hook-error.js";
+import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
+import type { Flow } from "./flow.js";
+import type { HookContext, HookLogger } from "./hook-context.js";
+import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
+import { EMPTY_SELECTION } from "./hook-registry.js";
+import { type Invocation, invokeHook } from "./invoke-hook.js";
+import type { NamedPatch } from "./merge-request-patch.js";
+import type { HookTraceEntry } from "./trace.js";
+
+export type Validate = (value: unknown) => { ok: true; value: unknown } | { ok: false; message: string };
+
+export interface BlockingOptions {
+  /** `tool_call`: rewritten args are validated against the tool's input schema (fail closed). */
+  validateArgs?: Validate;
+  /** `tool_result`: rewritten results are validated against the tool's output schema, if any. */
+  validateResult?: Validate;
+}
+
+export interface BlockingOutcome<P extends AnyEventPayload> {
+  /** The payload after chained rewrites (`original` set when args or result changed). */
+  payload: P;
+  patches: NamedPatch[];
+  injected: ModelMessage[];
+  /** A terminal answer: skip, terminate, retry, repair, fallback, deny, ask, or an approval answer. */
+  terminal?: { flow: Flow; hook: string };
+  /** A blocking hook failed closed. */
+  failure?: HookError;
+}
+
+export interface HookRunnerOptions {
+  registries: readonly { registry: HookRegistry; depth: number }[];
+  trace(entry: HookTraceEntry): void;
+  log: HookLogger;
+}
+
+const TERMINAL = new Set<Flow["type"]>(["skip", "terminate", "retry", "repair", "fallback", "allow", "deny"]);
+
+function mergeSelections(selections: HookSelection[]): HookSelection {
+  const nonEmpty = selections.filter((selection) => selection !== EMPTY_SELECTION);
+  if (nonEmpty.length <= 1) return nonEmpty[0] ?? EMPTY_SELECTION;
+  const order = (a: RegisteredHook, b: RegisteredHook) => a.priority - b.priority || a.sequence - b.sequence;
+  return {
+    transforms: nonEmpty.flatMap((selection) => selection.transforms).sort(order),
+    decides: nonEmpty.flatMap((selection) => selection.decides).sort(order),
+    inspects: nonEmpty.flatMap((selection) => selection.inspects),
+  };
+}
+
+export class HookRunner {
+  readonly #options: HookRunnerOptions;
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(options: HookRunnerOptions) {
+    this.#options = options;
+  }
+
+  select(payload: AnyEventPayload): HookSelection {
+    const { registries } = this.#options;
+    if (registries.length === 1) {
+      const only = registries[0]!;
+      return only.registry.select(payload, payload.agentPath.length - 1 - only.depth);
+    }
+    return mergeSelections(
+      registries.map(({ registry, depth }) => registry.select(payload, payload.agentPath.length - 1 - depth)),
+    );
+  }
+
+  /** Runs transforms then decides. Never throws; failures come back in `failure`. */
+  async blocking<P extends AnyEventPayload>(
+    initial: P,
+    context: HookContext,
+    selection: HookSelection = this.select(initial),
+    options: BlockingOptions = {},
+  ): Promise<BlockingOutcome<P>> {
+    const outcome: BlockingOutcome<P> = { payload: initial, patches: [], injected: [] };
+    if (selection.transforms.length === 0 && selection.decides.length === 0) return outcome;
+
+    for (const hook of selection.transforms) {
+      // `model_request` accumulates: every hook sees the baseline request.
+      const input = hook.event === "model_request" ? initial : outcome.payload;
+      const invocation = await this.#call(hook, input, context);
+      if (!invocation.ok) {
+        outcome.failure = invocation.error;
+        return outcome;
+      }
+      const result = invocation.result;
+      if (result === undefined) continue;
+      const failure = this.#apply(hook, result, outcome, options);
+      if (failure) {
+        this.#trace(hook, "error", failure.message);
+        outcome.failure = failure;
+        return outcome;
+      }
+      if (outcome.terminal) return outcome;
+    }
+
+    let ask: { flow: Flow; hook: string } | undefined;
+    for (const hook of selection.decides) {
+      const invocation = await this.#call(hook, outcome.payload, context);
+      if (!invocation.ok) {
+        outcome.failure = invocation.error;
+        return outcome;
+      }
+      const result = invocation.result;
+      if (result?.type === "deny") {
+        outcome.terminal = { flow: result, hook: hook.name };
+        return outcome;
+      }
+      if (result?.type === "ask" && ask === undefined) ask = { flow: result, hook: hook.name };
+    }
+    if (ask) outcome.terminal = ask;
+    return outcome;
+  }
+
+  /** Fires inspect hooks concurrently; the caller never waits. `settle()` collects them. */
+  inspect(
+    payload: AnyEventPayload,
+    context: HookContext,
+    selection: HookSelection = this.select(payload),
+  ): void {
+    for (const hook of selection.inspects) {
+      const run = Promise.resolve(this.#call(hook, payload, context)).then((invocation) => {
+        if (!invocation.ok)
+          this.#options.log.warn(`inspect hook failed (isolated): ${invocation.error.message}`);
+      });
+      this.#pending.add(run);
+      void run.finally(() => this.#pending.delete(run));
+    }
+  }
+
+  /** Resolves once every inspection started so far has settled. */
+  async settle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  async #call(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): Promise<Invocation> {
+    const invocation = await invokeHook(hook, payload, context);
+    if (invocation.ok) {
+      const effect = hook.kind === "inspect" ? "observed" : (invocation.result?.type ?? "continue");
+      this.#trace(hook, effect, invocation.result ? detailOf(invocation.result) : undefined);
+      return invocation;
+    }
+    const { error } = invocation;
+    if (hook.failOpen && hook.kind !== "inspect") {
+      this.#options.log.warn(`hook failed open (onError: fail_open): ${error.message}`);
+      this.#trace(hook, "fail_open", error.message);
+      return { ok: true, result: undefined };
+    }
+    this.#trace(hook, error.reason === "timeout" ? "timeout" : "error", error.message);
+    return invocation;
+  }
+
+  #trace(hook: RegisteredHook, effect: string, detail: unknown): void {
+    const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
+    if (detail !== undefined) entry.detail = detail;
+    this.#options.trace(entry);
+  }
+
+  /** Applies one transform result to the outcome; returns a failure when a rewrite is invalid. */
+  #apply<P extends AnyEventPayload>(
+    hook: RegisteredHook,
+    result: Flow,
+    outcome: BlockingOutcome<P>,
+    options: BlockingOptions,
+  ): HookError | undefined {
+    const payload = outcome.payload as AnyEventPayload & Record<string, unknown>;
+    switch (result.type) {
+      case "patch":
+        outcome.patches.push({ hook: hook.name, patch: result.patch });
+        return undefined;
+      case "inject":
+        outcome.injected.push(...result.messages);
+        return undefined;
+      case "rewriteInput":
+        outcome.payload = { ...payload, input: String(result.input) } as P;
+        return undefined;
+      case "rewriteOutput":
+        outcome.payload = { ...payload, output: String(result.output) } as P;
+        return undefined;
+      case "rewriteArgs": {
+        const checked = options.validateArgs
+          ? options.validateArgs(result.args)
+          : { ok: true as const, value: result.args };
+        if (!checked.ok) {
+          return new HookError({
+            hook: hook.name,
+            event: hook.event,
+            reason: "invalid_args",
+            message: `rewrote the arguments into ones the tool's input schema rejects: ${checked.message}`,
+          });
+        }
+        const original =
+          "original" in payload && payload.original !== undefined ? payload.original : payload.args;
+        outcome.payload = { ...payload, args: checked.value, original } as P;
+        return undefined;
+      }
+      case "rewriteResult": {
+        if (hook.event === "tool_error") {
+          outcome.terminal = { flow: result, hook: hook.name };
+          return undefined;
+        }
+        const checked = options.validateResult
+          ? options.validateResult(result.result)
+          : { ok: true as const, value: result.result };
+        if (!checked.ok) {
+          return new HookError({
+            hook: hook.name,
+            event: hook.event,
+            reason: "invalid_result",
+            message: `rewrote the result into one the tool's output schema rejects: ${checked.message}`,
+          });
+        }
+        const original =
+          "original" in payload && payload.original !== undefined ? payload.original : payload.result;
+        outcome.payload = { ...payload, result: checked.value, original } as P;
+        return undefined;
+      }
+      default:
+        if (TERMINAL.has(result.type)) outcome.terminal = { flow: result, hook: hook.name };
+        return undefined;
+    }
+  }
+}
+
+function detailOf(result: Flow): unknown {
+  switch (result.type) {
+    case "deny":
+    case "terminate":
+      return result.reason;
+    case "retry":
+      return result.feedback;
+    case "ask":
+      return result.request.reason;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,17 @@
+export { type AnyHook, defineHook, type HookDefinition } from "./define-hook.js";
+export { type Flow, type FlowType, flow } from "./flow.js";
+export type { HookContext, HookLogger } from "./hook-context.js";
+export {
+  DEFAULT_PRIORITY,
+  DEFAULT_TIMEOUT_MS,
+  EMPTY_SELECTION,
+  HookRegistry,
+  type HookSelection,
+  type RegisteredHook,
+} from "./hook-registry.js";
+export { acceptedResults, type HookResult } from "./hook-result.js";
+export { type BlockingOutcome, HookRunner, type Validate } from "./hook-runner.js";
+export { deepMerge, type MergedPatch, mergeRequestPatches, type NamedPatch } from "./merge-request-patch.js";
+export type { RequestPatch } from "./request-patch.js";
+export { Scratchpad } from "./scratchpad.js";
+export type { HookTraceEntry } from "./trace.js";

@@ -1,0 +1,105 @@
+/**
+ * Calls one hook with its timeout and checks its answer. A synchronous handler runs with
+ * no timer at all (the common case costs one call); a promise races the hook's timeout.
+ */
+
+import { HookError } from "../errors/hook-error.js";
+import type { AnyEventPayload } from "../events/payloads.js";
+import type { Flow } from "./flow.js";
+import type { HookContext } from "./hook-context.js";
+import type { RegisteredHook } from "./hook-registry.js";
+import { acceptedResults } from "./hook-result.js";
+
+export type Invocation = { ok: true; result: Flow | undefined } | { ok: false; error: HookError };
+
+const CONTINUE: Invocation = Object.freeze({ ok: true, result: undefined });
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "object" && value !== null && "type" in value)
+    return `flow.${String((value as Flow).type)}()`;
+  return typeof value === "object" ? (JSON.stringify(value)?.slice(0, 80) ?? "an object") : String(value);
+}
+
+function check(hook: RegisteredHook, value: unknown): Invocation {
+  if (value === undefined || value === null) return CONTINUE;
+  if (hook.kind === "inspect") return CONTINUE;
+  const accepted = acceptedResults(hook.event, hook.kind);
+  const type = typeof value === "object" ? (value as { type?: unknown }).type : undefined;
+  if (typeof type === "string" && accepted.includes(type as Flow["type"]))
+    return { ok: true, result: value as Flow };
+  return {
+    ok: false,
+    error: new HookError({
+      hook: hook.name,
+      event: hook.event,
+      reason: "invalid_result",
+      message:
+        `returned ${describe(value)}, which a ${hook.kind} hook on ${hook.event} cannot return ` +
+        `(expected ${accepted.length ? accepted.map((name) => `flow.${name}()`).join(", ") : "nothing"} or undefined)`,
+    }),
+  };
+}
+
+function thrown(hook: RegisteredHook, error: unknown): Invocation {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    ok: false,
+    error: new HookError({
+      hook: hook.name,
+      event: hook.event,
+      reason: "threw",
+      message: `threw: ${message}`,
+      cause: error,
+    }),
+  };
+}
+
+function withTimeout(hook: RegisteredHook, pending: PromiseLike<unknown>): Promise<Invocation> {
+  return new Promise<Invocation>((resolve) => {
+    const timer = setTimeout(() => {
+      resolve({
+        ok: false,
+        error: new HookError({
+          hook: hook.name,
+          event: hook.event,
+          reason: "timeout",
+          message: `timed out after ${hook.timeoutMs} ms`,
+        }),
+      });
+    }, hook.timeoutMs);
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(check(hook, value));
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        resolve(thrown(hook, error));
+      },
+    );
+  });
+}
+
+/** Never throws: failures come back as `{ ok: false, error }` for the caller's fail-closed rule. */
+export function invokeHook(
+  hook: RegisteredHook,
+  payload: AnyEventPayload,
+  context: HookContext,
+): Invocation | Promise<Invocation> {
+  let value: unknown;
+  try {
+    value = (hook.definition.handler as (event: AnyEventPayload, context: HookContext) => unknown)(
+      payload,
+      context,
+    );
+  } catch (error) {
+    return thrown(hook, error);
+  }
+  return isThenable(value) ? withTimeout(hook, value) : check(hook, value);
+}

@@ -1,0 +1,11 @@
+import type { EventName, HookKind } from "../events/catalogue.js";
+
+/** One entry per hook that fired (`RunResult.events`): why a run went the way it did. */
+export interface HookTraceEntry {
+  event: EventName;
+  hook: string;
+  kind: HookKind;
+  /** The result type (`deny`, `patch`, …), `continue`, `observed`, or `error` / `timeout` / `fail_open`. */
+  effect: string;
+  detail?: unknown;
+}

@@ -1,0 +1,9 @@
+/** hookwise: an agent runtime whose centrepiece is its hook system. */
+export * from "./agent/index.js";
+export * from "./errors/index.js";
+export * from "./events/index.js";
+export * from "./hooks/index.js";
+export * from "./models/index.js";
+export * from "./policy/index.js";
+export * from "./state/index.js";
+export * from "./tools/index.js";

@@ -1,0 +1,49 @@
+/** Reads a scripted model's script from a YAML or JSON(L) file (`scripted:./script.yaml`). */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { HookwiseError } from "../errors/hookwise-error.js";
+import type { ScriptEntry } from "./scripted-model.js";
+
+const ENTRY_KEYS = new Set([
+  "text",
+  "reasoning",
+  "toolCalls",
+  "tool_calls",
+  "error",
+  "usage",
+  "delayMs",
+  "delay_ms",
+]);
+
+export function loadScript(path: string): ScriptEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new HookwiseError(`scripted model: cannot read script file ${path}`);
+  }
+  const documents = path.endsWith(".jsonl")
+    ? text
+        .split("\n")
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line) as unknown)
+    : (parse(text) as unknown);
+  const entries = Array.isArray(documents) ? documents : (documents as { script?: unknown })?.script;
+  if (!Array.isArray(entries)) {
+    throw new HookwiseError(`scripted model: ${path} must hold a list of entries (text, tool_calls, error)`);
+  }
+  return entries.map((entry, index) => {
+    if (typeof entry !== "object" || entry === null) {
+      throw new HookwiseError(`scripted model: ${path} entry ${index + 1} must be a mapping`);
+    }
+    for (const key of Object.keys(entry)) {
+      if (!ENTRY_KEYS.has(key)) {
+        throw new HookwiseError(
+          `scripted model: ${path} entry ${index + 1} has unknown key "${key}" (expected one of ${[...ENTRY_KEYS].join(", ")})`,
+        );
+      }
+    }
+    const value = entry as ScriptEntry & { delay_ms?: number };
+    return value.delay_ms === undefined ? value : { ...value, delayMs: value.delay_ms };
+  });
+}

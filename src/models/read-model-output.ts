@@ -1,0 +1,142 @@
+/**
+ * Normalises what a V3 or V4 model returned into a `ModelTurn`. Generation results are
+ * read whole; streams are folded part by part so the loop can surface deltas live.
+ */
+import type { ModelToolCall, ModelTurn, ModelUsage } from "./language-model.js";
+
+type Part = { type: string; [key: string]: unknown };
+
+export function readUsage(usage: unknown): ModelUsage {
+  const value = (usage ?? {}) as {
+    inputTokens?: number | { total?: number };
+    outputTokens?: number | { total?: number };
+    totalTokens?: number;
+  };
+  const read = (field: number | { total?: number } | undefined) =>
+    typeof field === "number" ? field : field?.total;
+  const inputTokens = read(value.inputTokens);
+  const outputTokens = read(value.outputTokens);
+  const totalTokens =
+    value.totalTokens ??
+    (inputTokens === undefined && outputTokens === undefined
+      ? undefined
+      : (inputTokens ?? 0) + (outputTokens ?? 0));
+  return { inputTokens, outputTokens, totalTokens };
+}
+
+export function readFinishReason(reason: unknown): string {
+  if (typeof reason === "string") return reason;
+  if (typeof reason === "object" && reason !== null && "unified" in reason) {
+    return String((reason as { unified: unknown }).unified);
+  }
+  return "other";
+}
+
+function inputText(input: unknown): string {
+  return typeof input === "string" ? input : JSON.stringify(input ?? {});
+}
+
+/** Reads a doGenerate result. Provider-executed tool calls are not ours to run. */
+export function readGenerateResult(result: unknown): ModelTurn {
+  const value = result as { content?: Part[]; finishReason?: unknown; usage?: unknown; response?: unknown };
+  let text = "";
+  let reasoning = "";
+  const toolCalls: ModelToolCall[] = [];
+  for (const part of value.content ?? []) {
+    if (part.type === "text") text += String(part.text ?? "");
+    else if (part.type === "reasoning") reasoning += String(part.text ?? "");
+    else if (part.type === "tool-call" && part.providerExecuted !== true) {
+      toolCalls.push({
+        toolCallId: String(part.toolCallId),
+        toolName: String(part.toolName),
+        rawInput: inputText(part.input),
+      });
+    }
+  }
+  const response = value.response as { id?: string; modelId?: string } | undefined;
+  return {
+    text,
+    reasoning,
+    toolCalls,
+    finishReason: readFinishReason(value.finishReason),
+    usage: readUsage(value.usage),
+    ...(response ? { response: { id: response.id, modelId: response.modelId } } : {}),
+  };
+}
+
+export interface StreamFold {
+  turn: ModelTurn;
+  /** Pending tool-call inputs assembled from tool-input deltas, by id. */
+  pendingInputs: Map<string, { toolName: string; input: string }>;
+}
+
+export function startStreamFold(): StreamFold {
+  return {
+    turn: {
+      text: "",
+      reasoning: "",
+      toolCalls: [],
+      finishReason: "other",
+      usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
+    },
+    pendingInputs: new Map(),
+  };
+}
+
+export type StreamSignal =
+  | { type: "text-delta"; delta: string }
+  | { type: "reasoning-delta"; delta: string }
+  | { type: "tool-call-delta"; toolCallId: string; toolName: string; delta: string }
+  | { type: "error"; error: unknown }
+  | undefined;
+
+/** Folds one stream part into the turn; returns what the loop should surface, if anything. */
+export function foldStreamPart(fold: StreamFold, part: Part): StreamSignal {
+  const { turn } = fold;
+  switch (part.type) {
+    case "text-delta": {
+      const delta = String(part.delta ?? part.textDelta ?? "");
+      turn.text += delta;
+      return { type: "text-delta", delta };
+    }
+    case "reasoning-delta": {
+      const delta = String(part.delta ?? "");
+      turn.reasoning += delta;
+      return { type: "reasoning-delta", delta };
+    }
+    case "tool-input-start":
+      fold.pendingInputs.set(String(part.id), { toolName: String(part.toolName), input: "" });
+      return undefined;
+    case "tool-input-delta": {
+      const pending = fold.pendingInputs.get(String(part.id));
+      if (!pending) return undefined;
+      pending.input += String(part.delta ?? "");
+      return {
+        type: "tool-call-delta",
+        toolCallId: String(part.id),
+        toolName: pending.toolName,
+        delta: String(part.delta ?? ""),
+      };
+    }
+    case "tool-call":
+      if (part.providerExecuted === true) return undefined;
+      fold.pendingInputs.delete(String(part.toolCallId));
+      turn.toolCalls.push({
+        toolCallId: String(part.toolCallId),
+        toolName: String(part.toolName),
+        rawInput: inputText(part.input),
+      });
+      return undefined;
+    case "response-metadata":
+      turn.response = { id: part.id as string | undefined, modelId: part.modelId as string | undefined };
+      return undefined;
+    case "finish":
+      turn.finishReason = readFinishReason(part.finishReason);
+      turn.usage = readUsage(part.usage);
+      return undefined;
+    case "error":
+      return { type: "error", error: part.error };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * `scriptedModel`: an offline AI SDK (spec V3) model that answers each provider call, each
+ * attempt, with the next entry of a script. It is public: users test their own hooks with it.
+ * It never invents an answer: a call past the end throws `ScriptExhaustedError`.
+ */
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import { APICallError } from "@ai-sdk/provider";
+import { ScriptExhaustedError } from "./script-exhausted-error.js";
+
+export interface ScriptedToolCall {
+  name: string;
+  args?: unknown;
+  /** Defaults to `call_<call number>_<index>`. */
+  id?: string;
+}
+
+export interface ScriptEntry {
+  text?: string;
+  reasoning?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** YAML spelling of `toolCalls`. */
+  tool_calls?: ScriptedToolCall[];
+  /** This attempt fails with an API error (retryable for 408, 409, 429 and 5xx unless said). */
+  error?: { status?: number; message?: string; retryable?: boolean; headers?: Record<string, string> };
+  usage?: { inputTokens?: number; outputTokens?: number };
+  /** Wait this long before answering (tests of timeouts and concurrency). */
+  delayMs?: number;
+}
+
+/** An entry, or a function of the call that returns one (for tests that react to the prompt). */
+export type ScriptStep =
+  | ScriptEntry
+  | ((call: LanguageModelV3CallOptions, callNumber: number) => ScriptEntry);
+
+export interface ScriptedModelOptions {
+  modelId?: string;
+  /** Where the script came from, named in errors. */
+  source?: string;
+}
+
+export interface ScriptedModel extends LanguageModelV3 {
+  /** Every call received, in order (each retry attempt is a call). */
+  readonly calls: LanguageModelV3CallOptions[];
+  readonly scripted: true;
+}
+
+const STATUS_RETRYABLE = (status: number) =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
+
+function usageOf(entry: ScriptEntry, call: LanguageModelV3CallOptions): LanguageModelV3Usage {
+  const input = entry.usage?.inputTokens ?? Math.ceil(JSON.stringify(call.prompt).length / 4);
+  const output =
+    entry.usage?.outputTokens ??
+    Math.ceil(((entry.text ?? "").length + JSON.stringify(toolCallsOf(entry)).length) / 4);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: output, text: output, reasoning: 0 },
+  };
+}
+
+function toolCallsOf(entry: ScriptEntry): ScriptedToolCall[] {
+  return entry.toolCalls ?? entry.tool_calls ?? [];
+}
+
+/** Splits text into a few deltas so streaming consumers see more than one chunk. */
+export function splitIntoDeltas(text: string): string[] {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  if (words.length <= 1) return text ? [text] : [];
+  const size = Math.max(1, Math.ceil(words.length / 3));
+  const deltas: string[] = [];
+  for (let index = 0; index < words.length; index += size)
+    deltas.push(words.slice(index, index + size).join(""));
+  return deltas;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+export function scriptedModel(
+  script: readonly ScriptStep[],
+  options: ScriptedModelOptions = {},
+): ScriptedModel {
+  const calls: LanguageModelV3CallOptions[] = [];
+
+  async function next(call: LanguageModelV3CallOptions): Promise<{ entry: ScriptEntry; callNumber: number }> {
+    calls.push(call);
+    const callNumber = calls.length;
+    const step = script[callNumber - 1];
+    if (step === undefined) {
+      throw new ScriptExhaustedError({ callNumber, entries: script.length, source: options.source });
+    }
+    const entry = typeof step === "function" ? step(call, callNumber) : step;
+    if (entry.delayMs) await sleep(entry.delayMs, call.abortSignal);
+    if (entry.error) {
+      const status = entry.error.status;
+      throw new APICallError({
+        message: entry.error.message ?? `scripted error${status ? ` (status ${status})` : ""}`,
+        url: "scripted://model",
+        requestBodyValues: {},
+        statusCode: status,
+        responseHeaders: entry.error.headers,
+        isRetryable: entry.error.retryable ?? (status !== undefined && STATUS_RETRYABLE(status)),
+      });
+    }
+    return { entry, callNumber };
+  }
+
+  function content(entry: ScriptEntry, callNumber: number): LanguageModelV3Content[] {
+    const parts: LanguageModelV3Content[] = [];
+    if (entry.reasoning) parts.push({ type: "reasoning", text: entry.reasoning });
+    if (entry.text) parts.push({ type: "text", text: entry.text });
+    toolCallsOf(entry).forEach((toolCall, index) => {
+      parts.push({
+        type: "tool-call",
+        toolCallId: toolCall.id ?? `call_${callNumber}_${index}`,
+        toolName: toolCall.name,
+        input: JSON.stringify(toolCall.args ?? {}),
+      });
+    });
+    return parts;
+  }
+
+  const finishReason = (entry: ScriptEntry) =>
+    toolCallsOf(entry).length > 0
+      ? ({ unified: "tool-calls", raw: "tool_calls" } as const)
+      : ({ unified: "stop", raw: "stop" } as const);
+
+  return {
+    specificationVersion: "v3",
+    provider: "scripted",
+    modelId: options.modelId ?? "scripted",
+    supportedUrls: {},
+    scripted: true,
+    calls,
+    async doGenerate(call): Promise<LanguageModelV3GenerateResult> {
+      const { entry, callNumber } = await next(call);
+      return {
+        content: content(entry, callNumber),
+        finishReason: finishReason(entry),
+        usage: usageOf(entry, call),
+        warnings: [],
+        response: { id: `scripted-${callNumber}`, modelId: options.modelId ?? "scripted" },
+      };
+    },
+    async doStream(call) {
+      const { entry, callNumber } = await next(call);
+      const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+      parts.push({
+        type: "response-metadata",
+        id: `scripted-${callNumber}`,
+        modelId: options.modelId ?? "scripted",
+      });
+      if (entry.reasoning) {
+        parts.push({ type: "reasoning-start", id: "r0" });
+        for (const delta of splitIntoDeltas(entry.reasoning))
+          parts.push({ type: "reasoning-delta", id: "r0", delta });
+        parts.push({ type: "reasoning-end", id: "r0" });
+      }
+      if (entry.text) {
+        parts.push({ type: "text-start", id: "t0" });
+        for (const delta of splitIntoDeltas(entry.text)) parts.push({ type: "text-delta", id: "t0", delta });
+        parts.push({ type: "text-end", id: "t0" });
+      }
+      for (const part of content(entry, callNumber)) {
+        if (part.type !== "tool-call") continue;
+        parts.push({ type: "tool-input-start", id: part.toolCallId, toolName: part.toolName });
+        parts.push({ type: "tool-input-delta", id: part.toolCallId, delta: part.input });
+        parts.push({ type: "tool-input-end", id: part.toolCallId });
+        parts.push(part);
+      }
+      parts.push({ type: "finish", finishReason: finishReason(entry), usage: usageOf(entry, call) });
+      const stream = new ReadableStream<LanguageModelV3StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}

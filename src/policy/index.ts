@@ -1,0 +1,9 @@
+export {
+  compilePolicies,
+  evaluatePolicies,
+  orderPolicies,
+  type Policy,
+  type PolicyDecision,
+  policy,
+  type ToolCallForApproval,
+} from "./policy.js";

@@ -1,0 +1,138 @@
+/**
+ * Declarative tool policies (seed 002, DESIGN §7): `policy.deny / allow / askUser`.
+ * Evaluation: exact name before glob before `*`; at each level deny before ask before
+ * allow; first match wins within a level; a predicate that throws counts as matched
+ * (fail closed). No match → allow. `compilePolicies` turns a list into one decide hook.
+ */
+import picomatch from "picomatch";
+import type { HookDefinition } from "../hooks/define-hook.js";
+import { flow } from "../hooks/flow.js";
+
+export type PolicyDecision = "deny" | "allow" | "ask_user";
+
+export interface ToolCallForApproval {
+  toolName: string;
+  qualifiedName: string;
+  toolCallId: string;
+  args: unknown;
+}
+
+export interface Policy {
+  readonly decision: PolicyDecision;
+  /** An exact tool name (qualified or function), a glob, or "*". */
+  readonly tool: string;
+  readonly when?: (args: any) => boolean | Promise<boolean>;
+  /** `ask_user`: decides the call (true approves). Without one, the agent's approval channel asks. */
+  readonly handler?: (call: ToolCallForApproval) => boolean | Promise<boolean>;
+  readonly reason?: string;
+}
+
+type PolicyOptions = { when?: Policy["when"]; reason?: string };
+
+export const policy = {
+  deny: (tool: string, options: PolicyOptions = {}): Policy => ({ decision: "deny", tool, ...options }),
+  allow: (tool: string, options: PolicyOptions = {}): Policy => ({ decision: "allow", tool, ...options }),
+  askUser: (tool: string, options: PolicyOptions & { handler?: Policy["handler"] } = {}): Policy => ({
+    decision: "ask_user",
+    tool,
+    ...options,
+  }),
+};
+
+const LEVEL_ORDER: Record<PolicyDecision, number> = { deny: 0, ask_user: 1, allow: 2 };
+
+function specificity(tool: string): number {
+  if (tool === "*") return 2;
+  return picomatch.scan(tool).isGlob ? 1 : 0;
+}
+
+interface CompiledPolicy {
+  policy: Policy;
+  test(names: readonly string[]): boolean;
+}
+
+/** Orders policies by (specificity, decision) while keeping list order within a level. */
+export function orderPolicies(policies: readonly Policy[]): Policy[] {
+  return policies
+    .map((item, index) => ({ item, index }))
+    .sort(
+      (a, b) =>
+        specificity(a.item.tool) - specificity(b.item.tool) ||
+        LEVEL_ORDER[a.item.decision] - LEVEL_ORDER[b.item.decision] ||
+        a.index - b.index,
+    )
+    .map(({ item }) => item);
+}
+
+function compile(item: Policy): CompiledPolicy {
+  if (item.tool === "*") return { policy: item, test: () => true };
+  if (specificity(item.tool) === 1) {
+    const matcher = picomatch(item.tool, { dot: true });
+    return { policy: item, test: (names) => names.some((name) => matcher(name)) };
+  }
+  return { policy: item, test: (names) => names.includes(item.tool) };
+}
+
+async function predicateMatches(item: Policy, args: unknown): Promise<boolean> {
+  if (!item.when) return true;
+  try {
+    return Boolean(await item.when(args));
+  } catch {
+    return true;
+  }
+}
+
+/** The policy that decides this call, or `undefined` (allow). */
+export async function evaluatePolicies(
+  compiled: readonly CompiledPolicy[],
+  names: readonly string[],
+  args: unknown,
+): Promise<Policy | undefined> {
+  for (const entry of compiled) {
+    if (entry.test(names) && (await predicateMatches(entry.policy, args))) return entry.policy;
+  }
+  return undefined;
+}
+
+function denyReason(item: Policy, toolName: string): string {
+  return item.reason ?? `tool "${toolName}" is denied by policy (${item.decision} "${item.tool}")`;
+}
+
+export function compilePolicies(
+  policies: readonly Policy[],
+  name = "policy",
+): HookDefinition<"tool_call", "decide"> {
+  for (const item of policies) {
+    if (!["deny", "allow", "ask_user"].includes(item.decision)) {
+      throw new TypeError(
+        `policy for "${item.tool}": unknown decision "${item.decision}" (deny, allow or ask_user)`,
+      );
+    }
+    if (typeof item.tool !== "string" || item.tool === "")
+      throw new TypeError("a policy needs a tool name or pattern");
+  }
+  const compiled = orderPolicies(policies).map(compile);
+  return {
+    name,
+    on: "tool_call",
+    kind: "decide",
+    async handler(event) {
+      const names = [event.qualifiedName, event.toolName];
+      const decided = await evaluatePolicies(compiled, names, event.args);
+      if (!decided || decided.decision === "allow") return flow.allow();
+      if (decided.decision === "deny") return flow.deny(denyReason(decided, event.qualifiedName));
+      if (decided.handler) {
+        const approved = await decided.handler({
+          toolName: event.toolName,
+          qualifiedName: event.qualifiedName,
+          toolCallId: event.toolCallId,
+          args: event.args,
+        });
+        return approved
+          ? flow.allow()
+          : flow.deny(decided.reason ?? `the user declined "${event.qualifiedName}"`);
+      }
+      return flow.ask({ reason: decided.reason ?? `policy ask_user "${decided.tool}"` });
+    },
+  };
+}

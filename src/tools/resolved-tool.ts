@@ -1,0 +1,41 @@
+/** A tool as the loop sees it: names resolved, schema normalised, execute bound. */
+import { type NormalizedSchema, normalizeSchema } from "./input-schema.js";
+import type { ToolDefinition } from "./tool.js";
+import { functionToolName, qualifiedToolName } from "./tool-name.js";
+
+export interface ResolvedTool {
+  /** The name sent to the model. */
+  functionName: string;
+  /** `toolset.tool`, or the tool's own name when it has no toolset. */
+  qualifiedName: string;
+  toolset: string | undefined;
+  name: string;
+  description: string;
+  input: NormalizedSchema;
+  output: NormalizedSchema | undefined;
+  execute: ToolDefinition["execute"];
+}
+
+export function resolveTool(
+  name: string,
+  definition: ToolDefinition,
+  options: { toolset?: string; prefix?: boolean } = {},
+): ResolvedTool {
+  const qualifiedName = qualifiedToolName(options.toolset, name);
+  if (typeof definition !== "object" || definition === null || typeof definition.execute !== "function") {
+    throw new TypeError(`tool "${qualifiedName}": expected an object with an execute function`);
+  }
+  return {
+    functionName: functionToolName(options.toolset, name, options.prefix ?? true),
+    qualifiedName,
+    toolset: options.toolset,
+    name,
+    description: definition.description ?? "",
+    input: normalizeSchema(definition.inputSchema, `tool "${qualifiedName}"`),
+    output:
+      definition.outputSchema === undefined
+        ? undefined
+        : normalizeSchema(definition.outputSchema, `tool "${qualifiedName}" outputSchema`),
+    execute: definition.execute,
+  };
+}

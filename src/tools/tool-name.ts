@@ -1,0 +1,23 @@
+/**
+ * Tool naming (DESIGN §1): a qualified name `toolset.tool` for patterns and policies, and
+ * a function name sent to the model: sanitize(toolset + "_" + tool), at most 64 characters.
+ */
+import { createHash } from "node:crypto";
+
+const MAX_LENGTH = 64;
+
+export function sanitizeToolName(name: string): string {
+  const clean = name.replace(/[^A-Za-z0-9_-]/g, "_");
+  if (clean.length <= MAX_LENGTH) return clean;
+  const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
+  return `${clean.slice(0, MAX_LENGTH - hash.length - 1)}_${hash}`;
+}
+
+export function qualifiedToolName(toolset: string | undefined, tool: string): string {
+  return toolset ? `${toolset}.${tool}` : tool;
+}
+
+/** The function name for a tool; `prefix: false` toolsets keep the tool's own name. */
+export function functionToolName(toolset: string | undefined, tool: string, prefix = true): string {
+  return toolset && prefix ? sanitizeToolName(`${toolset}_${tool}`) : tool;
+}
