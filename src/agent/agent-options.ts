@@ -43,7 +43,7 @@ export interface AgentOptions {
   /** The approval channel for `ask` decisions that no `approval_request` hook answered. */
   approvals?: { handler(request: ApprovalRequest): ApprovalAnswer | Promise<ApprovalAnswer> };
   /** Resolves a model named by a `flow.fallback("name")`. */
-  models?: Record<string, LanguageModel>;
+  models?: Record<string, LanguageModel> | ((name: string) => LanguageModel | undefined);
   temperature?: number;
   maxOutputTokens?: number;
   toolChoice?: ToolChoice;

@@ -5,7 +5,7 @@
 
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ModelMessage, ModelRequest, ToolChoice, ToolSpec } from "../events/payloads.js";
-import type { MergedPatch } from "../hooks/merge-request-patch.js";
+import { deepMerge, type MergedPatch } from "../hooks/merge-request-patch.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 
 export class RequestValidationError extends HookwiseError {
@@ -87,7 +87,14 @@ export function applyPatch(
   ] as const) {
     if (patch[field] !== undefined) (request as unknown as Record<string, unknown>)[field] = patch[field];
   }
-  if (patch.providerOptions) request.providerOptions = patch.providerOptions;
+  if (patch.providerOptions) {
+    // Deep-merged onto the agent's own options too: a patch adding one provider's key
+    // must not drop another's.
+    request.providerOptions = deepMerge(
+      baseline.providerOptions ?? {},
+      patch.providerOptions,
+    ) as ModelRequest["providerOptions"];
+  }
   if (patch.activeTools) {
     const allowed = new Set(patch.activeTools);
     request.tools = toolSpecs(tools.filter((tool) => allowed.has(tool.functionName)));

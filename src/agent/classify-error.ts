@@ -23,7 +23,10 @@ export function classifyError(error: unknown): ErrorInfo {
     if (status === 429) return { ...base, type: "rate_limit", retryable: true };
     if (status === 408) return { ...base, type: "timeout", retryable: true };
     if (status !== undefined && status >= 500) return { ...base, type: "internal", retryable: true };
-    if (status !== undefined && status >= 400) return { ...base, type: "bad_request", retryable: false };
+    // Other 4xx: the provider's own verdict (the AI SDK marks 409 retryable, and providers
+    // may flag a specific answer as worth retrying).
+    if (status !== undefined && status >= 400)
+      return { ...base, type: "bad_request", retryable: error.isRetryable };
     return { ...base, type: "network", retryable: error.isRetryable };
   }
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) {

@@ -65,6 +65,7 @@ export async function drive(
     messages: session.messages,
     userMessageIndex: -1,
     input,
+    turn: session.messages.filter((message) => message.role === "user").length,
     requests: [],
     steps: [],
     events,
@@ -77,20 +78,26 @@ export async function drive(
   try {
     end = await loop(runtime, state, surface, existing === undefined);
   } catch (error) {
-    end = state.signal.aborted
-      ? { outcome: "error", text: "", reason: "aborted", error: abortError(state.signal) }
-      : {
-          outcome: "error",
-          text: "",
-          reason: error instanceof Error ? error.message : String(error),
-          error: error as Error,
-        };
+    end = {
+      outcome: "error",
+      text: "",
+      reason: error instanceof Error ? error.message : String(error),
+      error: error as Error,
+    };
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }
+  // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
+  if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
   const result = await finishRun(runtime, state, session, end);
   surface.emit({ type: "run-finish", result });
   return result;
+}
+
+function abortedEnd(text: string, signal: AbortSignal): RunEnd {
+  const error = abortError(signal);
+  const detail = /abort/i.test(error.message) ? "" : `: ${error.message}`;
+  return { outcome: "error", text, reason: `aborted${detail}`, error };
 }
 
 async function loop(

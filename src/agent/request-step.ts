@@ -9,6 +9,7 @@ import type { HookError } from "../errors/hook-error.js";
 import type { ModelMessage, ModelRequest } from "../events/payloads.js";
 import { mergeRequestPatches } from "../hooks/merge-request-patch.js";
 import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
+import { abortable } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { backoffDelay, sleep } from "./backoff.js";
 import { applyPatch, RequestValidationError, toolSpecs, validateRequest } from "./build-request.js";
@@ -67,7 +68,8 @@ function callOptions(request: ModelRequest, signal: AbortSignal) {
 
 function resolveFallback(runtime: AgentRuntime, model: LanguageModel | string): LanguageModel | undefined {
   if (typeof model !== "string") return isSupportedModel(model) ? model : undefined;
-  return runtime.options.models?.[model];
+  const models = runtime.options.models;
+  return typeof models === "function" ? models(model) : models?.[model];
 }
 
 export async function requestStep(
@@ -84,7 +86,8 @@ export async function requestStep(
     const event = payload(state, "model_request", {
       request: base,
       userMessage: state.input,
-      history: state.messages,
+      // A snapshot: inspections read it after the transcript has moved on.
+      history: state.messages.slice(),
       isFirstStep: state.step === 0,
     });
     const selection = state.runner.select(event);
@@ -110,10 +113,12 @@ export async function requestStep(
       validateRequest(request, { patch: {}, setBy: {}, activeToolsBy: [], warnings: [] }, base.tools);
     }
     state.requests.push(request);
-    state.runner.inspect({ ...event, request }, context, selection);
+    // Inspections run after the operation (DESIGN §3): after this attempt answered or failed.
+    const inspectRequest = () => state.runner.inspect({ ...event, request }, context, selection);
 
     try {
-      const turn = await surface.callModel(model, callOptions(request, state.signal), (signal) => {
+      const pending = surface.callModel(model, callOptions(request, state.signal), (signal) => {
+        if (state.signal.aborted) return;
         if (signal.type === "text-delta") {
           surface.emit({ type: "text-delta", step: state.step, delta: signal.delta });
           state.runner.inspect(payload(state, "text_delta", { delta: signal.delta }), context);
@@ -124,6 +129,9 @@ export async function requestStep(
           state.runner.inspect(payload(state, "tool_call_delta", { ...signal }), context);
         }
       });
+      // A model that ignores its abortSignal must not keep an aborted run alive.
+      const turn = await abortable(pending, state.signal);
+      inspectRequest();
       const response = payload(state, "model_response", {
         request,
         text: turn.text,
@@ -138,6 +146,7 @@ export async function requestStep(
       state.runner.inspect(response, context);
       return { kind: "turn", turn, request, attempts: attempt };
     } catch (error) {
+      inspectRequest();
       if (state.signal.aborted) return { kind: "error", error: abortError(state.signal) };
       const info = classifyError(error);
       const errorEvent = payload(state, "model_error", { error: info, attempt, request, cause: error });

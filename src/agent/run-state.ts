@@ -25,6 +25,8 @@ export interface RunState {
   /** Index in `messages` of this run's user message. */
   userMessageIndex: number;
   input: string;
+  /** The run's index in its session (0 = first run). */
+  turn: number;
   readonly requests: ModelRequest[];
   readonly steps: StepRecord[];
   readonly events: HookTraceEntry[];
@@ -50,6 +52,10 @@ export function contextFor(state: RunState, attempt = 1): HookContext {
       operation: new Scratchpad(state.stepScratch),
     },
     log: state.log,
+    input: state.input,
+    messages: state.messages,
+    usage: state.usage,
+    turn: state.turn,
   };
 }
 

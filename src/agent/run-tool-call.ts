@@ -6,8 +6,10 @@
  */
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
+import { abortable } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { requestApproval } from "./request-approval.js";
+import { abortError } from "./request-step.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 import { errorMessage } from "./tool-output.js";
 
@@ -119,6 +121,8 @@ export async function runToolCall(
   state: RunState,
   call: ModelToolCall,
 ): Promise<CallOutcome> {
+  // An aborted run starts nothing new: no hooks, no tool body (siblings may still be queued).
+  if (state.signal.aborted) throw abortError(state.signal);
   const resolved = await resolveCall(runtime, state, call);
   if (!resolved.ok) return resolved.outcome;
   const { tool } = resolved;
@@ -167,23 +171,30 @@ export async function runToolCall(
       }
     }
   }
-  state.runner.inspect(decided.payload, context, selection);
 
   let result: unknown;
   let isError = false;
   let errorText: string | undefined;
+  // The hooks above may have outlived an abort; the body must not start after it.
+  if (state.signal.aborted) throw abortError(state.signal);
   try {
-    result = await tool.execute(args, {
-      toolCallId: call.toolCallId,
-      signal: state.signal,
-      context: {
-        sessionId: state.sessionId,
-        runId: state.runId,
-        step: state.step,
-        agentName: state.agentName,
-      },
-    });
+    result = await abortable(
+      tool.execute(args, {
+        toolCallId: call.toolCallId,
+        signal: state.signal,
+        context: {
+          sessionId: state.sessionId,
+          runId: state.runId,
+          step: state.step,
+          agentName: state.agentName,
+        },
+      }),
+      state.signal,
+    );
+    // Inspections run after the operation (DESIGN §3), with the effective arguments.
+    state.runner.inspect(decided.payload, context, selection);
   } catch (error) {
+    state.runner.inspect(decided.payload, context, selection);
     if (state.signal.aborted) throw error;
     const errorEvent = payload(state, "tool_error", { ...base, args, error });
     const recovered = await state.runner.blocking(errorEvent, context);

@@ -3,7 +3,12 @@
  * (doGenerate vs doStream) and whether items are surfaced live. Everything else is the
  * shared drive loop.
  */
-import type { CallOptions, LanguageModel, ModelTurn } from "../models/language-model.js";
+import {
+  type CallOptions,
+  callableModel,
+  type LanguageModel,
+  type ModelTurn,
+} from "../models/language-model.js";
 import {
   foldStreamPart,
   readGenerateResult,
@@ -28,7 +33,7 @@ export function generateSurface(emit: (event: AgentEvent) => void = () => {}): S
     streaming: false,
     emit,
     async callModel(model, options) {
-      return readGenerateResult(await model.doGenerate(options));
+      return readGenerateResult(await callableModel(model).doGenerate(options));
     },
   };
 }
@@ -38,9 +43,10 @@ export function streamSurface(emit: (event: AgentEvent) => void): Surface {
     streaming: true,
     emit,
     async callModel(model, options, onDelta) {
-      const { stream } = await model.doStream(options);
+      const { stream } = await callableModel(model).doStream(options);
       const fold = startStreamFold();
       const reader = (stream as ReadableStream<{ type: string }>).getReader();
+      let finished = false;
       try {
         for (;;) {
           const { done, value } = await reader.read();
@@ -50,7 +56,11 @@ export function streamSurface(emit: (event: AgentEvent) => void): Surface {
           if (signal.type === "error") throw signal.error;
           onDelta(signal);
         }
+        finished = true;
       } finally {
+        // Leaving early (an error part, a throwing consumer): cancel, so the provider's
+        // connection is closed rather than left open behind a released lock.
+        if (!finished) reader.cancel().catch(() => {});
         reader.releaseLock();
       }
       return fold.turn;

@@ -5,7 +5,7 @@ export class HookError extends HookwiseError {
   override readonly name = "HookError";
   readonly hook: string;
   readonly event: string;
-  readonly reason: "threw" | "timeout" | "invalid_result" | "invalid_args" | "invalid_request";
+  readonly reason: "threw" | "timeout" | "aborted" | "invalid_result" | "invalid_args" | "invalid_request";
 
   constructor(options: {
     hook: string;

@@ -108,7 +108,8 @@ export function isEventName(name: string): name is EventName {
 /** Canonical name of an event or alias; `undefined` when the name is unknown. */
 export function canonicalEventName(name: string): EventName | undefined {
   if (canonical.has(name)) return name as EventName;
-  return EVENT_ALIASES[name];
+  // Own keys only: "toString" or "__proto__" must not resolve through Object.prototype.
+  return Object.hasOwn(EVENT_ALIASES, name) ? EVENT_ALIASES[name] : undefined;
 }
 
 /** Every accepted spelling (canonical names and aliases), for error messages and schemas. */

@@ -1,4 +1,5 @@
 /** The context every hook receives (DESIGN §6, §11). */
+import type { ModelMessage } from "../events/payloads.js";
 import type { Scratchpad } from "./scratchpad.js";
 
 export interface HookLogger {
@@ -27,4 +28,12 @@ export interface HookContext {
     readonly operation: Scratchpad;
   };
   readonly log: HookLogger;
+  /** The run's user input (after `run_start` rewrites). */
+  readonly input: string;
+  /** The session transcript as committed so far (read-only; never the outbound copy). */
+  readonly messages: readonly ModelMessage[];
+  /** Token usage of the run so far, as providers reported it. */
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+  /** The run's index in its session (0 = first run): seed 003's `turn`. */
+  readonly turn: number;
 }

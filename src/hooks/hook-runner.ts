@@ -87,19 +87,20 @@ export class HookRunner {
     for (const hook of selection.transforms) {
       // `model_request` accumulates: every hook sees the baseline request.
       const input = hook.event === "model_request" ? initial : outcome.payload;
-      const invocation = await this.#call(hook, input, context);
+      // Traced after the result is applied, so a rejected rewrite is one `error` entry.
+      const invocation = await this.#invoke(hook, input, context);
       if (!invocation.ok) {
         outcome.failure = invocation.error;
         return outcome;
       }
       const result = invocation.result;
-      if (result === undefined) continue;
-      const failure = this.#apply(hook, result, outcome, options);
+      const failure = result === undefined ? undefined : this.#apply(hook, result, outcome, options);
       if (failure) {
         this.#trace(hook, "error", failure.message);
         outcome.failure = failure;
         return outcome;
       }
+      if (!invocation.failedOpen) this.#traceResult(hook, result, invocation.notFired);
       if (outcome.terminal) return outcome;
     }
 
@@ -143,20 +144,35 @@ export class HookRunner {
   }
 
   async #call(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): Promise<Invocation> {
+    const invocation = await this.#invoke(hook, payload, context);
+    if (invocation.ok && !invocation.failedOpen) this.#traceResult(hook, invocation.result, invocation.notFired);
+    return invocation;
+  }
+
+  /** Invokes a hook; traces its failure (or its failing open), not its success. */
+  async #invoke(
+    hook: RegisteredHook,
+    payload: AnyEventPayload,
+    context: HookContext,
+  ): Promise<Invocation & { failedOpen?: boolean }> {
     const invocation = await invokeHook(hook, payload, context);
-    if (invocation.ok) {
-      const effect = hook.kind === "inspect" ? "observed" : (invocation.result?.type ?? "continue");
-      this.#trace(hook, effect, invocation.result ? detailOf(invocation.result) : undefined);
-      return invocation;
-    }
+    if (invocation.ok) return invocation;
     const { error } = invocation;
-    if (hook.failOpen && hook.kind !== "inspect") {
+    // An aborted run never fails open: nothing should go on after the abort.
+    if (hook.failOpen && hook.kind !== "inspect" && error.reason !== "aborted") {
       this.#options.log.warn(`hook failed open (onError: fail_open): ${error.message}`);
       this.#trace(hook, "fail_open", error.message);
-      return { ok: true, result: undefined };
+      return { ok: true, result: undefined, failedOpen: true };
     }
-    this.#trace(hook, error.reason === "timeout" ? "timeout" : "error", error.message);
+    const effect = error.reason === "timeout" || error.reason === "aborted" ? error.reason : "error";
+    this.#trace(hook, effect, error.message);
     return invocation;
+  }
+
+  #traceResult(hook: RegisteredHook, result: Flow | undefined, notFired = false): void {
+    if (notFired) return;
+    const effect = hook.kind === "inspect" ? "observed" : (result?.type ?? "continue");
+    this.#trace(hook, effect, result ? detailOf(result) : undefined);
   }
 
   #trace(hook: RegisteredHook, effect: string, detail: unknown): void {

@@ -11,6 +11,7 @@ export {
 } from "./hook-registry.js";
 export { acceptedResults, type HookResult } from "./hook-result.js";
 export { type BlockingOutcome, HookRunner, type Validate } from "./hook-runner.js";
+export { NOT_FIRED } from "./invoke-hook.js";
 export { deepMerge, type MergedPatch, mergeRequestPatches, type NamedPatch } from "./merge-request-patch.js";
 export type { RequestPatch } from "./request-patch.js";
 export { Scratchpad } from "./scratchpad.js";

@@ -10,9 +10,19 @@ import type { HookContext } from "./hook-context.js";
 import type { RegisteredHook } from "./hook-registry.js";
 import { acceptedResults } from "./hook-result.js";
 
-export type Invocation = { ok: true; result: Flow | undefined } | { ok: false; error: HookError };
+export type Invocation =
+  | { ok: true; result: Flow | undefined; notFired?: boolean }
+  | { ok: false; error: HookError };
+
+/**
+ * What a hook returns when its own guard did not match (a config hook whose condition is
+ * false, a limit reached): like `undefined`, but the hook did not fire, so it leaves no
+ * entry in `RunResult.events`.
+ */
+export const NOT_FIRED: unique symbol = Symbol.for("hookwise.not_fired") as never;
 
 const CONTINUE: Invocation = Object.freeze({ ok: true, result: undefined });
+const SILENT: Invocation = Object.freeze({ ok: true, result: undefined, notFired: true });
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -28,6 +38,7 @@ function describe(value: unknown): string {
 
 function check(hook: RegisteredHook, value: unknown): Invocation {
   if (value === undefined || value === null) return CONTINUE;
+  if (value === NOT_FIRED) return SILENT;
   if (hook.kind === "inspect") return CONTINUE;
   const accepted = acceptedResults(hook.event, hook.kind);
   const type = typeof value === "object" ? (value as { type?: unknown }).type : undefined;
@@ -60,28 +71,35 @@ function thrown(hook: RegisteredHook, error: unknown): Invocation {
   };
 }
 
-function withTimeout(hook: RegisteredHook, pending: PromiseLike<unknown>): Promise<Invocation> {
+function failure(hook: RegisteredHook, reason: "timeout" | "aborted", message: string): Invocation {
+  return { ok: false, error: new HookError({ hook: hook.name, event: hook.event, reason, message }) };
+}
+
+/**
+ * Races a pending answer against the hook's timeout and the run's signal: an aborted run
+ * does not wait for a hook that ignores `ctx.signal` (its late answer is dropped).
+ */
+function withTimeout(
+  hook: RegisteredHook,
+  pending: PromiseLike<unknown>,
+  signal: AbortSignal,
+): Promise<Invocation> {
   return new Promise<Invocation>((resolve) => {
-    const timer = setTimeout(() => {
-      resolve({
-        ok: false,
-        error: new HookError({
-          hook: hook.name,
-          event: hook.event,
-          reason: "timeout",
-          message: `timed out after ${hook.timeoutMs} ms`,
-        }),
-      });
-    }, hook.timeoutMs);
+    const finish = (invocation: Invocation) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(invocation);
+    };
+    const onAbort = () => finish(failure(hook, "aborted", "was cancelled: the run was aborted"));
+    const timer = setTimeout(
+      () => finish(failure(hook, "timeout", `timed out after ${hook.timeoutMs} ms`)),
+      hook.timeoutMs,
+    );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
     pending.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(check(hook, value));
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve(thrown(hook, error));
-      },
+      (value) => finish(check(hook, value)),
+      (error: unknown) => finish(thrown(hook, error)),
     );
   });
 }
@@ -101,5 +119,5 @@ export function invokeHook(
   } catch (error) {
     return thrown(hook, error);
   }
-  return isThenable(value) ? withTimeout(hook, value) : check(hook, value);
+  return isThenable(value) ? withTimeout(hook, value, context.signal) : check(hook, value);
 }

@@ -46,7 +46,8 @@ export function deepMerge(
 
 /**
  * `canonicalTool` maps a tool name as a hook wrote it (function or qualified name) to one
- * spelling, so two hooks naming the same tool differently still intersect on it.
+ * spelling, so two hooks naming the same tool differently still intersect on it (and a
+ * `toolChoice` naming the qualified name selects the function the model sees).
  */
 export function mergeRequestPatches(
   patches: readonly NamedPatch[],
@@ -83,6 +84,10 @@ export function mergeRequestPatches(
       (merged as Record<string, unknown>)[field] = patch[field];
       setBy[field] = hook;
     }
+    // A tool named by toolChoice, like activeTools, may be spelled either way.
+    const choice = patch.toolChoice;
+    if (typeof choice === "object")
+      merged.toolChoice = { ...choice, toolName: canonicalTool(choice.toolName) };
     if (patch.providerOptions) {
       merged.providerOptions = deepMerge(
         merged.providerOptions ?? {},

@@ -5,7 +5,7 @@ export interface HookTraceEntry {
   event: EventName;
   hook: string;
   kind: HookKind;
-  /** The result type (`deny`, `patch`, …), `continue`, `observed`, or `error` / `timeout` / `fail_open`. */
+  /** The result type (`deny`, `patch`, …), `continue`, `observed`, or `error` / `timeout` / `aborted` / `fail_open`. */
   effect: string;
   detail?: unknown;
 }

@@ -6,18 +6,33 @@
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provider";
 
-/** A V4 model, typed structurally so users of AI SDK 6 need no V4 types installed. */
+/**
+ * A V4 model, typed structurally so users of AI SDK 6 need no V4 types installed. V4's call
+ * options are not assignable from V3's (tagged file data, `reasoning`), so the parameter is
+ * `never`: every V4 model is accepted, and the loop calls it through `callableModel` with
+ * the subset both specs share.
+ */
 export interface LanguageModelV4Like {
   readonly specificationVersion: "v4";
   readonly provider: string;
   readonly modelId: string;
-  doGenerate(options: LanguageModelV3CallOptions): PromiseLike<unknown>;
-  doStream(options: LanguageModelV3CallOptions): PromiseLike<{ stream: ReadableStream<unknown> }>;
+  doGenerate(options: never): PromiseLike<unknown>;
+  doStream(options: never): PromiseLike<{ stream: ReadableStream<unknown> }>;
 }
 
 export type LanguageModel = LanguageModelV3 | LanguageModelV4Like;
 
 export type CallOptions = LanguageModelV3CallOptions;
+
+/** A model as the loop calls it: with call options in the shape V3 and V4 share. */
+export interface CallableModel {
+  doGenerate(options: CallOptions): PromiseLike<unknown>;
+  doStream(options: CallOptions): PromiseLike<{ stream: ReadableStream<unknown> }>;
+}
+
+export function callableModel(model: LanguageModel): CallableModel {
+  return model as CallableModel;
+}
 
 export interface ModelUsage {
   inputTokens: number | undefined;

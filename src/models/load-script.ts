@@ -14,6 +14,7 @@ const ENTRY_KEYS = new Set([
   "delayMs",
   "delay_ms",
 ]);
+const TOOL_CALL_KEYS = new Set(["name", "args", "id"]);
 
 export function loadScript(path: string): ScriptEntry[] {
   let text: string;
@@ -44,6 +45,27 @@ export function loadScript(path: string): ScriptEntry[] {
       }
     }
     const value = entry as ScriptEntry & { delay_ms?: number };
+    checkToolCalls(path, index, value.toolCalls ?? value.tool_calls);
     return value.delay_ms === undefined ? value : { ...value, delayMs: value.delay_ms };
+  });
+}
+
+/** A misspelt tool-call key (`arguments`, `tool`) would otherwise call a tool silently wrong. */
+function checkToolCalls(path: string, index: number, calls: unknown): void {
+  if (calls === undefined) return;
+  const where = `scripted model: ${path} entry ${index + 1}`;
+  if (!Array.isArray(calls)) throw new HookwiseError(`${where}: tool_calls must be a list`);
+  calls.forEach((call: unknown, position) => {
+    const at = `${where} tool call ${position + 1}`;
+    if (typeof call !== "object" || call === null || typeof (call as { name?: unknown }).name !== "string") {
+      throw new HookwiseError(
+        `${at} must be a mapping with a string name (e.g. { name: add, args: { a: 1 } })`,
+      );
+    }
+    for (const key of Object.keys(call)) {
+      if (!TOOL_CALL_KEYS.has(key)) {
+        throw new HookwiseError(`${at} has unknown key "${key}" (expected one of name, args, id)`);
+      }
+    }
   });
 }

@@ -11,10 +11,16 @@ export class MemoryStore implements StateStore {
   readonly #values = new Map<string, Entry>();
   readonly #windows = new Map<string, number[]>();
   readonly #sessions = new Map<string, SessionRecord>();
+  readonly #now: () => number;
+
+  /** `now`: the clock for TTLs (default `Date.now`); tests inject one. */
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? (() => Date.now());
+  }
 
   #live(key: string): Entry | undefined {
     const entry = this.#values.get(key);
-    if (entry?.expiresAt !== undefined && entry.expiresAt <= Date.now()) {
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= this.#now()) {
       this.#values.delete(key);
       return undefined;
     }
@@ -28,7 +34,7 @@ export class MemoryStore implements StateStore {
   async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
     this.#values.set(key, {
       value: structuredClone(value),
-      expiresAt: options.ttlMs === undefined ? undefined : Date.now() + options.ttlMs,
+      expiresAt: options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs,
     });
   }
 

@@ -17,7 +17,13 @@ export function qualifiedToolName(toolset: string | undefined, tool: string): st
   return toolset ? `${toolset}.${tool}` : tool;
 }
 
-/** The function name for a tool; `prefix: false` toolsets keep the tool's own name. */
+/**
+ * The function name for a tool. A tool without a toolset keeps its name verbatim (the
+ * developer chose it); `prefix: false` toolsets keep the tool's own name, sanitized like
+ * any toolset's, since it comes from outside (an MCP server, a module) and providers reject
+ * names outside [A-Za-z0-9_-]{1,64}.
+ */
 export function functionToolName(toolset: string | undefined, tool: string, prefix = true): string {
-  return toolset && prefix ? sanitizeToolName(`${toolset}_${tool}`) : tool;
+  if (!toolset) return tool;
+  return sanitizeToolName(prefix ? `${toolset}_${tool}` : tool);
 }

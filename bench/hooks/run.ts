@@ -1,0 +1,303 @@
+/**
+ * bench/hooks: the hook engine's cost.
+ *  (a) dispatch cost of one `tool_call` event (select → transforms/decides → inspects, as
+ *      the loop does it) with 0 / 10 / 100 / 1,000 registered `tool_call` hooks of which
+ *      none / one match. Target: 1,000 unmatched hooks cost about the same as none
+ *      (hooks indexed by event, patterns precompiled, selections cached).
+ *  (b) the loop's cost per step with 10 no-op hooks on every event vs none, as a ratio to
+ *      a bare loop that calls 10 no-op functions at the same seams. Target: within 3×.
+ *
+ *   npx tsx bench/hooks/run.ts
+ */
+import { loadavg } from "node:os";
+import {
+  type AnyEventPayload,
+  type AnyHook,
+  createAgent,
+  defineHook,
+  EVENT_KINDS,
+  EVENT_NAMES,
+  type EventName,
+  type HookContext,
+  type HookLogger,
+  HookRegistry,
+  HookRunner,
+  Scratchpad,
+} from "../../src/index.js";
+import { format, machine, measureAll, verdict } from "../shared/measure.js";
+import {
+  bareLoop,
+  drain,
+  INPUT,
+  INSTRUCTIONS,
+  type ReplayModel,
+  replayModel,
+  type Seam,
+  toolSteps,
+  tools,
+} from "../shared/workload.js";
+
+const silent: HookLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const STEPS = 10;
+const HOOKS_PER_EVENT = 10;
+
+// ---------------------------------------------------------------------------------------
+// (a) dispatch
+
+function toolCallHooks(count: number, matching: number): AnyHook[] {
+  return Array.from({ length: count }, (_, index) =>
+    defineHook({
+      name: `hook_${index}`,
+      on: "tool_call",
+      kind: "transform",
+      // The matching hook sits in the middle of the list; the others name other tools.
+      match:
+        index === Math.floor(count / 2) && matching > 0 ? "add" : [`other_${index}`, `toolset_${index}.*`],
+      handler: () => undefined,
+    }),
+  );
+}
+
+function context(): HookContext {
+  const session = new Scratchpad();
+  const run = new Scratchpad(session);
+  const step = new Scratchpad(run);
+  return {
+    sessionId: "bench",
+    runId: "bench",
+    step: 0,
+    attempt: 1,
+    agentName: "bench",
+    agentPath: ["bench"],
+    isStreaming: false,
+    signal: new AbortController().signal,
+    scratch: { session, run, step, operation: new Scratchpad(step) },
+    log: silent,
+    input: INPUT,
+    messages: [],
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    turn: 0,
+  } as HookContext;
+}
+
+function toolCallEvent(toolName: string): AnyEventPayload {
+  return {
+    type: "tool_call",
+    agentPath: ["bench"],
+    toolName,
+    qualifiedName: toolName,
+    toolCallId: "call_1",
+    args: { a: 1, b: 2 },
+  };
+}
+
+/** One dispatch exactly as the loop does it for a tool call: select, blocking, inspect. */
+async function dispatch(runner: HookRunner, event: AnyEventPayload, hookContext: HookContext): Promise<void> {
+  const selection = runner.select(event);
+  await runner.blocking(event, hookContext, selection);
+  runner.inspect(event, hookContext, selection);
+}
+
+function runnerWith(hooks: AnyHook[], onTrace: () => void = () => {}): HookRunner {
+  const registry = new HookRegistry(hooks);
+  return new HookRunner({ registries: [{ registry, depth: 0 }], trace: onTrace, log: silent });
+}
+
+async function dispatchBench(): Promise<number> {
+  console.log("(a) dispatch of one tool_call event (select → blocking → inspect), ns per dispatch");
+  const hookContext = context();
+  const event = toolCallEvent("add");
+  const counts = [0, 10, 100, 1000] as const;
+  const traced = new Map<string, number>();
+  const cases: Record<string, () => Promise<void>> = {};
+  for (const count of counts) {
+    for (const matching of count === 0 ? [0] : [0, 1]) {
+      const key = `${count}/${matching}`;
+      traced.set(key, 0);
+      const runner = runnerWith(toolCallHooks(count, matching), () => traced.set(key, traced.get(key)! + 1));
+      cases[key] = () => dispatch(runner, event, hookContext);
+    }
+  }
+  const timings = await measureAll(cases, { warmup: 20_000, rounds: 31, batch: 10_000 });
+  for (const [key, fired] of traced) {
+    if (key.endsWith("/1") && fired === 0) throw new Error(`${key}: the matching hook never fired`);
+    if (key.endsWith("/0") && fired !== 0) throw new Error(`${key}: an unmatched hook fired`);
+  }
+  const ns = (key: string) => timings[key]!.medianUs * 1000;
+  const none = ns("0/0");
+  console.log("    hooks registered   none match   ÷ 0 hooks   one matches");
+  for (const count of counts) {
+    const unmatched = ns(`${count}/0`);
+    const one = count === 0 ? "        -" : format(ns(`${count}/1`), 0);
+    console.log(
+      `    ${String(count).padStart(16)} ${format(unmatched, 0, 12)} ${format(unmatched / none, 2, 10)}× ${one.padStart(13)}`,
+    );
+  }
+
+  // The first dispatch for a tool name not seen before computes the selection (every
+  // precompiled matcher runs once); later ones hit the cache. Shown for completeness.
+  const runner = runnerWith(toolCallHooks(1000, 0));
+  const fresh = Array.from({ length: 3000 }, (_, index) => toolCallEvent(`fresh_tool_${index}`));
+  let next = 0;
+  const cold = await measureAll(
+    { cold: () => dispatch(runner, fresh[next++]!, hookContext) },
+    { warmup: 0, rounds: 5, batch: 200 },
+  );
+  console.log(
+    `    first dispatch for a tool name never seen, 1,000 hooks (selection cache miss): ${cold.cold.medianUs.toFixed(0)} µs`,
+  );
+  const ratio = ns("1000/0") / none;
+  console.log(
+    `    target "1,000 unmatched ≈ none": ${ratio.toFixed(2)}× (${verdict(ratio <= 1.5)}; criterion ≤ 1.5×)\n`,
+  );
+  return ratio;
+}
+
+// ---------------------------------------------------------------------------------------
+// (b) the loop with 10 no-op hooks on every event
+
+/** Ten no-op hooks on every event of the catalogue: transform where the event takes it, else inspect. */
+function noOpHooksOnEveryEvent(): { hooks: AnyHook[]; calls: Map<EventName, number> } {
+  const calls = new Map<EventName, number>();
+  const hooks: AnyHook[] = [];
+  for (const event of EVENT_NAMES) {
+    const kind = EVENT_KINDS[event].includes("transform") ? "transform" : "inspect";
+    for (let index = 0; index < HOOKS_PER_EVENT; index++) {
+      hooks.push({
+        name: `${event}_${index}`,
+        on: event,
+        kind,
+        handler: () => {
+          calls.set(event, (calls.get(event) ?? 0) + 1);
+        },
+      } as AnyHook);
+    }
+  }
+  return { hooks, calls };
+}
+
+/** The bare loop's seams: ten no-op functions each. */
+function noOpSeam(): Seam {
+  let sink: unknown;
+  const functions = Array.from({ length: HOOKS_PER_EVENT }, () => (event: unknown) => {
+    sink = event;
+  });
+  return (event) => {
+    for (const fn of functions) fn(event);
+    void sink;
+  };
+}
+
+function makeAgent(model: ReplayModel, hooks: AnyHook[]) {
+  return createAgent({
+    name: "bench",
+    model,
+    instructions: INSTRUCTIONS,
+    tools,
+    hooks,
+    maxSteps: STEPS,
+    logger: silent,
+  });
+}
+
+async function loopBench(): Promise<number> {
+  console.log(`(b) loop, ${STEPS} steps × 2 tool calls, scripted model; µs per run (per step)`);
+  const model = replayModel(toolSteps(STEPS));
+  const { hooks, calls } = noOpHooksOnEveryEvent();
+
+  // Check once which events the hooks really fired on (the seams the bare loop mirrors).
+  model.reset();
+  const checked = await makeAgent(model, hooks).run(INPUT);
+  if (checked.outcome !== "max_steps") throw new Error(`unexpected outcome ${checked.outcome}`);
+  const fired = [...calls].map(([event, count]) => `${event}×${count / HOOKS_PER_EVENT}`).join(", ");
+  const invocations = [...calls.values()].reduce((sum, count) => sum + count, 0);
+  if (checked.events.length !== invocations)
+    throw new Error("every hook that ran should leave one trace entry");
+
+  let plain = makeAgent(model, []);
+  let hooked = makeAgent(model, hooks);
+  const seam = noOpSeam();
+  const t = await measureAll(
+    {
+      bare: () => {
+        model.reset();
+        return bareLoop(model, STEPS);
+      },
+      bareSeams: () => {
+        model.reset();
+        return bareLoop(model, STEPS, seam);
+      },
+      none: () => {
+        model.reset();
+        return plain.run(INPUT);
+      },
+      withHooks: () => {
+        model.reset();
+        return hooked.run(INPUT);
+      },
+      streamNone: () => {
+        model.reset();
+        return drain(plain.stream(INPUT));
+      },
+      streamHooks: () => {
+        model.reset();
+        return drain(hooked.stream(INPUT));
+      },
+    },
+    {
+      warmup: 100,
+      rounds: 31,
+      batch: 20,
+      setup: () => {
+        plain = makeAgent(model, []);
+        hooked = makeAgent(model, hooks);
+      },
+    },
+  );
+  const bare = t.bare;
+  const bareSeams = t.bareSeams;
+  const none = t.none;
+  const withHooks = t.withHooks;
+  const streamNone = t.streamNone;
+  const streamHooks = t.streamHooks;
+
+  const row = (label: string, timing: { medianUs: number; minUs: number }, extra = "") =>
+    console.log(
+      `    ${label.padEnd(46)} ${format(timing.medianUs)} (${format(timing.minUs, 1, 6)}) ${format(timing.medianUs / STEPS, 2)}   ${extra}`,
+    );
+  console.log(`    ${"".padEnd(46)}    µs/run  (fastest)   µs/step`);
+  row("bare loop", bare);
+  row(`bare loop + ${HOOKS_PER_EVENT} no-op functions at each seam`, bareSeams);
+  row("agent.run(), no hooks", none, `${(none.medianUs / bare.medianUs).toFixed(2)}× bare`);
+  const ratio = withHooks.medianUs / bareSeams.medianUs;
+  row(
+    `agent.run(), ${HOOKS_PER_EVENT} no-op hooks on every event`,
+    withHooks,
+    `${ratio.toFixed(2)}× bare + no-ops (target ≤ 3×: ${verdict(ratio <= 3)}); ${(withHooks.medianUs / none.medianUs).toFixed(2)}× no hooks`,
+  );
+  row("agent.stream(), no hooks", streamNone, `${(streamNone.medianUs / bare.medianUs).toFixed(2)}× bare`);
+  row(
+    `agent.stream(), ${HOOKS_PER_EVENT} no-op hooks on every event`,
+    streamHooks,
+    `${(streamHooks.medianUs / bareSeams.medianUs).toFixed(2)}× bare + no-ops; ${(streamHooks.medianUs / streamNone.medianUs).toFixed(2)}× no hooks`,
+  );
+  const perHookNs = ((withHooks.medianUs - none.medianUs) * 1000) / invocations;
+  const perFunctionNs = ((bareSeams.medianUs - bare.medianUs) * 1000) / invocations;
+  console.log(
+    `    per hook invocation (run()): ${perHookNs.toFixed(0)} ns, trace entry included; per bare no-op call: ${perFunctionNs.toFixed(1)} ns`,
+  );
+  console.log(`    hooks fired per run (run()): ${fired}`);
+  return ratio;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  console.log(
+    `bench/hooks — ${machine()}; load average ${loadavg()[0]!.toFixed(2)}; cases interleaved, median batch\n`,
+  );
+  await dispatchBench();
+  await loopBench();
+  console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+await main();

@@ -1,0 +1,129 @@
+/**
+ * bench/loop: the drive loop's own cost per step, with the scripted model and no hooks.
+ * 10 steps × 2 tool calls, for run() and stream(), as a ratio to a hand-written bare loop
+ * doing the same work over the same model (target ≤ 3×); then 100 steps, to show the
+ * per-step cost stays flat (recording `requests` must not copy the history every step).
+ *
+ *   npx tsx bench/loop/run.ts
+ */
+import { loadavg } from "node:os";
+import { type Agent, createAgent, type HookLogger } from "../../src/index.js";
+import { format, machine, measureAll, verdict } from "../shared/measure.js";
+import {
+  bareLoop,
+  bareStreamLoop,
+  drain,
+  INPUT,
+  INSTRUCTIONS,
+  type ReplayModel,
+  replayModel,
+  toolSteps,
+  tools,
+} from "../shared/workload.js";
+
+const TARGET_RATIO = 3;
+const silent: HookLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+function makeAgent(model: ReplayModel, steps: number): Agent {
+  return createAgent({
+    name: "bench",
+    model,
+    instructions: INSTRUCTIONS,
+    tools,
+    maxSteps: steps,
+    logger: silent,
+  });
+}
+
+/** Checks once that the agent and the bare loop really do the work being timed. */
+async function sanityCheck(steps: number): Promise<void> {
+  const model = replayModel(toolSteps(steps));
+  const result = await makeAgent(model, steps).run(INPUT);
+  const executed = result.steps.flatMap((step) => step.toolResults).filter((entry) => entry.executed).length;
+  if (result.outcome !== "max_steps" || executed !== steps * 2 || result.requests.length !== steps) {
+    throw new Error(`bench workload is wrong: outcome ${result.outcome}, ${executed} tools executed`);
+  }
+  model.reset();
+  const bare = await bareLoop(model, steps);
+  if (bare !== steps * 2) throw new Error(`bare loop executed ${bare} tools, expected ${steps * 2}`);
+}
+
+async function measureAt(steps: number, rounds: number, batch: number) {
+  const model = replayModel(toolSteps(steps));
+  let agent = makeAgent(model, steps);
+  return measureAll(
+    {
+      bare: () => {
+        model.reset();
+        return bareLoop(model, steps);
+      },
+      bareStream: () => {
+        model.reset();
+        return bareStreamLoop(model, steps);
+      },
+      run: () => {
+        model.reset();
+        return agent.run(INPUT);
+      },
+      stream: () => {
+        model.reset();
+        return drain(agent.stream(INPUT));
+      },
+    },
+    {
+      warmup: batch * 3,
+      rounds,
+      batch,
+      // A fresh agent per round, so its in-memory session store does not grow across the bench.
+      setup: () => {
+        agent = makeAgent(model, steps);
+      },
+    },
+  );
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  console.log(`bench/loop — ${machine()}; load average ${loadavg()[0]!.toFixed(2)}`);
+  console.log("scripted model, 2 tool calls per step, no hooks; cases interleaved; median (fastest) batch\n");
+  await sanityCheck(10);
+  await sanityCheck(100);
+
+  const ten = await measureAt(10, 41, 40);
+  const ratioRun = ten.run.medianUs / ten.bare.medianUs;
+  const ratioStream = ten.stream.medianUs / ten.bare.medianUs;
+  const row = (label: string, timing: { medianUs: number; minUs: number }, extra = "") =>
+    console.log(
+      `  ${label.padEnd(28)} ${format(timing.medianUs)} (${format(timing.minUs, 1, 6)}) ${format(timing.medianUs / 10, 2)}   ${extra}`,
+    );
+  console.log("10 steps × 2 tool calls          µs/run  (fastest)   µs/step   ratio to the bare loop");
+  row("bare loop (doGenerate)", ten.bare);
+  row("bare loop (doStream)", ten.bareStream);
+  row(
+    "agent.run()",
+    ten.run,
+    `${ratioRun.toFixed(2)}×  (target ≤ ${TARGET_RATIO}×: ${verdict(ratioRun <= TARGET_RATIO)})`,
+  );
+  row(
+    "agent.stream(), drained",
+    ten.stream,
+    `${ratioStream.toFixed(2)}×  (target ≤ ${TARGET_RATIO}×: ${verdict(ratioStream <= TARGET_RATIO)}); ` +
+      `${(ten.stream.medianUs / ten.bareStream.medianUs).toFixed(2)}× the bare doStream loop`,
+  );
+
+  const hundred = await measureAt(100, 15, 6);
+  console.log("\nlinearity: µs per step        10 steps   100 steps   100 ÷ 10");
+  const line = (label: string, at10: number, at100: number) =>
+    console.log(
+      `  ${label.padEnd(26)} ${format(at10 / 10, 2)} ${format(at100 / 100, 2, 11)}   ${(at100 / 100 / (at10 / 10)).toFixed(2)}×`,
+    );
+  line("bare loop (doGenerate)", ten.bare.medianUs, hundred.bare.medianUs);
+  line("agent.run()", ten.run.medianUs, hundred.run.medianUs);
+  line("agent.stream()", ten.stream.medianUs, hundred.stream.medianUs);
+  console.log(
+    `  (one 100-step run: run() ${hundred.run.medianUs.toFixed(0)} µs, stream() ${hundred.stream.medianUs.toFixed(0)} µs)`,
+  );
+  console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+await main();

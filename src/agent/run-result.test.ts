@@ -1,0 +1,202 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runBoth, runOn, SURFACES } from "../../test/support/surfaces.js";
+import { createAgent, defineHook, flow, scriptedModel, tool } from "../index.js";
+
+function fixture() {
+  const model = scriptedModel([
+    {
+      reasoning: "I should add.",
+      text: "Adding.",
+      toolCalls: [{ id: "c1", name: "add", args: { a: 2, b: 3 } }],
+      usage: { inputTokens: 10, outputTokens: 4 },
+    },
+    { text: "2 + 3 = 5", usage: { inputTokens: 20, outputTokens: 6 } },
+  ]);
+  const agent = createAgent({
+    name: "calculator",
+    model,
+    instructions: "You add numbers.",
+    temperature: 0.2,
+    tools: {
+      add: tool({
+        description: "Adds two numbers",
+        inputSchema: z.object({ a: z.number(), b: z.number() }),
+        execute: ({ a, b }) => a + b,
+      }),
+    },
+    hooks: [defineHook({ name: "audit", on: "tool_result", kind: "inspect", handler: () => undefined })],
+  });
+  return { agent, model };
+}
+
+describe("RunResult (DESIGN §11)", () => {
+  it.each(SURFACES)("%s: has every documented field", async (surface) => {
+    const { agent } = fixture();
+    const { result } = await runOn(surface, agent, "What is 2 + 3?", { sessionId: "session-7" });
+
+    expect(Object.keys(result).sort()).toEqual(
+      ["events", "messages", "outcome", "requests", "runId", "sessionId", "steps", "text", "usage"].sort(),
+    );
+    expect(result.outcome).toBe("completed");
+    expect(result.text).toBe("2 + 3 = 5");
+    expect(result.sessionId).toBe("session-7");
+    expect(result.runId).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect(result.messages).toEqual([
+      { role: "user", content: "What is 2 + 3?" },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "I should add." },
+          { type: "text", text: "Adding." },
+          { type: "tool-call", toolCallId: "c1", toolName: "add", input: { a: 2, b: 3 } },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "c1", toolName: "add", output: { type: "json", value: 5 } },
+        ],
+      },
+      { role: "assistant", content: [{ type: "text", text: "2 + 3 = 5" }] },
+    ]);
+
+    expect(result.steps).toEqual([
+      {
+        index: 0,
+        text: "Adding.",
+        reasoning: "I should add.",
+        toolCalls: [{ toolCallId: "c1", toolName: "add", args: { a: 2, b: 3 } }],
+        toolResults: [
+          {
+            toolCallId: "c1",
+            toolName: "add",
+            qualifiedName: "add",
+            args: { a: 2, b: 3 },
+            result: 5,
+            isError: false,
+            executed: true,
+          },
+        ],
+        finishReason: "tool-calls",
+        usage: { inputTokens: 10, outputTokens: 4, totalTokens: 14 },
+        attempts: 1,
+      },
+      {
+        index: 1,
+        text: "2 + 3 = 5",
+        reasoning: "",
+        toolCalls: [],
+        toolResults: [],
+        finishReason: "stop",
+        usage: { inputTokens: 20, outputTokens: 6, totalTokens: 26 },
+        attempts: 1,
+      },
+    ]);
+    expect(result.usage).toEqual({ inputTokens: 30, outputTokens: 10, totalTokens: 40 });
+
+    expect(result.requests).toHaveLength(2);
+    const [first, second] = result.requests;
+    expect(first).toMatchObject({
+      step: 0,
+      attempt: 1,
+      system: "You add numbers.",
+      toolChoice: "auto",
+      temperature: 0.2,
+    });
+    expect(first!.tools).toEqual([
+      {
+        name: "add",
+        description: "Adds two numbers",
+        inputSchema: expect.objectContaining({ type: "object", required: ["a", "b"] }),
+      },
+    ]);
+    // Each request is what that attempt sent: the first saw only the user message, even
+    // though the transcript grew afterwards.
+    expect(first!.messages).toEqual([{ role: "user", content: "What is 2 + 3?" }]);
+    expect(second!.messages).toEqual(result.messages.slice(0, 3));
+    expect(second).toMatchObject({ step: 1, attempt: 1 });
+    // Requests share the transcript's immutable messages instead of copying them, so
+    // recording every attempt stays linear in the run's length.
+    second!.messages.forEach((message, index) => {
+      expect(message).toBe(result.messages[index]);
+    });
+    expect(first!.messages[0]).toBe(result.messages[0]);
+
+    expect(result.events).toEqual([
+      { event: "tool_result", hook: "audit", kind: "inspect", effect: "observed" },
+    ]);
+  });
+
+  it.each(SURFACES)("%s: the request's settings reach the provider", async (surface) => {
+    const { agent, model } = fixture();
+    await runOn(surface, agent, "What is 2 + 3?");
+    expect(model.calls[0]).toMatchObject({ temperature: 0.2, toolChoice: { type: "auto" } });
+    expect(model.calls[0]!.prompt[0]).toEqual({ role: "system", content: "You add numbers." });
+  });
+
+  it("is plain data: it survives a JSON round trip (what `hookwise run --json` prints)", async () => {
+    const { agent } = fixture();
+    const result = await agent.run("What is 2 + 3?");
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+
+  it("says why and who when a hook terminates the run", async () => {
+    const { run, stream } = await runBoth(() => {
+      const model = scriptedModel([{ toolCalls: [{ id: "x", name: "wipe" }] }, { text: "never" }]);
+      let wiped = false;
+      const agent = createAgent({
+        model,
+        tools: {
+          wipe: tool({
+            inputSchema: z.object({}),
+            execute: () => {
+              wiped = true;
+              return "wiped";
+            },
+          }),
+        },
+        hooks: [
+          defineHook({
+            name: "stopper",
+            on: "tool_call",
+            kind: "transform",
+            handler: () => flow.terminate("no wiping today"),
+          }),
+        ],
+      });
+      return { agent, model, wiped: () => wiped };
+    }, "wipe it");
+    for (const { result, wiped, model } of [run, stream]) {
+      expect(result.outcome).toBe("terminated");
+      expect(result.reason).toBe("no wiping today");
+      expect(result.hook).toBe("stopper");
+      expect(wiped()).toBe(false);
+      expect(model.calls).toHaveLength(1);
+      // Nothing of the terminated batch is committed: no dangling tool call.
+      expect(result.messages).toEqual([{ role: "user", content: "wipe it" }]);
+      expect(result.events).toContainEqual({
+        event: "tool_call",
+        hook: "stopper",
+        kind: "transform",
+        effect: "terminate",
+        detail: "no wiping today",
+      });
+    }
+  });
+
+  it.each(SURFACES)("%s: an error outcome carries reason and a plain error object", async (surface) => {
+    const model = scriptedModel([{ error: { status: 401, message: "bad key" } }]);
+    const { result } = await runOn(surface, createAgent({ model }), "hi");
+    expect(result).toMatchObject({
+      outcome: "error",
+      text: "",
+      reason: "bad key",
+      error: { message: "bad key" },
+    });
+    expect(typeof result.error?.name).toBe("string");
+    expect(result.steps).toEqual([]);
+    expect(result.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,8 @@
+/** Exit codes (DESIGN §11). */
+import type { RunOutcome } from "../agent/run-result.js";
+
+export const EXIT = { completed: 0, error: 1, usage: 2, terminated: 3, max_steps: 4, suspended: 5 } as const;
+
+export function exitCodeFor(outcome: RunOutcome): number {
+  return EXIT[outcome];
+}

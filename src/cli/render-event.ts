@@ -1,0 +1,67 @@
+/** Human output of a run as it happens: steps, tool calls, hook firings, the answer. */
+import type { AgentEvent } from "../agent/run-result.js";
+
+export interface Printer {
+  line(text: string): void;
+  write(text: string): void;
+}
+
+function short(value: unknown, max = 160): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text === undefined ? "" : text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Returns a stateful renderer: text deltas are written inline, everything else line by line. */
+export function eventRenderer(out: Printer): (event: AgentEvent) => void {
+  let inText = false;
+  const endText = () => {
+    if (inText) out.write("\n");
+    inText = false;
+  };
+  return (event) => {
+    switch (event.type) {
+      case "run-start":
+        out.line(`› ${event.input}`);
+        break;
+      case "step-start":
+        endText();
+        out.line(`── step ${event.step + 1}`);
+        break;
+      case "text-delta":
+        if (!inText) out.write("  assistant: ");
+        inText = true;
+        out.write(event.delta);
+        break;
+      case "tool-call":
+        endText();
+        out.line(`  model calls ${event.toolName} ${short(event.args)}`);
+        break;
+      case "tool-execution-start":
+        out.line(`  ▶ run ${event.toolName} ${short(event.args)}`);
+        break;
+      case "tool-result":
+        out.line(`  ◀ ${event.toolName}${event.isError ? " (error)" : ""}: ${short(event.result)}`);
+        break;
+      case "hook":
+        endText();
+        out.line(
+          `  ⚑ hook ${event.hook} [${event.kind} on ${event.event}] → ${event.effect}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
+        );
+        break;
+      case "step-finish":
+        endText();
+        break;
+      case "run-finish": {
+        endText();
+        const { result } = event;
+        const why = result.reason ? ` — ${result.reason}${result.hook ? ` (hook ${result.hook})` : ""}` : "";
+        out.line(
+          `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}`,
+        );
+        break;
+      }
+      default:
+        break;
+    }
+  };
+}

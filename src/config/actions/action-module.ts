@@ -1,0 +1,41 @@
+/**
+ * An action kind (seed 003): its schema, the events it can act on, the hook kind it
+ * compiles to, and its implementation. Each kind is its own module, listed once in `index.ts`.
+ */
+import type { z } from "zod";
+import type { EventName, HookKind } from "../../events/catalogue.js";
+import type { Flow } from "../../hooks/flow.js";
+import type { ActionServices, Evaluation } from "../evaluation.js";
+
+/** Runs the action; returns the flow the config hook answers with (or undefined). */
+export type ActionRun = (evaluation: Evaluation) => Flow | undefined | Promise<Flow | undefined>;
+
+export type CompileChildAction = (value: unknown, path: readonly (string | number)[]) => CompiledAction;
+
+export interface CompiledAction {
+  run: ActionRun;
+  kind: HookKind;
+  type: string;
+}
+
+export interface ActionModule<C extends { type: string } = any> {
+  readonly type: string;
+  /** Other names accepted in config (seed spellings). */
+  readonly aliases?: readonly string[];
+  readonly description: string;
+  readonly schema: z.ZodType<C>;
+  /** The events it can act on; "any" for observers (log, notify). */
+  readonly events: readonly EventName[] | "any";
+  /** The hook kind it compiles to (chain derives it from its children). */
+  kind(config: C, childKinds: readonly HookKind[]): HookKind;
+  /** Nested actions (chain), validated recursively by the loader. */
+  children?(config: C): { value: unknown; path: readonly (string | number)[] }[];
+  compile(config: C, services: ActionServices, compileChild: CompileChildAction): ActionRun;
+  /** An example for docs and tests. */
+  /** NoInfer: the config type comes from the schema, never from the example's literals. */
+  readonly example: NoInfer<C>;
+}
+
+export function defineAction<C extends { type: string }>(module: ActionModule<C>): ActionModule<C> {
+  return module;
+}

@@ -1,0 +1,68 @@
+/**
+ * A config hook entry (seed 003) → an ordinary engine hook (DESIGN §12: the engine never
+ * imports config). The handler evaluates the condition, then the limits (cooldown,
+ * max_fires, rate_limit: atomic in the StateStore, per session or global), then the action.
+ */
+import type { AnyHook } from "../hooks/define-hook.js";
+import type { Flow } from "../hooks/flow.js";
+import { NOT_FIRED } from "../hooks/invoke-hook.js";
+import { compileAction } from "./actions/index.js";
+import { compileCondition } from "./conditions/index.js";
+import type { ActionServices } from "./evaluation.js";
+import { makeEvaluation, type StatsOptions } from "./make-evaluation.js";
+import type { HookEntry } from "./schema.js";
+
+export interface CompileOptions extends StatsOptions {
+  /** The agent whose `hooks:` list declared it; undefined for app-wide hooks. */
+  agentId?: string;
+  /** Default timeout (seconds) from runtime.hook_timeout. */
+  defaultTimeout?: number;
+}
+
+function limitKey(entry: HookEntry, scopeId: string, sessionId: string, kind: string): string {
+  const scope = entry.limit_scope === "global" ? "global" : `session:${sessionId}`;
+  return `hook:${scopeId}:${entry.id}:${kind}:${scope}`;
+}
+
+export function compileHookEntry(
+  entry: HookEntry,
+  services: ActionServices,
+  options: CompileOptions = {},
+): AnyHook {
+  const predicate = compileCondition(entry.condition, ["condition"]);
+  const action = compileAction(entry.action, services, ["action"]);
+  const scopeId = options.agentId ? `agent:${options.agentId}` : "app";
+  const timeout = entry.timeout ?? options.defaultTimeout;
+  const hook = {
+    name: entry.id,
+    on: entry.on,
+    kind: action.kind,
+    priority: entry.priority,
+    ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+    ...(entry.on_error ? { onError: entry.on_error } : {}),
+    ...(entry.scope ? { scope: entry.scope } : {}),
+    async handler(event: any, context: any): Promise<Flow | typeof NOT_FIRED | undefined> {
+      const evaluation = makeEvaluation(event, context, entry.id, options);
+      if (!(await predicate(evaluation))) return NOT_FIRED;
+      const { store } = services;
+      if (entry.cooldown > 0) {
+        const key = limitKey(entry, scopeId, context.sessionId, "cooldown");
+        if (!(await store.setIfAbsent(key, Date.now(), { ttlMs: entry.cooldown * 1000 }))) return NOT_FIRED;
+      }
+      if (entry.max_fires > 0) {
+        const fired = await store.increment(limitKey(entry, scopeId, context.sessionId, "fires"));
+        if (fired > entry.max_fires) return NOT_FIRED;
+      }
+      if (entry.rate_limit) {
+        const allowed = await store.hit(limitKey(entry, scopeId, context.sessionId, "rate"), {
+          max: entry.rate_limit.max,
+          windowMs: entry.rate_limit.per_seconds * 1000,
+          now: Date.now(),
+        });
+        if (!allowed) return NOT_FIRED;
+      }
+      return action.run(evaluation);
+    },
+  };
+  return hook as unknown as AnyHook;
+}

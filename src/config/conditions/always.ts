@@ -1,0 +1,13 @@
+/** `always`: fires every time (seed 003). With `cooldown` it makes a periodic action. */
+import { z } from "zod";
+import { defineCondition } from "./condition-module.js";
+
+const description = "Fires every time; combine with cooldown for periodic actions.";
+
+export const always = defineCondition({
+  type: "always",
+  description,
+  schema: z.strictObject({ type: z.literal("always") }).describe(description),
+  compile: () => () => true,
+  example: { type: "always" },
+});

@@ -1,0 +1,185 @@
+/**
+ * `expression` (seed 003): a CEL expression over the run's variables, never JS or Python
+ * eval. The seed's Python spellings (`and`, `or`, `not`, `not in`, `True`) are rewritten
+ * first (`rewrite-python-operators.ts`). Compiled and type-checked once, at load: bad
+ * syntax, an unknown variable (`trun > 5`) or a non-boolean expression is a load error.
+ *
+ * Variables: `turn` `tools` `messages` `tokens` `max_turns` (int), `pressure` (double),
+ * `tool` (`{name, fqn, params, result?, error?}` or null), `error` (`{type, message}` or
+ * null), `args` (the tool's parameters, or {}). Integral numbers inside them are CEL ints.
+ *
+ * Evaluation errors are never silently false: `tool.name == "x"` on an event without a tool
+ * throws (the engine fails closed for blocking hooks and isolates inspect hooks), so write
+ * `tool != null && tool.name == "x"`.
+ */
+import { Environment } from "@marcbachmann/cel-js";
+import { z } from "zod";
+import type { Evaluation } from "../evaluation.js";
+import { defineCondition } from "./condition-module.js";
+import { ExpressionError } from "./expression-error.js";
+import { rewritePythonOperators } from "./rewrite-python-operators.js";
+import { toCelValue } from "./to-cel-value.js";
+
+export { ExpressionError };
+
+export type CelVariableType = "int" | "double" | "bool" | "string" | "dyn";
+
+export const EXPRESSION_VARIABLES: Readonly<Record<string, CelVariableType>> = {
+  turn: "int",
+  tools: "int",
+  messages: "int",
+  tokens: "int",
+  max_turns: "int",
+  pressure: "double",
+  tool: "dyn",
+  error: "dyn",
+  args: "dyn",
+};
+
+export interface CompileExpressionOptions {
+  /** The variables the expression may use and their CEL types; default EXPRESSION_VARIABLES. */
+  variables?: Readonly<Record<string, CelVariableType>>;
+  /** Reject at compile time an expression whose type is known and not bool (default true). */
+  boolean?: boolean;
+}
+
+/** Evaluates with plain JS values (numbers, objects…); only the variables used are read. */
+export type CompiledExpression = (variables: Readonly<Record<string, unknown>>) => unknown;
+
+const environments = new WeakMap<object, Environment>();
+
+function environmentFor(variables: Readonly<Record<string, CelVariableType>>): Environment {
+  let environment = environments.get(variables);
+  if (!environment) {
+    environment = new Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
+    for (const [name, type] of Object.entries(variables)) environment.registerVariable(name, type);
+    environments.set(variables, environment);
+  }
+  return environment;
+}
+
+function convert(value: unknown, type: CelVariableType | undefined): unknown {
+  if (type === "int" && typeof value === "number" && Number.isFinite(value)) return BigInt(Math.trunc(value));
+  if (type === "double" && typeof value === "bigint") return Number(value);
+  return type === "dyn" ? toCelValue(value) : value;
+}
+
+/** Identifiers the AST names (variables, and macro locals, which are filtered out later). */
+function identifiers(node: unknown, found: Set<string>): Set<string> {
+  if (Array.isArray(node)) {
+    for (const item of node) identifiers(item, found);
+  } else if (node && typeof node === "object" && "op" in node) {
+    const { op, args } = node as { op: string; args: unknown };
+    if (op === "id" && typeof args === "string") found.add(args);
+    else identifiers(args, found);
+  }
+  return found;
+}
+
+function summary(error: unknown): string {
+  const cel = error as { summary?: unknown; message?: unknown };
+  if (typeof cel.summary === "string") return cel.summary;
+  return String(cel.message ?? error).split("\n")[0]!;
+}
+
+/** Compiles CEL (Python `and` / `or` / `not` accepted); throws an ExpressionError when malformed. */
+export function compileExpression(expr: string, options: CompileExpressionOptions = {}): CompiledExpression {
+  const variables = options.variables ?? EXPRESSION_VARIABLES;
+  const rewritten = rewritePythonOperators(expr);
+  const failure = (phase: "compile" | "evaluate", error: unknown) => {
+    const start = (error as { range?: { start?: unknown } }).range?.start;
+    const offset = typeof start === "number" ? rewritten.sourceOffset(start) : undefined;
+    return new ExpressionError({ expression: expr, phase, detail: summary(error), offset, cause: error });
+  };
+  if (expr.trim() === "")
+    throw new ExpressionError({ expression: expr, phase: "compile", detail: "empty expression" });
+  let evaluate: ReturnType<Environment["parse"]>;
+  try {
+    evaluate = environmentFor(variables).parse(rewritten.text);
+  } catch (error) {
+    throw failure("compile", error);
+  }
+  const checked = evaluate.check();
+  if (!checked.valid) throw failure("compile", checked.error);
+  if (options.boolean !== false && checked.type !== "bool" && checked.type !== "dyn") {
+    throw new ExpressionError({
+      expression: expr,
+      phase: "compile",
+      detail: `expected a boolean, got ${checked.type}`,
+    });
+  }
+  const used = [...identifiers(evaluate.ast, new Set())].filter((name) => Object.hasOwn(variables, name));
+  return (values) => {
+    const context: Record<string, unknown> = {};
+    for (const name of used) {
+      const value = values[name];
+      if (value !== undefined) context[name] = convert(value, variables[name]);
+    }
+    try {
+      return evaluate(context);
+    } catch (error) {
+      throw failure("evaluate", error);
+    }
+  };
+}
+
+/** The expression condition's variables, read lazily (`tokens` is only estimated if used). */
+export function expressionVariables(evaluation: Evaluation): Readonly<Record<string, unknown>> {
+  const { stats } = evaluation;
+  return {
+    get turn() {
+      return stats.turn;
+    },
+    get tools() {
+      return stats.tools;
+    },
+    get messages() {
+      return stats.messages;
+    },
+    get tokens() {
+      return stats.tokens;
+    },
+    get pressure() {
+      return stats.pressure;
+    },
+    get max_turns() {
+      return stats.max_turns;
+    },
+    get tool() {
+      return evaluation.tool ?? null;
+    },
+    get error() {
+      return evaluation.error ?? null;
+    },
+    get args() {
+      return evaluation.tool?.params ?? {};
+    },
+  };
+}
+
+const description =
+  'A CEL expression over turn, tools, messages, tokens, pressure, max_turns, tool, error, args ("and"/"or"/"not" accepted).';
+
+export const expression = defineCondition({
+  type: "expression",
+  description,
+  schema: z
+    .strictObject({
+      type: z.literal("expression"),
+      expr: z.string().min(1).describe('CEL, e.g. "turn > 5 and pressure > 0.6"'),
+    })
+    .describe(description),
+  compile(config) {
+    const evaluate = compileExpression(config.expr);
+    return (evaluation) => {
+      const result = evaluate(expressionVariables(evaluation));
+      if (typeof result === "boolean") return result;
+      throw new ExpressionError({
+        expression: config.expr,
+        phase: "evaluate",
+        detail: `expected a boolean result, got ${result === null ? "null" : typeof result}`,
+      });
+    };
+  },
+  example: { type: "expression", expr: "turn > 5 and pressure > 0.6" },
+});

@@ -1,0 +1,13 @@
+/** `never`: the kill-switch (seed 003): disables a hook without removing it. */
+import { z } from "zod";
+import { defineCondition } from "./condition-module.js";
+
+const description = "Never fires: a kill-switch that disables a hook without removing it.";
+
+export const never = defineCondition({
+  type: "never",
+  description,
+  schema: z.strictObject({ type: z.literal("never") }).describe(description),
+  compile: () => () => false,
+  example: { type: "never" },
+});

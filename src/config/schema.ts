@@ -1,0 +1,140 @@
+/**
+ * The config file's structure (DESIGN §7), in zod. Conditions and actions are validated
+ * against their registries by the loader (so each kind owns its schema); policies, hook
+ * fields, toolsets, models and agents are validated here. `hookwise schema` prints the
+ * JSON Schema generated from this file.
+ */
+import { z } from "zod";
+
+const seconds = z.number().min(0);
+
+export const modelSchema = z.union([
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+:.+$/, 'a model string is "provider:model-id", e.g. "openai:gpt-4.1-mini"'),
+  z.strictObject({
+    provider: z.string(),
+    model: z.string(),
+    base_url: z.string().optional(),
+    api_key_env: z.string().optional(),
+    context_window: z.number().int().positive().optional(),
+    options: z.record(z.string(), z.unknown()).optional(),
+    fallback: z.string().optional(),
+    max_retries: z.number().int().min(0).optional(),
+  }),
+]);
+
+const prefix = { prefix: z.boolean().optional() };
+
+export const toolsetSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("module"), path: z.string(), ...prefix }),
+  z.strictObject({
+    kind: z.literal("mcp"),
+    command: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    url: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    ...prefix,
+  }),
+  z.strictObject({
+    kind: z.literal("builtin"),
+    module: z.enum(["filesystem", "memory"]),
+    root: z.string().optional(),
+    ...prefix,
+  }),
+]);
+
+/** A condition or action: `type` picks the registry entry that validates the rest. */
+const kindObject = z.looseObject({ type: z.string() });
+
+export const hookEntrySchema = z.strictObject({
+  id: z.string().min(1),
+  on: z.string().default("run_end"),
+  condition: kindObject.default({ type: "always" }),
+  action: kindObject,
+  cooldown: seconds.default(0),
+  max_fires: z.number().int().min(0).default(0),
+  rate_limit: z
+    .strictObject({ max: z.number().int().positive(), per_seconds: z.number().positive() })
+    .optional(),
+  priority: z.number().int().default(100),
+  enabled: z.boolean().default(true),
+  tags: z.array(z.string()).default([]),
+  on_error: z.enum(["fail_closed", "fail_open"]).optional(),
+  /** Seconds. */
+  timeout: z.number().positive().optional(),
+  limit_scope: z.enum(["session", "global"]).default("session"),
+  scope: z.enum(["all", "self", "children"]).optional(),
+});
+
+export const policyEntrySchema = z.strictObject({
+  decision: z.enum(["deny", "allow", "ask_user"]),
+  tool: z.string().min(1),
+  when: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+/** Seed 000's manifest entry: synthetic tool-call injection at request start. */
+export const manifestHookSchema = z.strictObject({
+  kind: z.literal("tool_call").default("tool_call"),
+  event: z.literal("on_request_start"),
+  name: z.string().optional(),
+  toolset_name: z.string().optional(),
+  tool_name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  frequency: z.enum(["always", "append_if_changed", "once"]).default("append_if_changed"),
+  refresh_condition: z
+    .strictObject({ kind: z.literal("ttl"), ttl_minutes: z.number().int().positive() })
+    .optional(),
+});
+
+export const stateSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("memory") }),
+  z.strictObject({ kind: z.literal("sqlite"), path: z.string().default(".hookwise/state.db") }),
+]);
+
+export const agentSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]+$/, "an agent id uses letters, digits, _ and -"),
+  role: z.string().optional(),
+  description: z.string().optional(),
+  instructions: z.string().optional(),
+  model: z.string().optional(),
+  /** Seed 003's model block; `brain.model` names a model when `model` is absent. */
+  brain: z.record(z.string(), z.unknown()).nullable().optional(),
+  tools: z.array(z.string()).optional(),
+  hooks: z.array(z.unknown()).default([]),
+  policies: z.array(z.unknown()).default([]),
+  max_steps: z.number().int().positive().optional(),
+  tool_concurrency: z.number().int().positive().optional(),
+  max_retries: z.number().int().min(0).optional(),
+});
+
+export const runtimeSchema = z.strictObject({
+  state: stateSchema.optional(),
+  hooks: z.array(z.unknown()).default([]),
+  policies: z.array(z.unknown()).default([]),
+  max_steps: z.number().int().positive().optional(),
+  tool_concurrency: z.number().int().positive().optional(),
+  max_retries: z.number().int().min(0).optional(),
+  /** Default hook timeout, seconds. */
+  hook_timeout: z.number().positive().optional(),
+});
+
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  models: z.record(z.string(), modelSchema).default({}),
+  toolsets: z.record(z.string(), toolsetSchema).default({}),
+  runtime: runtimeSchema.default({ hooks: [], policies: [] }),
+  execution: z.strictObject({ hooks: z.array(z.unknown()).default([]) }).optional(),
+  agents: z.array(agentSchema).default([]),
+  hooks: z.array(z.unknown()).default([]),
+});
+
+export type HookEntry = z.output<typeof hookEntrySchema>;
+export type PolicyEntry = z.output<typeof policyEntrySchema>;
+export type ManifestHook = z.output<typeof manifestHookSchema>;
+export type AgentEntry = z.output<typeof agentSchema>;
+export type ToolsetEntry = z.output<typeof toolsetSchema>;
+export type ModelEntry = z.output<typeof modelSchema>;
+export type ConfigFile = z.output<typeof configSchema>;

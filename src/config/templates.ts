@@ -1,0 +1,120 @@
+/**
+ * Templates (DESIGN §7, seed 003): `{{tool.name}}`, `{{tool.fqn}}`, `{{tool.params.a.b.0}}`,
+ * negative indices (`items.-1`), `{{tool.result}}` as JSON, `{{tool.error}}`,
+ * `{{run.input}}`, `{{session.id}}`, `{{workspace}}`; and, in log / notify messages,
+ * `{turn}` `{tokens}` `{tools}` `{pressure}`. Missing paths render empty; never throws.
+ */
+import type { Evaluation } from "./evaluation.js";
+
+/** jsonpath-lite: dot-separated keys, numeric segments index lists (negative from the end). */
+export function walkPath(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (current === null || current === undefined) return undefined;
+    if (typeof current === "string" && path.length > 0) {
+      try {
+        current = JSON.parse(current);
+      } catch {
+        return undefined;
+      }
+    }
+    if (Array.isArray(current) && /^-?\d+$/.test(segment)) {
+      const index = Number(segment);
+      current = current[index < 0 ? current.length + index : index];
+    } else if (typeof current === "object") {
+      current = Object.hasOwn(current as object, segment)
+        ? (current as Record<string, unknown>)[segment]
+        : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+function stringify(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The value a `{{…}}` expression names, or undefined. */
+export function lookup(expression: string, evaluation: Evaluation, workspace: string): unknown {
+  const [root, ...rest] = expression.trim().split(".");
+  const tool = evaluation.tool;
+  switch (root) {
+    case "tool": {
+      if (!tool) return undefined;
+      const [field, ...path] = rest;
+      if (field === "name") return tool.name;
+      if (field === "fqn") return tool.fqn;
+      if (field === "error") return tool.error ?? "";
+      if (field === "params" || field === "args") return walkPath(tool.params, path);
+      if (field === "result") return walkPath(tool.result, path);
+      return undefined;
+    }
+    case "run":
+      if (rest[0] === "input") return evaluation.context.input;
+      if (rest[0] === "id") return evaluation.context.runId;
+      return undefined;
+    case "session":
+      return rest[0] === "id" ? evaluation.context.sessionId : undefined;
+    case "agent":
+      return rest[0] === "id" || rest[0] === "name" ? evaluation.context.agentName : undefined;
+    case "workspace":
+      return workspace;
+    case "error":
+      return rest.length ? walkPath(evaluation.error, rest) : evaluation.error?.message;
+    default:
+      return undefined;
+  }
+}
+
+/** `{{…}}`, or (group 2) one of the `{stat}` words; one pass, so filled values are never re-scanned. */
+const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}|\{(turn|tokens|tools|pressure|messages|max_turns)\}/g;
+
+export function renderTemplate(
+  template: string,
+  evaluation: Evaluation,
+  workspace: string,
+  options: { stats?: boolean } = {},
+): string {
+  return template.replace(
+    PLACEHOLDER,
+    (whole, expression: string | undefined, stat: keyof Evaluation["stats"]) => {
+      if (expression !== undefined) return stringify(lookup(expression, evaluation, workspace));
+      if (!options.stats) return whole;
+      const value = evaluation.stats[stat];
+      return stat === "pressure" ? value.toFixed(2) : String(value);
+    },
+  );
+}
+
+/**
+ * Renders every string inside a value (objects and lists recursively). A string that is
+ * exactly one `{{…}}` naming a number or boolean keeps that type; objects and lists
+ * render as JSON text (seed 003: `{{tool.result}}` is the whole result, stringified).
+ */
+export function renderValue(value: unknown, evaluation: Evaluation, workspace: string): unknown {
+  if (typeof value === "string") {
+    const whole = /^\{\{\s*([^{}]+?)\s*\}\}$/.exec(value);
+    if (whole) {
+      const found = lookup(whole[1]!, evaluation, workspace);
+      return typeof found === "number" || typeof found === "boolean" ? found : stringify(found);
+    }
+    return renderTemplate(value, evaluation, workspace);
+  }
+  if (Array.isArray(value)) return value.map((item) => renderValue(item, evaluation, workspace));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, renderValue(item, evaluation, workspace)]),
+    );
+  }
+  return value;
+}

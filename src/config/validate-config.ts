@@ -1,0 +1,193 @@
+/**
+ * Validates a whole config text: YAML/JSON syntax, structure (zod), hooks, policies,
+ * seed-000 manifests, cross references. Returns every issue at once; `config` only when
+ * there is no error (nothing half-loads).
+ */
+import picomatch from "picomatch";
+import { nearest } from "../errors/nearest.js";
+import { compileExpression } from "./conditions/expression.js";
+import type { ConfigIssue } from "./config-error.js";
+import {
+  type ConfigFile,
+  configSchema,
+  type HookEntry,
+  type ManifestHook,
+  manifestHookSchema,
+  type PolicyEntry,
+  policyEntrySchema,
+} from "./schema.js";
+import { parseSource, type SourceDocument } from "./source-map.js";
+import { type IssueSink, report, validateHooks } from "./validate-hooks.js";
+import { zodIssues } from "./zod-issues.js";
+
+export interface ValidatedConfig {
+  config: ConfigFile;
+  /** Hooks of `runtime.hooks` (and the legacy `execution.hooks`), app-wide. */
+  appHooks: HookEntry[];
+  agentHooks: Map<string, HookEntry[]>;
+  appPolicies: PolicyEntry[];
+  agentPolicies: Map<string, PolicyEntry[]>;
+  manifests: ManifestHook[];
+}
+
+export interface ValidationResult {
+  validated?: ValidatedConfig;
+  issues: ConfigIssue[];
+  source: SourceDocument;
+}
+
+function validatePolicies(sink: IssueSink, list: unknown, path: (string | number)[]): PolicyEntry[] {
+  if (!Array.isArray(list)) return [];
+  const out: PolicyEntry[] = [];
+  list.forEach((raw, index) => {
+    const at = [...path, index];
+    const parsed = policyEntrySchema.safeParse(raw);
+    if (!parsed.success) {
+      sink.issues.push(...zodIssues(parsed.error, policyEntrySchema, raw, sink.source, sink.file, at));
+      return;
+    }
+    if (parsed.data.when !== undefined) {
+      try {
+        compileExpression(parsed.data.when);
+      } catch (error) {
+        report(sink, [...at, "when"], `malformed CEL expression: ${(error as Error).message.split("\n")[0]}`);
+        return;
+      }
+    }
+    out.push(parsed.data);
+  });
+  return out;
+}
+
+function validateManifests(sink: IssueSink, list: unknown): ManifestHook[] {
+  if (!Array.isArray(list)) return [];
+  const out: ManifestHook[] = [];
+  list.forEach((raw, index) => {
+    const at = ["hooks", index];
+    const event = (raw as { event?: unknown })?.event;
+    if (typeof event === "string" && event !== "on_request_start") {
+      report(
+        sink,
+        [...at, "event"],
+        `seed-000 manifest hooks fire only on on_request_start, not "${event}"`,
+        {
+          expected: '"on_request_start" (use runtime.hooks for other events)',
+          suggestion: nearest(event, ["on_request_start"]),
+        },
+      );
+      return;
+    }
+    const parsed = manifestHookSchema.safeParse(raw);
+    if (!parsed.success) {
+      sink.issues.push(...zodIssues(parsed.error, manifestHookSchema, raw, sink.source, sink.file, at));
+      return;
+    }
+    out.push(parsed.data);
+  });
+  return out;
+}
+
+/** Tool patterns that name no declared toolset are warnings (MCP tools are known only at run time). */
+function checkToolReferences(sink: IssueSink, config: ConfigFile): void {
+  const toolsets = Object.keys(config.toolsets);
+  config.agents.forEach((agent, index) => {
+    agent.tools?.forEach((pattern, toolIndex) => {
+      if (pattern === "*" || pattern.startsWith("agents.")) return;
+      const head = pattern.split(".")[0]!;
+      if (pattern.includes(".") && toolsets.includes(head)) return;
+      const matchesUnprefixed = toolsets.some((name) => config.toolsets[name]?.prefix === false);
+      if (!pattern.includes(".") && (matchesUnprefixed || picomatch.scan(pattern).isGlob)) return;
+      report(sink, ["agents", index, "tools", toolIndex], `"${pattern}" names no declared toolset`, {
+        severity: "warning",
+        expected: toolsets.length
+          ? `a pattern over ${toolsets.map((name) => `${name}.*`).join(", ")}`
+          : "a toolset under toolsets:",
+        suggestion: nearest(head, toolsets),
+      });
+    });
+  });
+}
+
+function checkAgents(sink: IssueSink, config: ConfigFile): void {
+  const models = Object.keys(config.models);
+  const ids = new Map<string, number>();
+  const agentIds = config.agents.map((agent) => agent.id);
+  config.agents.forEach((agent, index) => {
+    const first = ids.get(agent.id);
+    if (first !== undefined) report(sink, ["agents", index, "id"], `duplicate agent id "${agent.id}"`);
+    else ids.set(agent.id, index);
+    const model = agent.model ?? (typeof agent.brain?.model === "string" ? agent.brain.model : undefined);
+    if (model !== undefined && !models.includes(model) && !model.includes(":")) {
+      report(sink, ["agents", index, agent.model ? "model" : "brain"], `unknown model "${model}"`, {
+        expected: models.length
+          ? `one of ${models.join(", ")} (declared under models:) or "provider:model-id"`
+          : "a model declared under models:",
+        suggestion: nearest(model, models),
+      });
+    }
+    agent.tools?.forEach((pattern, toolIndex) => {
+      if (!pattern.startsWith("agents.")) return;
+      const target = pattern.slice("agents.".length);
+      if (!agentIds.includes(target)) {
+        report(sink, ["agents", index, "tools", toolIndex], `unknown agent "${target}"`, {
+          expected: `one of ${agentIds.map((id) => `agents.${id}`).join(", ")}`,
+          suggestion: nearest(target, agentIds),
+        });
+      }
+    });
+  });
+}
+
+export function validateConfigText(text: string, file: string): ValidationResult {
+  const source = parseSource(text);
+  const sink: IssueSink = { source, file, issues: [] };
+  for (const error of source.document.errors) {
+    const position = error.linePos?.[0] ?? { line: 1, col: 1 };
+    sink.issues.push({
+      severity: "error",
+      file,
+      line: position.line,
+      column: position.col,
+      path: [],
+      message: `${file.endsWith(".json") ? "JSON" : "YAML"} syntax: ${error.message.split("\n")[0]}`,
+    });
+  }
+  if (sink.issues.length) return { issues: sink.issues, source };
+  const data = source.document.toJS() ?? {};
+  if (typeof data !== "object" || Array.isArray(data)) {
+    report(sink, [], "a config file must be a mapping", {
+      expected: "top-level keys such as models, toolsets, runtime, agents, hooks",
+    });
+    return { issues: sink.issues, source };
+  }
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success) sink.issues.push(...zodIssues(parsed.error, configSchema, data, source, file));
+
+  const raw = data as Record<string, any>;
+  const appHooks = [
+    ...validateHooks(sink, raw.runtime?.hooks, ["runtime", "hooks"]),
+    ...validateHooks(sink, raw.execution?.hooks, ["execution", "hooks"]),
+  ];
+  const appPolicies = validatePolicies(sink, raw.runtime?.policies, ["runtime", "policies"]);
+  const agentHooks = new Map<string, HookEntry[]>();
+  const agentPolicies = new Map<string, PolicyEntry[]>();
+  if (Array.isArray(raw.agents)) {
+    raw.agents.forEach((agent: any, index: number) => {
+      const id = typeof agent?.id === "string" ? agent.id : `#${index}`;
+      agentHooks.set(id, validateHooks(sink, agent?.hooks, ["agents", index, "hooks"]));
+      agentPolicies.set(id, validatePolicies(sink, agent?.policies, ["agents", index, "policies"]));
+    });
+  }
+  const manifests = validateManifests(sink, raw.hooks);
+  if (parsed.success) {
+    checkAgents(sink, parsed.data);
+    checkToolReferences(sink, parsed.data);
+  }
+  const issues = sink.issues.sort((a, b) => a.line - b.line || a.column - b.column);
+  if (!parsed.success || issues.some((issue) => issue.severity === "error")) return { issues, source };
+  return {
+    validated: { config: parsed.data, appHooks, agentHooks, appPolicies, agentPolicies, manifests },
+    issues,
+    source,
+  };
+}

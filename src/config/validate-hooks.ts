@@ -1,0 +1,161 @@
+/**
+ * Semantic checks of hook entries (seed 003 form) beyond their structure: known events,
+ * conditions and actions (each validated by its own module's schema, recursively), actions
+ * used only on events where they can act, unique ids per scope, CEL that compiles.
+ */
+import type { z } from "zod";
+import { nearest } from "../errors/nearest.js";
+import { ALL_EVENT_SPELLINGS, canonicalEventName, type EventName } from "../events/catalogue.js";
+import { ACTIONS, actionTypes } from "./actions/index.js";
+import { compileExpression } from "./conditions/expression.js";
+import { CONDITIONS, conditionTypes } from "./conditions/index.js";
+import type { ConfigIssue, ConfigPath } from "./config-error.js";
+import { type HookEntry, hookEntrySchema } from "./schema.js";
+import { positionOf, type SourceDocument } from "./source-map.js";
+import { zodIssues } from "./zod-issues.js";
+
+export interface IssueSink {
+  source: SourceDocument;
+  file: string;
+  issues: ConfigIssue[];
+}
+
+export function report(
+  sink: IssueSink,
+  path: ConfigPath,
+  message: string,
+  extra: { expected?: string; suggestion?: string; severity?: "error" | "warning"; key?: boolean } = {},
+): void {
+  const { line, column } = positionOf(sink.source, path, { key: extra.key });
+  sink.issues.push({
+    severity: extra.severity ?? "error",
+    file: sink.file,
+    line,
+    column,
+    path,
+    message,
+    expected: extra.expected,
+    suggestion: extra.suggestion,
+  });
+}
+
+function checkSchema(sink: IssueSink, schema: z.ZodType, value: unknown, path: ConfigPath): boolean {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return true;
+  sink.issues.push(...zodIssues(parsed.error, schema, value, sink.source, sink.file, path));
+  return false;
+}
+
+function typeOf(value: unknown): string | undefined {
+  return value && typeof value === "object" && typeof (value as { type?: unknown }).type === "string"
+    ? (value as { type: string }).type
+    : undefined;
+}
+
+function checkCondition(
+  sink: IssueSink,
+  value: unknown,
+  path: ConfigPath,
+  event: EventName | undefined,
+): void {
+  const type = typeOf(value);
+  if (type === undefined) {
+    report(sink, path, "a condition needs a type", {
+      expected: `a mapping with type: one of ${conditionTypes().join(", ")}`,
+    });
+    return;
+  }
+  const module = CONDITIONS.get(type);
+  if (!module) {
+    report(sink, [...path, "type"], `unknown condition "${type}"`, {
+      expected: `one of ${conditionTypes().join(", ")}`,
+      suggestion: nearest(type, conditionTypes()),
+    });
+    return;
+  }
+  if (!checkSchema(sink, module.schema, value, path)) return;
+  if (event && module.events && !module.events.includes(event)) {
+    report(sink, [...path, "type"], `condition "${type}" cannot be evaluated on ${event}`, {
+      expected: `an event among ${module.events.join(", ")}`,
+    });
+  }
+  if (type === "expression") {
+    try {
+      compileExpression(String((value as { expr: unknown }).expr));
+    } catch (error) {
+      report(sink, [...path, "expr"], `malformed CEL expression: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+  for (const child of module.children?.(module.schema.parse(value)) ?? []) {
+    checkCondition(sink, child.value, [...path, ...child.path], event);
+  }
+}
+
+function checkAction(sink: IssueSink, value: unknown, path: ConfigPath, event: EventName | undefined): void {
+  const type = typeOf(value);
+  if (type === undefined) {
+    report(sink, path, "an action needs a type", {
+      expected: `a mapping with type: one of ${actionTypes().join(", ")}`,
+    });
+    return;
+  }
+  const module = ACTIONS.get(type);
+  if (!module) {
+    report(sink, [...path, "type"], `unknown action "${type}"`, {
+      expected: `one of ${actionTypes().join(", ")}`,
+      suggestion: nearest(type, actionTypes()),
+    });
+    return;
+  }
+  if (!checkSchema(sink, module.schema, value, path)) return;
+  if (event && module.events !== "any" && !module.events.includes(event)) {
+    report(sink, [...path, "type"], `action "${type}" cannot act on ${event}`, {
+      expected: `an event among ${module.events.join(", ")}`,
+    });
+  }
+  for (const child of module.children?.(module.schema.parse(value)) ?? []) {
+    checkAction(sink, child.value, [...path, ...child.path], event);
+  }
+}
+
+/** Validates one scope's hook list; returns the entries that parsed (with canonical events). */
+export function validateHooks(sink: IssueSink, list: unknown, path: ConfigPath): HookEntry[] {
+  if (!Array.isArray(list)) return [];
+  const seen = new Map<string, number>();
+  const entries: HookEntry[] = [];
+  list.forEach((raw, index) => {
+    const at = [...path, index];
+    const before = sink.issues.length;
+    const parsed = hookEntrySchema.safeParse(raw);
+    if (!parsed.success)
+      sink.issues.push(...zodIssues(parsed.error, hookEntrySchema, raw, sink.source, sink.file, at));
+    const value = (raw ?? {}) as Record<string, unknown>;
+    const on = typeof value.on === "string" ? value.on : "run_end";
+    const event = canonicalEventName(on);
+    if (!event) {
+      report(sink, [...at, "on"], `unknown event "${on}"`, {
+        expected: `one of ${ALL_EVENT_SPELLINGS.join(", ")}`,
+        suggestion: nearest(on, ALL_EVENT_SPELLINGS),
+      });
+    }
+    if (value.condition !== undefined) checkCondition(sink, value.condition, [...at, "condition"], event);
+    if (value.action !== undefined) checkAction(sink, value.action, [...at, "action"], event);
+    if (typeof value.id === "string") {
+      const first = seen.get(value.id);
+      if (first !== undefined) {
+        report(
+          sink,
+          [...at, "id"],
+          `duplicate hook id "${value.id}" in this scope (first at ${[...path, first].join(".")})`,
+          {
+            expected: "ids unique within runtime.hooks and within each agent's hooks",
+          },
+        );
+      } else {
+        seen.set(value.id, index);
+      }
+    }
+    if (parsed.success && event && sink.issues.length === before) entries.push({ ...parsed.data, on: event });
+  });
+  return entries;
+}

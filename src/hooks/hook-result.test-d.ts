@@ -1,0 +1,150 @@
+/**
+ * Hook result typing is the API (DESIGN §11, STYLE "Tests"): a result the event does not
+ * accept is a compile error; handlers see their event's payload.
+ */
+import { describe, expectTypeOf, test } from "vitest";
+import {
+  defineHook,
+  type EventPayload,
+  type Flow,
+  flow,
+  type HookResult,
+  type ModelMessage,
+} from "../index.js";
+
+type Types<R> = Extract<R, { type: string }>["type"];
+
+describe("HookResult per event", () => {
+  test('HookResult<"tool_call"> admits rewriteArgs, skip, allow, deny, ask, terminate — not rewriteResult', () => {
+    expectTypeOf<Types<HookResult<"tool_call">>>().toEqualTypeOf<
+      "rewriteArgs" | "skip" | "allow" | "deny" | "ask" | "terminate"
+    >();
+    expectTypeOf<Extract<HookResult<"tool_call">, { type: "rewriteResult" }>>().toBeNever();
+    expectTypeOf(flow.rewriteArgs({})).toExtend<HookResult<"tool_call">>();
+    expectTypeOf(flow.rewriteResult("x")).not.toExtend<HookResult<"tool_call">>();
+    expectTypeOf(undefined).toExtend<HookResult<"tool_call">>();
+  });
+
+  test("per kind: decide results on tool_call, transform results on tool_result, nothing for inspect", () => {
+    expectTypeOf<Types<HookResult<"tool_call", "decide">>>().toEqualTypeOf<"allow" | "deny" | "ask">();
+    expectTypeOf<Types<HookResult<"tool_call", "transform">>>().toEqualTypeOf<
+      "rewriteArgs" | "skip" | "terminate"
+    >();
+    expectTypeOf<Types<HookResult<"tool_result", "transform">>>().toEqualTypeOf<
+      "rewriteResult" | "terminate"
+    >();
+    expectTypeOf<Types<HookResult<"model_request", "transform">>>().toEqualTypeOf<"patch" | "terminate">();
+    expectTypeOf<Types<HookResult<"invalid_tool_call">>>().toEqualTypeOf<
+      "retry" | "repair" | "skip" | "terminate"
+    >();
+    expectTypeOf<HookResult<"tool_call", "inspect">>().toEqualTypeOf<undefined | void>();
+    expectTypeOf<Types<HookResult<"model_response">>>().toBeNever();
+  });
+});
+
+describe("defineHook", () => {
+  test("a decide hook on tool_call cannot return flow.rewriteArgs", () => {
+    defineHook({
+      name: "guard",
+      on: "tool_call",
+      kind: "decide",
+      // @ts-expect-error rewriting is a transform's job, not a decide's
+      handler: () => flow.rewriteArgs({ path: "x" }),
+    });
+    defineHook({
+      name: "guard-async",
+      on: "tool_call",
+      kind: "decide",
+      // @ts-expect-error also through a promise
+      handler: async () => flow.rewriteArgs({ path: "x" }),
+    });
+    defineHook({ name: "ok", on: "tool_call", kind: "decide", handler: () => flow.deny("no") });
+  });
+
+  test("a tool_call transform cannot return flow.rewriteResult", () => {
+    defineHook({
+      name: "wrong",
+      on: "tool_call",
+      kind: "transform",
+      // @ts-expect-error rewriteResult belongs to tool_result / tool_error
+      handler: () => flow.rewriteResult("x"),
+    });
+    defineHook({
+      name: "right",
+      on: "tool_result",
+      kind: "transform",
+      handler: () => flow.rewriteResult("x"),
+    });
+  });
+
+  test("inspect handlers return void", () => {
+    defineHook({ name: "watch", on: "tool_result", kind: "inspect", handler: () => {} });
+    defineHook({ name: "watch-async", on: "tool_result", kind: "inspect", handler: async () => {} });
+    defineHook({
+      name: "meddler",
+      on: "tool_result",
+      kind: "inspect",
+      // @ts-expect-error an inspection cannot change the flow
+      handler: () => flow.rewriteResult("x"),
+    });
+  });
+
+  test("a kind the event does not take has no result but continue", () => {
+    defineHook({
+      name: "x",
+      on: "model_response",
+      kind: "transform",
+      // @ts-expect-error model_response is inspect-only
+      handler: () => flow.terminate("no"),
+    });
+  });
+
+  test("event payloads are typed per event", () => {
+    defineHook({
+      name: "args",
+      on: "tool_call",
+      kind: "transform",
+      handler: (event, ctx) => {
+        expectTypeOf(event.type).toEqualTypeOf<"tool_call">();
+        expectTypeOf(event.args).toBeUnknown();
+        expectTypeOf(event.original).toEqualTypeOf<unknown>();
+        expectTypeOf(event.qualifiedName).toBeString();
+        expectTypeOf(event.agentPath).toEqualTypeOf<readonly string[]>();
+        expectTypeOf(ctx.attempt).toBeNumber();
+        expectTypeOf(ctx.signal).toEqualTypeOf<AbortSignal>();
+        // @ts-expect-error tool_call has no request
+        void event.request;
+      },
+    });
+    defineHook({
+      name: "request",
+      on: "model_request",
+      kind: "transform",
+      handler: (event) => {
+        expectTypeOf(event.request).toEqualTypeOf<EventPayload<"model_request">["request"]>();
+        expectTypeOf(event.request.messages).toEqualTypeOf<readonly ModelMessage[]>();
+        expectTypeOf(event.userMessage).toBeString();
+        expectTypeOf(event.isFirstStep).toBeBoolean();
+        // @ts-expect-error model_request has no args
+        void event.args;
+        return flow.patch({ extraContext: ["x"] });
+      },
+    });
+    defineHook({
+      name: "end",
+      on: "run_end",
+      kind: "transform",
+      handler: (event) => {
+        expectTypeOf(event.output).toBeString();
+        return flow.rewriteOutput(event.output.trim());
+      },
+    });
+  });
+
+  test("flow helpers build Flow values", () => {
+    expectTypeOf(flow.patch({})).toExtend<Flow>();
+    expectTypeOf(flow.terminate("x")).toExtend<HookResult<"model_request">>();
+    // @ts-expect-error patch is model_request's only
+    defineHook({ name: "p", on: "tool_call", kind: "transform", handler: () => flow.patch({}) });
+  });
+});

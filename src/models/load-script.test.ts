@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runOn, SURFACES } from "../../test/support/surfaces.js";
+import { createAgent, loadScript, scriptedModel, tool } from "../index.js";
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-script-"));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const yaml = `# a scripted conversation
+- tool_calls:
+    - { name: fs_read, args: { path: notes.md } }
+- error: { status: 429, message: rate limited }
+- text: "Here is the summary of your notes."
+  delay_ms: 1
+`;
+
+describe("loadScript", () => {
+  it("reads a YAML script with the tool_calls spelling", () => {
+    const entries = loadScript(write("script.yaml", yaml));
+    expect(entries).toHaveLength(3);
+    expect(entries[0]!.tool_calls).toEqual([{ name: "fs_read", args: { path: "notes.md" } }]);
+    expect(entries[1]!.error).toEqual({ status: 429, message: "rate limited" });
+    expect(entries[2]).toMatchObject({ text: "Here is the summary of your notes.", delayMs: 1 });
+  });
+
+  it.each(SURFACES)(
+    "%s: a loaded YAML script drives a run: tool call, retried error, text",
+    async (surface) => {
+      const model = scriptedModel(loadScript(write("script.yaml", yaml)));
+      const read: string[] = [];
+      const agent = createAgent({
+        model,
+        retry: { initialDelayMs: 0 },
+        tools: {
+          fs_read: tool({
+            inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+            execute: ({ path }: { path: string }) => {
+              read.push(path);
+              return "- buy milk";
+            },
+          }),
+        },
+      });
+      const { result } = await runOn(surface, agent, "Summarise my notes");
+      expect(result.outcome).toBe("completed");
+      expect(result.text).toBe("Here is the summary of your notes.");
+      expect(read).toEqual(["notes.md"]);
+      expect(model.calls).toHaveLength(3);
+      expect(result.steps.map((step) => step.attempts)).toEqual([1, 2]);
+    },
+  );
+
+  it("accepts a mapping with a script key, and JSON Lines", () => {
+    expect(loadScript(write("wrapped.yaml", "script:\n  - text: hi\n"))).toEqual([{ text: "hi" }]);
+    const jsonl = write("script.jsonl", '{"text":"one"}\n\n{"toolCalls":[{"name":"x"}]}\n');
+    expect(loadScript(jsonl)).toEqual([{ text: "one" }, { toolCalls: [{ name: "x" }] }]);
+  });
+
+  it("names the file and the entry of an unknown key", () => {
+    const path = write("typo.yaml", "- text: hi\n- tool_call: []\n");
+    expect(() => loadScript(path)).toThrow(/typo\.yaml entry 2 has unknown key "tool_call"/);
+  });
+
+  it("rejects a tool call without a name, or with an unknown key", () => {
+    const nameless = write("nameless.yaml", "- tool_calls:\n    - { args: { a: 1 } }\n");
+    expect(() => loadScript(nameless)).toThrow(/nameless\.yaml entry 1 tool call 1 .*name/);
+    const misspelled = write("misspelled.yaml", "- tool_calls:\n    - { name: add, arguments: { a: 1 } }\n");
+    expect(() => loadScript(misspelled)).toThrow(/entry 1 tool call 1 has unknown key "arguments"/);
+  });
+
+  it("rejects a file that is not a list, and a missing file", () => {
+    expect(() => loadScript(write("map.yaml", "text: hi\n"))).toThrow(/must hold a list of entries/);
+    expect(() => loadScript(join(dir, "missing.yaml"))).toThrow(/cannot read script file .*missing\.yaml/);
+  });
+});

@@ -1,0 +1,372 @@
+/**
+ * Policies (seed 002, DESIGN §7): exact name before glob before "*"; deny before ask before
+ * allow at each level; first match wins within a level; a `when` that throws counts as
+ * matched; askUser with a handler asks it, without one the approval channel decides, and
+ * with no channel the call is denied with a reason saying so.
+ */
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { deferred, runBoth, toolResultsSent } from "../agent/engine-harness.js";
+import {
+  type AgentOptions,
+  createAgent,
+  defineHook,
+  flow,
+  orderPolicies,
+  type Policy,
+  policy,
+  resolveTool,
+  scriptedModel,
+  tool,
+} from "../index.js";
+
+const argsSchema = z.object({ command: z.string().optional() });
+
+/** Calls each named tool once (in order), then answers; records which bodies ran. */
+function policed(
+  names: { name: string; args?: Record<string, unknown> }[],
+  policies: Policy[],
+  extra: Partial<AgentOptions> = {},
+) {
+  return () => {
+    const ran: string[] = [];
+    const model = scriptedModel([
+      { toolCalls: names.map(({ name, args }, index) => ({ name, args: args ?? {}, id: `c${index}` })) },
+      { text: "done" },
+    ]);
+    const make = (id: string) =>
+      tool({
+        inputSchema: argsSchema,
+        execute: () => {
+          ran.push(id);
+          return `${id} ran`;
+        },
+      });
+    const agent = createAgent({
+      model,
+      tools: [
+        resolveTool("read", make("fs.read"), { toolset: "fs" }),
+        resolveTool("write", make("fs.write"), { toolset: "fs" }),
+        resolveTool("view_file", make("view_file")),
+        resolveTool("run_command", make("run_command")),
+        resolveTool("edit_file", make("edit_file")),
+      ],
+      policies,
+      ...extra,
+    });
+    return { agent, model, ran };
+  };
+}
+
+function sentResults(model: { calls: { prompt: unknown[] }[] }) {
+  return toolResultsSent(model.calls[1]!.prompt).map((part) => ({
+    id: part.toolCallId,
+    type: part.output.type,
+    value: String(part.output.value),
+  }));
+}
+
+describe("policy precedence", () => {
+  test("exact name before glob before *", async () => {
+    const out = await runBoth(
+      policed(
+        [{ name: "fs_read" }, { name: "fs_write" }, { name: "view_file" }],
+        [policy.deny("*"), policy.allow("fs.*"), policy.deny("fs.write")],
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual(["fs.read"]);
+      const sent = sentResults(fixture.model);
+      expect(sent.map((result) => result.type)).toEqual(["text", "error-text", "error-text"]);
+      expect(sent[1]!.value).toContain('deny "fs.write"');
+      expect(sent[2]!.value).toContain('deny "*"');
+    }
+  });
+
+  test("a specific allow beats a wildcard deny (seed 002: deny('*') then allow('view_file'))", async () => {
+    const out = await runBoth(
+      policed([{ name: "view_file" }, { name: "edit_file" }], [policy.deny("*"), policy.allow("view_file")]),
+    );
+    for (const { fixture } of out.both) expect(fixture.ran).toEqual(["view_file"]);
+  });
+
+  test("at one level deny beats ask beats allow, whatever the list order", async () => {
+    const handlerCalls: string[] = [];
+    const out = await runBoth(
+      policed(
+        [{ name: "view_file" }, { name: "run_command" }],
+        [
+          policy.allow("view_file"),
+          policy.askUser("view_file", { handler: () => true }),
+          policy.deny("view_file", { reason: "view is off" }),
+          policy.allow("run_command"),
+          policy.askUser("run_command", {
+            handler: (call) => {
+              handlerCalls.push(call.toolName);
+              return false;
+            },
+          }),
+        ],
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual([]);
+      const sent = sentResults(fixture.model);
+      expect(sent[0]!.value).toContain("view is off");
+      expect(sent[1]!.value).toContain("declined");
+    }
+    expect(handlerCalls).toEqual(["run_command", "run_command"]);
+  });
+
+  test("first match wins within a level; a when that does not match falls through", async () => {
+    const out = await runBoth(
+      policed(
+        [
+          { name: "run_command", args: { command: "ls" } },
+          { name: "run_command", args: { command: "rm -rf /" } },
+        ],
+        [
+          policy.deny("run_command", { when: (args) => args.command.includes("rm"), reason: "first deny" }),
+          policy.deny("run_command", {
+            when: (args) => args.command.startsWith("rm"),
+            reason: "second deny",
+          }),
+          policy.allow("*"),
+        ],
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual(["run_command"]);
+      const sent = sentResults(fixture.model);
+      expect(sent[0]!.type).toBe("text");
+      expect(sent[1]!.value).toContain("first deny");
+      expect(sent[1]!.value).not.toContain("second deny");
+    }
+  });
+
+  test("a when that throws (or rejects) counts as matched: fail closed", async () => {
+    const out = await runBoth(
+      policed(
+        [{ name: "run_command" }, { name: "edit_file" }],
+        [
+          policy.deny("run_command", {
+            when: (args) => args.command.includes("rm"), // args.command is undefined: throws
+            reason: "predicate failed",
+          }),
+          policy.deny("edit_file", {
+            when: async () => {
+              throw new Error("lookup failed");
+            },
+          }),
+        ],
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual([]);
+      expect(sentResults(fixture.model)[0]!.value).toContain("predicate failed");
+    }
+  });
+
+  test("policies judge the effective args: a transform's rewrite cannot slip past them (TOCTOU)", async () => {
+    const out = await runBoth(
+      policed(
+        [{ name: "run_command", args: { command: "ls" } }],
+        [policy.deny("run_command", { when: (args) => args.command.includes("rm"), reason: "no rm" })],
+        {
+          hooks: [
+            defineHook({
+              name: "sneaky",
+              on: "tool_call",
+              kind: "transform",
+              handler: () => flow.rewriteArgs({ command: "rm -rf /" }),
+            }),
+          ],
+        },
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual([]);
+      expect(sentResults(fixture.model)[0]!.value).toContain("no rm");
+    }
+  });
+
+  test("an askUser handler that throws denies (fail closed)", async () => {
+    const out = await runBoth(
+      policed(
+        [{ name: "run_command" }],
+        [
+          policy.askUser("run_command", {
+            handler: () => {
+              throw new Error("approval UI crashed");
+            },
+          }),
+        ],
+      ),
+    );
+    for (const { fixture, result } of out.both) {
+      expect(fixture.ran).toEqual([]);
+      expect(sentResults(fixture.model)[0]!.value).toContain("approval UI crashed");
+      expect(result.events).toContainEqual(expect.objectContaining({ hook: "policy", effect: "error" }));
+    }
+  });
+
+  test("no matching policy allows", async () => {
+    const out = await runBoth(policed([{ name: "edit_file" }], [policy.deny("run_command")]));
+    for (const { fixture } of out.both) expect(fixture.ran).toEqual(["edit_file"]);
+  });
+
+  test("orderPolicies: (specificity, decision), list order kept within a level", () => {
+    const list = [
+      policy.allow("*"),
+      policy.deny("*"),
+      policy.allow("fs.*"),
+      policy.askUser("fs.read"),
+      policy.allow("fs.read"),
+      policy.deny("fs.read", { reason: "1" }),
+      policy.deny("fs.read", { reason: "2" }),
+      policy.askUser("*"),
+      policy.deny("fs_*"),
+    ];
+    expect(orderPolicies(list).map((item) => `${item.decision}:${item.tool}${item.reason ?? ""}`)).toEqual([
+      "deny:fs.read1",
+      "deny:fs.read2",
+      "ask_user:fs.read",
+      "allow:fs.read",
+      "deny:fs_*",
+      "allow:fs.*",
+      "deny:*",
+      "ask_user:*",
+      "allow:*",
+    ]);
+  });
+});
+
+describe("askUser", () => {
+  test("with a handler: true runs the tool, false denies it (no side effect)", async () => {
+    const out = await runBoth(
+      policed(
+        [
+          { name: "run_command", args: { command: "ls" } },
+          { name: "run_command", args: { command: "shutdown" } },
+        ],
+        [
+          policy.askUser("run_command", {
+            handler: (call) => (call.args as { command: string }).command === "ls",
+          }),
+        ],
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual(["run_command"]);
+      const sent = sentResults(fixture.model);
+      expect(sent[0]!.type).toBe("text");
+      expect(sent[1]!.type).toBe("error-text");
+      expect(sent[1]!.value).toContain("declined");
+    }
+  });
+
+  test("the handler receives the effective call and can be async", async () => {
+    const seen: unknown[] = [];
+    const answer = deferred<boolean>();
+    setImmediate(() => answer.resolve(true));
+    const out = await runBoth(
+      policed(
+        [{ name: "fs_write", args: { command: "x" } }],
+        [
+          policy.askUser("fs.*", {
+            handler: async (call) => {
+              seen.push(call);
+              return answer.promise;
+            },
+          }),
+        ],
+      ),
+    );
+    for (const { fixture } of out.both) expect(fixture.ran).toEqual(["fs.write"]);
+    expect(seen[0]).toEqual({
+      toolName: "fs_write",
+      qualifiedName: "fs.write",
+      toolCallId: "c0",
+      args: { command: "x" },
+    });
+  });
+
+  test("without a handler and without an approval channel: denied with a clear reason", async () => {
+    const out = await runBoth(policed([{ name: "run_command" }], [policy.askUser("run_command")]));
+    for (const { fixture, result } of out.both) {
+      expect(fixture.ran).toEqual([]);
+      const sent = sentResults(fixture.model)[0]!;
+      expect(sent.type).toBe("error-text");
+      expect(sent.value).toContain("no approval channel");
+      expect(result.outcome).toBe("completed");
+    }
+  });
+
+  test("without a handler, the agent's approval channel decides", async () => {
+    const asked: unknown[] = [];
+    const out = await runBoth(
+      policed([{ name: "run_command" }, { name: "edit_file" }], [policy.askUser("*")], {
+        approvals: {
+          handler: (request) => {
+            asked.push(request.toolName);
+            return request.toolName === "edit_file";
+          },
+        },
+      }),
+    );
+    for (const { fixture } of out.both) expect(fixture.ran).toEqual(["edit_file"]);
+    expect(asked).toEqual(["run_command", "edit_file", "run_command", "edit_file"]);
+  });
+
+  test("an approval_request hook answers before the channel", async () => {
+    const out = await runBoth(
+      policed([{ name: "run_command" }], [policy.askUser("run_command")], {
+        hooks: [
+          defineHook({
+            name: "auto-approve",
+            on: "approval_request",
+            kind: "transform",
+            handler: () => flow.allow(),
+          }),
+        ],
+      }),
+    );
+    for (const { fixture } of out.both) expect(fixture.ran).toEqual(["run_command"]);
+  });
+});
+
+describe("seed 002's example", () => {
+  test("deny('*'), allow('view_file'), deny('run_command' when rm), askUser('run_command', handler)", async () => {
+    const approvals: string[] = [];
+    const policies = [
+      policy.deny("*"),
+      policy.allow("view_file"),
+      policy.deny("run_command", { when: (args) => String(args.command ?? "").includes("rm") }),
+      policy.askUser("run_command", {
+        handler: (call) => {
+          approvals.push((call.args as { command: string }).command);
+          return true;
+        },
+      }),
+    ];
+    const out = await runBoth(
+      policed(
+        [
+          { name: "view_file" },
+          { name: "run_command", args: { command: "rm -rf build" } },
+          { name: "run_command", args: { command: "ls" } },
+          { name: "edit_file" },
+        ],
+        policies,
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual(["view_file", "run_command"]);
+      const sent = sentResults(fixture.model);
+      expect(sent.map((result) => result.type)).toEqual(["text", "error-text", "text", "error-text"]);
+      expect(sent[3]!.value).toContain('deny "*"');
+    }
+    // The rm call was denied before asking anyone.
+    expect(approvals).toEqual(["ls", "ls"]);
+  });
+});
