@@ -36,6 +36,10 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
     notifications: new NotificationBus(),
     store: new MemoryStore(),
     workspace: ".",
+    // explain compiles hooks to list them; it never runs an action.
+    callTool: async () => {
+      throw new Error("explain does not run tools");
+    },
   };
   const agents = validated.config.agents.length ? validated.config.agents.map((agent) => agent.id) : ["main"];
   const report: Record<string, Record<string, unknown[]>> = {};

@@ -46,4 +46,10 @@ export interface ActionServices {
   readonly store: StateStore;
   /** The folder of the config file (`{{workspace}}`). */
   readonly workspace: string;
+  /**
+   * Calls a tool of the config's toolsets by qualified (`toolset.tool`) or function name,
+   * validating `args` against its input schema first. Throws on an unknown tool, invalid
+   * arguments, or when the tool throws.
+   */
+  callTool(name: string, args: unknown, evaluation: Evaluation): Promise<unknown>;
 }

@@ -20,7 +20,7 @@ import { buildPolicies } from "./build-policies.js";
 import { type BuiltToolset, buildToolset } from "./build-toolsets.js";
 import { compileHookEntry } from "./compile-hook.js";
 import { ConfigError, ConfigFileError, type ConfigIssue } from "./config-error.js";
-import type { ActionServices } from "./evaluation.js";
+import type { ActionServices, Evaluation } from "./evaluation.js";
 import { NotificationBus } from "./notification-bus.js";
 import type { AgentEntry, ConfigFile } from "./schema.js";
 import { type ValidatedConfig, validateConfigText } from "./validate-config.js";
@@ -88,6 +88,13 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     options.store ?? createStore(config.runtime.state ?? options.defaultState ?? { kind: "memory" }, dir);
   const notifications = new NotificationBus();
   const logger = options.logger;
+  let toolsets: Promise<BuiltToolset[]> | undefined;
+  const buildToolsets = () => {
+    toolsets ??= Promise.all(
+      Object.entries(config.toolsets).map(([name, entry]) => buildToolset(name, entry, dir)),
+    );
+    return toolsets;
+  };
   const services: ActionServices = {
     log: logger ?? {
       debug() {},
@@ -98,11 +105,10 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     notifications,
     store,
     workspace: dir,
+    callTool: (name, args, evaluation) => callConfigTool(buildToolsets, name, args, evaluation),
   };
   const agents = config.agents.length ? config.agents : [IMPLICIT_AGENT];
   const models = new Map<string, BuiltModel>();
-  let toolsets: Promise<BuiltToolset[]> | undefined;
-
   const modelFor = (name: string): BuiltModel => {
     let built = models.get(name);
     if (!built) {
@@ -212,4 +218,36 @@ function selectTools(all: readonly ResolvedTool[], agent: AgentEntry): ResolvedT
   const patterns = agent.tools.filter((pattern) => !pattern.startsWith("agents."));
   const test = picomatch(patterns, { dot: true });
   return all.filter((tool) => test(tool.qualifiedName) || test(tool.functionName));
+}
+
+/** The `callTool` service of actions: any tool of the config's toolsets, validated first. */
+async function callConfigTool(
+  toolsets: () => Promise<BuiltToolset[]>,
+  name: string,
+  args: unknown,
+  evaluation: Evaluation,
+): Promise<unknown> {
+  const all = (await toolsets()).flatMap((toolset) => toolset.tools);
+  const tool = all.find((item) => item.qualifiedName === name || item.functionName === name);
+  if (!tool) {
+    const names = all.map((item) => item.qualifiedName);
+    const hint = nearest(name, names);
+    throw new HookwiseError(
+      `unknown tool "${name}"${hint ? `; did you mean "${hint}"?` : ""} (tools: ${names.join(", ") || "none"})`,
+    );
+  }
+  const checked = tool.input.validate(args);
+  if (!checked.ok)
+    throw new HookwiseError(`invalid arguments for "${tool.qualifiedName}": ${checked.message}`);
+  const { context } = evaluation;
+  return tool.execute(checked.value, {
+    toolCallId: `hook_${evaluation.hookId}_${Date.now().toString(36)}`,
+    signal: context.signal,
+    context: {
+      sessionId: context.sessionId,
+      runId: context.runId,
+      step: context.step,
+      agentName: context.agentName,
+    },
+  });
 }

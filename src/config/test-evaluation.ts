@@ -168,16 +168,29 @@ export function modelErrorEvaluation(type: string, options: TestEvaluationOption
   });
 }
 
-export function testServices(workspace = "/work/project"): ActionServices & {
+/** `tools`: what `callTool` can reach, by qualified or function name. */
+export function testServices(
+  workspace = "/work/project",
+  tools: Record<string, (args: any) => unknown> = {},
+): ActionServices & {
   logs: LogRecord[];
   notifications: NotificationBus;
+  calls: { name: string; args: unknown }[];
 } {
   const logs: LogRecord[] = [];
+  const calls: { name: string; args: unknown }[] = [];
   return {
     log: recordingLogger(logs),
     logs,
+    calls,
     notifications: new NotificationBus(),
     store: new MemoryStore(),
     workspace,
+    async callTool(name, args) {
+      calls.push({ name, args });
+      const tool = tools[name];
+      if (!tool) throw new Error(`unknown tool "${name}"`);
+      return tool(args);
+    },
   };
 }

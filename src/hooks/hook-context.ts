@@ -33,7 +33,11 @@ export interface HookContext {
   /** The session transcript as committed so far (read-only; never the outbound copy). */
   readonly messages: readonly ModelMessage[];
   /** Token usage of the run so far, as providers reported it. */
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly totalTokens: number };
+  readonly usage: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly totalTokens: number;
+  };
   /** The run's index in its session (0 = first run): seed 003's `turn`. */
   readonly turn: number;
 }

@@ -1,7 +1,7 @@
 /**
  * Hooks indexed by event, sorted by priority (ties keep registration order), with `match`
  * patterns compiled once. Selections are cached per (event, tool names, depth), so a
- * thousand hooks that do not match a call cost one map lookup, not a thousand tests.
+ * thousand hooks that do not match a call cost three map lookups, not a thousand tests.
  */
 import picomatch from "picomatch";
 import {
@@ -55,9 +55,16 @@ function byPriority(a: RegisteredHook, b: RegisteredHook): number {
 
 let globalSequence = 0;
 
+type SelectionCache = Map<string, Map<string, HookSelection>>;
+
 export class HookRegistry {
   readonly #byEvent = new Map<EventName, RegisteredHook[]>();
-  readonly #cache = new Map<string, HookSelection>();
+  /**
+   * Selections by event, then by the payload's tool names (nested maps: no key string is
+   * built per dispatch), one cache for the owning agent and one for sub-agents.
+   */
+  readonly #cache = [new Map<EventName, SelectionCache>(), new Map<EventName, SelectionCache>()] as const;
+  #cached = 0;
 
   constructor(hooks: readonly AnyHook[] = []) {
     for (const hook of hooks) this.register(hook);
@@ -70,13 +77,13 @@ export class HookRegistry {
     list.push(registered);
     list.sort(byPriority);
     this.#byEvent.set(registered.event, list);
-    this.#cache.clear();
+    this.#clearCache();
     return () => {
       const current = this.#byEvent.get(registered.event);
       const index = current?.indexOf(registered) ?? -1;
       if (index >= 0) {
         current!.splice(index, 1);
-        this.#cache.clear();
+        this.#clearCache();
       }
     };
   }
@@ -102,14 +109,38 @@ export class HookRegistry {
     const list = this.#byEvent.get(payload.type);
     if (list === undefined || list.length === 0) return EMPTY_SELECTION;
     const names = TOOL_EVENTS.has(payload.type) ? toolNamesOf(payload) : undefined;
-    const key = `${payload.type}\u0000${depth > 0 ? 1 : 0}\u0000${names ? names.join("\u0000") : ""}`;
-    let selection = this.#cache.get(key);
+    // Two levels under the event: the first tool name ("" for non-tool events), then the second.
+    const first = names?.[0] ?? "";
+    const second = names?.[1] ?? "";
+    let selection = this.#cache[depth > 0 ? 1 : 0].get(payload.type)?.get(first)?.get(second);
     if (selection === undefined) {
       selection = this.#compute(list, names, depth);
-      if (this.#cache.size > 10_000) this.#cache.clear();
-      this.#cache.set(key, selection);
+      if (this.#cached >= 10_000) this.#clearCache();
+      this.#slot(payload.type, depth, first).set(second, selection);
+      this.#cached++;
     }
     return selection;
+  }
+
+  #slot(event: EventName, depth: number, first: string): Map<string, HookSelection> {
+    const byEvent = this.#cache[depth > 0 ? 1 : 0];
+    let byName = byEvent.get(event);
+    if (byName === undefined) {
+      byName = new Map();
+      byEvent.set(event, byName);
+    }
+    let bySecond = byName.get(first);
+    if (bySecond === undefined) {
+      bySecond = new Map();
+      byName.set(first, bySecond);
+    }
+    return bySecond;
+  }
+
+  #clearCache(): void {
+    this.#cache[0].clear();
+    this.#cache[1].clear();
+    this.#cached = 0;
   }
 
   #compute(

@@ -145,7 +145,8 @@ export class HookRunner {
 
   async #call(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): Promise<Invocation> {
     const invocation = await this.#invoke(hook, payload, context);
-    if (invocation.ok && !invocation.failedOpen) this.#traceResult(hook, invocation.result, invocation.notFired);
+    if (invocation.ok && !invocation.failedOpen)
+      this.#traceResult(hook, invocation.result, invocation.notFired);
     return invocation;
   }
 
