@@ -216,6 +216,18 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
 function selectTools(all: readonly ResolvedTool[], agent: AgentEntry): ResolvedTool[] {
   if (!agent.tools) return [...all];
   const patterns = agent.tools.filter((pattern) => !pattern.startsWith("agents."));
+  // Checked here, when the run starts: MCP tools are known only once their servers answer.
+  for (const pattern of patterns) {
+    const test = picomatch(pattern, { dot: true });
+    if (!all.some((tool) => test(tool.qualifiedName) || test(tool.functionName))) {
+      const names = all.map((tool) => tool.qualifiedName);
+      const hint = nearest(pattern, names);
+      throw new HookwiseError(
+        `agent "${agent.id}": tools pattern "${pattern}" matches no tool` +
+          `${hint ? `; did you mean "${hint}"?` : ""} (tools: ${names.join(", ") || "none"})`,
+      );
+    }
+  }
   const test = picomatch(patterns, { dot: true });
   return all.filter((tool) => test(tool.qualifiedName) || test(tool.functionName));
 }

@@ -1,0 +1,156 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cli, cliProcess, copyExample } from "../support/cli.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function quickstart(): string {
+  const example = copyExample("quickstart");
+  cleanups.push(example.cleanup);
+  return example.dir;
+}
+
+describe("hookwise run", () => {
+  it("--json prints one RunResult document on stdout and nothing else; logs go to stderr", async () => {
+    const dir = quickstart();
+    const out = await cliProcess([
+      "run",
+      join(dir, "hookwise.yaml"),
+      "--prompt",
+      "What is 17 + 25?",
+      "--json",
+    ]);
+    expect(out.code).toBe(0);
+    const result = JSON.parse(out.stdout);
+    expect(result.outcome).toBe("completed");
+    expect(result.text).toContain("42");
+    expect(result.requests[0].attempt).toBe(1);
+    expect(result.requests[1].attempt).toBe(2); // the scripted 429 was retried
+    expect(result.events.some((event: { hook: string }) => event.hook === "policy")).toBe(true);
+    expect(out.stderr).toContain("SCRIPTED model");
+    expect(out.stderr).toContain("tool calc.add called");
+    // The denied tool never ran (its body throws if it does; the model got the denial).
+    const denied = result.steps[0].toolResults.find(
+      (item: { toolName: string }) => item.toolName === "calc_delete_everything",
+    );
+    expect(denied).toMatchObject({ executed: false, isError: true });
+    expect(denied.result).toContain("destructive tools are not allowed here");
+  });
+
+  it("human output shows steps, tool calls and hook firings as they happen, and says the model is scripted", async () => {
+    const dir = quickstart();
+    const out = await cli(["run", join(dir, "hookwise.yaml"), "--prompt", "hi"]);
+    expect(out.code).toBe(0);
+    const lines = out.stdout.split("\n");
+    expect(lines[0]).toMatch(/SCRIPTED model .*no real LLM is called/);
+    const index = (text: string) => lines.findIndex((line) => line.includes(text));
+    expect(index("── step 1")).toBeGreaterThan(0);
+    expect(index("⚑ hook request-context [transform on model_request] → patch")).toBeGreaterThan(
+      index("── step 1"),
+    );
+    expect(index("⚑ hook policy [decide on tool_call] → deny")).toBeGreaterThan(0);
+    expect(index("▶ run calc_add")).toBeGreaterThan(index("model calls calc_add"));
+    expect(index("■ completed after 2 steps")).toBe(lines.filter(Boolean).length - 1);
+  });
+
+  it("--session continues the same conversation across processes (SQLite beside the config)", async () => {
+    const dir = quickstart();
+    writeFileSync(join(dir, "script.yaml"), ["- text: first answer", "- text: second answer"].join("\n"));
+    const config = join(dir, "hookwise.yaml");
+    const first = await cliProcess(["run", config, "--prompt", "one", "--session", "s1", "--json"]);
+    expect(first.code).toBe(0);
+    expect(existsSync(join(dir, ".hookwise", "state.db"))).toBe(true);
+    // The script restarts in a new process, so the second run answers "first answer" again,
+    // but its request carries the first run's messages.
+    const second = await cliProcess(["run", config, "--prompt", "two", "--session", "s1", "--json"]);
+    expect(second.code).toBe(0);
+    const result = JSON.parse(second.stdout);
+    const sent = result.requests[0].messages.map((message: { role: string; content: unknown }) => [
+      message.role,
+      message.content,
+    ]);
+    expect(sent).toEqual([
+      ["user", "one"],
+      ["assistant", [{ type: "text", text: "first answer" }]],
+      ["user", "two"],
+    ]);
+    expect(result.messages).toHaveLength(4);
+  });
+
+  it("maps outcomes to exit codes: config error 2, max_steps 4, provider error 1", async () => {
+    const dir = quickstart();
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(
+      join(dir, "stop.yaml"),
+      `models: { default: "scripted:./script.yaml" }\ntoolsets: { calc: { kind: module, path: ./tools.mjs } }\nruntime:\n  hooks:\n    - { id: no-input, on: turn_start, condition: { type: content_contains, keyword: forbidden }, action: { type: gate, reason: x } }\n`,
+    );
+    // gate on turn_start is invalid: validation error → exit 2 before anything runs.
+    expect((await cli(["run", join(dir, "stop.yaml"), "--prompt", "forbidden"])).code).toBe(2);
+
+    writeFileSync(
+      join(dir, "script.yaml"),
+      "- tool_calls: [{ name: calc_add, args: { a: 1, b: 2 } }]\n".repeat(3),
+    );
+    writeFileSync(
+      join(dir, "loop.yaml"),
+      `models: { default: "scripted:./script.yaml" }\ntoolsets: { calc: { kind: module, path: ./tools.mjs } }\nruntime: { max_steps: 2 }\n`,
+    );
+    expect((await cli(["run", join(dir, "loop.yaml"), "--prompt", "x", "--json"])).code).toBe(4);
+
+    writeFileSync(join(dir, "script.yaml"), "- error: { status: 401, message: bad key }\n");
+    const failed = await cli(["run", config, "--prompt", "x", "--json"]);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ outcome: "error", error: { message: "bad key" } });
+  });
+
+  it("unknown flags and missing files exit 2 with a one-line reason", async () => {
+    const missing = await cli(["run", "no/such/file.yaml", "--prompt", "x"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+    expect(missing.stderr).toContain("cannot read config file no/such/file.yaml: no such file");
+
+    const flag = await cli(["run", "examples/quickstart/hookwise.yaml", "--promt", "x"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("unknown option '--promt'");
+    expect(flag.stderr).toContain("--prompt");
+
+    const command = await cli(["rn", "x"]);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toContain("run");
+  });
+
+  it("without --prompt and without a terminal asks for --prompt (exit 2)", async () => {
+    const dir = quickstart();
+    const out = await cli(["run", join(dir, "hookwise.yaml")]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("pass --prompt TEXT");
+  });
+
+  it("--agent picks an agent and names the nearest one when unknown", async () => {
+    const dir = quickstart();
+    const out = await cli(["run", join(dir, "hookwise.yaml"), "--agent", "mian", "--prompt", "x"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('unknown agent "mian"');
+    expect(out.stderr).toContain('did you mean "main"');
+  });
+});
+
+describe("tool references", () => {
+  it("a tools pattern that matches no tool is an error when the run starts (validate only warns)", async () => {
+    const example = copyExample("quickstart");
+    cleanups.push(example.cleanup);
+    const file = join(example.dir, "typo.yaml");
+    writeFileSync(
+      file,
+      'models: { default: "scripted:./script.yaml" }\ntoolsets: { calc: { kind: module, path: ./tools.mjs } }\nagents:\n  - { id: main, tools: [calc.ad] }\n',
+    );
+    expect((await cli(["validate", file])).code).toBe(0);
+    const out = await cli(["run", file, "--prompt", "x"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('tools pattern "calc.ad" matches no tool; did you mean "calc.add"?');
+  });
+});
