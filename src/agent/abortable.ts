@@ -8,6 +8,8 @@ export function abortable<T>(promise: T | PromiseLike<T>, signal: AbortSignal): 
     Promise.resolve(promise).catch(() => {});
     return Promise.reject(signal.reason);
   }
+  // A value that is not a promise (a synchronous tool) has nothing to race.
+  if (!isThenable(promise)) return Promise.resolve(promise);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
@@ -22,4 +24,12 @@ export function abortable<T>(promise: T | PromiseLike<T>, signal: AbortSignal): 
       },
     );
   });
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }

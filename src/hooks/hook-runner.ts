@@ -36,6 +36,8 @@ export interface BlockingOutcome<P extends AnyEventPayload> {
   failure?: HookError;
 }
 
+type InvokedHook = Invocation & { failedOpen?: boolean };
+
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
   trace(entry: HookTraceEntry): void;
@@ -88,7 +90,8 @@ export class HookRunner {
       // `model_request` accumulates: every hook sees the baseline request.
       const input = hook.event === "model_request" ? initial : outcome.payload;
       // Traced after the result is applied, so a rejected rewrite is one `error` entry.
-      const invocation = await this.#invoke(hook, input, context);
+      const invoked = this.#invoke(hook, input, context);
+      const invocation = invoked instanceof Promise ? await invoked : invoked;
       if (!invocation.ok) {
         outcome.failure = invocation.error;
         return outcome;
@@ -106,7 +109,8 @@ export class HookRunner {
 
     let ask: { flow: Flow; hook: string } | undefined;
     for (const hook of selection.decides) {
-      const invocation = await this.#call(hook, outcome.payload, context);
+      const called = this.#call(hook, outcome.payload, context);
+      const invocation = called instanceof Promise ? await called : called;
       if (!invocation.ok) {
         outcome.failure = invocation.error;
         return outcome;
@@ -129,9 +133,14 @@ export class HookRunner {
     selection: HookSelection = this.select(payload),
   ): void {
     for (const hook of selection.inspects) {
-      const run = Promise.resolve(this.#call(hook, payload, context)).then((invocation) => {
-        if (!invocation.ok)
-          this.#options.log.warn(`inspect hook failed (isolated): ${invocation.error.message}`);
+      const called = this.#call(hook, payload, context);
+      // A synchronous hook has settled already: only promises are kept for `settle()`.
+      if (!(called instanceof Promise)) {
+        if (!called.ok) this.#inspectFailed(called.error);
+        continue;
+      }
+      const run = called.then((invocation) => {
+        if (!invocation.ok) this.#inspectFailed(invocation.error);
       });
       this.#pending.add(run);
       void run.finally(() => this.#pending.delete(run));
@@ -143,20 +152,44 @@ export class HookRunner {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 
-  async #call(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): Promise<Invocation> {
-    const invocation = await this.#invoke(hook, payload, context);
+  #inspectFailed(error: HookError): void {
+    this.#options.log.warn(`inspect hook failed (isolated): ${error.message}`);
+  }
+
+  /**
+   * Invokes and traces a hook. Synchronous for a synchronous handler, so a hook that needs
+   * no promise costs none (no microtask per hook; see bench/hooks); a promise otherwise.
+   */
+  #call(
+    hook: RegisteredHook,
+    payload: AnyEventPayload,
+    context: HookContext,
+  ): Invocation | Promise<Invocation> {
+    const invoked = this.#invoke(hook, payload, context);
+    return invoked instanceof Promise
+      ? invoked.then((settled) => this.#traced(hook, settled))
+      : this.#traced(hook, invoked);
+  }
+
+  #traced(hook: RegisteredHook, invocation: InvokedHook): Invocation {
     if (invocation.ok && !invocation.failedOpen)
       this.#traceResult(hook, invocation.result, invocation.notFired);
     return invocation;
   }
 
-  /** Invokes a hook; traces its failure (or its failing open), not its success. */
-  async #invoke(
+  /** Invokes a hook; traces its failure (or its failing open), not its success. Sync when the hook is. */
+  #invoke(
     hook: RegisteredHook,
     payload: AnyEventPayload,
     context: HookContext,
-  ): Promise<Invocation & { failedOpen?: boolean }> {
-    const invocation = await invokeHook(hook, payload, context);
+  ): InvokedHook | Promise<InvokedHook> {
+    const invoked = invokeHook(hook, payload, context);
+    return invoked instanceof Promise
+      ? invoked.then((settled) => this.#failure(hook, settled))
+      : this.#failure(hook, invoked);
+  }
+
+  #failure(hook: RegisteredHook, invocation: Invocation): InvokedHook {
     if (invocation.ok) return invocation;
     const { error } = invocation;
     // An aborted run never fails open: nothing should go on after the abort.
