@@ -1,4 +1,4 @@
 #!/usr/bin/env node
 // The installed CLI runs the built bundle (npm run build). In a checkout, use `npx tsx src/cli/main.ts`.
 process.env.HOOKWISE_CLI = "1";
-await import("../dist/cli.js");
+await import("../dist/cli.mjs");

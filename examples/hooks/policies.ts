@@ -2,7 +2,8 @@
  * Policies: declarative tool rules compiled into one decide hook on `tool_call`.
  * The most specific rule wins (exact name, then glob, then "*"); at one level deny beats
  * ask beats allow. `askUser` with a handler asks it; without one, the agent's approval
- * channel (or an `approval_request` hook) answers, and with neither the call is denied.
+ * channel (or an `approval_request` hook) answers, and with neither the run suspends
+ * until `agent.resume` decides (docs/approvals.md).
  *
  *   npx tsx examples/hooks/policies.ts
  */

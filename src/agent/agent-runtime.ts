@@ -1,5 +1,6 @@
 /** An agent's options resolved once at `createAgent`: tools named, hooks indexed, defaults set. */
 
+import type { ToolSpec } from "../events/payloads.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
@@ -10,12 +11,16 @@ import type { StateStore } from "../state/state-store.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
 import type { AgentOptions } from "./agent-options.js";
 import type { RetryOptions } from "./backoff.js";
+import { toolSpecs } from "./build-request.js";
+import { subAgentTool } from "./sub-agent-tool.js";
 
 export interface AgentRuntime {
   readonly name: string;
   readonly model: LanguageModel;
   readonly options: AgentOptions;
   readonly tools: readonly ResolvedTool[];
+  /** The tools as requests carry them, built once. */
+  readonly toolSpecs: readonly ToolSpec[];
   /** By function name (what the model calls). */
   readonly toolsByName: ReadonlyMap<string, ResolvedTool>;
   /** Qualified and function names → function name. */
@@ -52,9 +57,12 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
       "createAgent: model must be an AI SDK language model (specificationVersion v3 or v4), e.g. openai('gpt-4.1-mini') or scriptedModel([...])",
     );
   }
-  const tools = Array.isArray(options.tools)
-    ? (options.tools as ResolvedTool[])
-    : Object.entries(options.tools ?? {}).map(([name, definition]) => resolveTool(name, definition));
+  const tools = [
+    ...(Array.isArray(options.tools)
+      ? (options.tools as ResolvedTool[])
+      : Object.entries(options.tools ?? {}).map(([name, definition]) => resolveTool(name, definition))),
+    ...Object.entries(options.agents ?? {}).map(([id, agent]) => subAgentTool(agent, { name: id })),
+  ];
   const toolsByName = new Map<string, ResolvedTool>();
   const canonical = new Map<string, string>();
   for (const tool of tools) {
@@ -65,13 +73,14 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
     canonical.set(tool.functionName, tool.functionName);
     canonical.set(tool.qualifiedName, tool.functionName);
   }
-  const registry = new HookRegistry(options.hooks ?? []);
+  const registry = new HookRegistry(options.hooks ?? [], { defaultTimeoutMs: options.hookTimeoutMs });
   if (options.policies?.length) registry.register(compilePolicies(options.policies));
   return {
     name: options.name ?? "agent",
     model: options.model,
     options,
     tools,
+    toolSpecs: toolSpecs(tools),
     toolsByName,
     canonicalTool: (name) => canonical.get(name) ?? name,
     registry,

@@ -4,12 +4,14 @@
  * RunResult `run()` would give.
  */
 import type { AnyHook } from "../hooks/define-hook.js";
-import type { AgentOptions, RunOptions } from "./agent-options.js";
+import type { AgentOptions, ApprovalDecision, RunOptions } from "./agent-options.js";
 import { type AgentRuntime, resolveRuntime } from "./agent-runtime.js";
+import { bindApprovalSettings, resolveApprovalSettings } from "./approval-settings.js";
 import { AsyncQueue } from "./async-queue.js";
 import { drive } from "./drive.js";
-import type { AgentEvent, RunResult } from "./run-result.js";
-import { generateSurface, streamSurface } from "./surface.js";
+import { pendingApprovals, resumeRun } from "./resume-run.js";
+import type { AgentEvent, PendingApproval, RunResult } from "./run-result.js";
+import { generateSurface, type Surface, streamSurface } from "./surface.js";
 
 export interface AgentStream extends AsyncIterable<AgentEvent> {
   /** The run's result; resolves after the last event. */
@@ -20,14 +22,50 @@ export interface Agent {
   readonly name: string;
   run(input: string, options?: RunOptions): Promise<RunResult>;
   stream(input: string, options?: RunOptions): AgentStream;
+  /**
+   * Continues a suspended run (DESIGN §7b) from the StateStore, in this or any process
+   * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided
+   * approvals keep the run suspended (the result lists them). Rejects with an
+   * ApprovalError — having run nothing, the run still resumable — when the run is not
+   * suspended, an id is unknown, a token is forged or for another call, or an approval
+   * expired.
+   */
+  resume(
+    runId: string,
+    decisions: readonly ApprovalDecision[],
+    options?: Pick<RunOptions, "signal">,
+  ): Promise<RunResult>;
+  /** `resume`, surfacing events as they happen (starts with `run-start` with `resumed: true`). */
+  resumeStream(
+    runId: string,
+    decisions: readonly ApprovalDecision[],
+    options?: Pick<RunOptions, "signal">,
+  ): AgentStream;
+  /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
+  pendingApprovals(runId: string): Promise<PendingApproval[]>;
   /** Registers a hook on this agent; returns its disposer. */
   use(hook: AnyHook): () => void;
   /** The resolved runtime (tools, hooks, store), for introspection and the CLI. */
   readonly runtime: AgentRuntime;
 }
 
+/** Drives `start` on a stream surface; the stream ends after the last event. */
+function streamOf(start: (surface: Surface) => Promise<RunResult>): AgentStream {
+  const queue = new AsyncQueue<AgentEvent>();
+  const result = start(streamSurface((event) => queue.push(event))).finally(() => queue.close());
+  // The caller may only iterate; the rejection is still delivered through `result`.
+  result.catch(() => {});
+  return {
+    result,
+    [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+  };
+}
+
 export function createAgent(options: AgentOptions): Agent {
+  // The approval channel is checked before anything else is built (DESIGN §7: load-time errors).
+  const approvals = resolveApprovalSettings(options);
   const runtime = resolveRuntime(options);
+  bindApprovalSettings(runtime, approvals);
   return {
     name: runtime.name,
     runtime,
@@ -48,6 +86,15 @@ export function createAgent(options: AgentOptions): Agent {
         result,
         [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
       };
+    },
+    resume(runId, decisions, resumeOptions = {}) {
+      return resumeRun(runtime, runId, decisions, resumeOptions, generateSurface());
+    },
+    resumeStream(runId, decisions, resumeOptions = {}) {
+      return streamOf((surface) => resumeRun(runtime, runId, decisions, resumeOptions, surface));
+    },
+    pendingApprovals(runId) {
+      return pendingApprovals(runtime, runId);
     },
     use(hook) {
       return runtime.registry.register(hook);

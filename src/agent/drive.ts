@@ -11,12 +11,43 @@ import { Scratchpad } from "../hooks/scratchpad.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { RunOptions } from "./agent-options.js";
 import type { AgentRuntime } from "./agent-runtime.js";
+import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { commitStep, finishRun, type RunEnd } from "./finish-run.js";
+import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
+import { createRunMeter } from "./run-meter.js";
 import type { RunResult } from "./run-result.js";
-import { contextFor, payload, type RunState } from "./run-state.js";
+import { contextFor, type GoverningRegistry, payload, type RunState } from "./run-state.js";
 import { runToolBatch } from "./run-tool-batch.js";
 import type { Surface } from "./surface.js";
+import { suspendStep, toEntries } from "./suspend-run.js";
+import { runKey, sessionGuardKey } from "./suspended-run.js";
+
+/** A suspended run being resumed: built by resume-run.ts, which settles its pending step. */
+export interface ResumePoint {
+  readonly runId: string;
+  readonly sessionId: string;
+  /** Puts the saved transcript, steps, trace and usage back into the new run state. */
+  restore(state: RunState): void;
+  /** Settles the pending batch, commits the step, and continues with `runSteps`. */
+  settle(state: RunState, surface: Surface): Promise<RunEnd>;
+}
+
+/**
+ * A session whose run is suspended takes no new run until that one is resumed (or denied):
+ * the pending step would otherwise land after later messages and break the transcript.
+ */
+async function sessionWaiting(runtime: AgentRuntime, state: RunState): Promise<RunEnd | undefined> {
+  const waiting = await runtime.store.get<string>(sessionGuardKey(state.sessionId));
+  if (waiting === undefined) return undefined;
+  const record = await runtime.store.get<{ status?: string }>(runKey(waiting));
+  if (record?.status !== "suspended") return undefined;
+  return {
+    outcome: "error",
+    text: "",
+    reason: `session "${state.sessionId}" is waiting on suspended run "${waiting}": resume it (approve or deny its pending approvals) before starting another run`,
+  };
+}
 
 export async function drive(
   runtime: AgentRuntime,
@@ -24,9 +55,13 @@ export async function drive(
   options: RunOptions,
   surface: Surface,
   agentPath: readonly string[] = [runtime.name],
+  /** A sub-agent's run: the registries governing its parent (their owners' depths in agentPath). */
+  inherited: readonly GoverningRegistry[] = [],
+  /** A suspended run continuing (resume-run.ts): its identity, saved state and pending step. */
+  resumed?: ResumePoint,
 ): Promise<RunResult> {
-  const sessionId = options.sessionId ?? randomUUID();
-  const runId = randomUUID();
+  const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
+  const runId = resumed?.runId ?? randomUUID();
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) controller.abort(options.signal.reason);
@@ -35,6 +70,9 @@ export async function drive(
   const existing = await runtime.store.loadSession(sessionId);
   const now = Date.now();
   const session: SessionRecord = existing ?? { id: sessionId, messages: [], createdAt: now, updatedAt: now };
+  // A transcript passed in (a stateless server's client holds it) replaces the stored one.
+  if (options.messages) session.messages = options.messages.slice();
+  const isNewSession = existing === undefined && session.messages.length === 0;
   let sessionScratch = runtime.sessionScratch.get(sessionId);
   if (!sessionScratch) {
     sessionScratch = new Scratchpad();
@@ -42,19 +80,22 @@ export async function drive(
   }
   const events: RunState["events"] = [];
   const runScratch = new Scratchpad(sessionScratch);
+  const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
+  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   const state: RunState = {
     runId,
     sessionId,
     agentName: runtime.name,
     agentPath,
+    registries,
     isStreaming: surface.streaming,
     signal: controller.signal,
     log: runtime.log,
     runner: new HookRunner({
-      registries: [{ registry: runtime.registry, depth: 0 }],
+      registries,
       trace(entry) {
         events.push(entry);
-        surface.emit({ type: "hook", ...entry });
+        if (surface.streaming) surface.emit({ type: "hook", ...entry });
       },
       log: runtime.log,
     }),
@@ -65,18 +106,32 @@ export async function drive(
     messages: session.messages,
     userMessageIndex: -1,
     input,
-    turn: session.messages.filter((message) => message.role === "user").length,
+    // Compacted-away runs still count: `turn` never goes back.
+    turn: userMessages(session.archived ?? []) + userMessages(session.messages),
     requests: [],
     steps: [],
     events,
-    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    usage,
+    meter: createRunMeter(runtime, () => state.messages),
+    model: createHookModel(runtime, usage, controller.signal),
+    archived: [],
     emit: (event) => surface.emit(event),
   };
 
-  surface.emit({ type: "run-start", runId, sessionId, input, agentPath });
+  resumed?.restore(state);
+  surface.emit({
+    type: "run-start",
+    runId,
+    sessionId,
+    input,
+    agentPath,
+    ...(resumed ? { resumed: true } : {}),
+  });
   let end: RunEnd;
   try {
-    end = await loop(runtime, state, surface, existing === undefined);
+    end = resumed
+      ? await resumed.settle(state, surface)
+      : ((await sessionWaiting(runtime, state)) ?? (await loop(runtime, state, surface, isNewSession)));
   } catch (error) {
     end = {
       outcome: "error",
@@ -92,6 +147,12 @@ export async function drive(
   const result = await finishRun(runtime, state, session, end);
   surface.emit({ type: "run-finish", result });
   return result;
+}
+
+function userMessages(messages: readonly ModelMessage[]): number {
+  let count = 0;
+  for (const message of messages) if (message.role === "user") count++;
+  return count;
 }
 
 function abortedEnd(text: string, signal: AbortSignal): RunEnd {
@@ -145,40 +206,60 @@ async function loop(
   if (startTerminal && (startTerminal.flow.type === "terminate" || startTerminal.flow.type === "deny")) {
     return { outcome: "terminated", text: "", reason: startTerminal.flow.reason, hook: startTerminal.hook };
   }
+  if (started.edits.length) {
+    const edited = editsEnd(await applyMessageEdits(state, "run_start", started.edits), "");
+    if (edited) return edited;
+  }
   state.input = started.payload.input;
   state.userMessageIndex = state.messages.length;
   state.messages.push({ role: "user", content: state.input }, ...started.injected);
   state.runner.inspect(started.payload, startContext);
+  return runSteps(runtime, state, surface, 0, "");
+}
 
+/** Steps from `first` until the run ends; a resumed run enters here once its pending step settled. */
+export async function runSteps(
+  runtime: AgentRuntime,
+  state: RunState,
+  surface: Surface,
+  first: number,
+  lastText: string,
+): Promise<RunEnd> {
   let ephemeral: ModelMessage[] = [];
-  let text = "";
-  for (let step = 0; step < runtime.maxSteps; step++) {
+  let text = lastText;
+  for (let step = first; step < runtime.maxSteps; step++) {
     if (state.signal.aborted) throw abortError(state.signal);
     state.step = step;
     state.stepScratch = new Scratchpad(state.runScratch);
-    surface.emit({ type: "step-start", step });
+    if (surface.streaming) surface.emit({ type: "step-start", step });
 
-    const stepEvent = payload(state, "step_start", { step });
-    const stepContext = contextFor(state);
-    const stepped = await state.runner.blocking(stepEvent, stepContext);
-    if (stepped.failure)
-      return {
-        outcome: "error",
-        text,
-        reason: stepped.failure.message,
-        hook: stepped.failure.hook,
-        error: stepped.failure,
-      };
-    if (stepped.terminal?.flow.type === "terminate") {
-      return {
-        outcome: "terminated",
-        text,
-        reason: stepped.terminal.flow.reason,
-        hook: stepped.terminal.hook,
-      };
+    if (state.runner.wants("step_start")) {
+      const stepEvent = payload(state, "step_start", { step });
+      const stepContext = contextFor(state);
+      const stepped = await state.runner.blocking(stepEvent, stepContext);
+      if (stepped.failure)
+        return {
+          outcome: "error",
+          text,
+          reason: stepped.failure.message,
+          hook: stepped.failure.hook,
+          error: stepped.failure,
+        };
+      if (stepped.terminal?.flow.type === "terminate") {
+        return {
+          outcome: "terminated",
+          text,
+          reason: stepped.terminal.flow.reason,
+          hook: stepped.terminal.hook,
+        };
+      }
+      if (stepped.edits.length) {
+        const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), text);
+        if (edited) return edited;
+      }
+      state.messages.push(...stepped.injected);
+      state.runner.inspect(stepEvent, stepContext);
     }
-    state.messages.push(...stepped.injected);
-    state.runner.inspect(stepEvent, stepContext);
 
     const requested = await requestStep(runtime, state, surface, ephemeral);
     if (requested.kind === "terminate")
@@ -193,22 +274,25 @@ async function loop(
       };
     }
     const { turn } = requested;
+    // The provider's count of what this step sent: token accounting measures from it.
+    state.meter.observe(state.messages, turn.usage.inputTokens);
     ephemeral = [];
     text = turn.text;
     const toolCalls = turn.toolCalls.map((call) => ({
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      args: parseOrRaw(call.rawInput),
+      args: call.args,
     }));
-    for (const call of toolCalls) surface.emit({ type: "tool-call", step, ...call });
-    state.runner.inspect(
-      payload(state, "model_turn_finished", {
-        text: turn.text,
-        toolCalls,
-        content: assistantParts(turn.text, turn.reasoning, toolCalls),
-      }),
-      contextFor(state, requested.attempts),
-    );
+    if (surface.streaming) for (const call of toolCalls) surface.emit({ type: "tool-call", step, ...call });
+    if (state.runner.wants("model_turn_finished"))
+      state.runner.inspect(
+        payload(state, "model_turn_finished", {
+          text: turn.text,
+          toolCalls,
+          content: assistantParts(turn.text, turn.reasoning, toolCalls),
+        }),
+        contextFor(state, requested.attempts),
+      );
 
     if (turn.toolCalls.length === 0) {
       commitStep(state, requested, []);
@@ -220,6 +304,8 @@ async function loop(
     const batch = await runToolBatch(runtime, state, turn.toolCalls);
     if (batch.kind === "terminate")
       return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
+    if (batch.kind === "suspend")
+      return suspendStep(runtime, state, requested, toEntries(runtime, batch.outcomes), text);
     if (batch.kind === "retry") {
       // The invalid step is not committed; the next request carries the feedback, once.
       ephemeral = [
@@ -244,12 +330,23 @@ async function loop(
   return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
 }
 
-async function endStep(
+export async function endStep(
   state: RunState,
   surface: Surface,
   text: string,
   toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
 ): Promise<Omit<RunEnd, "text"> | undefined> {
+  if (!state.runner.wants("step_end")) {
+    const record = state.steps.at(-1)!;
+    surface.emit({
+      type: "step-finish",
+      step: state.step,
+      text,
+      finishReason: record.finishReason,
+      usage: record.usage,
+    });
+    return undefined;
+  }
   const event = payload(state, "step_end", { step: state.step, text, toolCalls });
   const context = contextFor(state);
   const ended = await state.runner.blocking(event, context);
@@ -271,17 +368,13 @@ async function endStep(
   if (ended.terminal?.flow.type === "terminate") {
     return { outcome: "terminated", reason: ended.terminal.flow.reason, hook: ended.terminal.hook };
   }
+  if (ended.edits.length) {
+    const edited = editsEnd(await applyMessageEdits(state, "step_end", ended.edits), text);
+    if (edited) return edited;
+  }
   state.messages.push(...ended.injected);
   state.runner.inspect(event, context);
   return undefined;
-}
-
-function parseOrRaw(raw: string): unknown {
-  try {
-    return raw.trim() === "" ? {} : JSON.parse(raw);
-  } catch {
-    return raw;
-  }
 }
 
 export function assistantParts(

@@ -2,11 +2,13 @@
 import type { ModelMessage } from "../events/payloads.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
+import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts } from "./drive.js";
 import type { StepRequestOutcome } from "./request-step.js";
-import type { RunOutcome, RunResult, ToolResultRecord } from "./run-result.js";
+import type { PendingApproval, RunOutcome, RunResult, ToolResultRecord } from "./run-result.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 import type { CallOutcome } from "./run-tool-call.js";
+import { type SuspensionDraft, saveSuspension } from "./suspend-run.js";
 import { toToolOutput } from "./tool-output.js";
 
 export interface RunEnd {
@@ -15,6 +17,9 @@ export interface RunEnd {
   reason?: string;
   hook?: string;
   error?: Error;
+  /** `suspended`: the approvals waited for, and the state `saveSuspension` writes. */
+  approvals?: PendingApproval[];
+  suspension?: SuspensionDraft;
 }
 
 /**
@@ -64,7 +69,7 @@ export function commitStep(
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     // The transcript keeps what the model asked for; results record what ran.
-    args: safeParse(call.rawInput, results[index]?.args),
+    args: call.argsParsed ? call.args : (results[index]?.args ?? call.rawInput),
   }));
   const messages: ModelMessage[] = [];
   const content = assistantParts(turn.text, turn.reasoning, modelCalls);
@@ -82,33 +87,28 @@ export function commitStep(
   }
   state.messages.push(...messages);
   void toolCalls;
-  for (const result of results) {
-    if (result.executed) {
+  // Only the stream surfaces items; run() builds none of them.
+  if (state.isStreaming)
+    for (const result of results) {
+      // A replayed call ran in an earlier process; its body does not start again here.
+      if (result.executed && !result.replayed) {
+        state.emit({
+          type: "tool-execution-start",
+          step: state.step,
+          toolCallId: result.toolCallId,
+          toolName: result.toolName,
+          args: result.args,
+        });
+      }
       state.emit({
-        type: "tool-execution-start",
+        type: "tool-result",
         step: state.step,
         toolCallId: result.toolCallId,
         toolName: result.toolName,
-        args: result.args,
+        result: result.result,
+        isError: result.isError,
       });
     }
-    state.emit({
-      type: "tool-result",
-      step: state.step,
-      toolCallId: result.toolCallId,
-      toolName: result.toolName,
-      result: result.result,
-      isError: result.isError,
-    });
-  }
-}
-
-function safeParse(raw: string, fallback: unknown): unknown {
-  try {
-    return raw.trim() === "" ? {} : JSON.parse(raw);
-  } catch {
-    return fallback ?? raw;
-  }
 }
 
 export async function finishRun(
@@ -118,7 +118,8 @@ export async function finishRun(
   end: RunEnd,
 ): Promise<RunResult> {
   let final = end;
-  if (!state.signal.aborted) {
+  // A suspended run has not ended: run_end fires when its resume ends it.
+  if (!state.signal.aborted && end.outcome !== "suspended") {
     const event = payload(state, "run_end", { output: end.text, outcome: end.outcome });
     const context = contextFor(state);
     const decided = await state.runner.blocking(event, context);
@@ -136,10 +137,16 @@ export async function finishRun(
     } else if (decided.payload.output !== end.text) {
       final = { ...end, text: decided.payload.output };
     }
+    if (!decided.failure && !terminal && decided.edits.length) {
+      final = editsEnd(await applyMessageEdits(state, "run_end", decided.edits), "") ?? final;
+    }
     state.runner.inspect({ ...decided.payload, output: final.text, outcome: final.outcome }, context);
   }
   await state.runner.settle();
+  if (end.suspension) await saveSuspension(runtime, state, end.suspension);
   session.messages = state.messages;
+  // What compaction removed stays with the session: nothing is lost.
+  if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];
   session.updatedAt = Date.now();
   await runtime.store.saveSession(session);
 
@@ -157,5 +164,6 @@ export async function finishRun(
   if (final.reason !== undefined) result.reason = final.reason;
   if (final.hook !== undefined) result.hook = final.hook;
   if (final.error) result.error = { name: final.error.name, message: final.error.message };
+  if (final.approvals) result.approvals = final.approvals;
   return result;
 }

@@ -1,4 +1,11 @@
-export type { AgentOptions, ApprovalAnswer, ApprovalRequest, RunOptions } from "./agent-options.js";
+export type {
+  AgentOptions,
+  ApprovalAnswer,
+  ApprovalDecision,
+  ApprovalOptions,
+  ApprovalRequest,
+  RunOptions,
+} from "./agent-options.js";
 export { type AgentRuntime, consoleLogger } from "./agent-runtime.js";
 export type { RetryOptions } from "./backoff.js";
 export { RequestValidationError } from "./build-request.js";
@@ -13,3 +20,5 @@ export type {
   ToolResultRecord,
   Usage,
 } from "./run-result.js";
+export { SubAgentError } from "./sub-agent-error.js";
+export { SUB_AGENT_TOOLSET, type SubAgentToolOptions, subAgentTool } from "./sub-agent-tool.js";

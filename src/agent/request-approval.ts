@@ -1,10 +1,12 @@
 /**
  * An `ask` decision: `approval_request` hooks may answer it (bots, tests, rules); otherwise
- * the agent's approval channel decides. With no channel at all the call is denied with a
- * reason saying so (suspension and resume come with the approvals work, DESIGN §7b).
+ * the agent's approval channel decides — its handler, or, with no live channel, suspension:
+ * the answer is `pending` and the batch suspends the run (DESIGN §7b). An agent that opted
+ * out of suspension denies the call with a reason saying so.
  */
 import { randomUUID } from "node:crypto";
 import type { AgentRuntime } from "./agent-runtime.js";
+import { approvalSettings } from "./approval-settings.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 import { errorMessage } from "./tool-output.js";
 
@@ -16,11 +18,18 @@ export interface ApprovalCall {
   reason?: string;
 }
 
+/** `pending`: nobody answered; the call waits for `resume` (approved stays false until then). */
+export interface ApprovalOutcome {
+  approved: boolean;
+  reason: string;
+  pending?: { id: string; reason?: string };
+}
+
 export async function requestApproval(
   runtime: AgentRuntime,
   state: RunState,
   call: ApprovalCall,
-): Promise<{ approved: boolean; reason: string }> {
+): Promise<ApprovalOutcome> {
   const approvalId = randomUUID();
   const event = payload(state, "approval_request", {
     approvalId,
@@ -37,8 +46,15 @@ export async function requestApproval(
   if (flow?.type === "allow")
     return { approved: true, reason: `approved by hook "${answered.terminal!.hook}"` };
   if (flow?.type === "deny") return { approved: false, reason: flow.reason };
-  const handler = runtime.options.approvals?.handler;
+  const { handler, suspend } = approvalSettings(runtime);
   if (!handler) {
+    if (suspend) {
+      return {
+        approved: false,
+        reason: `awaiting approval (${call.reason ?? "ask"})`,
+        pending: { id: approvalId, ...(call.reason ? { reason: call.reason } : {}) },
+      };
+    }
     return {
       approved: false,
       reason: `approval required (${call.reason ?? "ask"}) but no approval channel is configured`,

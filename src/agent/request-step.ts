@@ -5,14 +5,19 @@
  * A failed attempt fires `model_error`; hooks may retry, fall back or terminate.
  */
 
+import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import type { HookError } from "../errors/hook-error.js";
-import type { ModelMessage, ModelRequest } from "../events/payloads.js";
+import { HookwiseError } from "../errors/hookwise-error.js";
+import type { ErrorInfo, EventPayload, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
+import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
 import { mergeRequestPatches } from "../hooks/merge-request-patch.js";
 import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
+import { ModelError } from "../models/model-error.js";
+import { modelLabel, modelSettings } from "../models/model-settings.js";
 import { abortable } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { backoffDelay, sleep } from "./backoff.js";
-import { applyPatch, RequestValidationError, toolSpecs, validateRequest } from "./build-request.js";
+import { applyPatch, RequestValidationError, validateRequest } from "./build-request.js";
 import { classifyError } from "./classify-error.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
@@ -28,6 +33,7 @@ function baseline(
   state: RunState,
   attempt: number,
   ephemeral: readonly ModelMessage[],
+  model: string,
 ): ModelRequest {
   const options = runtime.options;
   const request: ModelRequest = {
@@ -35,8 +41,9 @@ function baseline(
     attempt,
     system: options.instructions,
     messages: ephemeral.length ? [...state.messages, ...ephemeral] : state.messages.slice(),
-    tools: toolSpecs(runtime.tools),
+    tools: runtime.toolSpecs,
     toolChoice: options.toolChoice ?? "auto",
+    model,
   };
   if (options.temperature !== undefined) request.temperature = options.temperature;
   if (options.maxOutputTokens !== undefined) request.maxOutputTokens = options.maxOutputTokens;
@@ -44,17 +51,30 @@ function baseline(
   return request;
 }
 
+const NO_PATCH = { patch: {}, setBy: {}, activeToolsBy: [], warnings: [] };
+
+/** Provider tool lists, made once per tool-spec list (the agent's list is shared by every step). */
+const providerTools = new WeakMap<readonly ToolSpec[], LanguageModelV3FunctionTool[]>();
+
+function providerToolsOf(tools: readonly ToolSpec[]): LanguageModelV3FunctionTool[] {
+  let converted = providerTools.get(tools);
+  if (converted === undefined) {
+    converted = tools.map((tool) => ({
+      type: "function" as const,
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as never,
+    }));
+    providerTools.set(tools, converted);
+  }
+  return converted;
+}
+
 function callOptions(request: ModelRequest, signal: AbortSignal) {
   const choice = request.toolChoice;
   return {
     prompt: toPrompt(request.system, request.messages),
-    tools: request.tools.length
-      ? request.tools.map((tool) => ({
-          type: "function" as const,
-          ...tool,
-          inputSchema: tool.inputSchema as never,
-        }))
-      : undefined,
+    tools: request.tools.length ? providerToolsOf(request.tools) : undefined,
     toolChoice: request.tools.length ? (typeof choice === "string" ? { type: choice } : choice) : undefined,
     temperature: request.temperature,
     maxOutputTokens: request.maxOutputTokens,
@@ -79,44 +99,79 @@ export async function requestStep(
   ephemeral: readonly ModelMessage[],
 ): Promise<StepRequestOutcome> {
   let model = runtime.model;
+  let label = modelLabel(model);
+  // Retries of the current model; a fallback starts its own count.
   let retries = 0;
+  // The models this step has used; made on the first failure (the common path never needs it).
+  let tried: Set<LanguageModel> | undefined;
+  const switchTo = (next: LanguageModel) => {
+    model = next;
+    label = modelLabel(next);
+    retries = 0;
+    tried?.add(next);
+  };
   for (let attempt = 1; ; attempt++) {
-    const base = baseline(runtime, state, attempt, ephemeral);
+    const base = baseline(runtime, state, attempt, ephemeral, label);
     const context = contextFor(state, attempt);
-    const event = payload(state, "model_request", {
-      request: base,
-      userMessage: state.input,
-      // A snapshot: inspections read it after the transcript has moved on.
-      history: state.messages.slice(),
-      isFirstStep: state.step === 0,
-    });
-    const selection = state.runner.select(event);
-    const decided = await state.runner.blocking(event, context, selection);
-    if (decided.failure)
-      return { kind: "error", error: decided.failure as HookError, hook: decided.failure.hook };
-    const terminal = decided.terminal;
-    if (terminal?.flow.type === "terminate" || terminal?.flow.type === "deny") {
-      return { kind: "terminate", reason: terminal.flow.reason, hook: terminal.hook };
-    }
     let request = base;
-    if (decided.patches.length) {
-      const merged = mergeRequestPatches(decided.patches, runtime.canonicalTool);
-      for (const warning of merged.warnings) state.log.warn(warning);
-      request = applyPatch(base, merged, runtime.tools, state.userMessageIndex);
-      try {
-        validateRequest(request, merged, base.tools);
-      } catch (error) {
-        if (error instanceof RequestValidationError) return { kind: "error", error, hook: error.hook };
-        throw error;
+    let event: EventPayload<"model_request"> | undefined;
+    let selection: HookSelection = EMPTY_SELECTION;
+    if (state.runner.wants("model_request")) {
+      event = payload(state, "model_request", {
+        request: base,
+        userMessage: state.input,
+        // A snapshot: inspections read it after the transcript has moved on.
+        history: state.messages.slice(),
+        isFirstStep: state.step === 0,
+      });
+      selection = state.runner.select(event);
+      // Transforms see the baseline and accumulate patches...
+      const patched = await state.runner.blocking(event, context, {
+        ...EMPTY_SELECTION,
+        transforms: selection.transforms,
+      });
+      if (patched.failure)
+        return { kind: "error", error: patched.failure as HookError, hook: patched.failure.hook };
+      if (patched.terminal?.flow.type === "terminate") {
+        return { kind: "terminate", reason: patched.terminal.flow.reason, hook: patched.terminal.hook };
       }
-    } else {
-      validateRequest(request, { patch: {}, setBy: {}, activeToolsBy: [], warnings: [] }, base.tools);
+      if (patched.patches.length) {
+        const merged = mergeRequestPatches(patched.patches, runtime.canonicalTool);
+        for (const warning of merged.warnings) state.log.warn(warning);
+        request = applyPatch(base, merged, runtime.tools, state.userMessageIndex);
+        try {
+          validateRequest(request, merged, base.tools);
+        } catch (error) {
+          if (error instanceof RequestValidationError) return { kind: "error", error, hook: error.hook };
+          throw error;
+        }
+      }
+      // ...and decides judge the request that will really be sent (TOCTOU-safe, DESIGN §3).
+      if (selection.decides.length) {
+        const effective = payload(state, "model_request", {
+          request,
+          userMessage: event.userMessage,
+          history: event.history,
+          isFirstStep: event.isFirstStep,
+        });
+        const decided = await state.runner.blocking(effective, context, {
+          ...EMPTY_SELECTION,
+          decides: selection.decides,
+        });
+        if (decided.failure)
+          return { kind: "error", error: decided.failure as HookError, hook: decided.failure.hook };
+        if (decided.terminal?.flow.type === "deny") {
+          return { kind: "terminate", reason: decided.terminal.flow.reason, hook: decided.terminal.hook };
+        }
+      }
     }
+    if (request === base) validateRequest(request, NO_PATCH, base.tools);
     state.requests.push(request);
     // Inspections run after the operation (DESIGN §3): after this attempt answered or failed.
     // The payload is built field by field: on Node 20 a `{ ...event, request }` literal costs
     // about a microsecond (spread-then-property objects take a slow path); see bench/loop.
-    const inspectRequest = () =>
+    const inspectRequest = () => {
+      if (event === undefined || selection.inspects.length === 0) return;
       state.runner.inspect(
         payload(state, "model_request", {
           request,
@@ -127,70 +182,122 @@ export async function requestStep(
         context,
         selection,
       );
+    };
 
     try {
       const pending = surface.callModel(model, callOptions(request, state.signal), (signal) => {
         if (state.signal.aborted) return;
         if (signal.type === "text-delta") {
           surface.emit({ type: "text-delta", step: state.step, delta: signal.delta });
-          state.runner.inspect(payload(state, "text_delta", { delta: signal.delta }), context);
+          if (state.runner.wants("text_delta"))
+            state.runner.inspect(payload(state, "text_delta", { delta: signal.delta }), context);
         } else if (signal.type === "reasoning-delta") {
           surface.emit({ type: "reasoning-delta", step: state.step, delta: signal.delta });
-          state.runner.inspect(payload(state, "reasoning_delta", { delta: signal.delta }), context);
-        } else if (signal.type === "tool-call-delta") {
+          if (state.runner.wants("reasoning_delta"))
+            state.runner.inspect(payload(state, "reasoning_delta", { delta: signal.delta }), context);
+        } else if (signal.type === "tool-call-delta" && state.runner.wants("tool_call_delta")) {
           state.runner.inspect(payload(state, "tool_call_delta", { ...signal }), context);
         }
       });
       // A model that ignores its abortSignal must not keep an aborted run alive.
       const turn = await abortable(pending, state.signal);
       inspectRequest();
-      const response = payload(state, "model_response", {
-        request,
-        text: turn.text,
-        toolCalls: turn.toolCalls.map((call) => ({
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          args: call.rawInput,
-        })),
-        finishReason: turn.finishReason,
-        usage: turn.usage,
-      });
-      state.runner.inspect(response, context);
+      if (state.runner.wants("model_response")) {
+        const response = payload(state, "model_response", {
+          request,
+          text: turn.text,
+          toolCalls: turn.toolCalls.map((call) => ({
+            toolCallId: call.toolCallId,
+            toolName: call.toolName,
+            args: call.rawInput,
+          })),
+          finishReason: turn.finishReason,
+          usage: turn.usage,
+        });
+        state.runner.inspect(response, context);
+      }
       return { kind: "turn", turn, request, attempts: attempt };
     } catch (error) {
       inspectRequest();
       if (state.signal.aborted) return { kind: "error", error: abortError(state.signal) };
+      tried ??= new Set([model]);
       const info = classifyError(error);
       const errorEvent = payload(state, "model_error", { error: info, attempt, request, cause: error });
       const handled = await state.runner.blocking(errorEvent, context);
       state.runner.inspect(errorEvent, context);
+      // A failing model_error hook fails closed: no retry, no fallback.
+      if (handled.failure)
+        return { kind: "error", error: handled.failure as HookError, hook: handled.failure.hook };
       const flow = handled.terminal?.flow;
       if (flow?.type === "terminate")
         return { kind: "terminate", reason: flow.reason, hook: handled.terminal!.hook };
       if (flow?.type === "fallback") {
-        const next = resolveFallback(runtime, flow.model);
-        if (!next) {
-          return {
-            kind: "error",
-            error: new Error(`fallback model ${String(flow.model)} is not known`),
-            hook: handled.terminal!.hook,
-          };
-        }
-        model = next;
+        const next = fallbackModel(runtime, flow.model, "flow.fallback");
+        if (next instanceof Error) return { kind: "error", error: next, hook: handled.terminal!.hook };
+        switchTo(next);
         continue;
       }
-      const wantsRetry = flow?.type === "retry" || (handled.failure === undefined && info.retryable);
-      if (!wantsRetry || retries >= runtime.maxRetries) {
-        return { kind: "error", error: error instanceof Error ? error : new Error(String(error)) };
+      const maxRetries = modelSettings(model).maxRetries ?? runtime.maxRetries;
+      if ((flow?.type === "retry" || info.retryable) && retries < maxRetries) {
+        retries++;
+        try {
+          await sleep(backoffDelay(retries, error, runtime.retry), state.signal);
+        } catch {
+          return { kind: "error", error: abortError(state.signal) };
+        }
+        continue;
       }
-      retries++;
-      try {
-        await sleep(backoffDelay(retries, error, runtime.retry), state.signal);
-      } catch {
-        return { kind: "error", error: abortError(state.signal) };
+      // Given up on this model: continue on its fallback, unless the request itself is at
+      // fault (auth, bad request), which another model would not fix.
+      const target = modelSettings(model).fallback;
+      if (target !== undefined && !NO_FALLBACK.has(info.type)) {
+        const next = fallbackModel(runtime, target, `the fallback of ${label}`);
+        if (next instanceof Error) return { kind: "error", error: next };
+        if (!tried.has(next)) {
+          state.log.warn(`${label} failed (${info.type}); continuing on its fallback ${modelLabel(next)}`);
+          switchTo(next);
+          continue;
+        }
       }
+      return { kind: "error", error: finalError(model, info, retries + 1, error) };
     }
   }
+}
+
+const NO_FALLBACK = new Set(["auth", "bad_request", "aborted"]);
+
+/** A fallback target as a model: itself, or a name resolved through the agent's `models`. */
+function fallbackModel(
+  runtime: AgentRuntime,
+  target: LanguageModel | string,
+  what: string,
+): LanguageModel | Error {
+  try {
+    const next = resolveFallback(runtime, target);
+    if (next) return next;
+  } catch (error) {
+    // Building the fallback failed (a missing key names its variable).
+    return error instanceof Error ? error : new HookwiseError(String(error));
+  }
+  const name = typeof target === "string" ? `"${target}"` : "(an object that is not a language model)";
+  return new HookwiseError(
+    `${what}: model ${name} is not known; declare it in the agent's models option (or under models: in config)`,
+  );
+}
+
+/** The step's error: hookwise's own errors as they are, provider errors named by provider and class. */
+function finalError(model: LanguageModel, info: ErrorInfo, attempts: number, error: unknown): Error {
+  if (HookwiseError.isInstance(error)) return error;
+  return new ModelError({
+    provider: model.provider,
+    modelId: model.modelId,
+    errorType: info.type,
+    message: info.message,
+    ...(info.status === undefined ? {} : { status: info.status }),
+    ...(info.code === undefined ? {} : { code: info.code }),
+    attempts,
+    cause: error,
+  });
 }
 
 export function abortError(signal: AbortSignal): Error {

@@ -192,10 +192,10 @@ describe("RunResult (DESIGN §11)", () => {
     expect(result).toMatchObject({
       outcome: "error",
       text: "",
-      reason: "bad key",
-      error: { message: "bad key" },
+      // The reason names the provider, the model, the error class and the provider's words.
+      reason: "model scripted:scripted failed: auth (HTTP 401): bad key",
+      error: { name: "ModelError", message: "model scripted:scripted failed: auth (HTTP 401): bad key" },
     });
-    expect(typeof result.error?.name).toBe("string");
     expect(result.steps).toEqual([]);
     expect(result.requests).toHaveLength(1);
   });

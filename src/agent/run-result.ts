@@ -20,6 +20,8 @@ export interface ToolResultRecord {
   isError: boolean;
   /** Whether the tool's body ran (false for denied, skipped and invalid calls). */
   executed: boolean;
+  /** It ran in an earlier process of this resumed run and was not run again (DESIGN §7b). */
+  replayed?: boolean;
 }
 
 export interface StepRecord {
@@ -34,11 +36,21 @@ export interface StepRecord {
   attempts: number;
 }
 
+/** An approval a suspended run waits for (DESIGN §7b); decide it with `agent.resume`. */
 export interface PendingApproval {
   id: string;
+  /** The function name the model called. */
   toolName: string;
+  /** `toolset.tool`: what policies and the approval's binding name. */
+  qualifiedName: string;
+  toolCallId: string;
+  /** The effective arguments (after rewrites): exactly what will run if approved. */
   args: unknown;
   reason?: string;
+  /** After this instant (ISO 8601) the call can still be denied, never approved. */
+  expiresAt: string;
+  /** A signed approval token a client can carry back (only when an approval key is set). */
+  token?: string;
 }
 
 export interface RunResult {
@@ -59,11 +71,20 @@ export interface RunResult {
   usage: Usage;
   runId: string;
   sessionId: string;
+  /** When `outcome` is "suspended": the approvals the run waits for. */
   approvals?: PendingApproval[];
 }
 
 export type AgentEvent =
-  | { type: "run-start"; runId: string; sessionId: string; input: string; agentPath: readonly string[] }
+  | {
+      type: "run-start";
+      runId: string;
+      sessionId: string;
+      input: string;
+      agentPath: readonly string[];
+      /** A suspended run continuing (`agent.resumeStream`): same runId, its pending step first. */
+      resumed?: boolean;
+    }
   | { type: "step-start"; step: number }
   | { type: "text-delta"; step: number; delta: string }
   | { type: "reasoning-delta"; step: number; delta: string }

@@ -2,16 +2,21 @@
  * A step's tool calls as one atomic batch (DESIGN §5), at any `toolConcurrency`. On the
  * first terminate (or an invalid-call retry): start no new call, let in-flight calls
  * drain, report the lowest call index's reason, and commit nothing of the batch.
+ * A call that awaits approval does not stop its siblings: each gets its own decision, and
+ * calls not yet started are decided but deferred, so the batch suspends with every
+ * pending approval listed and resumes in call order (DESIGN §7b). Nothing is committed
+ * until `resume` settles the batch.
  */
 import type { ModelToolCall } from "../models/language-model.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import type { RunState } from "./run-state.js";
-import { type CallOutcome, runToolCall } from "./run-tool-call.js";
+import { type CallOutcome, type PendingCall, runToolCall } from "./run-tool-call.js";
 
 export type BatchOutcome =
   | { kind: "committed"; results: Extract<CallOutcome, { kind: "result" }>[] }
   | { kind: "terminate"; reason: string; hook: string }
-  | { kind: "retry"; feedback: string; hook: string };
+  | { kind: "retry"; feedback: string; hook: string }
+  | { kind: "suspend"; outcomes: (Extract<CallOutcome, { kind: "result" }> | PendingCall)[] };
 
 export async function runToolBatch(
   runtime: AgentRuntime,
@@ -21,27 +26,37 @@ export async function runToolBatch(
   const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
   let next = 0;
   let stopped = false;
+  let suspending = false;
+  const control = { defer: () => suspending };
 
   const worker = async () => {
     while (!stopped && next < calls.length) {
       const index = next++;
-      const outcome = await runToolCall(runtime, state, calls[index]!);
+      const outcome = await runToolCall(runtime, state, calls[index]!, control);
       outcomes[index] = outcome;
-      if (outcome.kind !== "result") stopped = true;
+      if (outcome.kind === "pending") suspending = true;
+      else if (outcome.kind !== "result") stopped = true;
     }
   };
   const width = Math.max(1, Math.min(runtime.toolConcurrency, calls.length));
-  await Promise.all(Array.from({ length: width }, worker));
+  if (width === 1) await worker();
+  else await Promise.all(Array.from({ length: width }, worker));
 
   if (stopped) {
     const stops = outcomes.filter(
-      (outcome): outcome is Exclude<CallOutcome, { kind: "result" }> =>
-        outcome !== undefined && outcome.kind !== "result",
+      (outcome): outcome is Extract<CallOutcome, { kind: "terminate" | "retry" }> =>
+        outcome?.kind === "terminate" || outcome?.kind === "retry",
     );
     // Outcomes are in call-index order, so the first terminate is the lowest index's.
     const terminate = stops.find((outcome) => outcome.kind === "terminate");
     if (terminate) return terminate;
     return stops[0]!;
+  }
+  if (suspending) {
+    return {
+      kind: "suspend",
+      outcomes: outcomes as (Extract<CallOutcome, { kind: "result" }> | PendingCall)[],
+    };
   }
   return { kind: "committed", results: outcomes as Extract<CallOutcome, { kind: "result" }>[] };
 }

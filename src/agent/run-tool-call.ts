@@ -4,11 +4,15 @@
  * tool_error recovery → tool_result transforms → inspects with the final data.
  * Never throws for a hook or tool failure: the model gets an error result naming it.
  */
+import type { OnceGuard } from "../approvals/exactly-once.js";
 import type { EventPayload } from "../events/payloads.js";
+import type { HookContext } from "../hooks/hook-context.js";
+import type { HookSelection } from "../hooks/hook-registry.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { abortable } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
+import { withCallingRun } from "./calling-run.js";
 import { requestApproval } from "./request-approval.js";
 import { abortError } from "./request-step.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
@@ -24,9 +28,34 @@ export type CallOutcome =
       result: unknown;
       isError: boolean;
       executed: boolean;
+      /** The body ran in an earlier process of this (resumed) run; it was not run again. */
+      replayed?: boolean;
     }
   | { kind: "terminate"; reason: string; hook: string }
-  | { kind: "retry"; feedback: string; hook: string };
+  | { kind: "retry"; feedback: string; hook: string }
+  | PendingCall;
+
+/**
+ * A call decided but not executed: it awaits a human (`approval`), or it is allowed and
+ * deferred because a sibling awaits one (so a sequential batch keeps its order). A batch
+ * with pending calls suspends the run; `resume` settles them (DESIGN §7b).
+ */
+export interface PendingCall {
+  kind: "pending";
+  toolCallId: string;
+  toolName: string;
+  qualifiedName: string;
+  /** The effective arguments (after rewrites) that will run. */
+  args: unknown;
+  /** The `tool_call` payload after rewrites (`original` kept), for the inspections after the run. */
+  callPayload: EventPayload<"tool_call">;
+  approval?: { id: string; reason?: string };
+}
+
+/** How a batch steers one call: `defer` is asked right before the body would start. */
+export interface CallControl {
+  defer?: () => boolean;
+}
 
 type Resolution = { ok: true; tool: ResolvedTool; args: unknown } | { ok: false; outcome: CallOutcome };
 
@@ -43,18 +72,9 @@ function errorResult(call: ModelToolCall, message: string, args: unknown, tool?:
   };
 }
 
-function parseArgs(raw: string): { ok: true; value: unknown } | { ok: false } {
-  if (raw.trim() === "") return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(raw) };
-  } catch {
-    return { ok: false };
-  }
-}
-
 /** Finds the tool and checks the arguments; on failure runs `invalid_tool_call` recovery. */
 async function resolveCall(runtime: AgentRuntime, state: RunState, call: ModelToolCall): Promise<Resolution> {
-  const parsed = parseArgs(call.rawInput);
+  const parsed = call.argsParsed ? { ok: true as const, value: call.args } : { ok: false as const };
   let toolName = call.toolName;
   let args: unknown = parsed.ok ? parsed.value : call.rawInput;
   let problem: { reason: "unknown_tool" | "invalid_args"; message: string } | undefined;
@@ -121,6 +141,7 @@ export async function runToolCall(
   runtime: AgentRuntime,
   state: RunState,
   call: ModelToolCall,
+  control: CallControl = {},
 ): Promise<CallOutcome> {
   // An aborted run starts nothing new: no hooks, no tool body (siblings may still be queued).
   if (state.signal.aborted) throw abortError(state.signal);
@@ -167,6 +188,9 @@ export async function runToolCall(
     }
     if (flow.type === "ask") {
       const answer = await requestApproval(runtime, state, { ...base, args, reason: flow.request.reason });
+      if (answer.pending) {
+        return { kind: "pending", ...base, args, callPayload: decided.payload, approval: answer.pending };
+      }
       if (!answer.approved) {
         return errorResult(
           call,
@@ -178,25 +202,53 @@ export async function runToolCall(
     }
   }
 
+  if (control.defer?.()) return { kind: "pending", ...base, args, callPayload: decided.payload };
+  return executeCall(state, { tool, base, args, callPayload: decided.payload, context, selection });
+}
+
+export interface ExecuteInput {
+  tool: ResolvedTool;
+  base: { toolCallId: string; toolName: string; qualifiedName: string };
+  args: unknown;
+  callPayload: EventPayload<"tool_call">;
+  context: HookContext;
+  selection: HookSelection;
+  /** Runs the body at most once across processes (approved calls of a resumed run). */
+  once?: OnceGuard;
+}
+
+/**
+ * The operation and what follows it: execute → tool_error recovery → tool_result
+ * transforms → inspects. Shared by `runToolCall` and a resumed run's approved calls.
+ */
+export async function executeCall(state: RunState, input: ExecuteInput): Promise<CallOutcome> {
+  const { tool, base, args, context, selection, once } = input;
+  const decided = { payload: input.callPayload };
+  const call = { toolCallId: base.toolCallId };
   let result: unknown;
   let isError = false;
   let errorText: string | undefined;
   // The hooks above may have outlived an abort; the body must not start after it.
   if (state.signal.aborted) throw abortError(state.signal);
   try {
-    result = await abortable(
-      tool.execute(args, {
-        toolCallId: call.toolCallId,
-        signal: state.signal,
-        context: {
-          sessionId: state.sessionId,
-          runId: state.runId,
-          step: state.step,
-          agentName: state.agentName,
-        },
-      }),
-      state.signal,
-    );
+    const body = () =>
+      tool.execute(
+        args,
+        withCallingRun(
+          {
+            toolCallId: call.toolCallId,
+            signal: state.signal,
+            context: {
+              sessionId: state.sessionId,
+              runId: state.runId,
+              step: state.step,
+              agentName: state.agentName,
+            },
+          },
+          state,
+        ),
+      );
+    result = await abortable(once ? once.run(body) : body(), state.signal);
     // Inspections run after the operation (DESIGN §3), with the effective arguments.
     state.runner.inspect(decided.payload, context, selection);
   } catch (error) {
@@ -250,5 +302,14 @@ export async function runToolCall(
     return { kind: "terminate", reason: rewritten.terminal.flow.reason, hook: rewritten.terminal.hook };
   }
   state.runner.inspect(rewritten.payload, context, resultSelection);
-  return { kind: "result", ...base, args, result: rewritten.payload.result, isError, executed: true };
+  const outcome: Extract<CallOutcome, { kind: "result" }> = {
+    kind: "result",
+    ...base,
+    args,
+    result: rewritten.payload.result,
+    isError,
+    executed: true,
+  };
+  if (once?.replayed) outcome.replayed = true;
+  return outcome;
 }

@@ -1,12 +1,17 @@
 /**
  * ModelMessage (the transcript's shape) → the provider prompt (LanguageModelV3Prompt, which
- * V4 shares for these parts). Conversions are cached per message object: committed messages
- * are immutable, so a long run converts each message once, not once per step.
+ * V4 shares for these parts). Most transcript messages already have the prompt's shape
+ * (array content of text, tool-call and tool-result parts), so they are passed as they
+ * are; only string content and image parts need a new object. That keeps a long run from
+ * allocating a copy of its history on every step.
  */
 import type { LanguageModelV3Message, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { ModelMessage } from "../events/payloads.js";
 
-const cache = new WeakMap<object, LanguageModelV3Message>();
+function needsParts(content: readonly { type: string }[]): boolean {
+  for (const part of content) if (part.type === "image") return true;
+  return false;
+}
 
 function parts(content: unknown): any[] {
   if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
@@ -15,31 +20,26 @@ function parts(content: unknown): any[] {
   );
 }
 
-function convert(message: ModelMessage): LanguageModelV3Message {
+export function toPromptMessage(message: ModelMessage): LanguageModelV3Message {
   switch (message.role) {
     case "system":
-      return { role: "system", content: message.content };
+      return message as LanguageModelV3Message;
     case "user":
-      return { role: "user", content: parts(message.content) };
     case "assistant":
-      return { role: "assistant", content: parts(message.content) };
+      if (typeof message.content !== "string" && !needsParts(message.content)) return message as LanguageModelV3Message;
+      return { role: message.role, content: parts(message.content) } as LanguageModelV3Message;
     case "tool":
-      return { role: "tool", content: message.content.filter((part) => part.type === "tool-result") as any };
+      for (const part of message.content) {
+        if (part.type !== "tool-result") {
+          return { role: "tool", content: message.content.filter((item) => item.type === "tool-result") as any };
+        }
+      }
+      return message as LanguageModelV3Message;
   }
 }
 
-export function toPrompt(
-  system: string | undefined,
-  messages: readonly ModelMessage[],
-): LanguageModelV3Prompt {
+export function toPrompt(system: string | undefined, messages: readonly ModelMessage[]): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = system ? [{ role: "system", content: system }] : [];
-  for (const message of messages) {
-    let converted = cache.get(message);
-    if (converted === undefined) {
-      converted = convert(message);
-      cache.set(message, converted);
-    }
-    prompt.push(converted);
-  }
+  for (const message of messages) prompt.push(toPromptMessage(message));
   return prompt;
 }

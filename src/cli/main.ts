@@ -5,11 +5,14 @@
  */
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigError, formatIssue } from "../config/config-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
+import { closeAllResources } from "../tools/open-resources.js";
 import { EXIT } from "./exit-codes.js";
 import { explainCommand } from "./explain-command.js";
+import { historyCommand } from "./history-command.js";
+import { type CliDecision, resumeCommand } from "./resume-command.js";
 import { type CliIO, runCommand } from "./run-command.js";
 import { schemaCommand } from "./schema-command.js";
 import { validateCommand } from "./validate-command.js";
@@ -43,8 +46,46 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     .option("-a, --agent <id>", "which agent to run (default: the first)")
     .option("-s, --session <id>", "continue this session (transcripts persist beside the config)")
     .option("--json", "print the RunResult as one JSON document on stdout")
+    .addOption(
+      new Option(
+        "-m, --model <model>",
+        "run on this model instead: a name under models: or provider:model-id (e.g. ollama:llama3.2)",
+      ).env("HOOKWISE_MODEL"),
+    )
     .action(async (config: string, options) => {
       code = await runCommand(config, options, io);
+    });
+
+  // Decisions keep their command-line order, so a --reason belongs to the --deny before it.
+  const decisions: CliDecision[] = [];
+  program
+    .command("resume")
+    .description("continue a suspended run: approve or deny its pending approvals")
+    .argument("<config>", "the config file the run was started with")
+    .requiredOption("-r, --run <id>", "the suspended run's id")
+    .option(
+      "--approve <id>",
+      "approve a pending approval: its id, a signed token, or all (repeatable)",
+      (id) => {
+        decisions.push({ approve: id });
+        return id;
+      },
+    )
+    .option("--deny <id>", "deny a pending approval: its id, a signed token, or all (repeatable)", (id) => {
+      decisions.push({ deny: id });
+      return id;
+    })
+    .option("--reason <text>", "why the --deny before it was denied (the model receives it)", (text) => {
+      const last = decisions.at(-1);
+      if (!last || !("deny" in last) || last.reason !== undefined) {
+        throw new InvalidArgumentError("--reason must follow a --deny");
+      }
+      last.reason = text;
+      return text;
+    })
+    .option("--json", "print the RunResult as one JSON document on stdout")
+    .action(async (config: string, options: { run: string; json?: boolean }) => {
+      code = await resumeCommand(config, { run: options.run, decisions, json: options.json }, io);
     });
 
   program
@@ -62,6 +103,16 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     .option("--json", "also print the report as JSON")
     .action((config: string, options) => {
       code = explainCommand(config, io, options);
+    });
+
+  program
+    .command("history")
+    .description("a session's transcript, with the messages compaction archived")
+    .argument("<config>", "the config file the session ran with")
+    .requiredOption("-s, --session <id>", "the session")
+    .option("--json", "print { id, messages, archived } as JSON")
+    .action(async (config: string, options: { session: string; json?: boolean }) => {
+      code = await historyCommand(config, options, io);
     });
 
   program
@@ -103,8 +154,26 @@ function invokedDirectly(): boolean {
   }
 }
 
+/**
+ * Ctrl-C (and SIGTERM): close every open resource — loaded configs with their stores, MCP
+ * servers, language servers — then exit 130; a second signal, or 5 s, exits at once.
+ */
+function closeOnInterrupt(): void {
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stderr.write("\nhookwise: interrupted; closing servers\n");
+    setTimeout(() => process.exit(130), 5_000).unref();
+    void closeAllResources().finally(() => process.exit(130));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+}
+
 const isEntry = invokedDirectly();
 if (isEntry || process.env.HOOKWISE_CLI === "1") {
+  closeOnInterrupt();
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

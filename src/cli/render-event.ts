@@ -21,7 +21,7 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
   return (event) => {
     switch (event.type) {
       case "run-start":
-        out.line(`› ${event.input}`);
+        out.line(`› ${event.input}${event.resumed ? `  (resuming run ${event.runId})` : ""}`);
         break;
       case "step-start":
         endText();

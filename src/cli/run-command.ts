@@ -4,13 +4,17 @@
  * (logs on stderr). No prompt and a TTY: an interactive chat in one session.
  */
 import { randomUUID } from "node:crypto";
-import { createInterface } from "node:readline/promises";
+import type { AgentOptions } from "../agent/agent-options.js";
 import type { Agent } from "../agent/create-agent.js";
 import type { RunResult } from "../agent/run-result.js";
 import { formatIssue } from "../config/config-error.js";
 import { loadConfig } from "../config/load-config.js";
+import { approvalPrompt } from "./approval-prompt.js";
 import { exitCodeFor } from "./exit-codes.js";
+import { modelOverride } from "./model-override.js";
+import { printApprovals } from "./print-approvals.js";
 import { eventRenderer, type Printer } from "./render-event.js";
+import { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
 import { UsageError } from "./usage-error.js";
 
 export interface RunCommandOptions {
@@ -18,12 +22,16 @@ export interface RunCommandOptions {
   agent?: string;
   session?: string;
   json?: boolean;
+  /** A model declared under models:, or `provider:model-id`, instead of the agent's. */
+  model?: string;
 }
 
 export interface CliIO {
   stdout: Printer;
   stderr: Printer;
   isTTY: boolean;
+  /** Reads one answer on the terminal (tests pass one; default: readline on stdin). */
+  ask?: (question: string) => Promise<string>;
 }
 
 async function runOnce(
@@ -32,12 +40,28 @@ async function runOnce(
   sessionId: string,
   options: RunCommandOptions,
   io: CliIO,
+  configPath: string,
 ): Promise<RunResult> {
   if (options.json) return agent.run(prompt, { sessionId });
   const render = eventRenderer(io.stdout);
   const live = agent.stream(prompt, { sessionId });
   for await (const event of live) render(event);
-  return live.result;
+  const result = await live.result;
+  printApprovals(io.stdout, configPath, result);
+  return result;
+}
+
+/**
+ * On a terminal (human mode) approvals are asked there; otherwise nobody is listening and
+ * an `ask` suspends the run, to be decided with `hookwise resume`.
+ */
+export function approvalChannel(
+  io: CliIO,
+  json: boolean | undefined,
+): { prompt: TerminalPrompt | undefined; overrides: Pick<AgentOptions, "approvals"> } {
+  if (!io.isTTY || json) return { prompt: undefined, overrides: {} };
+  const prompt = terminalPrompt(io);
+  return { prompt, overrides: { approvals: { handler: approvalPrompt(io.stdout, prompt.ask) } } };
 }
 
 export async function runCommand(configPath: string, options: RunCommandOptions, io: CliIO): Promise<number> {
@@ -55,7 +79,11 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
   });
   try {
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
-    const agent = await loaded.createAgent(options.agent);
+    const channel = approvalChannel(io, options.json);
+    const agent = await loaded.createAgent(options.agent, {
+      ...(options.model ? { model: modelOverride(loaded, options.model) } : {}),
+      ...channel.overrides,
+    });
     const unsubscribe = loaded.notifications.subscribe((note) =>
       (options.json ? io.stderr : io.stdout).line(`  🔔 [${note.level}] ${note.title}: ${note.message}`),
     );
@@ -68,37 +96,44 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
     (options.json ? io.stderr : io.stdout).line(banner);
     try {
       if (options.prompt !== undefined) {
-        const result = await runOnce(agent, options.prompt, sessionId, options, io);
+        const result = await runOnce(agent, options.prompt, sessionId, options, io, configPath);
         if (options.json) io.stdout.line(JSON.stringify(result, null, 2));
         return exitCodeFor(result.outcome);
       }
       if (!io.isTTY)
         throw new UsageError("no --prompt given and stdin is not a terminal; pass --prompt TEXT");
-      return await chat(agent, sessionId, options, io);
+      return await chat(agent, sessionId, options, io, configPath, channel.prompt ?? terminalPrompt(io));
     } finally {
       unsubscribe();
+      channel.prompt?.close();
     }
   } finally {
     await loaded.close();
   }
 }
 
-async function chat(agent: Agent, sessionId: string, options: RunCommandOptions, io: CliIO): Promise<number> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout });
+async function chat(
+  agent: Agent,
+  sessionId: string,
+  options: RunCommandOptions,
+  io: CliIO,
+  configPath: string,
+  prompt: TerminalPrompt,
+): Promise<number> {
   io.stdout.line(`session ${sessionId} — type a message, or /exit`);
   let code = 0;
   try {
     for (;;) {
-      const line = (await rl.question("you › ")).trim();
+      const line = (await prompt.ask("you › ")).trim();
       if (line === "/exit" || line === "/quit") break;
       if (!line) continue;
-      const result = await runOnce(agent, line, sessionId, options, io);
+      const result = await runOnce(agent, line, sessionId, options, io, configPath);
       code = exitCodeFor(result.outcome);
     }
   } catch (error) {
     if ((error as { code?: string }).code !== "ABORT_ERR") throw error;
   } finally {
-    rl.close();
+    prompt.close();
   }
   return code;
 }

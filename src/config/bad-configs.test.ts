@@ -111,7 +111,7 @@ const cases: Case[] = [
   {
     name: "duplicate hook ids",
     yaml: "runtime:\n  hooks:\n    - { id: a, on: turn_end, action: { type: log, message: x } }\n    - { id: a, on: turn_end, action: { type: log, message: y } }\n",
-    error: [4, 13, "runtime.hooks[1].id", 'duplicate hook id "a" in this scope (first at runtime.hooks.0)'],
+    error: [4, 13, "runtime.hooks[1].id", 'duplicate hook id "a" in this scope (first at runtime.hooks[0])'],
   },
   {
     name: "unknown policy decision",

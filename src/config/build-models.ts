@@ -1,12 +1,13 @@
 /**
- * Models in config (DESIGN §8): `scripted:<file>` replays a script offline; real provider
- * strings (`openai:…`, `anthropic:…`) are resolved by the providers registry.
+ * Models in config (DESIGN §8): each `models.<name>` entry, a string `provider:model-id` or
+ * an object, is built by the models' provider registry. The entry's `fallback` and
+ * `max_retries` travel with the model object (model settings) to the loop; a fallback is a
+ * declared model name, resolved through the agent's `models` option when it is needed.
  */
-import { resolve } from "node:path";
-import { HookwiseError } from "../errors/hookwise-error.js";
+import { createModel } from "../models/create-model.js";
 import type { LanguageModel } from "../models/language-model.js";
-import { loadScript } from "../models/load-script.js";
-import { scriptedModel } from "../models/scripted-model.js";
+import { withModelSettings } from "../models/model-settings.js";
+import { providerNames as registeredProviders } from "../models/providers/index.js";
 import type { ModelEntry } from "./schema.js";
 
 export interface BuiltModel {
@@ -17,38 +18,38 @@ export interface BuiltModel {
   scripted: boolean;
 }
 
-type ProviderFactory = (
-  modelId: string,
-  entry: Exclude<ModelEntry, string> | undefined,
-  baseDir: string,
-) => LanguageModel;
-
-const PROVIDERS: Record<string, ProviderFactory> = {
-  scripted: (modelId, _entry, baseDir) => {
-    const path = resolve(baseDir, modelId);
-    return scriptedModel(loadScript(path), { modelId: modelId, source: path });
-  },
-};
-
 export function providerNames(): string[] {
-  return Object.keys(PROVIDERS);
+  return registeredProviders();
 }
 
+/** Builds `models.<name>`; throws a HookwiseError naming the entry (a missing key names its variable). */
 export function buildModel(name: string, entry: ModelEntry, baseDir: string): BuiltModel {
-  const provider = typeof entry === "string" ? entry.slice(0, entry.indexOf(":")) : entry.provider;
-  const modelId = typeof entry === "string" ? entry.slice(entry.indexOf(":") + 1) : entry.model;
-  const factory = PROVIDERS[provider];
-  if (!factory) {
-    throw new HookwiseError(
-      `models.${name}: provider "${provider}" is not available in this build (available: ${providerNames().join(", ")})`,
-    );
-  }
+  const where = `models.${name}`;
   const object = typeof entry === "string" ? undefined : entry;
+  const model = createModel(
+    object
+      ? {
+          provider: object.provider,
+          model: object.model,
+          baseUrl: object.base_url,
+          apiKeyEnv: object.api_key_env,
+          options: object.options,
+        }
+      : entry,
+    { baseDir, where },
+  );
+  if (object) {
+    withModelSettings(model, {
+      maxRetries: object.max_retries,
+      fallback: object.fallback,
+      contextWindow: object.context_window,
+    });
+  }
   return {
     name,
-    model: factory(modelId, object, baseDir),
+    model,
     contextWindow: object?.context_window,
     fallback: object?.fallback,
-    scripted: provider === "scripted",
+    scripted: model.provider === "scripted",
   };
 }

@@ -1,22 +1,39 @@
 /**
- * Toolsets in config (DESIGN §7). `module`: a JS/TS module whose exports are tools (made
- * with `tool()` or plain `{ description, inputSchema, execute }` objects). Other kinds
- * (mcp, builtin) are resolved by the toolset registry.
+ * Toolsets in config (DESIGN §7), one factory per `kind` in the TOOLSETS registry:
+ * - `module`: a JS/TS module whose exports are tools (made with `tool()` or plain
+ *   `{ description, inputSchema, execute }` objects);
+ * - `mcp`: an MCP server over stdio (`command`, `args`, `env`; started in the config's
+ *   folder) or streamable HTTP (`url`, `headers`), see src/tools/mcp;
+ * - `builtin`: `filesystem` (under `root`, default the config's folder) or `memory`
+ *   (per session, in the StateStore), see src/tools/builtin.
  */
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { HookwiseError } from "../errors/hookwise-error.js";
-import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
+import type { HookLogger } from "../hooks/hook-context.js";
+import type { StateStore } from "../state/state-store.js";
+import { filesystemToolset } from "../tools/builtin/filesystem-toolset.js";
+import { memoryToolset } from "../tools/builtin/memory-toolset.js";
+import { mcpToolset } from "../tools/mcp/mcp-toolset.js";
+import { resolveTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
+import type { Toolset } from "../tools/toolset.js";
 import type { ToolsetEntry } from "./schema.js";
 
-export interface BuiltToolset {
-  name: string;
-  tools: ResolvedTool[];
-  close(): Promise<void>;
+export type BuiltToolset = Toolset;
+
+/** What factories may need beyond the entry: the config's store (memory) and logger (MCP). */
+export interface ToolsetContext {
+  store?: StateStore;
+  log?: HookLogger;
 }
 
-type ToolsetFactory = (name: string, entry: ToolsetEntry, baseDir: string) => Promise<BuiltToolset>;
+type ToolsetFactory = (
+  name: string,
+  entry: ToolsetEntry,
+  baseDir: string,
+  context: ToolsetContext,
+) => Promise<BuiltToolset>;
 
 function isToolLike(value: unknown): value is ToolDefinition {
   return (
@@ -57,14 +74,53 @@ const moduleToolset: ToolsetFactory = async (name, entry, baseDir) => {
   };
 };
 
+const mcpToolsetEntry: ToolsetFactory = (name, entry, baseDir, context) => {
+  if (entry.kind !== "mcp") throw new Error("unreachable");
+  const prefix = { prefix: entry.prefix ?? true, ...(context.log ? { log: context.log } : {}) };
+  if (entry.url !== undefined) {
+    if (entry.command !== undefined)
+      throw new HookwiseError(`toolsets.${name}: give either command (stdio) or url (HTTP), not both`);
+    return mcpToolset(name, { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}) }, prefix);
+  }
+  if (entry.command === undefined) {
+    throw new HookwiseError(
+      `toolsets.${name}: an MCP toolset needs command (stdio, e.g. command: node, args: [./server.js]) or url (streamable HTTP)`,
+    );
+  }
+  // A relative command path (./server) resolves against the config's folder, like every path.
+  const command =
+    entry.command.includes("/") && !isAbsolute(entry.command)
+      ? resolve(baseDir, entry.command)
+      : entry.command;
+  const spec = {
+    command,
+    args: entry.args ?? [],
+    cwd: baseDir,
+    ...(entry.env ? { env: entry.env } : {}),
+  };
+  return mcpToolset(name, spec, prefix);
+};
+
+const builtinToolsetEntry: ToolsetFactory = async (name, entry, baseDir, context) => {
+  if (entry.kind !== "builtin") throw new Error("unreachable");
+  const prefix = entry.prefix ?? true;
+  if (entry.module === "filesystem")
+    return filesystemToolset(name, { root: resolve(baseDir, entry.root ?? "."), prefix });
+  if (!context.store) throw new HookwiseError(`toolsets.${name}: the memory toolset needs a StateStore`);
+  return memoryToolset(name, { store: context.store, prefix });
+};
+
 const TOOLSETS: Record<string, ToolsetFactory> = {
   module: moduleToolset,
+  mcp: mcpToolsetEntry,
+  builtin: builtinToolsetEntry,
 };
 
 export async function buildToolset(
   name: string,
   entry: ToolsetEntry,
   baseDir: string,
+  context: ToolsetContext = {},
 ): Promise<BuiltToolset> {
   const factory = TOOLSETS[entry.kind];
   if (!factory) {
@@ -72,5 +128,25 @@ export async function buildToolset(
       `toolsets.${name}: toolset kind "${entry.kind}" is not available in this build (available: ${Object.keys(TOOLSETS).join(", ")})`,
     );
   }
-  return factory(name, entry, baseDir);
+  return factory(name, entry, baseDir, context);
+}
+
+/**
+ * Builds every toolset; when one fails, the ones already built are closed (no MCP server
+ * is left running behind a config that did not load) and the first error is thrown.
+ */
+export async function buildToolsets(
+  entries: Readonly<Record<string, ToolsetEntry>>,
+  baseDir: string,
+  context: ToolsetContext = {},
+): Promise<BuiltToolset[]> {
+  const settled = await Promise.allSettled(
+    Object.entries(entries).map(([name, entry]) => buildToolset(name, entry, baseDir, context)),
+  );
+  const failed = settled.find((item) => item.status === "rejected");
+  if (!failed) return settled.map((item) => (item as PromiseFulfilledResult<BuiltToolset>).value);
+  await Promise.allSettled(
+    settled.flatMap((item) => (item.status === "fulfilled" ? [item.value.close()] : [])),
+  );
+  throw failed.reason;
 }

@@ -45,13 +45,13 @@ export function compileHookEntry(
       const evaluation = makeEvaluation(event, context, entry.id, options);
       if (!(await predicate(evaluation))) return NOT_FIRED;
       const { store } = services;
+      // Limits in order: a cap already reached (read-only peek), the cooldown, the rate window,
+      // then the atomic count — so a trigger held back by cooldown or rate never uses up the cap.
+      const firesKey = limitKey(entry, scopeId, context.sessionId, "fires");
+      if (entry.max_fires > 0 && ((await store.get<number>(firesKey)) ?? 0) >= entry.max_fires) return NOT_FIRED;
       if (entry.cooldown > 0) {
         const key = limitKey(entry, scopeId, context.sessionId, "cooldown");
         if (!(await store.setIfAbsent(key, Date.now(), { ttlMs: entry.cooldown * 1000 }))) return NOT_FIRED;
-      }
-      if (entry.max_fires > 0) {
-        const fired = await store.increment(limitKey(entry, scopeId, context.sessionId, "fires"));
-        if (fired > entry.max_fires) return NOT_FIRED;
       }
       if (entry.rate_limit) {
         const allowed = await store.hit(limitKey(entry, scopeId, context.sessionId, "rate"), {
@@ -61,6 +61,8 @@ export function compileHookEntry(
         });
         if (!allowed) return NOT_FIRED;
       }
+      // The increment is the arbiter between concurrent fires: the cap holds exactly.
+      if (entry.max_fires > 0 && (await store.increment(firesKey)) > entry.max_fires) return NOT_FIRED;
       return action.run(evaluation);
     },
   };

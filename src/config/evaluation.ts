@@ -4,6 +4,7 @@
  */
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { HookContext, HookLogger } from "../hooks/hook-context.js";
+import type { LanguageServers } from "../lsp/language-servers.js";
 import type { StateStore } from "../state/state-store.js";
 import type { NotificationBus } from "./notification-bus.js";
 
@@ -52,4 +53,11 @@ export interface ActionServices {
    * arguments, or when the tool throws.
    */
   callTool(name: string, args: unknown, evaluation: Evaluation): Promise<unknown>;
+  /**
+   * The workspace's language servers, for `lsp_diagnose` and the `lsp.*` tools: started on
+   * first use, reused, closed with the config (loadConfig provides them).
+   */
+  languageServers?: LanguageServers;
+  /** The clock (ms since the epoch) of TTLs; default `Date.now`. Tests inject one. */
+  now?(): number;
 }

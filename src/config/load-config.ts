@@ -8,19 +8,24 @@ import { dirname, resolve } from "node:path";
 import picomatch from "picomatch";
 import type { AgentOptions } from "../agent/agent-options.js";
 import { type Agent, createAgent } from "../agent/create-agent.js";
+import { subAgentTool } from "../agent/sub-agent-tool.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
+import { LanguageServers } from "../lsp/language-servers.js";
+import { lspToolset } from "../lsp/lsp-toolset.js";
 import { createStore, type StateConfig } from "../state/create-store.js";
 import type { StateStore } from "../state/state-store.js";
+import { trackResource } from "../tools/open-resources.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { type BuiltModel, buildModel } from "./build-models.js";
 import { buildPolicies } from "./build-policies.js";
-import { type BuiltToolset, buildToolset } from "./build-toolsets.js";
+import { type BuiltToolset, buildToolsets as buildAllToolsets } from "./build-toolsets.js";
 import { compileHookEntry } from "./compile-hook.js";
 import { ConfigError, ConfigFileError, type ConfigIssue } from "./config-error.js";
 import type { ActionServices, Evaluation } from "./evaluation.js";
+import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
 import type { AgentEntry, ConfigFile } from "./schema.js";
 import { type ValidatedConfig, validateConfigText } from "./validate-config.js";
@@ -31,6 +36,8 @@ export interface LoadConfigOptions {
   /** The store used when the config has no `runtime.state` (default: memory). */
   defaultState?: StateConfig;
   logger?: HookLogger;
+  /** The clock (ms since the epoch) of injection TTLs (seed 000); default `Date.now`. */
+  now?: () => number;
 }
 
 export interface LoadedConfig {
@@ -90,11 +97,17 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   const logger = options.logger;
   let toolsets: Promise<BuiltToolset[]> | undefined;
   const buildToolsets = () => {
-    toolsets ??= Promise.all(
-      Object.entries(config.toolsets).map(([name, entry]) => buildToolset(name, entry, dir)),
-    );
+    toolsets ??= buildAllToolsets(config.toolsets, dir, { store, ...(logger ? { log: logger } : {}) });
     return toolsets;
   };
+  // Language servers start on first use (lsp_diagnose, lsp.* tools) and close with the config.
+  const languageServers = new LanguageServers({ root: dir });
+  // Actions also reach an implicit `lsp` toolset unless the config declares its own.
+  const implicitLsp = config.toolsets.lsp ? [] : lspToolset(languageServers).tools;
+  const actionTools = async () => [
+    ...(await buildToolsets()).flatMap((toolset) => toolset.tools),
+    ...implicitLsp,
+  ];
   const services: ActionServices = {
     log: logger ?? {
       debug() {},
@@ -105,7 +118,9 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     notifications,
     store,
     workspace: dir,
-    callTool: (name, args, evaluation) => callConfigTool(buildToolsets, name, args, evaluation),
+    callTool: (name, args, evaluation) => callConfigTool(actionTools, name, args, evaluation),
+    languageServers,
+    ...(options.now ? { now: options.now } : {}),
   };
   const agents = config.agents.length ? config.agents : [IMPLICIT_AGENT];
   const models = new Map<string, BuiltModel>();
@@ -127,14 +142,18 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     return built;
   };
 
-  const hooksFor = (id?: string): AnyHook[] => {
+  /** `onlyOwn`: the agent's own hooks, without app-wide ones (a sub-agent inherits those). */
+  const hooksFor = (id?: string, onlyOwn = false): AnyHook[] => {
     const agent = agents.find((item) => item.id === (id ?? agents[0]!.id));
     if (!agent) throw new HookwiseError(`unknown agent "${id}"`);
-    const contextWindow =
-      agent.model && config.models[agent.model] && typeof config.models[agent.model] === "object"
-        ? (config.models[agent.model] as { context_window?: number }).context_window
-        : undefined;
-    const stats = { contextWindow, maxTurns: agent.max_steps ?? config.runtime.max_steps ?? 20 };
+    const stats = {
+      contextWindow: configuredContextWindow(config, agent),
+      maxTurns: agent.max_steps ?? config.runtime.max_steps ?? 20,
+    };
+    // Seed-000 manifests (top-level `hooks`): synthetic tool-call injection at run start.
+    const manifests = validated.manifests.map((manifest, index) =>
+      compileManifestHook(manifest, index, services, stats),
+    );
     const app = validated.appHooks
       .filter((entry) => entry.enabled)
       .map((entry) =>
@@ -149,8 +168,127 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
           defaultTimeout: config.runtime.hook_timeout,
         }),
       );
-    return [...app, ...own];
+    return onlyOwn ? own : [...manifests, ...app, ...own];
   };
+
+  /**
+   * The sub-agent tools of an agent (DESIGN §5, §7): each `agents.<id>` pattern of its
+   * `tools:` names specialists (`role: specialist`). A sub-agent gets only its own hooks and
+   * policies: the app-wide ones, and its parent's, reach it through the parent's registries
+   * (registering them twice would fire them twice). `lineage` catches cycles.
+   */
+  const subAgentsOf = async (
+    agent: AgentEntry,
+    lineage: readonly string[],
+    /** The caller's approval channel (the CLI's prompt): a sub-agent's asks reach the same human. */
+    approvals: AgentOptions["approvals"],
+  ): Promise<ResolvedTool[]> => {
+    const patterns = (agent.tools ?? []).filter((pattern) => pattern.startsWith("agents."));
+    if (patterns.length === 0) return [];
+    const tools: ResolvedTool[] = [];
+    for (const candidate of agents) {
+      const listed = patterns.filter((pattern) =>
+        picomatch(pattern, { dot: true })(`agents.${candidate.id}`),
+      );
+      if (listed.length === 0) continue;
+      const explicit = listed.some((pattern) => !picomatch.scan(pattern).isGlob);
+      if (candidate.id === agent.id) {
+        if (!explicit) continue;
+        throw new HookwiseError(`agent "${agent.id}" lists itself (agents.${agent.id}) as a sub-agent`);
+      }
+      if (candidate.role !== "specialist") {
+        if (!explicit) continue;
+        throw new HookwiseError(
+          `agent "${agent.id}" lists agents.${candidate.id}, but "${candidate.id}" is not a sub-agent: give it role: specialist`,
+        );
+      }
+      if (lineage.includes(candidate.id)) {
+        throw new HookwiseError(
+          `sub-agents form a cycle: ${[...lineage, candidate.id].map((id) => `agents.${id}`).join(" → ")}`,
+        );
+      }
+      const child = await createOne(
+        candidate.id,
+        {
+          hooks: hooksFor(candidate.id, true),
+          policies: buildPolicies(validated.agentPolicies.get(candidate.id) ?? []),
+          ...(approvals ? { approvals } : {}),
+        },
+        lineage,
+      );
+      tools.push(
+        subAgentTool(child, {
+          name: candidate.id,
+          ...(candidate.description ? { description: candidate.description } : {}),
+        }),
+      );
+    }
+    return tools;
+  };
+
+  async function createOne(
+    id: string | undefined,
+    overrides: Partial<AgentOptions>,
+    lineage: readonly string[],
+  ): Promise<Agent> {
+    const agentId = id ?? agents[0]!.id;
+    const agent = agents.find((item) => item.id === agentId);
+    if (!agent) {
+      const ids = agents.map((item) => item.id);
+      const hint = nearest(agentId, ids);
+      throw new HookwiseError(
+        `unknown agent "${agentId}" (agents: ${ids.join(", ")})${hint ? `; did you mean "${hint}"?` : ""}`,
+      );
+    }
+    const allTools = (await buildToolsets()).flatMap((toolset) => toolset.tools);
+    const tools = [
+      ...selectTools(allTools, agent),
+      ...(await subAgentsOf(agent, [...lineage, agent.id], overrides.approvals)),
+    ];
+    let model = overrides.model;
+    if (!model) {
+      const name =
+        agent.model ??
+        (typeof agent.brain?.model === "string" ? agent.brain.model : undefined) ??
+        (config.models.default ? "default" : Object.keys(config.models)[0]);
+      if (!name)
+        throw new HookwiseError(
+          `agent "${agent.id}" has no model: declare one under models: (e.g. default: "scripted:./script.yaml")`,
+        );
+      model = modelFor(name).model;
+    }
+    return createAgent({
+      name: agent.id,
+      model,
+      instructions: agent.instructions,
+      tools,
+      hooks: hooksFor(agent.id),
+      policies: buildPolicies([...validated.appPolicies, ...(validated.agentPolicies.get(agent.id) ?? [])]),
+      toolConcurrency: agent.tool_concurrency ?? config.runtime.tool_concurrency,
+      maxSteps: agent.max_steps ?? config.runtime.max_steps,
+      maxRetries: agent.max_retries ?? config.runtime.max_retries,
+      store,
+      models: (name: string) => (config.models[name] ? modelFor(name).model : undefined),
+      ...(logger ? { logger } : {}),
+      contextWindow: configuredContextWindow(config, agent),
+      ...overrides,
+      // `approval_ttl` (seconds) merges with an overriding channel (the CLI's prompt).
+      approvals: approvalOptions(agent.approval_ttl ?? config.runtime.approval_ttl, overrides.approvals),
+    });
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      untrack();
+      if (toolsets) await Promise.all((await toolsets.catch(() => [])).map((toolset) => toolset.close()));
+      await languageServers.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  // The CLI's SIGINT handler closes every open config (closeAllResources).
+  const untrack = trackResource({ close });
 
   return {
     file,
@@ -163,54 +301,26 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     agentIds: agents.map((agent) => agent.id),
     defaultAgentId: agents[0]!.id,
     hooksFor,
-    async createAgent(id, overrides = {}) {
-      const agentId = id ?? agents[0]!.id;
-      const agent = agents.find((item) => item.id === agentId);
-      if (!agent) {
-        const ids = agents.map((item) => item.id);
-        const hint = nearest(agentId, ids);
-        throw new HookwiseError(
-          `unknown agent "${agentId}" (agents: ${ids.join(", ")})${hint ? `; did you mean "${hint}"?` : ""}`,
-        );
-      }
-      toolsets ??= Promise.all(
-        Object.entries(config.toolsets).map(([name, entry]) => buildToolset(name, entry, dir)),
-      );
-      const allTools = (await toolsets).flatMap((toolset) => toolset.tools);
-      const tools = selectTools(allTools, agent);
-      let model = overrides.model;
-      if (!model) {
-        const name =
-          agent.model ??
-          (typeof agent.brain?.model === "string" ? agent.brain.model : undefined) ??
-          (config.models.default ? "default" : Object.keys(config.models)[0]);
-        if (!name)
-          throw new HookwiseError(
-            `agent "${agent.id}" has no model: declare one under models: (e.g. default: "scripted:./script.yaml")`,
-          );
-        model = modelFor(name).model;
-      }
-      return createAgent({
-        name: agent.id,
-        model,
-        instructions: agent.instructions,
-        tools,
-        hooks: hooksFor(agent.id),
-        policies: buildPolicies([...validated.appPolicies, ...(validated.agentPolicies.get(agent.id) ?? [])]),
-        toolConcurrency: agent.tool_concurrency ?? config.runtime.tool_concurrency,
-        maxSteps: agent.max_steps ?? config.runtime.max_steps,
-        maxRetries: agent.max_retries ?? config.runtime.max_retries,
-        store,
-        models: (name: string) => (config.models[name] ? modelFor(name).model : undefined),
-        ...(logger ? { logger } : {}),
-        ...overrides,
-      });
-    },
-    async close() {
-      if (toolsets) await Promise.all((await toolsets.catch(() => [])).map((toolset) => toolset.close()));
-      await store.close();
-    },
+    createAgent: (id, overrides = {}) => createOne(id, overrides, []),
+    close,
   };
+}
+
+function approvalOptions(
+  ttlSeconds: number | undefined,
+  override: AgentOptions["approvals"],
+): AgentOptions["approvals"] {
+  return { ...(ttlSeconds === undefined ? {} : { ttlMs: ttlSeconds * 1000 }), ...override };
+}
+
+/** `models.<name>.context_window` of the agent's model, when the config declares one. */
+function configuredContextWindow(config: ConfigFile, agent: AgentEntry): number | undefined {
+  const name =
+    agent.model ??
+    (typeof agent.brain?.model === "string" ? agent.brain.model : undefined) ??
+    (config.models.default ? "default" : Object.keys(config.models)[0]);
+  const entry = name === undefined ? undefined : config.models[name];
+  return typeof entry === "object" ? entry.context_window : undefined;
 }
 
 function selectTools(all: readonly ResolvedTool[], agent: AgentEntry): ResolvedTool[] {
@@ -234,13 +344,16 @@ function selectTools(all: readonly ResolvedTool[], agent: AgentEntry): ResolvedT
 
 /** The `callTool` service of actions: any tool of the config's toolsets, validated first. */
 async function callConfigTool(
-  toolsets: () => Promise<BuiltToolset[]>,
+  tools: () => Promise<ResolvedTool[]>,
   name: string,
   args: unknown,
   evaluation: Evaluation,
 ): Promise<unknown> {
-  const all = (await toolsets()).flatMap((toolset) => toolset.tools);
-  const tool = all.find((item) => item.qualifiedName === name || item.functionName === name);
+  const all = await tools();
+  const find = (wanted: string) =>
+    all.find((item) => item.qualifiedName === wanted || item.functionName === wanted);
+  // Seed 003's `mcp.<server>.<tool>` names the tool <tool> of the toolset <server>.
+  const tool = find(name) ?? (name.startsWith("mcp.") ? find(name.slice("mcp.".length)) : undefined);
   if (!tool) {
     const names = all.map((item) => item.qualifiedName);
     const hint = nearest(name, names);

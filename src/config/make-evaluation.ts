@@ -1,25 +1,26 @@
-/** Builds the Evaluation a config hook's condition and action see, with lazy statistics. */
+/**
+ * Builds the Evaluation a config hook's condition and action see, with lazy statistics.
+ * `tokens` and `pressure` come from the loop's token accounting (`ctx.contextWindow`:
+ * provider-reported usage where known, a tokenizer estimate for the rest); outside a loop,
+ * from the tokenizer alone.
+ */
+import { contextWindowFor } from "../context/context-window.js";
+import { estimateTokens } from "../context/count-tokens.js";
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { Evaluation, RunStats, ToolView } from "./evaluation.js";
 
 export interface StatsOptions {
-  /** The model's context window in tokens (models.<name>.context_window); default 128 000. */
+  /**
+   * The model's context window in tokens (models.<name>.context_window). Default: the
+   * loop's (the agent's `contextWindow`, or the known window of its model), else 128 000.
+   */
   contextWindow?: number;
   maxTurns?: number;
 }
 
-export const DEFAULT_CONTEXT_WINDOW = 128_000;
-
-/** A rough token estimate (4 characters a token) for when the provider reported none. */
-export function estimateTokens(messages: readonly ModelMessage[]): number {
-  let characters = 0;
-  for (const message of messages) {
-    characters +=
-      typeof message.content === "string" ? message.content.length : JSON.stringify(message.content).length;
-  }
-  return Math.ceil(characters / 4);
-}
+export { DEFAULT_CONTEXT_WINDOW } from "../context/context-window.js";
+export { estimateTokens };
 
 function countToolCalls(messages: readonly ModelMessage[]): number {
   let count = 0;
@@ -68,9 +69,11 @@ export function makeEvaluation(
   const messages = event.type === "model_request" ? event.history : context.messages;
   let tokens: number | undefined;
   const tokenCount = () => {
-    tokens ??= Math.max(estimateTokens(messages), 0);
+    tokens ??= context.contextWindow ? context.contextWindow.tokens(messages) : estimateTokens(messages);
     return tokens;
   };
+  const window =
+    options.contextWindow ?? context.contextWindow?.window ?? contextWindowFor(context.model?.modelId);
   const stats: RunStats = {
     turn: context.turn,
     get tools() {
@@ -81,7 +84,7 @@ export function makeEvaluation(
       return tokenCount();
     },
     get pressure() {
-      return tokenCount() / (options.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+      return tokenCount() / window;
     },
     max_turns: options.maxTurns ?? 20,
   };

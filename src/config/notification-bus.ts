@@ -8,6 +8,8 @@ export interface Notification {
   sessionId: string;
   runId: string;
   at: number;
+  /** Structured content for clients (e.g. `lsp_diagnose`: `{ path, diagnostics }`). */
+  data?: unknown;
 }
 
 export class NotificationBus {

@@ -8,19 +8,42 @@ import { z } from "zod";
 
 const seconds = z.number().min(0);
 
+/** Providers are checked against the registry by the validator (with the nearest name). */
 export const modelSchema = z.union([
   z
     .string()
-    .regex(/^[A-Za-z0-9_-]+:.+$/, 'a model string is "provider:model-id", e.g. "openai:gpt-4.1-mini"'),
+    .regex(/^[A-Za-z0-9_-]+:.+$/, 'a model string is "provider:model-id", e.g. "openai:gpt-4.1-mini"')
+    .describe(
+      '"provider:model-id": openai:, openai-chat:, anthropic:, google:, ollama:, scripted:./script.yaml',
+    ),
   z.strictObject({
-    provider: z.string(),
-    model: z.string(),
-    base_url: z.string().optional(),
-    api_key_env: z.string().optional(),
-    context_window: z.number().int().positive().optional(),
-    options: z.record(z.string(), z.unknown()).optional(),
-    fallback: z.string().optional(),
-    max_retries: z.number().int().min(0).optional(),
+    provider: z
+      .string()
+      .describe("openai | openai-chat | anthropic | google | openai-compatible | ollama | scripted"),
+    model: z.string().min(1).describe("the provider's model id (a script file for scripted)"),
+    base_url: z
+      .string()
+      .regex(/^https?:\/\/\S+$/, "base_url is an http(s) URL, e.g. http://127.0.0.1:11434/v1")
+      .optional()
+      .describe("the endpoint; required for openai-compatible (Ollama, vLLM, llama.cpp servers)"),
+    api_key_env: z
+      .string()
+      .regex(
+        /^[A-Za-z_][A-Za-z0-9_]*$/,
+        "api_key_env is the NAME of an environment variable (e.g. MY_OPENAI_KEY), never the key itself",
+      )
+      .optional()
+      .describe("the environment variable holding the key (default: the provider's, e.g. OPENAI_API_KEY)"),
+    context_window: z.number().int().positive().optional().describe("tokens, for context_pressure"),
+    options: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("provider settings (headers, organization, project, name…); never a key"),
+    fallback: z
+      .string()
+      .optional()
+      .describe("a model declared under models:, used once this one's retries are exhausted"),
+    max_retries: z.number().int().min(0).optional().describe("retries of this model (default: the agent's)"),
   }),
 ]);
 
@@ -108,6 +131,12 @@ export const agentSchema = z.strictObject({
   max_steps: z.number().int().positive().optional(),
   tool_concurrency: z.number().int().positive().optional(),
   max_retries: z.number().int().min(0).optional(),
+  /** Seconds a pending approval can be approved (default: runtime.approval_ttl, else 24 h). */
+  approval_ttl: z
+    .number()
+    .positive()
+    .optional()
+    .describe("seconds a pending approval can be approved (default: runtime.approval_ttl, else 86400)"),
 });
 
 export const runtimeSchema = z.strictObject({
@@ -119,6 +148,14 @@ export const runtimeSchema = z.strictObject({
   max_retries: z.number().int().min(0).optional(),
   /** Default hook timeout, seconds. */
   hook_timeout: z.number().positive().optional(),
+  /** Seconds a pending approval can be approved; after it, it can only be denied (default 24 h). */
+  approval_ttl: z
+    .number()
+    .positive()
+    .optional()
+    .describe(
+      "seconds a pending approval of a suspended run can be approved (default 86400); after it, deny only",
+    ),
 });
 
 export const configSchema = z.strictObject({

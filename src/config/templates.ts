@@ -1,7 +1,8 @@
 /**
  * Templates (DESIGN §7, seed 003): `{{tool.name}}`, `{{tool.fqn}}`, `{{tool.params.a.b.0}}`,
  * negative indices (`items.-1`), `{{tool.result}}` as JSON, `{{tool.error}}`,
- * `{{run.input}}`, `{{session.id}}`, `{{workspace}}`; and, in log / notify messages,
+ * `{{run.input}}`, `{{session.id}}`, `{{workspace}}`, `{{request.step}}` and
+ * `{{request.attempt}}` (which provider request, which try of it); and, in log / notify messages,
  * `{turn}` `{tokens}` `{tools}` `{pressure}`. Missing paths render empty; never throws.
  */
 import type { Evaluation } from "./evaluation.js";
@@ -65,6 +66,10 @@ export function lookup(expression: string, evaluation: Evaluation, workspace: st
       return undefined;
     case "session":
       return rest[0] === "id" ? evaluation.context.sessionId : undefined;
+    case "request":
+      if (rest[0] === "step") return evaluation.context.step;
+      if (rest[0] === "attempt") return evaluation.context.attempt;
+      return undefined;
     case "agent":
       return rest[0] === "id" || rest[0] === "name" ? evaluation.context.agentName : undefined;
     case "workspace":

@@ -5,6 +5,7 @@
  */
 import picomatch from "picomatch";
 import { nearest } from "../errors/nearest.js";
+import { checkModels } from "./check-models.js";
 import { compileExpression } from "./conditions/expression.js";
 import type { ConfigIssue } from "./config-error.js";
 import {
@@ -164,9 +165,10 @@ export function validateConfigText(text: string, file: string): ValidationResult
   if (!parsed.success) sink.issues.push(...zodIssues(parsed.error, configSchema, data, source, file));
 
   const raw = data as Record<string, any>;
+  const appIds = new Map<string, (string | number)[]>();
   const appHooks = [
-    ...validateHooks(sink, raw.runtime?.hooks, ["runtime", "hooks"]),
-    ...validateHooks(sink, raw.execution?.hooks, ["execution", "hooks"]),
+    ...validateHooks(sink, raw.runtime?.hooks, ["runtime", "hooks"], appIds),
+    ...validateHooks(sink, raw.execution?.hooks, ["execution", "hooks"], appIds),
   ];
   const appPolicies = validatePolicies(sink, raw.runtime?.policies, ["runtime", "policies"]);
   const agentHooks = new Map<string, HookEntry[]>();
@@ -181,6 +183,7 @@ export function validateConfigText(text: string, file: string): ValidationResult
   const manifests = validateManifests(sink, raw.hooks);
   if (parsed.success) {
     checkAgents(sink, parsed.data);
+    checkModels(sink, parsed.data);
     checkToolReferences(sink, parsed.data);
   }
   const issues = sink.issues.sort((a, b) => a.line - b.line || a.column - b.column);

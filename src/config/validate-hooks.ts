@@ -5,11 +5,11 @@
  */
 import type { z } from "zod";
 import { nearest } from "../errors/nearest.js";
-import { ALL_EVENT_SPELLINGS, canonicalEventName, type EventName } from "../events/catalogue.js";
-import { ACTIONS, actionTypes } from "./actions/index.js";
+import { ALL_EVENT_SPELLINGS, canonicalEventName, EVENT_KINDS, type EventName, type HookKind } from "../events/catalogue.js";
+import { ACTIONS, actionKind, actionTypes } from "./actions/index.js";
 import { compileExpression } from "./conditions/expression.js";
 import { CONDITIONS, conditionTypes } from "./conditions/index.js";
-import type { ConfigIssue, ConfigPath } from "./config-error.js";
+import { type ConfigIssue, type ConfigPath, formatPath } from "./config-error.js";
 import { type HookEntry, hookEntrySchema } from "./schema.js";
 import { positionOf, type SourceDocument } from "./source-map.js";
 import { zodIssues } from "./zod-issues.js";
@@ -118,10 +118,36 @@ function checkAction(sink: IssueSink, value: unknown, path: ConfigPath, event: E
   }
 }
 
+/**
+ * The hook kind an action compiles to must be one its event takes (a chain mixing decide and
+ * transform actions has none; an action that transforms cannot sit on an inspect-only event).
+ */
+function checkActionKind(sink: IssueSink, value: unknown, path: ConfigPath, event: EventName | undefined): void {
+  let kind: HookKind;
+  try {
+    kind = actionKind(value, path);
+  } catch (error) {
+    report(sink, path, (error as Error).message.replace(/^[^:]*: /, ""), {
+      expected: "a chain whose actions all decide (gate) or all transform",
+    });
+    return;
+  }
+  if (event && !EVENT_KINDS[event].includes(kind)) {
+    report(sink, [...path, "type"], `this action runs as a ${kind} hook, which ${event} does not take`, {
+      expected: `an action that runs as ${EVENT_KINDS[event].join(" or ")} on ${event}`,
+    });
+  }
+}
+
 /** Validates one scope's hook list; returns the entries that parsed (with canonical events). */
-export function validateHooks(sink: IssueSink, list: unknown, path: ConfigPath): HookEntry[] {
+export function validateHooks(
+  sink: IssueSink,
+  list: unknown,
+  path: ConfigPath,
+  /** Ids already used in this scope (runtime.hooks and execution.hooks share one scope). */
+  seen: Map<string, ConfigPath> = new Map(),
+): HookEntry[] {
   if (!Array.isArray(list)) return [];
-  const seen = new Map<string, number>();
   const entries: HookEntry[] = [];
   list.forEach((raw, index) => {
     const at = [...path, index];
@@ -139,20 +165,24 @@ export function validateHooks(sink: IssueSink, list: unknown, path: ConfigPath):
       });
     }
     if (value.condition !== undefined) checkCondition(sink, value.condition, [...at, "condition"], event);
-    if (value.action !== undefined) checkAction(sink, value.action, [...at, "action"], event);
+    if (value.action !== undefined) {
+      const errors = sink.issues.length;
+      checkAction(sink, value.action, [...at, "action"], event);
+      if (sink.issues.length === errors) checkActionKind(sink, value.action, [...at, "action"], event);
+    }
     if (typeof value.id === "string") {
       const first = seen.get(value.id);
       if (first !== undefined) {
         report(
           sink,
           [...at, "id"],
-          `duplicate hook id "${value.id}" in this scope (first at ${[...path, first].join(".")})`,
+          `duplicate hook id "${value.id}" in this scope (first at ${formatPath(first)})`,
           {
             expected: "ids unique within runtime.hooks and within each agent's hooks",
           },
         );
       } else {
-        seen.set(value.id, index);
+        seen.set(value.id, at);
       }
     }
     if (parsed.success && event && sink.issues.length === before) entries.push({ ...parsed.data, on: event });

@@ -1,3 +1,4 @@
+export { ApprovalError } from "./approval-error.js";
 export { HookError } from "./hook-error.js";
 export { HookwiseError } from "./hookwise-error.js";
 export { editDistance, nearest } from "./nearest.js";

@@ -29,6 +29,8 @@ export interface ModelRequest {
   stopSequences?: string[];
   seed?: number;
   providerOptions?: Record<string, Record<string, unknown>>;
+  /** The model this attempt goes to, `provider:modelId` (a fallback shows here). */
+  model?: string;
 }
 
 export interface ToolCallSummary {
@@ -42,6 +44,8 @@ export interface ErrorInfo {
   type: string;
   message: string;
   status?: number;
+  /** The provider's own error code or type (`context_length_exceeded`, `overloaded_error`, …). */
+  code?: string;
   retryable: boolean;
 }
 
@@ -115,7 +119,14 @@ export interface EventPayloads {
   };
   step_end: Base<"step_end"> & { step: number; text: string; toolCalls: readonly ToolCallSummary[] };
   run_end: Base<"run_end"> & { output: string; outcome: string };
-  pre_compact: Base<"pre_compact"> & { messages: readonly ModelMessage[]; tokens: number };
+  pre_compact: Base<"pre_compact"> & {
+    /** The transcript before compaction. */
+    messages: readonly ModelMessage[];
+    /** Its tokens (token accounting: provider-reported where known, else estimated). */
+    tokens: number;
+    /** The messages the compaction would remove (archived with the session, not lost). */
+    remove: readonly ModelMessage[];
+  };
   approval_request: Base<"approval_request"> & {
     approvalId: string;
     toolName: string;

@@ -21,6 +21,42 @@ export type FlowRewriteOutput = { readonly type: "rewriteOutput"; readonly outpu
 export type FlowInject = { readonly type: "inject"; readonly messages: readonly ModelMessage[] };
 export type FlowFallback = { readonly type: "fallback"; readonly model: LanguageModel | string };
 
+/**
+ * One change to messages already in the transcript. Targets are message objects the hook
+ * read from `ctx.messages` (found by identity, so an earlier edit shifting indices does not
+ * misplace a later one). An edit must not leave a tool call without its result, or a result
+ * without its call (it fails closed).
+ */
+export type MessageEdit =
+  | {
+      /** An update in place: `messages` take the place of the first target; the targets go. */
+      readonly kind: "replace";
+      readonly targets: readonly ModelMessage[];
+      readonly messages: readonly ModelMessage[];
+    }
+  | {
+      /**
+       * A compaction: the loop first fires `pre_compact` (a decide hook may veto it, a
+       * transform may skip it); then `replacement` takes the place of the first removed
+       * message and the removed messages are archived with the session (nothing is lost).
+       * A function is called only once no hook vetoed, so a summary is never made in vain.
+       */
+      readonly kind: "compact";
+      readonly remove: readonly ModelMessage[];
+      readonly replacement:
+        | readonly ModelMessage[]
+        | ((removed: readonly ModelMessage[]) => readonly ModelMessage[] | Promise<readonly ModelMessage[]>);
+      /** Why, for the trace and logs. */
+      readonly reason?: string;
+    };
+
+/** Edits of the transcript, applied in order; `append` is added at the end like `flow.inject`. */
+export type FlowEditMessages = {
+  readonly type: "editMessages";
+  readonly edits: readonly MessageEdit[];
+  readonly append?: readonly ModelMessage[];
+};
+
 export type Flow =
   | FlowPatch
   | FlowRewriteArgs
@@ -35,7 +71,8 @@ export type Flow =
   | FlowRewriteInput
   | FlowRewriteOutput
   | FlowInject
-  | FlowFallback;
+  | FlowFallback
+  | FlowEditMessages;
 
 export type FlowType = Flow["type"];
 
@@ -68,6 +105,31 @@ export const flow = {
     type: "inject",
     messages: Array.isArray(messages) ? messages : [messages as ModelMessage],
   }),
+  /**
+   * `run_start` / `step_start` / `step_end` / `run_end`: update transcript messages in
+   * place (`targets`, objects from `ctx.messages`, are replaced by `messages`, which take the
+   * first target's place). Persisted, not archived: for a refreshed injection, not for
+   * removing history (that is `flow.compact`).
+   */
+  replaceMessages: (
+    targets: ModelMessage | readonly ModelMessage[],
+    messages: ModelMessage | readonly ModelMessage[],
+  ): FlowEditMessages => ({
+    type: "editMessages",
+    edits: [{ kind: "replace", targets: listOf(targets), messages: listOf(messages) }],
+  }),
+  /**
+   * `run_start` / `step_start` / `step_end` / `run_end`: compact the transcript. `pre_compact`
+   * fires first (veto / skip); the removed messages are archived with the session.
+   */
+  compact: (compaction: Omit<Extract<MessageEdit, { kind: "compact" }>, "kind">): FlowEditMessages => ({
+    type: "editMessages",
+    edits: [{ kind: "compact", ...compaction }],
+  }),
   /** `model_error`: retry this step on another model. */
   fallback: (model: LanguageModel | string): FlowFallback => ({ type: "fallback", model }),
 } as const;
+
+function listOf(messages: ModelMessage | readonly ModelMessage[]): readonly ModelMessage[] {
+  return Array.isArray(messages) ? messages : [messages as ModelMessage];
+}

@@ -40,4 +40,46 @@ export interface HookContext {
   };
   /** The run's index in its session (0 = first run): seed 003's `turn`. */
   readonly turn: number;
+  /** How full the model's context window is (token accounting). Set by the loop. */
+  readonly contextWindow?: ContextWindowUsage;
+  /** The agent's model, for hooks that need one (summaries, judges). Set by the loop. */
+  readonly model?: HookModel;
+}
+
+/** How full the model's context window is: provider-reported tokens where known, else estimated. */
+export interface ContextWindowUsage {
+  /** The model's context window, in tokens. */
+  readonly window: number;
+  /**
+   * Tokens a request with `messages` as history takes, system prompt and tool specs
+   * included (default: the transcript). The provider's reported count for what was
+   * already sent, a tokenizer estimate for the rest.
+   */
+  tokens(messages?: readonly ModelMessage[]): number;
+  /** `tokens(messages) / window`. */
+  pressure(messages?: readonly ModelMessage[]): number;
+}
+
+export interface ModelCallRequest {
+  system?: string;
+  messages: readonly ModelMessage[];
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** Another model than the agent's: a name the agent's `models` option resolves. */
+  model?: string;
+}
+
+export interface ModelCallResult {
+  text: string;
+  usage: { inputTokens: number; outputTokens: number; totalTokens: number };
+}
+
+/**
+ * The agent's model as a hook can use it. A call is not a step: no `model_request` hooks,
+ * not in `RunResult.requests`; its usage is added to the run's. Aborted with the run.
+ */
+export interface HookModel {
+  readonly provider: string;
+  readonly modelId: string;
+  generate(request: ModelCallRequest): Promise<ModelCallResult>;
 }

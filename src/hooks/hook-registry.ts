@@ -66,7 +66,13 @@ export class HookRegistry {
   readonly #cache = [new Map<EventName, SelectionCache>(), new Map<EventName, SelectionCache>()] as const;
   #cached = 0;
 
-  constructor(hooks: readonly AnyHook[] = []) {
+  readonly #defaultTimeoutMs: number;
+
+  /** `defaultTimeoutMs` applies to hooks that set no `timeoutMs` (default 30 000 ms). */
+  constructor(hooks: readonly AnyHook[] = [], options: { defaultTimeoutMs?: number } = {}) {
+    const fallback = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!(fallback > 0)) throw new TypeError("defaultTimeoutMs must be a positive number");
+    this.#defaultTimeoutMs = fallback;
     for (const hook of hooks) this.register(hook);
   }
 
@@ -179,7 +185,7 @@ export class HookRegistry {
     if (hook.match !== undefined && !TOOL_EVENTS.has(event)) {
       throw new TypeError(`${where}: "match" applies to tool events only, not ${event}`);
     }
-    const timeoutMs = hook.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = hook.timeoutMs ?? this.#defaultTimeoutMs;
     if (!(timeoutMs > 0)) throw new TypeError(`${where}: timeoutMs must be a positive number`);
     return {
       definition: hook,

@@ -141,6 +141,65 @@ describe("defineHook", () => {
     });
   });
 
+  test("transcript edits: replaceMessages and compact on run_start, step_start, step_end, run_end only", () => {
+    const message: ModelMessage = { role: "user", content: "x" };
+    expectTypeOf(flow.replaceMessages(message, message)).toExtend<HookResult<"run_start", "transform">>();
+    expectTypeOf(flow.compact({ remove: [message], replacement: [] })).toExtend<HookResult<"step_end">>();
+    expectTypeOf<Types<HookResult<"step_start", "transform">>>().toEqualTypeOf<
+      "inject" | "editMessages" | "terminate"
+    >();
+    expectTypeOf<Types<HookResult<"run_end", "transform">>>().toEqualTypeOf<
+      "rewriteOutput" | "editMessages" | "terminate"
+    >();
+    defineHook({
+      name: "compactor",
+      on: "run_end",
+      kind: "transform",
+      handler: (_event, ctx) =>
+        flow.compact({
+          remove: ctx.messages.slice(0, -2),
+          replacement: async (removed) => [{ role: "system", content: `${removed.length} removed` }],
+        }),
+    });
+    defineHook({
+      name: "wrong",
+      on: "model_request",
+      kind: "transform",
+      // @ts-expect-error model_request changes the outbound copy only (flow.patch), never the transcript
+      handler: () => flow.replaceMessages([], []),
+    });
+    defineHook({
+      name: "wrong-kind",
+      on: "run_start",
+      kind: "decide",
+      // @ts-expect-error a decide hook cannot edit the transcript
+      handler: () => flow.compact({ remove: [], replacement: [] }),
+    });
+    defineHook({
+      name: "veto",
+      on: "pre_compact",
+      kind: "decide",
+      handler: (event) => {
+        expectTypeOf(event.remove).toEqualTypeOf<readonly ModelMessage[]>();
+        expectTypeOf(event.tokens).toBeNumber();
+        return event.remove.length > 10 ? flow.deny("too much") : flow.allow();
+      },
+    });
+  });
+
+  test("ctx.contextWindow and ctx.model", () => {
+    defineHook({
+      name: "measure",
+      on: "step_start",
+      kind: "inspect",
+      handler: async (_event, ctx) => {
+        expectTypeOf(ctx.contextWindow?.pressure()).toEqualTypeOf<number | undefined>();
+        const answer = await ctx.model?.generate({ messages: [{ role: "user", content: "?" }] });
+        expectTypeOf(answer?.text).toEqualTypeOf<string | undefined>();
+      },
+    });
+  });
+
   test("flow helpers build Flow values", () => {
     expectTypeOf(flow.patch({})).toExtend<Flow>();
     expectTypeOf(flow.terminate("x")).toExtend<HookResult<"model_request">>();

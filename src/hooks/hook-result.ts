@@ -7,6 +7,7 @@ import type {
   FlowAllow,
   FlowAsk,
   FlowDeny,
+  FlowEditMessages,
   FlowFallback,
   FlowInject,
   FlowPatch,
@@ -24,8 +25,8 @@ import type {
 interface TransformResults {
   session_start: FlowInject | FlowTerminate;
   session_end: never;
-  run_start: FlowRewriteInput | FlowInject | FlowTerminate;
-  step_start: FlowInject | FlowTerminate;
+  run_start: FlowRewriteInput | FlowInject | FlowEditMessages | FlowTerminate;
+  step_start: FlowInject | FlowEditMessages | FlowTerminate;
   model_request: FlowPatch | FlowTerminate;
   model_response: never;
   model_error: FlowRetry | FlowFallback | FlowTerminate;
@@ -34,8 +35,8 @@ interface TransformResults {
   tool_result: FlowRewriteResult | FlowTerminate;
   tool_error: FlowRewriteResult | FlowTerminate;
   invalid_tool_call: FlowRetry | FlowRepair | FlowSkip | FlowTerminate;
-  step_end: FlowInject | FlowTerminate;
-  run_end: FlowRewriteOutput | FlowTerminate;
+  step_end: FlowInject | FlowEditMessages | FlowTerminate;
+  run_end: FlowRewriteOutput | FlowEditMessages | FlowTerminate;
   pre_compact: FlowSkip | FlowTerminate;
   approval_request: FlowAllow | FlowDeny;
   agent_spawn: never;
@@ -67,8 +68,8 @@ export type HookResult<E extends EventName, K extends HookKind = HookKind> =
 const transform: Record<EventName, readonly FlowType[]> = {
   session_start: ["inject", "terminate"],
   session_end: [],
-  run_start: ["rewriteInput", "inject", "terminate"],
-  step_start: ["inject", "terminate"],
+  run_start: ["rewriteInput", "inject", "editMessages", "terminate"],
+  step_start: ["inject", "editMessages", "terminate"],
   model_request: ["patch", "terminate"],
   model_response: [],
   model_error: ["retry", "fallback", "terminate"],
@@ -77,8 +78,8 @@ const transform: Record<EventName, readonly FlowType[]> = {
   tool_result: ["rewriteResult", "terminate"],
   tool_error: ["rewriteResult", "terminate"],
   invalid_tool_call: ["retry", "repair", "skip", "terminate"],
-  step_end: ["inject", "terminate"],
-  run_end: ["rewriteOutput", "terminate"],
+  step_end: ["inject", "editMessages", "terminate"],
+  run_end: ["rewriteOutput", "editMessages", "terminate"],
   pre_compact: ["skip", "terminate"],
   approval_request: ["allow", "deny"],
   agent_spawn: [],

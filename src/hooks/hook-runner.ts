@@ -7,8 +7,9 @@
  */
 
 import { HookError } from "../errors/hook-error.js";
+import type { EventName } from "../events/catalogue.js";
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
-import type { Flow } from "./flow.js";
+import type { Flow, MessageEdit } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { EMPTY_SELECTION } from "./hook-registry.js";
@@ -30,6 +31,8 @@ export interface BlockingOutcome<P extends AnyEventPayload> {
   payload: P;
   patches: NamedPatch[];
   injected: ModelMessage[];
+  /** Transcript edits (`flow.replaceMessages`, `flow.compact`), in hook order; the loop applies them. */
+  edits: { hook: string; edit: MessageEdit }[];
   /** A terminal answer: skip, terminate, retry, repair, fallback, deny, ask, or an approval answer. */
   terminal?: { flow: Flow; hook: string };
   /** A blocking hook failed closed. */
@@ -65,6 +68,15 @@ export class HookRunner {
     this.#options = options;
   }
 
+  /**
+   * Whether any hook is registered for this event. The loop asks first, so an event nobody
+   * listens to costs no payload, context or dispatch at all.
+   */
+  wants(event: EventName): boolean {
+    for (const { registry } of this.#options.registries) if (registry.has(event)) return true;
+    return false;
+  }
+
   select(payload: AnyEventPayload): HookSelection {
     const { registries } = this.#options;
     if (registries.length === 1) {
@@ -83,7 +95,7 @@ export class HookRunner {
     selection: HookSelection = this.select(initial),
     options: BlockingOptions = {},
   ): Promise<BlockingOutcome<P>> {
-    const outcome: BlockingOutcome<P> = { payload: initial, patches: [], injected: [] };
+    const outcome: BlockingOutcome<P> = { payload: initial, patches: [], injected: [], edits: [] };
     if (selection.transforms.length === 0 && selection.decides.length === 0) return outcome;
 
     for (const hook of selection.transforms) {
@@ -229,6 +241,10 @@ export class HookRunner {
         return undefined;
       case "inject":
         outcome.injected.push(...result.messages);
+        return undefined;
+      case "editMessages":
+        for (const edit of result.edits) outcome.edits.push({ hook: hook.name, edit });
+        if (result.append) outcome.injected.push(...result.append);
         return undefined;
       case "rewriteInput":
         outcome.payload = { ...payload, input: String(result.input) } as P;

@@ -1,6 +1,13 @@
 export { type AnyHook, defineHook, type HookDefinition } from "./define-hook.js";
-export { type Flow, type FlowType, flow } from "./flow.js";
-export type { HookContext, HookLogger } from "./hook-context.js";
+export { type Flow, type FlowEditMessages, type FlowType, flow, type MessageEdit } from "./flow.js";
+export type {
+  ContextWindowUsage,
+  HookContext,
+  HookLogger,
+  HookModel,
+  ModelCallRequest,
+  ModelCallResult,
+} from "./hook-context.js";
 export {
   DEFAULT_PRIORITY,
   DEFAULT_TIMEOUT_MS,

@@ -45,6 +45,10 @@ export interface ModelToolCall {
   toolName: string;
   /** The arguments as the model sent them (a JSON string from providers). */
   rawInput: string;
+  /** `rawInput` parsed once (`{}` when empty); the raw string itself when it is not JSON. */
+  args: unknown;
+  /** Whether `rawInput` was valid JSON. */
+  argsParsed: boolean;
 }
 
 export type AssistantPart =

@@ -36,6 +36,19 @@ function inputText(input: unknown): string {
   return typeof input === "string" ? input : JSON.stringify(input ?? {});
 }
 
+/** A model tool call with its arguments parsed once, here, for every later reader. */
+export function toolCallOf(toolCallId: string, toolName: string, input: unknown): ModelToolCall {
+  const rawInput = inputText(input);
+  if (typeof input !== "string")
+    return { toolCallId, toolName, rawInput, args: input ?? {}, argsParsed: true };
+  if (rawInput.trim() === "") return { toolCallId, toolName, rawInput, args: {}, argsParsed: true };
+  try {
+    return { toolCallId, toolName, rawInput, args: JSON.parse(rawInput), argsParsed: true };
+  } catch {
+    return { toolCallId, toolName, rawInput, args: rawInput, argsParsed: false };
+  }
+}
+
 /** Reads a doGenerate result. Provider-executed tool calls are not ours to run. */
 export function readGenerateResult(result: unknown): ModelTurn {
   const value = result as { content?: Part[]; finishReason?: unknown; usage?: unknown; response?: unknown };
@@ -46,11 +59,7 @@ export function readGenerateResult(result: unknown): ModelTurn {
     if (part.type === "text") text += String(part.text ?? "");
     else if (part.type === "reasoning") reasoning += String(part.text ?? "");
     else if (part.type === "tool-call" && part.providerExecuted !== true) {
-      toolCalls.push({
-        toolCallId: String(part.toolCallId),
-        toolName: String(part.toolName),
-        rawInput: inputText(part.input),
-      });
+      toolCalls.push(toolCallOf(String(part.toolCallId), String(part.toolName), part.input));
     }
   }
   const response = value.response as { id?: string; modelId?: string } | undefined;
@@ -121,11 +130,7 @@ export function foldStreamPart(fold: StreamFold, part: Part): StreamSignal {
     case "tool-call":
       if (part.providerExecuted === true) return undefined;
       fold.pendingInputs.delete(String(part.toolCallId));
-      turn.toolCalls.push({
-        toolCallId: String(part.toolCallId),
-        toolName: String(part.toolName),
-        rawInput: inputText(part.input),
-      });
+      turn.toolCalls.push(toolCallOf(String(part.toolCallId), String(part.toolName), part.input));
       return undefined;
     case "response-metadata":
       turn.response = { id: part.id as string | undefined, modelId: part.modelId as string | undefined };

@@ -2,7 +2,7 @@
  * Policies (seed 002, DESIGN §7): exact name before glob before "*"; deny before ask before
  * allow at each level; first match wins within a level; a `when` that throws counts as
  * matched; askUser with a handler asks it, without one the approval channel decides, and
- * with no channel the call is denied with a reason saying so.
+ * with no channel the run suspends (denied with a reason when the agent opted out).
  */
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
@@ -291,8 +291,21 @@ describe("askUser", () => {
     });
   });
 
-  test("without a handler and without an approval channel: denied with a clear reason", async () => {
+  test("without a handler or channel the run suspends: nothing runs, the approval is pending", async () => {
     const out = await runBoth(policed([{ name: "run_command" }], [policy.askUser("run_command")]));
+    for (const { fixture, result } of out.both) {
+      expect(fixture.ran).toEqual([]);
+      expect(result.outcome).toBe("suspended");
+      expect(result.approvals).toEqual([expect.objectContaining({ toolName: "run_command", args: {} })]);
+      expect(fixture.model.calls).toHaveLength(1);
+    }
+  });
+
+  test("an agent that opted out of suspension denies an unanswered ask with a clear reason", async () => {
+    const ask = defineHook({ name: "ask", on: "tool_call", kind: "decide", handler: () => flow.ask() });
+    const out = await runBoth(
+      policed([{ name: "run_command" }], [], { hooks: [ask], approvals: { suspend: false } }),
+    );
     for (const { fixture, result } of out.both) {
       expect(fixture.ran).toEqual([]);
       const sent = sentResults(fixture.model)[0]!;

@@ -104,7 +104,11 @@ describe("hookwise run", () => {
     writeFileSync(join(dir, "script.yaml"), "- error: { status: 401, message: bad key }\n");
     const failed = await cli(["run", config, "--prompt", "x", "--json"]);
     expect(failed.code).toBe(1);
-    expect(JSON.parse(failed.stdout)).toMatchObject({ outcome: "error", error: { message: "bad key" } });
+    // The message names the provider and model, the error class and the provider's words.
+    expect(JSON.parse(failed.stdout)).toMatchObject({
+      outcome: "error",
+      error: { name: "ModelError", message: "model scripted:./script.yaml failed: auth (HTTP 401): bad key" },
+    });
   });
 
   it("unknown flags and missing files exit 2 with a one-line reason", async () => {

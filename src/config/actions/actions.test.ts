@@ -50,6 +50,13 @@ describe("registry", () => {
       "transform_result",
       "chain",
       "notify",
+      "inject_tool_call",
+      "compact_context",
+      "call_tool",
+      "call_tool_inject",
+      "pipe",
+      "shell",
+      "lsp_diagnose",
     ]);
   });
 
@@ -71,9 +78,9 @@ describe("registry", () => {
 
   it("an unknown type throws naming the path and the valid types", () => {
     expect(() =>
-      compileAction({ type: "module_action" }, testServices(), ["runtime", "hooks", 0, "action"]),
+      compileAction({ type: "module_acton" }, testServices(), ["runtime", "hooks", 0, "action"]),
     ).toThrow(
-      /runtime\.hooks\[0\]\.action: unknown action type "module_action"; valid types: inject_message, log, gate/,
+      /runtime\.hooks\[0\]\.action: unknown action type "module_acton"; valid types: inject_message, log, gate/,
     );
     expect(() => compileAction({ message: "x" }, testServices(), ["action"])).toThrow(
       /action: an action needs a type/,
@@ -101,8 +108,15 @@ describe("registry", () => {
       transform_result: "transform",
       chain: "inspect",
       notify: "inspect",
+      inject_tool_call: "transform",
+      compact_context: "transform",
+      call_tool: "inspect",
+      call_tool_inject: "transform",
+      pipe: "inspect",
+      shell: "inspect",
+      lsp_diagnose: "transform",
     });
-    expect(ACTIONS.get("gate")!.events).toEqual(["tool_call"]);
+    expect(ACTIONS.get("gate")!.events).toEqual(["tool_call", "agent_spawn"]);
     expect(ACTIONS.get("transform_params")!.events).toEqual(["tool_call"]);
     expect(ACTIONS.get("transform_result")!.events).toEqual(["tool_result"]);
     expect(ACTIONS.get("log")!.events).toBe("any");
@@ -448,7 +462,10 @@ describe("chain", () => {
   it("acts on the intersection of its children's events", () => {
     const log = { type: "log", message: "x" };
     expect(actionEvents({ type: "chain", actions: [log] })).toBe("any");
-    expect(actionEvents({ type: "chain", actions: [log, { type: "gate" }] })).toEqual(["tool_call"]);
+    expect(actionEvents({ type: "chain", actions: [log, { type: "gate" }] })).toEqual([
+      "tool_call",
+      "agent_spawn",
+    ]);
     expect(
       actionEvents({
         type: "chain",

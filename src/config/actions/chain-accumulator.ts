@@ -8,13 +8,15 @@
  * - `patch` (model_request): patches merge by the engine's rules, and the local request
  *   gets the patched `system` / `messages`, so two `system` injections both land;
  * - `inject`: messages concatenate;
+ * - `editMessages` (replaceMessages, compact): edits concatenate in order; with injected
+ *   messages too, the answer is one `editMessages` flow carrying both (`append`);
  * - `allow` carries nothing (a chain that does not deny allows).
  *
  * Terminal flows (deny, ask, skip, terminate, retry, repair, fallback) are not
  * accumulated: the chain stops and returns them.
  */
 import type { AnyEventPayload, ModelMessage } from "../../events/payloads.js";
-import { type Flow, flow } from "../../hooks/flow.js";
+import { type Flow, flow, type MessageEdit } from "../../hooks/flow.js";
 import { mergeRequestPatches } from "../../hooks/merge-request-patch.js";
 import type { RequestPatch } from "../../hooks/request-patch.js";
 import type { Evaluation, ToolView } from "../evaluation.js";
@@ -57,6 +59,7 @@ export class ChainAccumulator {
   #result: Flow | undefined;
   readonly #patches: RequestPatch[] = [];
   readonly #injected: ModelMessage[] = [];
+  readonly #edits: MessageEdit[] = [];
 
   constructor(evaluation: Evaluation) {
     this.#evaluation = evaluation;
@@ -106,12 +109,26 @@ export class ChainAccumulator {
       }
       case "inject":
         this.#injected.push(...result.messages);
-        this.#result = flow.inject([...this.#injected]);
+        this.#result = this.#messagesResult();
+        return;
+      case "editMessages":
+        this.#edits.push(...result.edits);
+        if (result.append) this.#injected.push(...result.append);
+        this.#result = this.#messagesResult();
         return;
       default:
         return;
     }
     this.#result = result;
+  }
+
+  #messagesResult(): Flow {
+    if (this.#edits.length === 0) return flow.inject([...this.#injected]);
+    return {
+      type: "editMessages",
+      edits: [...this.#edits],
+      ...(this.#injected.length ? { append: [...this.#injected] } : {}),
+    };
   }
 
   #view(event: AnyEventPayload, tool: ToolView | undefined): void {

@@ -12,7 +12,8 @@
  *   terminate…) stops the chain and is returned.
  * - A child that throws is recorded in the run scratchpad's `hook_failures`
  *   (`[{hook, action, error}]`) and logged; with `stop_on_failure: true` the chain stops
- *   and rethrows (a blocking chain then fails closed), otherwise it goes on.
+ *   and rethrows (a blocking chain then fails closed), otherwise it goes on — except after
+ *   a ChainAbortError (`pipe` with `on_error: raise`), which always stops the chain.
  */
 import { z } from "zod";
 import type { HookKind } from "../../events/catalogue.js";
@@ -20,6 +21,7 @@ import type { Flow } from "../../hooks/flow.js";
 import type { Evaluation } from "../evaluation.js";
 import { defineAction } from "./action-module.js";
 import { actionRef } from "./action-ref.js";
+import { ChainAbortError } from "./chain-abort-error.js";
 import { ChainAccumulator, isTerminal } from "./chain-accumulator.js";
 
 const description =
@@ -86,7 +88,7 @@ export const chain = defineAction({
               index,
             },
           );
-          if (config.stop_on_failure) throw error;
+          if (config.stop_on_failure || ChainAbortError.isInstance(error)) throw error;
           continue;
         }
         if (result === undefined) continue;

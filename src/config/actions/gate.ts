@@ -1,13 +1,15 @@
 /**
  * `gate` (seed 003): blocks the tool call; the tool does not run and the model receives
- * the (templated) reason. Decide, `tool_call` only.
+ * the (templated) reason. Decide, `tool_call` — and `agent_spawn`, where it refuses to
+ * start the sub-agent (a sub-agent is a tool, DESIGN §5).
  */
 import { z } from "zod";
 import { flow } from "../../hooks/flow.js";
 import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
 
-const description = "Blocks the tool call; the model receives the reason. tool_call (tool_start) only.";
+const description =
+  "Blocks the tool call (or the sub-agent's spawn); the model receives the reason. tool_call, agent_spawn.";
 
 export const gate = defineAction({
   type: "gate",
@@ -21,7 +23,7 @@ export const gate = defineAction({
         .describe('Why, e.g. "No writes to {{tool.params.path}}"; default names the hook'),
     })
     .describe(description),
-  events: ["tool_call"],
+  events: ["tool_call", "agent_spawn"],
   kind: () => "decide",
   compile: (config, services) => (evaluation) => {
     const reason =

@@ -7,11 +7,18 @@ import type { EventName, HookKind } from "../../events/catalogue.js";
 import { formatPath } from "../config-error.js";
 import type { ActionServices } from "../evaluation.js";
 import type { ActionModule, CompiledAction } from "./action-module.js";
+import { callTool } from "./call-tool.js";
+import { callToolInject } from "./call-tool-inject.js";
 import { chain } from "./chain.js";
+import { compactContext } from "./compact-context.js";
 import { gate } from "./gate.js";
 import { injectMessage } from "./inject-message.js";
+import { injectToolCall } from "./inject-tool-call.js";
 import { log } from "./log.js";
+import { lspDiagnose } from "./lsp-diagnose.js";
 import { notify } from "./notify.js";
+import { pipe } from "./pipe.js";
+import { shell } from "./shell.js";
 import { transformParams } from "./transform-params.js";
 import { transformResult } from "./transform-result.js";
 
@@ -25,6 +32,13 @@ const MODULES: readonly ActionModule[] = [
   transformResult,
   chain,
   notify,
+  injectToolCall,
+  compactContext,
+  callTool,
+  callToolInject,
+  pipe,
+  shell,
+  lspDiagnose,
 ];
 
 /** Every action module by type and by alias. */

@@ -1,0 +1,230 @@
+/**
+ * Approvals are trustworthy by construction (DESIGN §7b): bound to a hash of the qualified
+ * tool name and the effective arguments, expiring, signed when they travel (tokens), and
+ * checked before anything runs. The approval channel is validated at construction.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { balanceCall, type Ledger, newStore, payCall, teller } from "../agent/approval-fixture.js";
+import { runKey, type SuspendedRunRecord } from "../agent/suspended-run.js";
+import { createAgent, policy, scriptedModel } from "../index.js";
+import { bindingHash, createApprovalSigner, resolveApprovalSigner } from "./approval-signer.js";
+import { canonicalJson } from "./canonical-json.js";
+
+const KEY = "test-approval-key-0123456789abcdef";
+
+// Tests set the key explicitly; one in the environment would sign what should be unsigned.
+const inherited = process.env.HOOKWISE_APPROVAL_KEY;
+beforeAll(() => {
+  delete process.env.HOOKWISE_APPROVAL_KEY;
+});
+afterAll(() => {
+  if (inherited !== undefined) process.env.HOOKWISE_APPROVAL_KEY = inherited;
+});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("binding", () => {
+  test("canonical JSON ignores key order; the binding changes with any argument or the tool", () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"x":1,"y":2}]},"b":1}',
+    );
+    const signer = createApprovalSigner(Buffer.from(KEY));
+    const five = bindingHash("bank.pay", { amount: 5, memo: "rent" }, signer);
+    expect(bindingHash("bank.pay", { memo: "rent", amount: 5 }, signer)).toBe(five);
+    expect(bindingHash("bank.pay", { amount: 500, memo: "rent" }, signer)).not.toBe(five);
+    expect(bindingHash("bank.refund", { amount: 5, memo: "rent" }, signer)).not.toBe(five);
+    expect(five.startsWith("hmac-sha256:")).toBe(true);
+    expect(bindingHash("bank.pay", { amount: 5 }, undefined).startsWith("sha256:")).toBe(true);
+  });
+
+  test("an approval for pay {amount: 5} cannot authorise pay {amount: 500}", async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const approvals = { key: KEY };
+    const small = (
+      await teller(ledger, store, [{ toolCalls: [payCall(5)] }], { approvals }).agent.run("pay 5")
+    ).approvals![0]!;
+    const bigRun = await teller(ledger, store, [{ toolCalls: [payCall(500)] }], { approvals }).agent.run(
+      "pay 500",
+    );
+    const big = bigRun.approvals![0]!;
+    const resumer = teller(ledger, store, [{ text: "done" }], { approvals });
+
+    // The 5's token presented for the 500's run: refused, nothing runs.
+    await expect(
+      resumer.agent.resume(bigRun.runId, [{ token: small.token!, approved: true }]),
+    ).rejects.toMatchObject({ name: "ApprovalError", reason: "binding" });
+
+    // Someone who can edit the store (but lacks the key) changes the saved call: refused.
+    const saved = (await store.get<SuspendedRunRecord>(runKey(bigRun.runId)))!;
+    const entry = saved.pending.entries[0] as { args: unknown };
+    entry.args = { amount: 50_000 };
+    await store.set(runKey(bigRun.runId), saved);
+    await expect(resumer.agent.resume(bigRun.runId, [{ id: big.id, approved: true }])).rejects.toMatchObject({
+      reason: "binding",
+    });
+    await expect(
+      resumer.agent.resume(bigRun.runId, [{ token: big.token!, approved: true }]),
+    ).rejects.toMatchObject({ reason: "binding" });
+    expect(ledger.ran).toEqual([]);
+    expect(resumer.model.calls).toHaveLength(0);
+  });
+});
+
+describe("tokens", () => {
+  test("issued only with a key; a token approves exactly its call, once", async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const unsigned = await teller(ledger, newStore(), [{ toolCalls: [payCall(5)] }]).agent.run("pay");
+    expect(unsigned.approvals![0]!.token).toBeUndefined();
+
+    const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5)] }], {
+      approvals: { key: KEY },
+    }).agent.run("pay");
+    const token = suspended.approvals![0]!.token!;
+    expect(token).toMatch(/^hwa1\./);
+    const resumer = teller(ledger, store, [{ text: "done" }], { approvals: { key: KEY } });
+    expect((await resumer.agent.resume(suspended.runId, [{ token, approved: true }])).outcome).toBe(
+      "completed",
+    );
+    expect(ledger.ran).toEqual(["pay 5"]);
+    // Replayed: the run moved on, the token is spent.
+    await expect(resumer.agent.resume(suspended.runId, [{ token, approved: true }])).rejects.toMatchObject({
+      reason: "not_suspended",
+    });
+    expect(ledger.ran).toEqual(["pay 5"]);
+  });
+
+  test("a forged token is refused: altered claims, another key, or no key to check it", async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5)] }], {
+      approvals: { key: KEY },
+    }).agent.run("pay");
+    const token = suspended.approvals![0]!.token!;
+    const [prefix, claims, mac] = token.split(".");
+    const altered = JSON.parse(Buffer.from(claims!, "base64url").toString());
+    altered.binding = bindingHash("bank.pay", { amount: 5000 }, undefined);
+    const tampered = `${prefix}.${Buffer.from(JSON.stringify(altered)).toString("base64url")}.${mac}`;
+    const otherKey = createApprovalSigner(Buffer.from("another-key-another-key-another!")).sign(
+      JSON.parse(Buffer.from(claims!, "base64url").toString()),
+    );
+
+    const resumer = teller(ledger, store, [{ text: "done" }], { approvals: { key: KEY } });
+    for (const forged of [tampered, otherKey, `${prefix}.${claims}`, "hwa1.garbage.garbage"]) {
+      await expect(
+        resumer.agent.resume(suspended.runId, [{ token: forged, approved: true }]),
+      ).rejects.toMatchObject({
+        name: "ApprovalError",
+        reason: "forged",
+      });
+    }
+    const unkeyed = teller(ledger, store, [{ text: "done" }]);
+    await expect(unkeyed.agent.resume(suspended.runId, [{ token, approved: true }])).rejects.toMatchObject({
+      reason: "no_key",
+    });
+    // An id approval of a keyed binding also needs the key.
+    await expect(
+      unkeyed.agent.resume(suspended.runId, [{ id: suspended.approvals![0]!.id, approved: true }]),
+    ).rejects.toMatchObject({ reason: "no_key" });
+    expect(ledger.ran).toEqual([]);
+    // Still resumable with the genuine token.
+    expect((await resumer.agent.resume(suspended.runId, [{ token, approved: true }])).outcome).toBe(
+      "completed",
+    );
+    expect(ledger.ran).toEqual(["pay 5"]);
+  });
+
+  test("the key is read from HOOKWISE_APPROVAL_KEY, never appears in results or the store", async () => {
+    process.env.HOOKWISE_APPROVAL_KEY = KEY;
+    try {
+      const ledger: Ledger = { ran: [] };
+      const store = newStore();
+      const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5)] }]).agent.run("pay");
+      expect(suspended.approvals![0]!.token).toMatch(/^hwa1\./);
+      const saved = await store.get(runKey(suspended.runId));
+      const resumed = await teller(ledger, store, [{ text: "done" }]).agent.resume(suspended.runId, [
+        { id: suspended.approvals![0]!.id, approved: true },
+      ]);
+      for (const seen of [suspended, saved, resumed]) expect(JSON.stringify(seen)).not.toContain(KEY);
+    } finally {
+      delete process.env.HOOKWISE_APPROVAL_KEY;
+    }
+  });
+});
+
+describe("expiry", () => {
+  test("an expired approval can be denied, not approved; a refused approve runs nothing", async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const approvals = { ttlMs: 30, key: KEY };
+    const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5)] }], { approvals }).agent.run(
+      "pay",
+    );
+    const approval = suspended.approvals![0]!;
+    expect(Date.parse(approval.expiresAt) - Date.now()).toBeLessThanOrEqual(30);
+    await sleep(60);
+    const resumer = teller(ledger, store, [{ text: "not paid" }], { approvals });
+    await expect(
+      resumer.agent.resume(suspended.runId, [{ id: approval.id, approved: true }]),
+    ).rejects.toMatchObject({
+      reason: "expired",
+    });
+    await expect(
+      resumer.agent.resume(suspended.runId, [{ token: approval.token!, approved: true }]),
+    ).rejects.toMatchObject({ reason: "expired" });
+    expect(ledger.ran).toEqual([]);
+    const denied = await resumer.agent.resume(suspended.runId, [
+      { id: approval.id, approved: false, reason: "late" },
+    ]);
+    expect(denied.outcome).toBe("completed");
+    expect(ledger.ran).toEqual([]);
+  });
+});
+
+describe("the approval channel is checked at construction", () => {
+  const model = scriptedModel([]);
+  test("handlers must be functions; ttl positive; a key of at least 16 bytes, never echoed", () => {
+    expect(() => createAgent({ model, approvals: { handler: "yes" as never } })).toThrow(
+      /approvals\.handler must be a function/,
+    );
+    expect(() => createAgent({ model, policies: [policy.askUser("x", { handler: 1 as never })] })).toThrow(
+      /policy ask_user "x": handler must be a function/,
+    );
+    expect(() => createAgent({ model, approvals: { ttlMs: 0 } })).toThrow(/ttlMs must be a positive number/);
+    let message = "";
+    try {
+      createAgent({ model, approvals: { key: "s3cr3t-short" } });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("too short");
+    expect(message).not.toContain("s3cr3t");
+    expect(() => resolveApprovalSigner(undefined, { HOOKWISE_APPROVAL_KEY: "tiny" })).toThrow(
+      /HOOKWISE_APPROVAL_KEY is too short/,
+    );
+  });
+
+  test("ask_user without a reachable channel is an error only when the agent cannot suspend", () => {
+    expect(() => createAgent({ model, policies: [policy.askUser("bank.pay")] })).not.toThrow();
+    expect(() =>
+      createAgent({ model, policies: [policy.askUser("bank.pay")], approvals: { suspend: false } }),
+    ).toThrow(/policy ask_user "bank.pay" has no reachable approval channel/);
+    expect(() =>
+      createAgent({
+        model,
+        policies: [policy.askUser("bank.pay")],
+        approvals: { suspend: false, handler: () => true },
+      }),
+    ).not.toThrow();
+  });
+
+  test("a balance read needs no approval: the fixture's policy only asks for pay", async () => {
+    const ledger: Ledger = { ran: [] };
+    const result = await teller(ledger, newStore(), [
+      { toolCalls: [balanceCall()] },
+      { text: "100" },
+    ]).agent.run("balance?");
+    expect(result.outcome).toBe("completed");
+    expect(ledger.ran).toEqual(["balance"]);
+  });
+});

@@ -1,0 +1,8 @@
+export {
+  APPROVAL_KEY_ENV,
+  type ApprovalTokenClaims,
+  bindingHash,
+  isApprovalToken,
+} from "./approval-signer.js";
+export { canonicalJson } from "./canonical-json.js";
+export { ToolOutcomeUnknownError } from "./exactly-once.js";

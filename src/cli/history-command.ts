@@ -1,0 +1,57 @@
+/**
+ * `hookwise history <config> --session <id>`: a session's transcript as the store holds it,
+ * with the messages compaction removed (archived, oldest first): nothing compaction does
+ * is lost from view. `--json` prints `{ id, messages, archived }`.
+ */
+import { loadConfig } from "../config/load-config.js";
+import { transcriptText } from "../context/transcript-text.js";
+import type { ModelMessage } from "../events/payloads.js";
+import { EXIT } from "./exit-codes.js";
+import type { CliIO } from "./run-command.js";
+
+const LINE = 160;
+
+function lines(messages: readonly ModelMessage[]): string[] {
+  return messages.map((message) => {
+    const text = transcriptText([message]).replace(/\s+/g, " ");
+    return `  ${text.length > LINE ? `${text.slice(0, LINE - 1)}…` : text}`;
+  });
+}
+
+export async function historyCommand(
+  configPath: string,
+  options: { session: string; json?: boolean },
+  io: CliIO,
+): Promise<number> {
+  const loaded = await loadConfig(configPath, {
+    logger: { debug() {}, info() {}, warn() {}, error: (message) => io.stderr.line(`  error: ${message}`) },
+    // The store `hookwise run` writes to: SQLite beside the config unless runtime.state says otherwise.
+    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+  });
+  try {
+    const session = await loaded.store.loadSession(options.session);
+    if (!session) {
+      io.stderr.line(
+        `hookwise: no session "${options.session}" in the ${loaded.store.kind} store of ${configPath}`,
+      );
+      return EXIT.error;
+    }
+    const archived = session.archived ?? [];
+    if (options.json) {
+      io.stdout.line(JSON.stringify({ id: session.id, messages: session.messages, archived }, null, 2));
+      return EXIT.completed;
+    }
+    io.stdout.line(
+      `session ${session.id} · ${session.messages.length} messages · ${archived.length} archived by compaction`,
+    );
+    if (archived.length) {
+      io.stdout.line("archived (removed from the context by compaction, oldest first):");
+      for (const line of lines(archived)) io.stdout.line(line);
+    }
+    io.stdout.line("transcript:");
+    for (const line of lines(session.messages)) io.stdout.line(line);
+    return EXIT.completed;
+  } finally {
+    await loaded.close();
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * `hookwise resume <config> --run ID (--approve ID|all | --deny ID [--reason TEXT])… [--json]`
+ * (DESIGN §7b, §11): continues a suspended run, in this process, from the state store
+ * beside the config. An id may also be a signed approval token. Same output and exit
+ * codes as `run`; a refused resume (not suspended, unknown id, forged or expired
+ * approval) exits 1 having run nothing, and the run stays resumable.
+ */
+import type { ApprovalDecision } from "../agent/agent-options.js";
+import type { Agent } from "../agent/create-agent.js";
+import type { PendingApproval, RunResult } from "../agent/run-result.js";
+import { loadSuspendedRun } from "../agent/suspended-run.js";
+import { isApprovalToken } from "../approvals/approval-signer.js";
+import { formatIssue } from "../config/config-error.js";
+import { loadConfig } from "../config/load-config.js";
+import { exitCodeFor } from "./exit-codes.js";
+import { printApprovals } from "./print-approvals.js";
+import { eventRenderer } from "./render-event.js";
+import { approvalChannel, type CliIO } from "./run-command.js";
+import { UsageError } from "./usage-error.js";
+
+/** One `--approve` / `--deny [--reason]`, in command-line order. */
+export type CliDecision = { approve: string } | { deny: string; reason?: string };
+
+export interface ResumeCommandOptions {
+  run: string;
+  decisions: readonly CliDecision[];
+  json?: boolean;
+}
+
+function expand(decisions: readonly CliDecision[], pending: readonly PendingApproval[]): ApprovalDecision[] {
+  return decisions.flatMap((given): ApprovalDecision[] => {
+    const approved = "approve" in given;
+    const target = approved ? given.approve : given.deny;
+    const reason = !approved && given.reason !== undefined ? { reason: given.reason } : {};
+    if (target === "all") return pending.map((approval) => ({ id: approval.id, approved, ...reason }));
+    if (isApprovalToken(target)) return [{ token: target, approved, ...reason }];
+    return [{ id: target, approved, ...reason }];
+  });
+}
+
+async function resumeOnce(
+  agent: Agent,
+  options: ResumeCommandOptions,
+  decisions: ApprovalDecision[],
+  io: CliIO,
+  configPath: string,
+): Promise<RunResult> {
+  if (options.json) return agent.resume(options.run, decisions);
+  const render = eventRenderer(io.stdout);
+  const live = agent.resumeStream(options.run, decisions);
+  for await (const event of live) render(event);
+  const result = await live.result;
+  printApprovals(io.stdout, configPath, result);
+  return result;
+}
+
+export async function resumeCommand(
+  configPath: string,
+  options: ResumeCommandOptions,
+  io: CliIO,
+): Promise<number> {
+  if (options.decisions.length === 0) {
+    throw new UsageError("hookwise resume needs at least one --approve ID|all or --deny ID [--reason TEXT]");
+  }
+  const logs = options.json ? io.stderr : io.stdout;
+  const loaded = await loadConfig(configPath, {
+    logger: {
+      debug() {},
+      info: (message) => logs.line(`  ✎ ${message}`),
+      warn: (message) => io.stderr.line(`  warning: ${message}`),
+      error: (message) => io.stderr.line(`  error: ${message}`),
+    },
+    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+  });
+  const channel = approvalChannel(io, options.json);
+  try {
+    for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
+    // The run names its agent; a run that is not suspended is refused here, before anything is built.
+    const suspended = await loadSuspendedRun(loaded.store, options.run);
+    const agent = await loaded.createAgent(suspended.agentName, channel.overrides);
+    const unsubscribe = loaded.notifications.subscribe((note) =>
+      logs.line(`  🔔 [${note.level}] ${note.title}: ${note.message}`),
+    );
+    try {
+      const decisions = expand(options.decisions, await agent.pendingApprovals(options.run));
+      logs.line(`hookwise · resume run ${options.run} · agent ${agent.name}`);
+      const result = await resumeOnce(agent, options, decisions, io, configPath);
+      if (options.json) io.stdout.line(JSON.stringify(result, null, 2));
+      return exitCodeFor(result.outcome);
+    } finally {
+      unsubscribe();
+    }
+  } finally {
+    channel.prompt?.close();
+    await loaded.close();
+  }
+}

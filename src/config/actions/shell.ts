@@ -1,0 +1,114 @@
+/**
+ * `shell` (seed 003): runs a command — without a shell (DESIGN §7).
+ *
+ * - The command is split into argv when the config loads (split-shell-words.ts), before any
+ *   templating; `{{…}}` then fills argv elements, so a tool argument like
+ *   `a.txt; touch PWNED` stays one literal argument. Shell operators and `$` expansions in
+ *   the command are refused (nothing would interpret them), and so are templates inside
+ *   code given to an interpreter (`sh -c '… {{x}}'`): pass such values in `env:`.
+ * - `cwd` (templated, default the config's folder), `env` (templated values, added to the
+ *   process environment), `timeout` in seconds (default 30: the process group is killed),
+ *   `max_output` bytes of stdout+stderr kept (default 16 KiB).
+ * - `on_error: ignore` (default) logs a failure (non-zero exit, timeout, cannot start); the
+ *   hook is an inspect. `on_error: inject` makes it a transform that shows the failure and
+ *   its output to the model (inject-text.ts: appended to the tool result on tool_result, …).
+ * - A value starting with "-" is still one argument, but the program may read it as an
+ *   option: put `--` before templated operands when the program supports it.
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { Evaluation } from "../evaluation.js";
+import { renderTemplate } from "../templates.js";
+import { defineAction } from "./action-module.js";
+import { injectText } from "./inject-text.js";
+import { type ArgvResult, runArgv } from "./run-argv.js";
+import { ShellWordsError, splitShellWords, templatedCode } from "./split-shell-words.js";
+
+const description = "Runs a command without a shell: argv split first, {{…}} fills arguments.";
+
+function checkCommand(command: string, context: z.RefinementCtx): void {
+  let argv: string[];
+  try {
+    argv = splitShellWords(command);
+  } catch (error) {
+    if (!(error instanceof ShellWordsError)) throw error;
+    context.addIssue({ code: "custom", path: ["command"], message: error.message });
+    return;
+  }
+  const problem = templatedCode(argv);
+  if (problem) context.addIssue({ code: "custom", path: ["command"], message: problem });
+}
+
+function describeFailure(argv: readonly string[], result: ArgvResult, timeoutSeconds: number): string {
+  const what = result.error
+    ? `could not start: ${result.error}`
+    : result.timedOut
+      ? `timed out after ${timeoutSeconds} s (killed)`
+      : result.signal
+        ? `was killed by ${result.signal}`
+        : `failed (exit ${result.exitCode})`;
+  const output = result.output.trimEnd();
+  const tail = result.truncated ? "\n[output truncated]" : "";
+  return `[shell] ${argv[0]} ${what}${output ? `:\n${output}${tail}` : ""}`;
+}
+
+export const shell = defineAction({
+  type: "shell",
+  description,
+  schema: z
+    .strictObject({
+      type: z.literal("shell"),
+      command: z
+        .string()
+        .min(1)
+        .describe('One program and its arguments, e.g. "python -m py_compile {{tool.params.path}}"'),
+      cwd: z.string().optional().describe("Working folder, templated; default the config's folder"),
+      env: z.record(z.string(), z.string()).default({}).describe("Extra environment variables, templated"),
+      timeout: z.number().positive().default(30).describe("Seconds; the process group is killed after it"),
+      max_output: z.number().int().positive().default(16_384).describe("Bytes of output kept"),
+      on_error: z
+        .enum(["ignore", "inject"])
+        .default("ignore")
+        .describe("ignore: log a failure; inject: show it (and its output) to the model"),
+    })
+    .superRefine((config, context) => checkCommand(config.command, context))
+    .describe(description),
+  events: "any",
+  kind: (config) => (config.on_error === "inject" ? "transform" : "inspect"),
+  compile: (config, services) => {
+    const argv = splitShellWords(config.command);
+    return async (evaluation: Evaluation) => {
+      const render = (text: string) => renderTemplate(text, evaluation, services.workspace);
+      const args = argv.map(render);
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const [name, value] of Object.entries(config.env)) env[name] = render(value);
+      const cwd = resolve(services.workspace, config.cwd === undefined ? "." : render(config.cwd));
+      const result = await runArgv(args, {
+        cwd,
+        env,
+        timeoutMs: config.timeout * 1000,
+        maxOutput: config.max_output,
+        signal: evaluation.context.signal,
+      });
+      const hook = evaluation.hookId;
+      const failed = result.error !== undefined || result.timedOut || result.exitCode !== 0;
+      if (!failed) {
+        services.log.debug(`hook "${hook}": ${argv[0]} exited 0`, { hook });
+        return undefined;
+      }
+      const text = describeFailure(args, result, config.timeout);
+      if (config.on_error === "inject") return injectText(evaluation, services, text);
+      services.log.info(`hook "${hook}": ${text}`, { hook });
+      return undefined;
+    };
+  },
+  example: {
+    type: "shell",
+    command: "python -m py_compile {{tool.params.path}}",
+    cwd: "{{workspace}}",
+    env: {},
+    timeout: 30,
+    max_output: 16_384,
+    on_error: "ignore",
+  },
+});

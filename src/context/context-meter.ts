@@ -1,0 +1,64 @@
+/**
+ * The loop's token accounting of one run (`ctx.contextWindow`). A request's size is known
+ * exactly once the provider answers (its reported input tokens); what the transcript gained
+ * since (the answer, tool results, injections) is estimated with the tokenizer. When the
+ * transcript no longer starts with what was sent (compaction, an in-place update), the
+ * report no longer describes it and the whole transcript is estimated instead.
+ */
+import type { ModelMessage } from "../events/payloads.js";
+import type { ContextWindowUsage } from "../hooks/hook-context.js";
+import { estimateTokens } from "./count-tokens.js";
+
+export interface ContextMeterOptions {
+  /** The model's context window, in tokens. */
+  window: number;
+  /** Tokens every request carries besides the messages (system prompt, tool specs). */
+  overheadTokens: () => number;
+  /** The transcript measured when `tokens()` is called without messages. */
+  transcript: () => readonly ModelMessage[];
+}
+
+interface Observation {
+  sent: readonly ModelMessage[];
+  inputTokens: number;
+}
+
+export class ContextMeter implements ContextWindowUsage {
+  readonly window: number;
+  readonly #options: ContextMeterOptions;
+  #overhead: number | undefined;
+  #observed: Observation | undefined;
+
+  constructor(options: ContextMeterOptions) {
+    this.window = options.window;
+    this.#options = options;
+  }
+
+  /**
+   * Records a provider's report: a request whose history was `sent` took `inputTokens`.
+   * An undefined count (the provider reported none) keeps the previous observation.
+   */
+  observe(sent: readonly ModelMessage[], inputTokens: number | undefined): void {
+    if (inputTokens === undefined || !(inputTokens > 0)) return;
+    this.#observed = { sent: sent.slice(), inputTokens };
+  }
+
+  tokens(messages: readonly ModelMessage[] = this.#options.transcript()): number {
+    const observed = this.#observed;
+    if (observed && startsWith(messages, observed.sent)) {
+      return observed.inputTokens + estimateTokens(messages.slice(observed.sent.length));
+    }
+    this.#overhead ??= this.#options.overheadTokens();
+    return this.#overhead + estimateTokens(messages);
+  }
+
+  pressure(messages?: readonly ModelMessage[]): number {
+    return this.tokens(messages) / this.window;
+  }
+}
+
+function startsWith(messages: readonly ModelMessage[], prefix: readonly ModelMessage[]): boolean {
+  if (messages.length < prefix.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (messages[index] !== prefix[index]) return false;
+  return true;
+}

@@ -1,0 +1,245 @@
+/**
+ * One language server process spoken to over stdio with LSP (vscode-languageserver-protocol).
+ * `diagnose(file, text)` opens the document (or sends its new full text), then waits for
+ * the server's `textDocument/publishDiagnostics` for it: the first one after the change,
+ * plus a short quiet period for servers that publish in several rounds. Diagnoses run one
+ * at a time per server, so a late publication of an earlier change is never mistaken for
+ * the answer to a later one. A server that dies is started again on the next diagnose.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { extname } from "node:path";
+import { pathToFileURL } from "node:url";
+import {
+  createProtocolConnection,
+  type Diagnostic,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  type ProtocolConnection,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+import { LanguageServerError } from "./language-server-error.js";
+import type { LanguageServerSpec } from "./language-server-spec.js";
+
+export interface DiagnoseOptions {
+  /** How long to wait for the diagnostics (default 30 s: a cold TypeScript server takes a few). */
+  timeoutMs?: number;
+  /** Quiet period after a publication before answering (default 250 ms). */
+  settleMs?: number;
+}
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  connection: ProtocolConnection;
+  documents: Map<string, number>;
+  exited: Promise<void>;
+}
+
+type Listener = (diagnostics: Diagnostic[]) => void;
+
+export class LanguageServer {
+  readonly spec: LanguageServerSpec;
+  readonly #root: string;
+  #started: Promise<Started> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  #stderr = "";
+  readonly #listeners = new Map<string, Set<Listener>>();
+
+  constructor(spec: LanguageServerSpec, root: string) {
+    this.spec = spec;
+    this.#root = root;
+  }
+
+  /** Diagnostics for `file` (absolute path) with content `text`. */
+  diagnose(file: string, text: string, options: DiagnoseOptions = {}): Promise<Diagnostic[]> {
+    const run = this.#queue.then(() => this.#diagnose(file, text, options));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const started = await this.#started?.catch(() => undefined);
+    this.#started = undefined;
+    if (started) await this.#stop(started);
+  }
+
+  async #diagnose(file: string, text: string, options: DiagnoseOptions): Promise<Diagnostic[]> {
+    const server = await this.#start();
+    const uri = pathToFileURL(file).href;
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const settleMs = options.settleMs ?? 250;
+    let fail: (error: Error) => void = () => {};
+    const answer = new Promise<Diagnostic[]>((resolve, reject) => {
+      let latest: Diagnostic[] | undefined;
+      let settle: NodeJS.Timeout | undefined;
+      const listeners = this.#listeners.get(uri) ?? new Set<Listener>();
+      this.#listeners.set(uri, listeners);
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        clearTimeout(settle);
+        listeners.delete(listener);
+        if (error) reject(error);
+        else resolve(latest ?? []);
+      };
+      const listener: Listener = (diagnostics) => {
+        latest = diagnostics;
+        clearTimeout(settle);
+        settle = setTimeout(() => finish(), settleMs);
+      };
+      const timer = setTimeout(
+        () =>
+          finish(
+            new LanguageServerError({
+              server: this.spec.id,
+              message: `no diagnostics for ${file} within ${timeoutMs} ms`,
+            }),
+          ),
+        timeoutMs,
+      );
+      listeners.add(listener);
+      fail = finish;
+      void server.exited.then(() =>
+        finish(new LanguageServerError({ server: this.spec.id, message: this.#exitMessage() })),
+      );
+    });
+    const version = server.documents.get(uri);
+    try {
+      if (version === undefined) {
+        server.documents.set(uri, 1);
+        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+          textDocument: { uri, languageId: this.#languageId(file), version: 1, text },
+        });
+      } else {
+        server.documents.set(uri, version + 1);
+        await server.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+          textDocument: { uri, version: version + 1 },
+          contentChanges: [{ text }],
+        });
+      }
+    } catch (error) {
+      fail(
+        new LanguageServerError({ server: this.spec.id, message: (error as Error).message, cause: error }),
+      );
+    }
+    return answer;
+  }
+
+  #languageId(file: string): string {
+    const extension = extname(file).toLowerCase();
+    return this.spec.languageIds?.[extension] ?? extension.slice(1);
+  }
+
+  #exitMessage(): string {
+    const tail = this.#stderr.trim().slice(-500);
+    return `the server exited${tail ? `; its stderr: ${tail}` : ""}`;
+  }
+
+  #start(): Promise<Started> {
+    if (this.#closed)
+      return Promise.reject(new LanguageServerError({ server: this.spec.id, message: "closed" }));
+    this.#started ??= this.#spawn().catch((error) => {
+      this.#started = undefined;
+      throw error;
+    });
+    return this.#started;
+  }
+
+  async #spawn(): Promise<Started> {
+    const child = spawn(this.spec.command, [...this.spec.args], {
+      cwd: this.#root,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-2_000);
+    });
+    const exited = new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.once("error", (error) => {
+        this.#stderr += `\n${error.message}`;
+        resolve();
+      });
+    });
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
+    const started: Started = { child, connection, documents: new Map(), exited };
+    void exited.then(() => {
+      connection.dispose();
+      // A server that died is started again on the next diagnose (its documents are gone).
+      if (this.#started && !this.#closed) this.#started = undefined;
+    });
+    connection.onNotification(PublishDiagnosticsNotification.type, ({ uri, diagnostics }) => {
+      for (const listener of this.#listeners.get(uri) ?? []) listener(diagnostics);
+    });
+    // Requests from the server: answered neutrally (`workspace/configuration` wants one
+    // entry per item); any other gets "method not found", which servers tolerate.
+    connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) =>
+      (params?.items ?? []).map(() => null),
+    );
+    for (const method of [
+      "client/registerCapability",
+      "client/unregisterCapability",
+      "window/workDoneProgress/create",
+      "window/showMessageRequest",
+    ]) {
+      connection.onRequest(method, () => null);
+    }
+    connection.onError(() => {});
+    connection.listen();
+    const rootUri = pathToFileURL(this.#root).href;
+    try {
+      await Promise.race([
+        connection.sendRequest(InitializeRequest.type, {
+          processId: process.pid,
+          rootUri,
+          workspaceFolders: [{ uri: rootUri, name: "workspace" }],
+          capabilities: {
+            textDocument: { publishDiagnostics: { relatedInformation: false }, synchronization: {} },
+            workspace: { configuration: true, workspaceFolders: true },
+          },
+          initializationOptions: this.spec.initializationOptions ?? null,
+        }),
+        exited.then(() => {
+          throw new Error(this.#exitMessage());
+        }),
+      ]);
+    } catch (error) {
+      await this.#stop(started);
+      throw new LanguageServerError({
+        server: this.spec.id,
+        message: `could not start (${[this.spec.command, ...this.spec.args].join(" ")}): ${(error as Error).message}`,
+        cause: error,
+      });
+    }
+    await connection.sendNotification(InitializedNotification.type, {});
+    return started;
+  }
+
+  /** shutdown + exit, then SIGTERM / SIGKILL if the process lingers. */
+  async #stop({ child, connection, exited }: Started): Promise<void> {
+    if (child.exitCode === null && child.signalCode === null) {
+      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+      try {
+        await Promise.race([connection.sendRequest(ShutdownRequest.type), wait(2_000)]);
+        await connection.sendNotification(ExitNotification.type);
+      } catch {
+        // The connection may already be gone; the signals below still end the process.
+      }
+      await Promise.race([exited, wait(2_000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await Promise.race([exited, wait(2_000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    }
+    connection.dispose();
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * One live connection to an MCP server, through the official SDK client. It connects on
+ * first use, notices when the server dies (the transport closes without us closing it)
+ * and starts it again on the next call — a call already in flight when it died fails
+ * (it is not replayed: the tool may have had side effects). `close()` ends it for good.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { HookwiseError } from "../../errors/hookwise-error.js";
+import { describeSpec, type McpServerSpec } from "./mcp-server-spec.js";
+
+export interface McpLogger {
+  debug(message: string): void;
+  warn(message: string): void;
+}
+
+const STDERR_TAIL = 2_000;
+const CLIENT_INFO = { name: "hookwise", version: "0.1.0" };
+
+export class McpConnection {
+  readonly #spec: McpServerSpec;
+  readonly #label: string;
+  readonly #log: McpLogger;
+  #client: Client | undefined;
+  #connecting: Promise<Client> | undefined;
+  #closed = false;
+  #stderr = "";
+  #starts = 0;
+
+  constructor(spec: McpServerSpec, options: { label: string; log?: McpLogger }) {
+    this.#spec = spec;
+    this.#label = options.label;
+    this.#log = options.log ?? { debug() {}, warn: (message) => console.warn(`[hookwise] ${message}`) };
+  }
+
+  /** How many times the server was started (1 after the first connect; more after restarts). */
+  get starts(): number {
+    return this.#starts;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The connected client, connecting (or reconnecting after a death) when needed. */
+  client(): Promise<Client> {
+    if (this.#closed) return Promise.reject(new HookwiseError(`MCP server ${this.#label} is closed`));
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#connecting ??= this.#connect().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async listTools(): Promise<Tool[]> {
+    const client = await this.client();
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {});
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  async callTool(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = await this.client();
+    const result = await client.callTool(
+      { name, arguments: (args ?? {}) as Record<string, unknown> },
+      undefined,
+      { ...(signal ? { signal } : {}), resetTimeoutOnProgress: true },
+    );
+    return result as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const client = this.#client ?? (await this.#connecting?.catch(() => undefined));
+    this.#client = undefined;
+    if (!client) return;
+    const transport = client.transport;
+    if (transport instanceof StreamableHTTPClientTransport) {
+      // Tell the server this session is over; a server without sessions answers 405, fine.
+      await transport.terminateSession().catch(() => {});
+    }
+    await client.close();
+  }
+
+  async #connect(): Promise<Client> {
+    const transport = this.#transport();
+    const client = new Client(CLIENT_INFO);
+    client.onclose = () => {
+      if (this.#client !== client) return;
+      this.#client = undefined;
+      if (!this.#closed) this.#log.warn(`MCP server ${this.#label} went away; it restarts on the next call`);
+    };
+    client.onerror = (error) => this.#log.debug(`MCP server ${this.#label}: ${error.message}`);
+    this.#starts++;
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      await client.close().catch(() => {});
+      const tail = this.#stderr.trim();
+      throw new HookwiseError(
+        `MCP server ${this.#label} (${describeSpec(this.#spec)}) could not start: ${(error as Error).message}` +
+          (tail ? `; its stderr: ${tail.slice(-500)}` : ""),
+        { cause: error },
+      );
+    }
+    if (this.#closed) {
+      await client.close();
+      throw new HookwiseError(`MCP server ${this.#label} is closed`);
+    }
+    this.#client = client;
+    return client;
+  }
+
+  #transport(): Transport {
+    const spec = this.#spec;
+    if ("url" in spec) {
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: { ...spec.headers } },
+      });
+    }
+    const transport = new StdioClientTransport({
+      command: spec.command,
+      args: [...(spec.args ?? [])],
+      ...(spec.env ? { env: { ...spec.env } } : {}),
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
+      stderr: "pipe",
+    });
+    // Kept (a short tail) for error messages; a server's chatter goes to debug logs only.
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
+      this.#log.debug(`MCP server ${this.#label} stderr: ${text.trimEnd()}`);
+    });
+    return transport;
+  }
+}

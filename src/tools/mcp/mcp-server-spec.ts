@@ -1,0 +1,87 @@
+/**
+ * How to reach an MCP server (DESIGN §7): a command spoken to over stdio, or a streamable
+ * HTTP endpoint. `${VAR}` / `${VAR:-default}` in `args`, `env`, `url` and `headers` are
+ * read from the environment when the server starts, so tokens stay out of config files
+ * (`headers: { Authorization: "Bearer ${GITHUB_TOKEN}" }`).
+ */
+import { HookwiseError } from "../../errors/hookwise-error.js";
+
+export type McpServerSpec =
+  | {
+      command: string;
+      args?: readonly string[];
+      /** Added to the SDK's safe default environment (HOME, PATH, …), not the whole of ours. */
+      env?: Readonly<Record<string, string>>;
+      /** Working directory of the server process (a config's folder). */
+      cwd?: string;
+    }
+  | { url: string; headers?: Readonly<Record<string, string>> };
+
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Expands `${VAR}` and `${VAR:-default}`; an unset variable without default is an error naming it. */
+export function expandEnv(value: string, where: string, env: NodeJS.ProcessEnv = process.env): string {
+  return value.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if (found !== undefined && found !== "") return found;
+    if (fallback !== undefined) return fallback;
+    throw new HookwiseError(
+      `${where}: environment variable ${name} is not set (write \${${name}:-default} for a default)`,
+    );
+  });
+}
+
+function expandRecord(
+  record: Readonly<Record<string, string>> | undefined,
+  where: string,
+): Record<string, string> | undefined {
+  if (!record) return undefined;
+  return Object.fromEntries(
+    Object.entries(record).map(([key, value]) => [key, expandEnv(value, `${where}.${key}`)]),
+  );
+}
+
+/** The spec with every `${VAR}` filled in; throws a HookwiseError for a spec that is neither kind. */
+export function expandSpec(spec: McpServerSpec, where: string): McpServerSpec {
+  if ("command" in spec && "url" in spec) {
+    throw new HookwiseError(`${where}: give either command (stdio) or url (streamable HTTP), not both`);
+  }
+  if ("command" in spec) {
+    if (!spec.command) throw new HookwiseError(`${where}: command is empty`);
+    const expanded: McpServerSpec = {
+      command: expandEnv(spec.command, `${where}.command`),
+      args: (spec.args ?? []).map((arg, index) => expandEnv(arg, `${where}.args[${index}]`)),
+    };
+    const env = expandRecord(spec.env, `${where}.env`);
+    if (env) expanded.env = env;
+    if (spec.cwd) expanded.cwd = spec.cwd;
+    return expanded;
+  }
+  if ("url" in spec && spec.url) {
+    const url = expandEnv(spec.url, `${where}.url`);
+    try {
+      new URL(url);
+    } catch {
+      throw new HookwiseError(`${where}: url "${url}" is not a valid URL (e.g. http://127.0.0.1:3000/mcp)`);
+    }
+    const headers = expandRecord(spec.headers, `${where}.headers`);
+    return headers ? { url, headers } : { url };
+  }
+  throw new HookwiseError(
+    `${where}: an MCP toolset needs command (stdio, e.g. command: node, args: [./server.js]) or url (streamable HTTP)`,
+  );
+}
+
+/** A short label for messages: the command line, or the URL. */
+export function describeSpec(spec: McpServerSpec): string {
+  return "command" in spec ? [spec.command, ...(spec.args ?? [])].join(" ") : spec.url;
+}
+
+/** Two specs that would start the same server share one connection (see mcp-pool.ts). */
+export function specKey(spec: McpServerSpec): string {
+  return JSON.stringify(
+    "command" in spec
+      ? ["stdio", spec.command, spec.args ?? [], Object.entries(spec.env ?? {}).sort(), spec.cwd ?? ""]
+      : ["http", spec.url, Object.entries(spec.headers ?? {}).sort()],
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * An MCP server as a toolset (DESIGN §1, §7): its tools are listed once at start and named
+ * `toolset.tool` (function `toolset_tool`, or the tool's own name with `prefix: false`).
+ * Calls go to the shared connection (mcp-pool.ts); `isError` answers and protocol errors
+ * (unknown tool, invalid params, a server that died mid-call) throw McpToolError, which
+ * the loop turns into a tool error the model sees.
+ */
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { normalizeSchema } from "../input-schema.js";
+import { type ResolvedTool, resolveTool } from "../resolved-tool.js";
+import type { ToolExecutionOptions } from "../tool.js";
+import type { Toolset } from "../toolset.js";
+import type { McpConnection, McpLogger } from "./mcp-connection.js";
+import { acquireMcpConnection } from "./mcp-pool.js";
+import { mcpResultValue } from "./mcp-result.js";
+import { expandSpec, type McpServerSpec } from "./mcp-server-spec.js";
+import { McpToolError } from "./mcp-tool-error.js";
+
+export interface McpToolsetOptions {
+  /** Default true: function names are `toolset_tool`. */
+  prefix?: boolean;
+  log?: McpLogger;
+}
+
+function schemaOf(tool: Tool, server: string, log: McpLogger | undefined): unknown {
+  const schema = tool.inputSchema ?? { type: "object", properties: {} };
+  try {
+    normalizeSchema(schema, `tool "${server}.${tool.name}"`);
+    return schema;
+  } catch (error) {
+    // A schema our validator cannot read still reaches the model; the server validates.
+    log?.warn(
+      `MCP tool ${server}.${tool.name}: input schema not checked locally (${(error as Error).message})`,
+    );
+    return undefined;
+  }
+}
+
+function toResolvedTool(
+  server: string,
+  tool: Tool,
+  connection: McpConnection,
+  options: McpToolsetOptions,
+): ResolvedTool {
+  const schema = schemaOf(tool, server, options.log);
+  const execute = async (args: unknown, execution: ToolExecutionOptions) => {
+    let result: Awaited<ReturnType<McpConnection["callTool"]>>;
+    try {
+      result = await connection.callTool(tool.name, args, execution.signal);
+    } catch (error) {
+      if (McpToolError.isInstance(error)) throw error;
+      throw new McpToolError({
+        server,
+        tool: tool.name,
+        reason: "protocol",
+        message: `MCP server ${server}: ${(error as Error).message ?? String(error)}`,
+        cause: error,
+      });
+    }
+    return mcpResultValue(result, server, tool.name);
+  };
+  const resolved = resolveTool(
+    tool.name,
+    { description: tool.description ?? tool.title ?? "", inputSchema: schema, execute },
+    { toolset: server, prefix: options.prefix ?? true },
+  );
+  if (schema !== undefined) return resolved;
+  return {
+    ...resolved,
+    input: {
+      jsonSchema: tool.inputSchema as Record<string, unknown>,
+      validate: (value) => ({ ok: true, value }),
+    },
+  };
+}
+
+/** Connects (or joins the running server), lists its tools, and returns them as a toolset. */
+export async function mcpToolset(
+  name: string,
+  spec: McpServerSpec,
+  options: McpToolsetOptions = {},
+): Promise<Toolset> {
+  const where = `toolsets.${name}`;
+  const lease = acquireMcpConnection(expandSpec(spec, where), {
+    label: `"${name}"`,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  let tools: Tool[];
+  try {
+    tools = await lease.connection.listTools();
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+  return {
+    name,
+    tools: tools.map((tool) => toResolvedTool(name, tool, lease.connection, options)),
+    close: () => lease.release(),
+  };
+}

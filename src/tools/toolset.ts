@@ -1,0 +1,9 @@
+/** A named group of resolved tools with one lifetime (an MCP server, a module, a builtin). */
+import type { ResolvedTool } from "./resolved-tool.js";
+
+export interface Toolset {
+  readonly name: string;
+  readonly tools: ResolvedTool[];
+  /** Releases what the toolset holds (servers, connections). Safe to call twice. */
+  close(): Promise<void>;
+}
