@@ -26,19 +26,26 @@ export function toPromptMessage(message: ModelMessage): LanguageModelV3Message {
       return message as LanguageModelV3Message;
     case "user":
     case "assistant":
-      if (typeof message.content !== "string" && !needsParts(message.content)) return message as LanguageModelV3Message;
+      if (typeof message.content !== "string" && !needsParts(message.content))
+        return message as LanguageModelV3Message;
       return { role: message.role, content: parts(message.content) } as LanguageModelV3Message;
     case "tool":
       for (const part of message.content) {
         if (part.type !== "tool-result") {
-          return { role: "tool", content: message.content.filter((item) => item.type === "tool-result") as any };
+          return {
+            role: "tool",
+            content: message.content.filter((item) => item.type === "tool-result") as any,
+          };
         }
       }
       return message as LanguageModelV3Message;
   }
 }
 
-export function toPrompt(system: string | undefined, messages: readonly ModelMessage[]): LanguageModelV3Prompt {
+export function toPrompt(
+  system: string | undefined,
+  messages: readonly ModelMessage[],
+): LanguageModelV3Prompt {
   const prompt: LanguageModelV3Prompt = system ? [{ role: "system", content: system }] : [];
   for (const message of messages) prompt.push(toPromptMessage(message));
   return prompt;

@@ -48,7 +48,8 @@ export function compileHookEntry(
       // Limits in order: a cap already reached (read-only peek), the cooldown, the rate window,
       // then the atomic count — so a trigger held back by cooldown or rate never uses up the cap.
       const firesKey = limitKey(entry, scopeId, context.sessionId, "fires");
-      if (entry.max_fires > 0 && ((await store.get<number>(firesKey)) ?? 0) >= entry.max_fires) return NOT_FIRED;
+      if (entry.max_fires > 0 && ((await store.get<number>(firesKey)) ?? 0) >= entry.max_fires)
+        return NOT_FIRED;
       if (entry.cooldown > 0) {
         const key = limitKey(entry, scopeId, context.sessionId, "cooldown");
         if (!(await store.setIfAbsent(key, Date.now(), { ttlMs: entry.cooldown * 1000 }))) return NOT_FIRED;

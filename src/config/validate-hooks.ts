@@ -5,7 +5,13 @@
  */
 import type { z } from "zod";
 import { nearest } from "../errors/nearest.js";
-import { ALL_EVENT_SPELLINGS, canonicalEventName, EVENT_KINDS, type EventName, type HookKind } from "../events/catalogue.js";
+import {
+  ALL_EVENT_SPELLINGS,
+  canonicalEventName,
+  EVENT_KINDS,
+  type EventName,
+  type HookKind,
+} from "../events/catalogue.js";
 import { ACTIONS, actionKind, actionTypes } from "./actions/index.js";
 import { compileExpression } from "./conditions/expression.js";
 import { CONDITIONS, conditionTypes } from "./conditions/index.js";
@@ -122,7 +128,12 @@ function checkAction(sink: IssueSink, value: unknown, path: ConfigPath, event: E
  * The hook kind an action compiles to must be one its event takes (a chain mixing decide and
  * transform actions has none; an action that transforms cannot sit on an inspect-only event).
  */
-function checkActionKind(sink: IssueSink, value: unknown, path: ConfigPath, event: EventName | undefined): void {
+function checkActionKind(
+  sink: IssueSink,
+  value: unknown,
+  path: ConfigPath,
+  event: EventName | undefined,
+): void {
   let kind: HookKind;
   try {
     kind = actionKind(value, path);
