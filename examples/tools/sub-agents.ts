@@ -5,7 +5,7 @@
  *
  *   npx tsx examples/tools/sub-agents.ts
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -60,8 +60,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const root = mkdtempSync(join(tmpdir(), "hookwise-example-"));
   writeFileSync(join(root, "keep.txt"), "precious");
   const seen: string[] = [];
-  const result = await main(root, seen);
-  console.log("(scripted models)", result.outcome, "—", result.text);
-  console.log("the sub-agent answered:", result.steps[0]?.toolResults[0]?.result);
-  console.log("audit (scope self):", seen);
+  try {
+    const result = await main(root, seen);
+    console.log("(scripted models)", result.outcome, "—", result.text);
+    console.log("the sub-agent answered:", result.steps[0]?.toolResults[0]?.result);
+    console.log("audit (scope self):", seen);
+    console.log("keep.txt still there:", existsSync(join(root, "keep.txt")));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
