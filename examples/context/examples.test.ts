@@ -243,12 +243,14 @@ describe.each(SURFACES)("on %s()", (surface) => {
       );
       expect(after).toBeGreaterThan(0);
       expect(pressures[after]).toBeLessThan(0.4);
-      // The run's question stays; the note says what went; the removed messages are archived.
-      expect(result.messages[0]).toEqual({ role: "user", content: "Tell me about hooks" });
-      expect(result.messages[1]).toMatchObject({ role: "system", content: expect.stringMatching(/removed/) });
+      // The note comes first (system text stays at the start), then the run's question, kept;
+      // the removed messages are archived, the question is not.
+      expect(result.messages[0]).toMatchObject({ role: "system", content: expect.stringMatching(/removed/) });
+      expect(result.messages[1]).toEqual({ role: "user", content: "Tell me about hooks" });
       const session = (await config.store.loadSession("s"))!;
       expect(session.archived!.length).toBeGreaterThan(0);
       expect(unpairedToolCallIds([...session.archived!]).size).toBe(0);
+      expect(session.archived!.some((message) => message.role === "user")).toBe(false);
     });
 
     it("chronicler: a summary by the summarizer model replaces the old turns at turn_end", async () => {

@@ -5,7 +5,8 @@
  * no-op (logged). An edit that would separate a tool call from its result fails closed.
  * A compaction fires `pre_compact` first (a decide deny or a transform skip cancels it, a
  * failing hook too — fail-closed means no compaction), then builds its replacement and
- * archives what it removed (saved with the session: nothing is lost).
+ * archives what it removed (saved with the session: nothing is lost); a removed message
+ * the replacement puts back was moved, not removed, and is not archived.
  */
 import { newlyUnpaired } from "../context/tool-pairing.js";
 import { HookError } from "../errors/hook-error.js";
@@ -125,10 +126,12 @@ async function compact(
   const next = spliced(state.messages, positions, replacement);
   const broken = pairingFailure(hook, event, state.messages, next);
   if (broken) return { kind: "failure", error: broken };
-  state.archived.push(...removed);
+  // A message the replacement puts back (moved, not removed) is not archived.
+  const gone = removed.filter((message) => !replacement.includes(message));
+  state.archived.push(...gone);
   replaceTranscript(state, next);
   state.log.info(
-    `hook "${hook}" compacted ${removed.length} messages into ${replacement.length}${edit.reason ? ` (${edit.reason})` : ""}`,
+    `hook "${hook}" compacted ${gone.length} messages into ${replacement.length - (removed.length - gone.length)}${edit.reason ? ` (${edit.reason})` : ""}`,
   );
   return APPLIED;
 }

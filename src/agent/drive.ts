@@ -12,13 +12,13 @@ import type { SessionRecord } from "../state/state-store.js";
 import type { RunOptions } from "./agent-options.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
-import { commitStep, finishRun, type RunEnd } from "./finish-run.js";
+import { addUsage, commitStep, finishRun, type RunEnd } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
 import { createRunMeter } from "./run-meter.js";
 import type { RunResult } from "./run-result.js";
 import { contextFor, type GoverningRegistry, payload, type RunState } from "./run-state.js";
-import { runToolBatch } from "./run-tool-batch.js";
+import { resolveBatch, runToolBatch } from "./run-tool-batch.js";
 import type { Surface } from "./surface.js";
 import { suspendStep, toEntries } from "./suspend-run.js";
 import { runKey, sessionGuardKey } from "./suspended-run.js";
@@ -284,6 +284,19 @@ export async function runSteps(
       args: call.args,
     }));
     if (surface.streaming) for (const call of toolCalls) surface.emit({ type: "tool-call", step, ...call });
+    // Calls are found and checked before the turn counts as accepted: a turn that an
+    // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
+    const resolved = turn.toolCalls.length ? await resolveBatch(runtime, state, turn.toolCalls) : undefined;
+    if (resolved?.kind === "terminate") {
+      addUsage(state, turn.usage);
+      return { outcome: "terminated", text, reason: resolved.reason, hook: resolved.hook };
+    }
+    if (resolved?.kind === "retry") {
+      // The invalid step is not committed; the next request carries the feedback, once.
+      ephemeral = retryFeedback(turn, toolCalls, resolved.feedback);
+      commitStep(state, requested, [], false);
+      continue;
+    }
     if (state.runner.wants("model_turn_finished"))
       state.runner.inspect(
         payload(state, "model_turn_finished", {
@@ -301,28 +314,13 @@ export async function runSteps(
       return { outcome: "completed", text };
     }
 
-    const batch = await runToolBatch(runtime, state, turn.toolCalls);
-    if (batch.kind === "terminate")
+    const batch = await runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
+    if (batch.kind === "terminate") {
+      addUsage(state, turn.usage);
       return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
+    }
     if (batch.kind === "suspend")
       return suspendStep(runtime, state, requested, toEntries(runtime, batch.outcomes), text);
-    if (batch.kind === "retry") {
-      // The invalid step is not committed; the next request carries the feedback, once.
-      ephemeral = [
-        { role: "assistant", content: assistantParts(turn.text, turn.reasoning, toolCalls) as never },
-        {
-          role: "tool",
-          content: toolCalls.map((call) => ({
-            type: "tool-result" as const,
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            output: { type: "error-text" as const, value: batch.feedback },
-          })),
-        },
-      ];
-      commitStep(state, requested, [], false);
-      continue;
-    }
     commitStep(state, requested, batch.results);
     const ended = await endStep(state, surface, turn.text, toolCalls);
     if (ended) return { ...ended, text };
@@ -388,4 +386,24 @@ export function assistantParts(
   for (const call of toolCalls)
     parts.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.args });
   return parts;
+}
+
+/** The ephemeral messages that carry an invalid step's feedback into the next request, once. */
+function retryFeedback(
+  turn: { text: string; reasoning: string },
+  toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
+  feedback: string,
+): ModelMessage[] {
+  return [
+    { role: "assistant", content: assistantParts(turn.text, turn.reasoning, toolCalls) as never },
+    {
+      role: "tool",
+      content: toolCalls.map((call) => ({
+        type: "tool-result" as const,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: { type: "error-text" as const, value: feedback },
+      })),
+    },
+  ];
 }

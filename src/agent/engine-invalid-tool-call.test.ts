@@ -178,4 +178,69 @@ describe("invalid_tool_call", () => {
       }
     }
   });
+
+  test("retry before any sibling runs: a valid call earlier in the batch is not executed twice", async () => {
+    const out = await runBoth(
+      fixture(
+        [
+          {
+            toolCalls: [
+              { name: "add", args: { a: 1, b: 2 } },
+              { name: "multiply", args: {} },
+            ],
+          },
+          { toolCalls: [{ name: "add", args: { a: 1, b: 2 } }] },
+          { text: "3" },
+        ],
+        [
+          defineHook({
+            name: "retry-invalid",
+            on: "invalid_tool_call",
+            kind: "transform",
+            handler: () => flow.retry("multiply does not exist"),
+          }),
+        ],
+      ),
+    );
+    for (const { fixture, result } of out.both) {
+      expect(result.outcome).toBe("completed");
+      // The retried step's valid sibling never ran; only the re-asked step's call did.
+      expect(fixture.ran).toEqual([{ a: 1, b: 2 }]);
+    }
+  });
+
+  test("a turn sent back by retry fires no model_turn_finished; its usage still counts", async () => {
+    const finished: string[] = [];
+    const out = await runBoth(
+      fixture(
+        [
+          {
+            text: "bad",
+            toolCalls: [{ name: "multiply", args: {} }],
+            usage: { inputTokens: 10, outputTokens: 1 },
+          },
+          { text: "good", usage: { inputTokens: 20, outputTokens: 2 } },
+        ],
+        [
+          defineHook({
+            name: "retry-invalid",
+            on: "invalid_tool_call",
+            kind: "transform",
+            handler: () => flow.retry(),
+          }),
+          defineHook({
+            name: "finished",
+            on: "model_turn_finished",
+            kind: "inspect",
+            handler: (event) => void finished.push(event.text),
+          }),
+        ],
+      ),
+    );
+    expect(finished).toEqual(["good", "good"]);
+    for (const { result } of out.both) {
+      expect(result.outcome).toBe("completed");
+      expect(result.usage).toMatchObject({ inputTokens: 30, outputTokens: 3 });
+    }
+  });
 });

@@ -1,11 +1,12 @@
 /** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
 import type { ModelMessage } from "../events/payloads.js";
+import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts } from "./drive.js";
 import type { StepRequestOutcome } from "./request-step.js";
-import type { PendingApproval, RunOutcome, RunResult, ToolResultRecord } from "./run-result.js";
+import type { PendingApproval, RunOutcome, RunResult, ToolResultRecord, Usage } from "./run-result.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 import type { CallOutcome } from "./run-tool-call.js";
 import { type SuspensionDraft, saveSuspension } from "./suspend-run.js";
@@ -22,6 +23,19 @@ export interface RunEnd {
   suspension?: SuspensionDraft;
 }
 
+/** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
+export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
+  const usage = {
+    inputTokens: reported.inputTokens ?? 0,
+    outputTokens: reported.outputTokens ?? 0,
+    totalTokens: reported.totalTokens ?? (reported.inputTokens ?? 0) + (reported.outputTokens ?? 0),
+  };
+  state.usage.inputTokens += usage.inputTokens;
+  state.usage.outputTokens += usage.outputTokens;
+  state.usage.totalTokens += usage.totalTokens;
+  return usage;
+}
+
 /**
  * Records the step, and (when `commit`) appends the assistant message and its tool
  * results to the transcript and surfaces execution starts and results in call order.
@@ -33,14 +47,7 @@ export function commitStep(
   commit = true,
 ): void {
   const { turn } = requested;
-  const usage = {
-    inputTokens: turn.usage.inputTokens ?? 0,
-    outputTokens: turn.usage.outputTokens ?? 0,
-    totalTokens: turn.usage.totalTokens ?? (turn.usage.inputTokens ?? 0) + (turn.usage.outputTokens ?? 0),
-  };
-  state.usage.inputTokens += usage.inputTokens;
-  state.usage.outputTokens += usage.outputTokens;
-  state.usage.totalTokens += usage.totalTokens;
+  const usage = addUsage(state, turn.usage);
   const toolCalls = results.map((result) => ({
     toolCallId: result.toolCallId,
     toolName: result.toolName,

@@ -292,6 +292,41 @@ describe("flow.compact", () => {
   );
 });
 
+describe("flow.compact: a message the replacement puts back", () => {
+  test.each(SURFACES)("was moved, not removed: it is not archived (%s)", async (surface) => {
+    const store = new MemoryStore();
+    const agent = createAgent({
+      model: scriptedModel([{ text: "a1" }, { text: "a2" }]),
+      store,
+      logger: recordingLogger(),
+      hooks: [
+        defineHook({
+          name: "summary-first",
+          on: "run_start",
+          kind: "transform",
+          handler: (_event, ctx) => {
+            const [question, answer] = ctx.messages;
+            if (!question || !answer) return;
+            return flow.compact({
+              remove: [question, answer],
+              replacement: [note("earlier: one exchange"), question],
+            });
+          },
+        }),
+      ],
+    });
+    await runOn(surface, { agent }, "first", { sessionId: "s" });
+    const { result } = await runOn(surface, { agent }, "second", { sessionId: "s" });
+    expect(result.messages.slice(0, 2)).toEqual([
+      note("earlier: one exchange"),
+      { role: "user", content: "first" },
+    ]);
+    expect((await store.loadSession("s"))!.archived).toEqual([
+      { role: "assistant", content: [{ type: "text", text: "a1" }] },
+    ]);
+  });
+});
+
 describe("the `messages` run option", () => {
   test.each(SURFACES)("continues a transcript held by the caller; no session_start (%s)", async (surface) => {
     const started: string[] = [];

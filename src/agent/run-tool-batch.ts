@@ -10,7 +10,13 @@
 import type { ModelToolCall } from "../models/language-model.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import type { RunState } from "./run-state.js";
-import { type CallOutcome, type PendingCall, runToolCall } from "./run-tool-call.js";
+import {
+  type CallOutcome,
+  type PendingCall,
+  type Resolution,
+  resolveCall,
+  runToolCall,
+} from "./run-tool-call.js";
 
 export type BatchOutcome =
   | { kind: "committed"; results: Extract<CallOutcome, { kind: "result" }>[] }
@@ -18,11 +24,35 @@ export type BatchOutcome =
   | { kind: "retry"; feedback: string; hook: string }
   | { kind: "suspend"; outcomes: (Extract<CallOutcome, { kind: "result" }> | PendingCall)[] };
 
+/**
+ * Finds and checks every call of the batch (invalid_tool_call recovery included) before any
+ * runs, so a retry or terminate decided there stops the batch before any tool body ran.
+ */
+export async function resolveBatch(
+  runtime: AgentRuntime,
+  state: RunState,
+  calls: readonly ModelToolCall[],
+): Promise<
+  { kind: "resolved"; resolutions: Resolution[] } | Extract<BatchOutcome, { kind: "terminate" | "retry" }>
+> {
+  const resolutions: Resolution[] = [];
+  for (const call of calls) {
+    if (state.signal.aborted) break;
+    const resolution = await resolveCall(runtime, state, call);
+    if (!resolution.ok && (resolution.outcome.kind === "terminate" || resolution.outcome.kind === "retry")) {
+      return resolution.outcome;
+    }
+    resolutions.push(resolution);
+  }
+  return { kind: "resolved", resolutions };
+}
+
 export async function runToolBatch(
   runtime: AgentRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
-): Promise<BatchOutcome> {
+  resolutions: readonly Resolution[],
+): Promise<Exclude<BatchOutcome, { kind: "retry" }>> {
   const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
   let next = 0;
   let stopped = false;
@@ -32,7 +62,7 @@ export async function runToolBatch(
   const worker = async () => {
     while (!stopped && next < calls.length) {
       const index = next++;
-      const outcome = await runToolCall(runtime, state, calls[index]!, control);
+      const outcome = await runToolCall(runtime, state, calls[index]!, control, resolutions[index]);
       outcomes[index] = outcome;
       if (outcome.kind === "pending") suspending = true;
       else if (outcome.kind !== "result") stopped = true;
@@ -43,14 +73,12 @@ export async function runToolBatch(
   else await Promise.all(Array.from({ length: width }, worker));
 
   if (stopped) {
-    const stops = outcomes.filter(
-      (outcome): outcome is Extract<CallOutcome, { kind: "terminate" | "retry" }> =>
-        outcome?.kind === "terminate" || outcome?.kind === "retry",
+    // Calls arrive resolved, so only a terminate stops the batch here. Outcomes are in
+    // call-index order: the first terminate is the lowest index's.
+    const terminate = outcomes.find(
+      (outcome): outcome is Extract<CallOutcome, { kind: "terminate" }> => outcome?.kind === "terminate",
     );
-    // Outcomes are in call-index order, so the first terminate is the lowest index's.
-    const terminate = stops.find((outcome) => outcome.kind === "terminate");
     if (terminate) return terminate;
-    return stops[0]!;
   }
   if (suspending) {
     return {

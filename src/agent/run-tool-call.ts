@@ -57,7 +57,9 @@ export interface CallControl {
   defer?: () => boolean;
 }
 
-type Resolution = { ok: true; tool: ResolvedTool; args: unknown } | { ok: false; outcome: CallOutcome };
+export type Resolution =
+  | { ok: true; tool: ResolvedTool; args: unknown }
+  | { ok: false; outcome: CallOutcome };
 
 function errorResult(call: ModelToolCall, message: string, args: unknown, tool?: ResolvedTool): CallOutcome {
   return {
@@ -73,7 +75,11 @@ function errorResult(call: ModelToolCall, message: string, args: unknown, tool?:
 }
 
 /** Finds the tool and checks the arguments; on failure runs `invalid_tool_call` recovery. */
-async function resolveCall(runtime: AgentRuntime, state: RunState, call: ModelToolCall): Promise<Resolution> {
+export async function resolveCall(
+  runtime: AgentRuntime,
+  state: RunState,
+  call: ModelToolCall,
+): Promise<Resolution> {
   const parsed = call.argsParsed ? { ok: true as const, value: call.args } : { ok: false as const };
   let toolName = call.toolName;
   let args: unknown = parsed.ok ? parsed.value : call.rawInput;
@@ -142,10 +148,12 @@ export async function runToolCall(
   state: RunState,
   call: ModelToolCall,
   control: CallControl = {},
+  /** The call already found and checked (the batch resolves every call before running any). */
+  resolution?: Resolution,
 ): Promise<CallOutcome> {
   // An aborted run starts nothing new: no hooks, no tool body (siblings may still be queued).
   if (state.signal.aborted) throw abortError(state.signal);
-  const resolved = await resolveCall(runtime, state, call);
+  const resolved = resolution ?? (await resolveCall(runtime, state, call));
   if (!resolved.ok) return resolved.outcome;
   const { tool } = resolved;
   const base = {

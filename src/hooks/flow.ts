@@ -38,8 +38,9 @@ export type MessageEdit =
       /**
        * A compaction: the loop first fires `pre_compact` (a decide hook may veto it, a
        * transform may skip it); then `replacement` takes the place of the first removed
-       * message and the removed messages are archived with the session (nothing is lost).
-       * A function is called only once no hook vetoed, so a summary is never made in vain.
+       * message and the removed messages are archived with the session (nothing is lost;
+       * one the replacement puts back was moved, and is not archived). A function is
+       * called only once no hook vetoed, so a summary is never made in vain.
        */
       readonly kind: "compact";
       readonly remove: readonly ModelMessage[];

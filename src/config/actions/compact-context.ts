@@ -3,7 +3,8 @@
  * on `run_start` (`turn_start`), `step_start`, `step_end` and `run_end` (`turn_end`).
  *
  * - Removes the oldest messages, keeping at least `keep_recent`, never separating a tool
- *   call from its result, never the question of the run in progress; with
+ *   call from its result, never the question of the run in progress (it moves after the
+ *   summary, which is always the transcript's first message); with
  *   `target_pressure`, no more than needed to bring pressure (tokens / context window)
  *   under it, counting the replacement.
  * - `strategy: summarize` (default) replaces them with a summary written by the agent's
@@ -109,25 +110,31 @@ function run(config: Config, services: ActionServices) {
       config.strategy === "summarize"
         ? config.summary_max_tokens + 32
         : countTextTokens(String(truncationNote(messages.length).content)) + 4;
+    const protect = currentQuestion(evaluation);
     const plan = planCompaction({
       messages,
       keepRecent: config.keep_recent,
-      protect: currentQuestion(evaluation),
+      protect,
       ...(config.target_pressure !== undefined ? { targetTokens: config.target_pressure * window } : {}),
       tokensOf: (list) => (meter ? meter.tokens(list) : estimateTokens(list)),
       replacementTokens,
     });
     if (!plan) return undefined;
+    // A protected question inside the removed range moves after the summary, so the summary
+    // (a system message) stays first: providers such as Anthropic take system text only there.
+    const last = messages.indexOf(plan.remove.at(-1)!);
+    const moved = protect.filter((message) => messages.indexOf(message) < last);
     return flow.compact({
-      remove: plan.remove,
+      remove: [...plan.remove, ...moved],
       reason: `${config.strategy}, ${plan.remove.length} messages`,
       async replacement(removed) {
+        const gone = removed.filter((message) => !moved.includes(message));
         const message =
           config.strategy === "summarize"
-            ? await summarize(config, evaluation, removed)
-            : truncationNote(removed.length);
+            ? await summarize(config, evaluation, gone)
+            : truncationNote(gone.length);
         if (config.cooldown_turns > 0) await services.store.set(cooldownKey, context.turn);
-        return [message];
+        return [message, ...moved];
       },
     });
   };
