@@ -9,6 +9,7 @@ import { type AgentRuntime, resolveRuntime } from "./agent-runtime.js";
 import { bindApprovalSettings, resolveApprovalSettings } from "./approval-settings.js";
 import { AsyncQueue } from "./async-queue.js";
 import { drive } from "./drive.js";
+import { type EndSessionOptions, endSession } from "./end-session.js";
 import { pendingApprovals, resumeRun } from "./resume-run.js";
 import type { AgentEvent, PendingApproval, RunResult } from "./run-result.js";
 import { generateSurface, type Surface, streamSurface } from "./surface.js";
@@ -43,6 +44,11 @@ export interface Agent {
   ): AgentStream;
   /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
   pendingApprovals(runId: string): Promise<PendingApproval[]>;
+  /**
+   * Ends a session: `session_end` hooks fire (inspect), its scratchpad is dropped; the
+   * transcript stays in the store unless `delete: true`.
+   */
+  endSession(sessionId: string, options?: EndSessionOptions): Promise<void>;
   /** Registers a hook on this agent; returns its disposer. */
   use(hook: AnyHook): () => void;
   /** The resolved runtime (tools, hooks, store), for introspection and the CLI. */
@@ -95,6 +101,9 @@ export function createAgent(options: AgentOptions): Agent {
     },
     pendingApprovals(runId) {
       return pendingApprovals(runtime, runId);
+    },
+    endSession(sessionId, endOptions) {
+      return endSession(runtime, sessionId, endOptions);
     },
     use(hook) {
       return runtime.registry.register(hook);

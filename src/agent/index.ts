@@ -11,6 +11,7 @@ export type { RetryOptions } from "./backoff.js";
 export { RequestValidationError } from "./build-request.js";
 export { classifyError, retryAfterMs } from "./classify-error.js";
 export { type Agent, type AgentStream, createAgent } from "./create-agent.js";
+export type { EndSessionOptions } from "./end-session.js";
 export type {
   AgentEvent,
   PendingApproval,

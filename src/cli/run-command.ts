@@ -135,5 +135,7 @@ async function chat(
   } finally {
     prompt.close();
   }
+  // The chat is over: session_end hooks see it (the transcript stays for --session).
+  await agent.endSession(sessionId, { reason: "closed" });
   return code;
 }
