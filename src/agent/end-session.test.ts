@@ -20,7 +20,11 @@ describe("agent.endSession", () => {
           on: "session_end",
           kind: "inspect",
           handler: (event, ctx) =>
-            void seen.push({ reason: event.reason, messages: ctx.messages.length, fromScratch: ctx.scratch.session.get("user") }),
+            void seen.push({
+              reason: event.reason,
+              messages: ctx.messages.length,
+              fromScratch: ctx.scratch.session.get("user"),
+            }),
         }),
       ],
     });

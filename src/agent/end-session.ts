@@ -16,7 +16,11 @@ export interface EndSessionOptions {
   delete?: boolean;
 }
 
-export async function endSession(runtime: AgentRuntime, sessionId: string, options: EndSessionOptions = {}): Promise<void> {
+export async function endSession(
+  runtime: AgentRuntime,
+  sessionId: string,
+  options: EndSessionOptions = {},
+): Promise<void> {
   const events: RunState["events"] = [];
   const runner = new HookRunner({
     registries: [{ registry: runtime.registry, depth: 0 }],
@@ -46,7 +50,10 @@ export async function endSession(runtime: AgentRuntime, sessionId: string, optio
       turn: 0,
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     } as unknown as RunState;
-    runner.inspect(payload(state, "session_end", { sessionId, reason: options.reason ?? "closed" }), contextFor(state));
+    runner.inspect(
+      payload(state, "session_end", { sessionId, reason: options.reason ?? "closed" }),
+      contextFor(state),
+    );
     await runner.settle();
   }
   runtime.sessionScratch.delete(sessionId);
