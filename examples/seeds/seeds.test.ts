@@ -262,12 +262,9 @@ describe.each(SURFACES)("on %s()", (surface) => {
       expect(lines[1]!.message).toMatch(/^Turn \d+: [1-9]\d* tokens, 1 tool calls$/);
     });
 
-    // BUG (src/agent/drive.ts ~line 110, `turn: userMessages(session.archived ?? []) +
-    // userMessages(session.messages)`): `turn` is the number of user messages in the
-    // session, so the user message that this config's `inject` hook persists on every
-    // turn_start counts as a turn: the second run logs "Turn 2". Seed 003's `turn` counts
-    // turns (runs). Flip to `it` when fixed.
-    it.fails("{turn} counts runs, not the user messages an inject_message hook persisted", async () => {
+    // `turn` counts runs (an atomic per-session counter), not user messages: the message
+    // this config's `inject` hook persists on every turn_start does not shift it.
+    it("{turn} counts runs, not the user messages an inject_message hook persisted", async () => {
       const { loaded, messagesOf } = await load("003-actions.yaml");
       await runSession(surface, loaded, answers(3), ["first", "second", "third"]);
       expect(messagesOf("log").map((line) => line.split(":")[0])).toEqual(["Turn 0", "Turn 1", "Turn 2"]);

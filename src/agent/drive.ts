@@ -82,6 +82,12 @@ export async function drive(
   const runScratch = new Scratchpad(sessionScratch);
   const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const turn = await runIndex(
+    runtime,
+    sessionId,
+    session,
+    resumed !== undefined || options.messages !== undefined,
+  );
   const state: RunState = {
     runId,
     sessionId,
@@ -106,8 +112,7 @@ export async function drive(
     messages: session.messages,
     userMessageIndex: -1,
     input,
-    // Compacted-away runs still count: `turn` never goes back.
-    turn: userMessages(session.archived ?? []) + userMessages(session.messages),
+    turn,
     requests: [],
     steps: [],
     events,
@@ -147,6 +152,30 @@ export async function drive(
   const result = await finishRun(runtime, state, session, end);
   surface.emit({ type: "run-finish", result });
   return result;
+}
+
+/**
+ * The run's index in its session (seed 003's `turn`): an atomic per-session counter in the
+ * store, so injected user messages and compaction never shift it. A resumed run, or a
+ * transcript passed in by a stateless client, has no counter: it counts the user messages
+ * (archived ones included, so compaction never makes it go back).
+ */
+async function runIndex(
+  runtime: AgentRuntime,
+  sessionId: string,
+  session: SessionRecord,
+  fromTranscript: boolean,
+): Promise<number> {
+  const counted = userMessages(session.archived ?? []) + userMessages(session.messages);
+  if (fromTranscript) return counted;
+  const key = sessionRunsKey(sessionId);
+  // A session that predates the counter starts from what its transcript shows.
+  await runtime.store.setIfAbsent(key, counted);
+  return (await runtime.store.increment(key)) - 1;
+}
+
+export function sessionRunsKey(sessionId: string): string {
+  return `session:${sessionId}:runs`;
 }
 
 function userMessages(messages: readonly ModelMessage[]): number {

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import type { AgentRuntime } from "./agent-runtime.js";
+import { sessionRunsKey } from "./drive.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 
 export interface EndSessionOptions {
@@ -57,5 +58,8 @@ export async function endSession(
     await runner.settle();
   }
   runtime.sessionScratch.delete(sessionId);
-  if (options.delete) await runtime.store.deleteSession(sessionId);
+  if (options.delete) {
+    await runtime.store.deleteSession(sessionId);
+    await runtime.store.delete(sessionRunsKey(sessionId));
+  }
 }
