@@ -11,10 +11,21 @@ const CALLING_RUN = Symbol("hookwise.callingRun");
 
 type WithCallingRun = ToolExecutionOptions & { [CALLING_RUN]?: RunState };
 
-/** The execution options with the calling run attached (not enumerable: tools that log options stay clean). */
-export function withCallingRun(options: ToolExecutionOptions, state: RunState): ToolExecutionOptions {
-  Object.defineProperty(options, CALLING_RUN, { value: state, enumerable: false });
-  return options;
+/**
+ * Execution options with the calling run attached under a symbol key: JSON and
+ * Object.keys skip it, so tools that log their options stay clean. (A literal with a
+ * symbol key, not defineProperty, which would slow every tool call.)
+ */
+export function toolOptions(
+  fields: Omit<ToolExecutionOptions, typeof CALLING_RUN>,
+  state: RunState,
+): ToolExecutionOptions {
+  return {
+    toolCallId: fields.toolCallId,
+    signal: fields.signal,
+    context: fields.context,
+    [CALLING_RUN]: state,
+  } as ToolExecutionOptions;
 }
 
 /** The run calling this tool, when the loop called it (a hook's `call_tool` does not). */

@@ -12,9 +12,11 @@ import type { SessionRecord } from "../state/state-store.js";
 import type { RunOptions } from "./agent-options.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
+import { assistantParts, retryFeedback } from "./assistant-message.js";
 import { addUsage, commitStep, finishRun, type RunEnd } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
+import { runIndex } from "./run-index.js";
 import { createRunMeter } from "./run-meter.js";
 import type { RunResult } from "./run-result.js";
 import { contextFor, type GoverningRegistry, payload, type RunState } from "./run-state.js";
@@ -152,36 +154,6 @@ export async function drive(
   const result = await finishRun(runtime, state, session, end);
   surface.emit({ type: "run-finish", result });
   return result;
-}
-
-/**
- * The run's index in its session (seed 003's `turn`): an atomic per-session counter in the
- * store, so injected user messages and compaction never shift it. A resumed run, or a
- * transcript passed in by a stateless client, has no counter: it counts the user messages
- * (archived ones included, so compaction never makes it go back).
- */
-async function runIndex(
-  runtime: AgentRuntime,
-  sessionId: string,
-  session: SessionRecord,
-  fromTranscript: boolean,
-): Promise<number> {
-  const counted = userMessages(session.archived ?? []) + userMessages(session.messages);
-  if (fromTranscript) return counted;
-  const key = sessionRunsKey(sessionId);
-  // A session that predates the counter starts from what its transcript shows.
-  await runtime.store.setIfAbsent(key, counted);
-  return (await runtime.store.increment(key)) - 1;
-}
-
-export function sessionRunsKey(sessionId: string): string {
-  return `session:${sessionId}:runs`;
-}
-
-function userMessages(messages: readonly ModelMessage[]): number {
-  let count = 0;
-  for (const message of messages) if (message.role === "user") count++;
-  return count;
 }
 
 function abortedEnd(text: string, signal: AbortSignal): RunEnd {
@@ -402,37 +374,4 @@ export async function endStep(
   state.messages.push(...ended.injected);
   state.runner.inspect(event, context);
   return undefined;
-}
-
-export function assistantParts(
-  text: string,
-  reasoning: string,
-  toolCalls: readonly { toolCallId: string; toolName: string; args: unknown }[],
-): unknown[] {
-  const parts: unknown[] = [];
-  if (reasoning) parts.push({ type: "reasoning", text: reasoning });
-  if (text) parts.push({ type: "text", text });
-  for (const call of toolCalls)
-    parts.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.args });
-  return parts;
-}
-
-/** The ephemeral messages that carry an invalid step's feedback into the next request, once. */
-function retryFeedback(
-  turn: { text: string; reasoning: string },
-  toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
-  feedback: string,
-): ModelMessage[] {
-  return [
-    { role: "assistant", content: assistantParts(turn.text, turn.reasoning, toolCalls) as never },
-    {
-      role: "tool",
-      content: toolCalls.map((call) => ({
-        type: "tool-result" as const,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        output: { type: "error-text" as const, value: feedback },
-      })),
-    },
-  ];
 }

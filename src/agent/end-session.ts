@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import type { AgentRuntime } from "./agent-runtime.js";
-import { sessionRunsKey } from "./drive.js";
+import { sessionRunsKey } from "./run-index.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 
 export interface EndSessionOptions {

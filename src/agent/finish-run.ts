@@ -4,7 +4,7 @@ import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
-import { assistantParts } from "./drive.js";
+import { assistantParts } from "./assistant-message.js";
 import type { StepRequestOutcome } from "./request-step.js";
 import type { PendingApproval, RunOutcome, RunResult, ToolResultRecord, Usage } from "./run-result.js";
 import { contextFor, payload, type RunState } from "./run-state.js";

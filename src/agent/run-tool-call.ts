@@ -12,7 +12,7 @@ import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { abortable } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
-import { withCallingRun } from "./calling-run.js";
+import { toolOptions } from "./calling-run.js";
 import { requestApproval } from "./request-approval.js";
 import { abortError } from "./request-step.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
@@ -242,7 +242,7 @@ export async function executeCall(state: RunState, input: ExecuteInput): Promise
     const body = () =>
       tool.execute(
         args,
-        withCallingRun(
+        toolOptions(
           {
             toolCallId: call.toolCallId,
             signal: state.signal,
