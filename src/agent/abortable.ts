@@ -10,20 +10,28 @@ export function abortable<T>(promise: T | PromiseLike<T>, signal: AbortSignal): 
   }
   // A value that is not a promise (a synchronous tool) has nothing to race.
   if (!isThenable(promise)) return Promise.resolve(promise);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    Promise.resolve(promise).then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  const pending = Promise.resolve(promise);
+  // A rejection that loses the race (the run was aborted first) must not go unhandled.
+  pending.catch(() => {});
+  return Promise.race([pending, abortedPromise(signal)]);
+}
+
+/**
+ * One promise per signal that rejects when it aborts: racing against it costs no listener
+ * per call (a run races every model call and every async tool).
+ */
+const abortedPromises = new WeakMap<AbortSignal, Promise<never>>();
+
+function abortedPromise(signal: AbortSignal): Promise<never> {
+  let aborted = abortedPromises.get(signal);
+  if (aborted === undefined) {
+    aborted = new Promise<never>((_, reject) => {
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    });
+    aborted.catch(() => {});
+    abortedPromises.set(signal, aborted);
+  }
+  return aborted;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -48,12 +48,19 @@ export function commitStep(
 ): void {
   const { turn } = requested;
   const usage = addUsage(state, turn.usage);
-  const toolCalls = results.map((result) => ({
-    toolCallId: result.toolCallId,
-    toolName: result.toolName,
-    args: result.args,
-  }));
-  const toolResults: ToolResultRecord[] = results.map(({ kind: _kind, ...rest }) => rest);
+  const toolResults: ToolResultRecord[] = results.map((result) => {
+    const record: ToolResultRecord = {
+      toolCallId: result.toolCallId,
+      toolName: result.toolName,
+      qualifiedName: result.qualifiedName,
+      args: result.args,
+      result: result.result,
+      isError: result.isError,
+      executed: result.executed,
+    };
+    if (result.replayed) record.replayed = true;
+    return record;
+  });
   state.steps.push({
     index: state.step,
     text: turn.text,
@@ -93,7 +100,6 @@ export function commitStep(
     });
   }
   state.messages.push(...messages);
-  void toolCalls;
   // Only the stream surfaces items; run() builds none of them.
   if (state.isStreaming)
     for (const result of results) {

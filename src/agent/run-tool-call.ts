@@ -5,9 +5,10 @@
  * Never throws for a hook or tool failure: the model gets an error result naming it.
  */
 import type { OnceGuard } from "../approvals/exactly-once.js";
-import type { EventPayload } from "../events/payloads.js";
+import type { AnyEventPayload, EventPayload } from "../events/payloads.js";
 import type { HookContext } from "../hooks/hook-context.js";
-import type { HookSelection } from "../hooks/hook-registry.js";
+import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
+import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { abortable } from "./abortable.js";
@@ -72,6 +73,11 @@ function errorResult(call: ModelToolCall, message: string, args: unknown, tool?:
     isError: true,
     executed: false,
   };
+}
+
+/** What a dispatch with no hooks would give: the payload unchanged, nothing else. */
+function unhooked<P extends AnyEventPayload>(payload: P): BlockingOutcome<P> {
+  return { payload, patches: [], injected: [], edits: [] };
 }
 
 /** Finds the tool and checks the arguments; on failure runs `invalid_tool_call` recovery. */
@@ -169,10 +175,12 @@ export async function runToolCall(
     qualifiedName: base.qualifiedName,
     args: resolved.args,
   });
-  const selection = state.runner.select(callEvent);
-  const decided = await state.runner.blocking(callEvent, context, selection, {
-    validateArgs: tool.input.validate,
-  });
+  // No tool_call hook at all: no selection, no dispatch, no extra await.
+  const hooked = state.runner.wants("tool_call");
+  const selection = hooked ? state.runner.select(callEvent) : EMPTY_SELECTION;
+  const decided = hooked
+    ? await state.runner.blocking(callEvent, context, selection, { validateArgs: tool.input.validate })
+    : unhooked(callEvent);
   const args = decided.payload.args;
   if (decided.failure) {
     return errorResult(call, `tool not run: ${decided.failure.message} (failed closed)`, args, tool);
@@ -291,10 +299,13 @@ export async function executeCall(state: RunState, input: ExecuteInput): Promise
   };
   if (errorText) resultFields.error = errorText;
   const resultEvent = payload(state, "tool_result", resultFields);
-  const resultSelection = state.runner.select(resultEvent);
-  const rewritten = await state.runner.blocking(resultEvent, context, resultSelection, {
-    validateResult: tool.output?.validate,
-  });
+  const resultHooked = state.runner.wants("tool_result");
+  const resultSelection = resultHooked ? state.runner.select(resultEvent) : EMPTY_SELECTION;
+  const rewritten = resultHooked
+    ? await state.runner.blocking(resultEvent, context, resultSelection, {
+        validateResult: tool.output?.validate,
+      })
+    : unhooked(resultEvent);
   if (rewritten.failure) {
     // Fail closed: the raw output never reaches the model, the trace or the logs.
     return {

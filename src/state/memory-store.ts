@@ -28,12 +28,13 @@ export class MemoryStore implements StateStore {
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    return structuredClone(this.#live(key)?.value) as T | undefined;
+    const value = this.#live(key)?.value;
+    return (typeof value === "object" && value !== null ? structuredClone(value) : value) as T | undefined;
   }
 
   async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
     this.#values.set(key, {
-      value: structuredClone(value),
+      value: typeof value === "object" && value !== null ? structuredClone(value) : value,
       expiresAt: options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs,
     });
   }
