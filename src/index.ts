@@ -1,6 +1,7 @@
 /** hookwise: an agent runtime whose centrepiece is its hook system. */
 export * from "./agent/index.js";
 export * from "./approvals/index.js";
+export * from "./config/index.js";
 export * from "./context/index.js";
 export * from "./errors/index.js";
 export * from "./events/index.js";

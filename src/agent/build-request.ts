@@ -109,6 +109,8 @@ export function validateRequest(
   baselineTools: readonly ToolSpec[],
 ): void {
   const choice: ToolChoice = request.toolChoice;
+  // "auto" and "none" hold for any tool list: nothing to check (the common path).
+  if (choice === "auto" || choice === "none") return;
   const offered = new Set(request.tools.map((tool) => tool.name));
   const narrowedBy = merged.activeToolsBy.length
     ? merged.activeToolsBy.map((hook) => `"${hook}"`).join(", ")

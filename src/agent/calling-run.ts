@@ -12,18 +12,20 @@ const CALLING_RUN = Symbol("hookwise.callingRun");
 type WithCallingRun = ToolExecutionOptions & { [CALLING_RUN]?: RunState };
 
 /**
- * Execution options with the calling run attached under a symbol key: JSON and
- * Object.keys skip it, so tools that log their options stay clean. (A literal with a
+ * Execution options for one call, with the calling run attached under a symbol key: JSON
+ * and Object.keys skip it, so tools that log their options stay clean. (A literal with a
  * symbol key, not defineProperty, which would slow every tool call.)
  */
-export function toolOptions(
-  fields: Omit<ToolExecutionOptions, typeof CALLING_RUN>,
-  state: RunState,
-): ToolExecutionOptions {
+export function toolOptions(toolCallId: string, state: RunState): ToolExecutionOptions {
   return {
-    toolCallId: fields.toolCallId,
-    signal: fields.signal,
-    context: fields.context,
+    toolCallId,
+    signal: state.signal,
+    context: {
+      sessionId: state.sessionId,
+      runId: state.runId,
+      step: state.step,
+      agentName: state.agentName,
+    },
     [CALLING_RUN]: state,
   } as ToolExecutionOptions;
 }

@@ -18,7 +18,7 @@ import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
 import { runIndex } from "./run-index.js";
 import { createRunMeter } from "./run-meter.js";
-import type { RunResult } from "./run-result.js";
+import type { AgentEvent, RunResult } from "./run-result.js";
 import { contextFor, type GoverningRegistry, payload, type RunState } from "./run-state.js";
 import { resolveBatch, runToolBatch } from "./run-tool-batch.js";
 import type { Surface } from "./surface.js";
@@ -126,14 +126,17 @@ export async function drive(
   };
 
   resumed?.restore(state);
-  surface.emit({
-    type: "run-start",
-    runId,
-    sessionId,
-    input,
-    agentPath,
-    ...(resumed ? { resumed: true } : {}),
-  });
+  if (surface.streaming) {
+    const start: Extract<AgentEvent, { type: "run-start" }> = {
+      type: "run-start",
+      runId,
+      sessionId,
+      input,
+      agentPath,
+    };
+    if (resumed) start.resumed = true;
+    surface.emit(start);
+  }
   let end: RunEnd;
   try {
     end = resumed
@@ -156,6 +159,10 @@ export async function drive(
   return result;
 }
 
+function callSummary(call: { toolCallId: string; toolName: string; args: unknown }) {
+  return { toolCallId: call.toolCallId, toolName: call.toolName, args: call.args };
+}
+
 function abortedEnd(text: string, signal: AbortSignal): RunEnd {
   const error = abortError(signal);
   const detail = /abort/i.test(error.message) ? "" : `: ${error.message}`;
@@ -168,10 +175,13 @@ async function loop(
   surface: Surface,
   isNewSession: boolean,
 ): Promise<RunEnd> {
-  if (isNewSession) {
+  // An event nobody hooks is not dispatched: no payload, context or await.
+  if (isNewSession && state.runner.wants("session_start")) {
     const event = payload(state, "session_start", { sessionId: state.sessionId });
     const context = contextFor(state);
-    const started = await state.runner.blocking(event, context);
+    const selection = state.runner.select(event);
+    const dispatched = state.runner.dispatch(event, context, selection);
+    const started = dispatched instanceof Promise ? await dispatched : dispatched;
     if (started.failure)
       return {
         outcome: "error",
@@ -189,12 +199,19 @@ async function loop(
       };
     }
     state.messages.push(...started.injected);
-    state.runner.inspect(event, context);
+    state.runner.inspect(event, context, selection);
   }
 
+  if (!state.runner.wants("run_start")) {
+    state.userMessageIndex = state.messages.length;
+    state.messages.push({ role: "user", content: state.input });
+    return runSteps(runtime, state, surface, 0, "");
+  }
   const startEvent = payload(state, "run_start", { input: state.input });
   const startContext = contextFor(state);
-  const started = await state.runner.blocking(startEvent, startContext);
+  const startSelection = state.runner.select(startEvent);
+  const dispatched = state.runner.dispatch(startEvent, startContext, startSelection);
+  const started = dispatched instanceof Promise ? await dispatched : dispatched;
   if (started.failure)
     return {
       outcome: "error",
@@ -214,7 +231,7 @@ async function loop(
   state.input = started.payload.input;
   state.userMessageIndex = state.messages.length;
   state.messages.push({ role: "user", content: state.input }, ...started.injected);
-  state.runner.inspect(started.payload, startContext);
+  state.runner.inspect(started.payload, startContext, startSelection);
   return runSteps(runtime, state, surface, 0, "");
 }
 
@@ -237,7 +254,9 @@ export async function runSteps(
     if (state.runner.wants("step_start")) {
       const stepEvent = payload(state, "step_start", { step });
       const stepContext = contextFor(state);
-      const stepped = await state.runner.blocking(stepEvent, stepContext);
+      const stepSelection = state.runner.select(stepEvent);
+      const dispatched = state.runner.dispatch(stepEvent, stepContext, stepSelection);
+      const stepped = dispatched instanceof Promise ? await dispatched : dispatched;
       if (stepped.failure)
         return {
           outcome: "error",
@@ -259,7 +278,7 @@ export async function runSteps(
         if (edited) return edited;
       }
       state.messages.push(...stepped.injected);
-      state.runner.inspect(stepEvent, stepContext);
+      state.runner.inspect(stepEvent, stepContext, stepSelection);
     }
 
     const requested = await requestStep(runtime, state, surface, ephemeral);
@@ -277,17 +296,22 @@ export async function runSteps(
     const { turn } = requested;
     // The provider's count of what this step sent: token accounting measures from it.
     state.meter.observe(state.messages, turn.usage.inputTokens);
-    ephemeral = [];
+    if (ephemeral.length) ephemeral = [];
     text = turn.text;
-    const toolCalls = turn.toolCalls.map((call) => ({
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      args: call.args,
-    }));
-    if (surface.streaming) for (const call of toolCalls) surface.emit({ type: "tool-call", step, ...call });
+    const toolCalls = turn.toolCalls.map(callSummary);
+    if (surface.streaming)
+      for (const call of toolCalls)
+        surface.emit({
+          type: "tool-call",
+          step,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          args: call.args,
+        });
     // Calls are found and checked before the turn counts as accepted: a turn that an
     // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
-    const resolved = turn.toolCalls.length ? await resolveBatch(runtime, state, turn.toolCalls) : undefined;
+    const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
+    const resolved = resolving instanceof Promise ? await resolving : resolving;
     if (resolved?.kind === "terminate") {
       addUsage(state, turn.usage);
       return { outcome: "terminated", text, reason: resolved.reason, hook: resolved.hook };
@@ -310,7 +334,9 @@ export async function runSteps(
 
     if (turn.toolCalls.length === 0) {
       commitStep(state, requested, []);
-      const ended = await endStep(state, surface, requested.turn.text, toolCalls);
+      const ended = state.runner.wants("step_end")
+        ? await endStep(state, surface, requested.turn.text, toolCalls)
+        : stepFinished(state, surface, turn.text);
       if (ended) return { ...ended, text };
       return { outcome: "completed", text };
     }
@@ -323,7 +349,10 @@ export async function runSteps(
     if (batch.kind === "suspend")
       return suspendStep(runtime, state, requested, toEntries(runtime, batch.outcomes), text);
     commitStep(state, requested, batch.results);
-    const ended = await endStep(state, surface, turn.text, toolCalls);
+    // No step_end hook: no dispatch and no await (endStep would find none).
+    const ended = state.runner.wants("step_end")
+      ? await endStep(state, surface, turn.text, toolCalls)
+      : stepFinished(state, surface, turn.text);
     if (ended) return { ...ended, text };
   }
   return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
@@ -336,27 +365,15 @@ export async function endStep(
   toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
 ): Promise<Omit<RunEnd, "text"> | undefined> {
   if (!state.runner.wants("step_end")) {
-    const record = state.steps.at(-1)!;
-    surface.emit({
-      type: "step-finish",
-      step: state.step,
-      text,
-      finishReason: record.finishReason,
-      usage: record.usage,
-    });
+    stepFinished(state, surface, text);
     return undefined;
   }
   const event = payload(state, "step_end", { step: state.step, text, toolCalls });
   const context = contextFor(state);
-  const ended = await state.runner.blocking(event, context);
-  const record = state.steps.at(-1)!;
-  surface.emit({
-    type: "step-finish",
-    step: state.step,
-    text,
-    finishReason: record.finishReason,
-    usage: record.usage,
-  });
+  const selection = state.runner.select(event);
+  const dispatched = state.runner.dispatch(event, context, selection);
+  const ended = dispatched instanceof Promise ? await dispatched : dispatched;
+  stepFinished(state, surface, text);
   if (ended.failure)
     return {
       outcome: "error",
@@ -372,6 +389,19 @@ export async function endStep(
     if (edited) return edited;
   }
   state.messages.push(...ended.injected);
-  state.runner.inspect(event, context);
+  state.runner.inspect(event, context, selection);
   return undefined;
+}
+
+/** Surfaces `step-finish` (only the stream surfaces items; run() builds none). */
+function stepFinished(state: RunState, surface: Surface, text: string): undefined {
+  if (!surface.streaming) return;
+  const record = state.steps.at(-1)!;
+  surface.emit({
+    type: "step-finish",
+    step: state.step,
+    text,
+    finishReason: record.finishReason,
+    usage: record.usage,
+  });
 }

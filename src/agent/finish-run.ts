@@ -1,5 +1,4 @@
 /** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
-import type { ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
@@ -22,6 +21,8 @@ export interface RunEnd {
   approvals?: PendingApproval[];
   suspension?: SuspensionDraft;
 }
+
+const NO_CALLS: readonly never[] = [];
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
 export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
@@ -79,27 +80,31 @@ export function commitStep(
   });
   if (!commit) return;
 
-  const modelCalls = turn.toolCalls.map((call, index) => ({
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    // The transcript keeps what the model asked for; results record what ran.
-    args: call.argsParsed ? call.args : (results[index]?.args ?? call.rawInput),
-  }));
-  const messages: ModelMessage[] = [];
-  const content = assistantParts(turn.text, turn.reasoning, modelCalls);
-  if (content.length) messages.push({ role: "assistant", content: content as never });
-  if (results.length) {
-    messages.push({
-      role: "tool",
-      content: results.map((result) => ({
-        type: "tool-result" as const,
-        toolCallId: result.toolCallId,
-        toolName: result.toolName,
-        output: toToolOutput(result.result, result.isError),
-      })),
+  // The assistant's parts, built directly (no intermediate list of calls).
+  const content: unknown[] = assistantParts(turn.text, turn.reasoning, NO_CALLS);
+  for (let index = 0; index < turn.toolCalls.length; index++) {
+    const call = turn.toolCalls[index]!;
+    content.push({
+      type: "tool-call",
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      // The transcript keeps what the model asked for; results record what ran.
+      input: call.argsParsed ? call.args : (results[index]?.args ?? call.rawInput),
     });
   }
-  state.messages.push(...messages);
+  const toolMessage = results.length
+    ? {
+        role: "tool" as const,
+        content: results.map((result) => ({
+          type: "tool-result" as const,
+          toolCallId: result.toolCallId,
+          toolName: result.toolName,
+          output: toToolOutput(result.result, result.isError),
+        })),
+      }
+    : undefined;
+  if (content.length) state.messages.push({ role: "assistant", content: content as never });
+  if (toolMessage) state.messages.push(toolMessage);
   // Only the stream surfaces items; run() builds none of them.
   if (state.isStreaming)
     for (const result of results) {
@@ -132,10 +137,13 @@ export async function finishRun(
 ): Promise<RunResult> {
   let final = end;
   // A suspended run has not ended: run_end fires when its resume ends it.
-  if (!state.signal.aborted && end.outcome !== "suspended") {
+  // No run_end hook: the dispatch would change nothing (no payload, context or await).
+  if (!state.signal.aborted && end.outcome !== "suspended" && state.runner.wants("run_end")) {
     const event = payload(state, "run_end", { output: end.text, outcome: end.outcome });
     const context = contextFor(state);
-    const decided = await state.runner.blocking(event, context);
+    const selection = state.runner.select(event);
+    const deciding = state.runner.dispatch(event, context, selection);
+    const decided = deciding instanceof Promise ? await deciding : deciding;
     const terminal = decided.terminal;
     if (decided.failure) {
       final = {
@@ -153,7 +161,11 @@ export async function finishRun(
     if (!decided.failure && !terminal && decided.edits.length) {
       final = editsEnd(await applyMessageEdits(state, "run_end", decided.edits), "") ?? final;
     }
-    state.runner.inspect({ ...decided.payload, output: final.text, outcome: final.outcome }, context);
+    // Built field by field: a spread-then-property literal takes V8's slow path.
+    const inspected = Object.assign({}, decided.payload);
+    inspected.output = final.text;
+    inspected.outcome = final.outcome;
+    state.runner.inspect(inspected, context, selection);
   }
   await state.runner.settle();
   if (end.suspension) await saveSuspension(runtime, state, end.suspension);

@@ -5,6 +5,7 @@
  * out of suspension denies the call with a reason saying so.
  */
 import { randomUUID } from "node:crypto";
+import type { AskRequest } from "../hooks/flow.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { approvalSettings } from "./approval-settings.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
@@ -16,6 +17,8 @@ export interface ApprovalCall {
   qualifiedName: string;
   args: unknown;
   reason?: string;
+  /** The asking policy's own handler: it answers before the agent's channel. */
+  handler?: AskRequest["handler"];
 }
 
 /** `pending`: nobody answered; the call waits for `resume` (approved stays false until then). */
@@ -46,6 +49,24 @@ export async function requestApproval(
   if (flow?.type === "allow")
     return { approved: true, reason: `approved by hook "${answered.terminal!.hook}"` };
   if (flow?.type === "deny") return { approved: false, reason: flow.reason };
+  if (call.handler) {
+    try {
+      const approved = await call.handler({
+        toolName: call.toolName,
+        qualifiedName: call.qualifiedName,
+        toolCallId: call.toolCallId,
+        args: call.args,
+      });
+      return approved === true
+        ? { approved: true, reason: "approved by the policy's handler" }
+        : { approved: false, reason: `the user declined "${call.qualifiedName}"` };
+    } catch (error) {
+      return {
+        approved: false,
+        reason: `the policy's approval handler failed: ${errorMessage(error)} (failed closed)`,
+      };
+    }
+  }
   const { handler, suspend } = approvalSettings(runtime);
   if (!handler) {
     if (suspend) {

@@ -9,6 +9,7 @@ import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import type { HookError } from "../errors/hook-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ErrorInfo, EventPayload, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
+import type { HookContext } from "../hooks/hook-context.js";
 import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
 import { mergeRequestPatches } from "../hooks/merge-request-patch.js";
 import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
@@ -112,7 +113,9 @@ export async function requestStep(
   };
   for (let attempt = 1; ; attempt++) {
     const base = baseline(runtime, state, attempt, ephemeral, label);
-    const context = contextFor(state, attempt);
+    // Made when a hook first needs it: an attempt nobody hooks builds no context.
+    let hookContext: HookContext | undefined;
+    const context = () => (hookContext ??= contextFor(state, attempt));
     let request = base;
     let event: EventPayload<"model_request"> | undefined;
     let selection: HookSelection = EMPTY_SELECTION;
@@ -126,10 +129,12 @@ export async function requestStep(
       });
       selection = state.runner.select(event);
       // Transforms see the baseline and accumulate patches...
-      const patched = await state.runner.blocking(event, context, {
-        ...EMPTY_SELECTION,
+      const patching = state.runner.dispatch(event, context(), {
         transforms: selection.transforms,
+        decides: EMPTY_SELECTION.decides,
+        inspects: EMPTY_SELECTION.inspects,
       });
+      const patched = patching instanceof Promise ? await patching : patching;
       if (patched.failure)
         return { kind: "error", error: patched.failure as HookError, hook: patched.failure.hook };
       if (patched.terminal?.flow.type === "terminate") {
@@ -154,10 +159,12 @@ export async function requestStep(
           history: event.history,
           isFirstStep: event.isFirstStep,
         });
-        const decided = await state.runner.blocking(effective, context, {
-          ...EMPTY_SELECTION,
+        const deciding = state.runner.dispatch(effective, context(), {
+          transforms: EMPTY_SELECTION.transforms,
           decides: selection.decides,
+          inspects: EMPTY_SELECTION.inspects,
         });
+        const decided = deciding instanceof Promise ? await deciding : deciding;
         if (decided.failure)
           return { kind: "error", error: decided.failure as HookError, hook: decided.failure.hook };
         if (decided.terminal?.flow.type === "deny") {
@@ -179,7 +186,7 @@ export async function requestStep(
           history: event.history,
           isFirstStep: event.isFirstStep,
         }),
-        context,
+        context(),
         selection,
       );
     };
@@ -190,13 +197,13 @@ export async function requestStep(
         if (signal.type === "text-delta") {
           surface.emit({ type: "text-delta", step: state.step, delta: signal.delta });
           if (state.runner.wants("text_delta"))
-            state.runner.inspect(payload(state, "text_delta", { delta: signal.delta }), context);
+            state.runner.inspect(payload(state, "text_delta", { delta: signal.delta }), context());
         } else if (signal.type === "reasoning-delta") {
           surface.emit({ type: "reasoning-delta", step: state.step, delta: signal.delta });
           if (state.runner.wants("reasoning_delta"))
-            state.runner.inspect(payload(state, "reasoning_delta", { delta: signal.delta }), context);
+            state.runner.inspect(payload(state, "reasoning_delta", { delta: signal.delta }), context());
         } else if (signal.type === "tool-call-delta" && state.runner.wants("tool_call_delta")) {
-          state.runner.inspect(payload(state, "tool_call_delta", { ...signal }), context);
+          state.runner.inspect(payload(state, "tool_call_delta", { ...signal }), context());
         }
       });
       // A model that ignores its abortSignal must not keep an aborted run alive.
@@ -214,7 +221,7 @@ export async function requestStep(
           finishReason: turn.finishReason,
           usage: turn.usage,
         });
-        state.runner.inspect(response, context);
+        state.runner.inspect(response, context());
       }
       return { kind: "turn", turn, request, attempts: attempt };
     } catch (error) {
@@ -223,8 +230,8 @@ export async function requestStep(
       tried ??= new Set([model]);
       const info = classifyError(error);
       const errorEvent = payload(state, "model_error", { error: info, attempt, request, cause: error });
-      const handled = await state.runner.blocking(errorEvent, context);
-      state.runner.inspect(errorEvent, context);
+      const handled = await state.runner.blocking(errorEvent, context());
+      state.runner.inspect(errorEvent, context());
       // A failing model_error hook fails closed: no retry, no fallback.
       if (handled.failure)
         return { kind: "error", error: handled.failure as HookError, hook: handled.failure.hook };

@@ -24,24 +24,51 @@ export type BatchOutcome =
   | { kind: "retry"; feedback: string; hook: string }
   | { kind: "suspend"; outcomes: (Extract<CallOutcome, { kind: "result" }> | PendingCall)[] };
 
+type Resolved =
+  | { kind: "resolved"; resolutions: Resolution[] }
+  | Extract<BatchOutcome, { kind: "terminate" | "retry" }>;
+
 /**
  * Finds and checks every call of the batch (invalid_tool_call recovery included) before any
  * runs, so a retry or terminate decided there stops the batch before any tool body ran.
+ * Synchronous when every call is valid (no recovery to await).
  */
-export async function resolveBatch(
+export function resolveBatch(
   runtime: AgentRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
-): Promise<
-  { kind: "resolved"; resolutions: Resolution[] } | Extract<BatchOutcome, { kind: "terminate" | "retry" }>
-> {
+): Resolved | Promise<Resolved> {
   const resolutions: Resolution[] = [];
-  for (const call of calls) {
+  for (let index = 0; index < calls.length; index++) {
     if (state.signal.aborted) break;
-    const resolution = await resolveCall(runtime, state, call);
-    if (!resolution.ok && (resolution.outcome.kind === "terminate" || resolution.outcome.kind === "retry")) {
-      return resolution.outcome;
-    }
+    const resolution = resolveCall(runtime, state, calls[index]!);
+    if (resolution instanceof Promise)
+      return resolveRest(runtime, state, calls, resolutions, index, resolution);
+    if (stops(resolution)) return resolution.outcome;
+    resolutions.push(resolution);
+  }
+  return { kind: "resolved", resolutions };
+}
+
+function stops(
+  resolution: Resolution,
+): resolution is { ok: false; outcome: Extract<CallOutcome, { kind: "terminate" | "retry" }> } {
+  return !resolution.ok && (resolution.outcome.kind === "terminate" || resolution.outcome.kind === "retry");
+}
+
+/** The rest of `resolveBatch` once a call needs recovery (awaited, in call order). */
+async function resolveRest(
+  runtime: AgentRuntime,
+  state: RunState,
+  calls: readonly ModelToolCall[],
+  resolutions: Resolution[],
+  from: number,
+  pending: Promise<Resolution>,
+): Promise<Resolved> {
+  for (let index = from; index < calls.length; index++) {
+    if (index > from && state.signal.aborted) break;
+    const resolution = index === from ? await pending : await resolveCall(runtime, state, calls[index]!);
+    if (stops(resolution)) return resolution.outcome;
     resolutions.push(resolution);
   }
   return { kind: "resolved", resolutions };
@@ -57,20 +84,27 @@ export async function runToolBatch(
   let next = 0;
   let stopped = false;
   let suspending = false;
-  const control = { defer: () => suspending };
-
-  const worker = async () => {
-    while (!stopped && next < calls.length) {
-      const index = next++;
-      const outcome = await runToolCall(runtime, state, calls[index]!, control, resolutions[index]);
-      outcomes[index] = outcome;
-      if (outcome.kind === "pending") suspending = true;
-      else if (outcome.kind !== "result") stopped = true;
-    }
-  };
   const width = Math.max(1, Math.min(runtime.toolConcurrency, calls.length));
-  if (width === 1) await worker();
-  else await Promise.all(Array.from({ length: width }, worker));
+  const control = { defer: () => suspending, concurrent: width > 1 };
+  const record = (index: number, outcome: CallOutcome) => {
+    outcomes[index] = outcome;
+    if (outcome.kind === "pending") suspending = true;
+    else if (outcome.kind !== "result") stopped = true;
+  };
+
+  if (width === 1) {
+    // One call at a time: a plain loop (no worker closure, no Promise.all).
+    for (let index = 0; !stopped && index < calls.length; index++)
+      record(index, await runToolCall(runtime, state, calls[index]!, control, resolutions[index]));
+  } else {
+    const worker = async () => {
+      while (!stopped && next < calls.length) {
+        const index = next++;
+        record(index, await runToolCall(runtime, state, calls[index]!, control, resolutions[index]));
+      }
+    };
+    await Promise.all(Array.from({ length: width }, worker));
+  }
 
   if (stopped) {
     // Calls arrive resolved, so only a terminate stops the batch here. Outcomes are in

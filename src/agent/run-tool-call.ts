@@ -5,10 +5,9 @@
  * Never throws for a hook or tool failure: the model gets an error result naming it.
  */
 import type { OnceGuard } from "../approvals/exactly-once.js";
-import type { AnyEventPayload, EventPayload } from "../events/payloads.js";
+import type { EventPayload } from "../events/payloads.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { abortable } from "./abortable.js";
@@ -56,6 +55,12 @@ export interface PendingCall {
 /** How a batch steers one call: `defer` is asked right before the body would start. */
 export interface CallControl {
   defer?: () => boolean;
+  /**
+   * Siblings run concurrently: each dispatch and tool body yields once even when it
+   * answered synchronously, so siblings interleave as they always have (a sibling's hooks
+   * start before this call's body runs). A sequential batch has no sibling to yield to.
+   */
+  concurrent?: boolean;
 }
 
 export type Resolution =
@@ -75,58 +80,78 @@ function errorResult(call: ModelToolCall, message: string, args: unknown, tool?:
   };
 }
 
-/** What a dispatch with no hooks would give: the payload unchanged, nothing else. */
-function unhooked<P extends AnyEventPayload>(payload: P): BlockingOutcome<P> {
-  return { payload, patches: [], injected: [], edits: [] };
+type Problem = { reason: "unknown_tool" | "invalid_args"; message: string };
+
+function availableTools(runtime: AgentRuntime): string[] {
+  return runtime.tools.map((tool) => tool.functionName);
 }
 
-/** Finds the tool and checks the arguments; on failure runs `invalid_tool_call` recovery. */
-export async function resolveCall(
+/** Finds the tool and checks the arguments (`parsed`: the arguments were valid JSON). */
+function checkCall(
+  runtime: AgentRuntime,
+  toolName: string,
+  args: unknown,
+  parsed: boolean,
+  rawInput: string,
+): Extract<Resolution, { ok: true }> | Problem {
+  const tool = runtime.toolsByName.get(toolName);
+  if (!tool) {
+    return {
+      reason: "unknown_tool",
+      message: `unknown tool "${toolName}"; available tools: ${availableTools(runtime).join(", ") || "(none)"}`,
+    };
+  }
+  if (!parsed) {
+    return {
+      reason: "invalid_args",
+      message: `arguments for "${toolName}" are not valid JSON: ${rawInput.slice(0, 200)}`,
+    };
+  }
+  const checked = tool.input.validate(args);
+  if (checked.ok) return { ok: true, tool, args: checked.value };
+  return { reason: "invalid_args", message: `invalid arguments for "${toolName}": ${checked.message}` };
+}
+
+/**
+ * Finds the tool and checks the arguments; on failure runs `invalid_tool_call` recovery.
+ * Synchronous for a valid call (the common case costs no promise); a promise otherwise.
+ */
+export function resolveCall(
   runtime: AgentRuntime,
   state: RunState,
   call: ModelToolCall,
+): Resolution | Promise<Resolution> {
+  const args: unknown = call.argsParsed ? call.args : call.rawInput;
+  const checked = checkCall(runtime, call.toolName, args, call.argsParsed, call.rawInput);
+  if ("ok" in checked) return checked;
+  return recoverCall(runtime, state, call, args, checked);
+}
+
+/** `invalid_tool_call` recovery of a call that failed its check: one hook round, then a recheck. */
+async function recoverCall(
+  runtime: AgentRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  invalidArgs: unknown,
+  invalid: Problem,
 ): Promise<Resolution> {
-  const parsed = call.argsParsed ? { ok: true as const, value: call.args } : { ok: false as const };
-  let toolName = call.toolName;
-  let args: unknown = parsed.ok ? parsed.value : call.rawInput;
-  let problem: { reason: "unknown_tool" | "invalid_args"; message: string } | undefined;
-  const available = runtime.tools.map((tool) => tool.functionName);
-  for (let round = 0; round < 2; round++) {
-    const tool = runtime.toolsByName.get(toolName);
-    if (!tool) {
-      problem = {
-        reason: "unknown_tool",
-        message: `unknown tool "${toolName}"; available tools: ${available.join(", ") || "(none)"}`,
-      };
-    } else if (round === 0 && !parsed.ok) {
-      problem = {
-        reason: "invalid_args",
-        message: `arguments for "${toolName}" are not valid JSON: ${call.rawInput.slice(0, 200)}`,
-      };
-    } else {
-      const checked = tool.input.validate(args);
-      if (checked.ok) return { ok: true, tool, args: checked.value };
-      problem = {
-        reason: "invalid_args",
-        message: `invalid arguments for "${toolName}": ${checked.message}`,
-      };
-    }
-    if (round === 1) break;
-    const event = payload(state, "invalid_tool_call", {
-      toolName,
-      toolCallId: call.toolCallId,
-      args,
-      reason: problem.reason,
-      message: problem.message,
-      availableTools: available,
-    });
-    const context = contextFor(state);
-    const outcome = await state.runner.blocking(event, context);
-    state.runner.inspect(event, context);
-    if (outcome.failure) return { ok: false, outcome: errorResult(call, `${outcome.failure.message}`, args) };
-    const terminal = outcome.terminal;
-    if (!terminal) break;
-    const flow = terminal.flow;
+  let args = invalidArgs;
+  let problem = invalid;
+  const event = payload(state, "invalid_tool_call", {
+    toolName: call.toolName,
+    toolCallId: call.toolCallId,
+    args,
+    reason: problem.reason,
+    message: problem.message,
+    availableTools: availableTools(runtime),
+  });
+  const context = contextFor(state);
+  const outcome = await state.runner.blocking(event, context);
+  state.runner.inspect(event, context);
+  if (outcome.failure) return { ok: false, outcome: errorResult(call, `${outcome.failure.message}`, args) };
+  const terminal = outcome.terminal;
+  const flow = terminal?.flow;
+  if (terminal && flow) {
     if (flow.type === "terminate")
       return { ok: false, outcome: { kind: "terminate", reason: flow.reason, hook: terminal.hook } };
     if (flow.type === "retry") {
@@ -140,13 +165,14 @@ export async function resolveCall(
       return { ok: false, outcome: skipped };
     }
     if (flow.type === "repair") {
-      toolName = flow.call.toolName ?? toolName;
+      // The repaired call is checked once more; it gets no second recovery round.
       args = flow.call.args;
-      continue;
+      const checked = checkCall(runtime, flow.call.toolName ?? call.toolName, args, true, "");
+      if ("ok" in checked) return checked;
+      problem = checked;
     }
-    break;
   }
-  return { ok: false, outcome: errorResult(call, problem!.message, args) };
+  return { ok: false, outcome: errorResult(call, problem.message, args) };
 }
 
 export async function runToolCall(
@@ -167,34 +193,39 @@ export async function runToolCall(
     toolName: tool.functionName,
     qualifiedName: tool.qualifiedName,
   };
-  const context = contextFor(state);
+  // No tool_call hook at all: no context, no selection, no dispatch, no extra await.
+  const hooked = state.runner.wants("tool_call");
+  const context = hooked ? contextFor(state) : undefined;
 
-  const callEvent = payload(state, "tool_call", {
+  // A literal, not `payload()`: one object per call instead of two.
+  const callEvent: EventPayload<"tool_call"> = {
+    type: "tool_call",
+    agentPath: state.agentPath,
     toolCallId: base.toolCallId,
     toolName: base.toolName,
     qualifiedName: base.qualifiedName,
     args: resolved.args,
-  });
-  // No tool_call hook at all: no selection, no dispatch, no extra await.
-  const hooked = state.runner.wants("tool_call");
+  };
   const selection = hooked ? state.runner.select(callEvent) : EMPTY_SELECTION;
-  const decided = hooked
-    ? await state.runner.blocking(callEvent, context, selection, { validateArgs: tool.input.validate })
-    : unhooked(callEvent);
-  const args = decided.payload.args;
-  if (decided.failure) {
+  const deciding = hooked
+    ? state.runner.dispatch(callEvent, context!, selection, { validateArgs: tool.input.validate })
+    : undefined;
+  const decided = deciding instanceof Promise || (deciding && control.concurrent) ? await deciding : deciding;
+  const callPayload = decided ? decided.payload : callEvent;
+  const args = callPayload.args;
+  if (decided?.failure) {
     return errorResult(call, `tool not run: ${decided.failure.message} (failed closed)`, args, tool);
   }
-  const terminal = decided.terminal;
+  const terminal = decided?.terminal;
   if (terminal) {
     const flow = terminal.flow;
     if (flow.type === "terminate") return { kind: "terminate", reason: flow.reason, hook: terminal.hook };
     if (flow.type === "skip") {
-      state.runner.inspect(decided.payload, context, selection);
+      state.runner.inspect(callPayload, context!, selection);
       return { kind: "result", ...base, args, result: flow.result, isError: false, executed: false };
     }
     if (flow.type === "deny") {
-      state.runner.inspect(decided.payload, context, selection);
+      state.runner.inspect(callPayload, context!, selection);
       return errorResult(
         call,
         `tool "${tool.qualifiedName}" was denied by hook "${terminal.hook}": ${flow.reason}`,
@@ -203,9 +234,14 @@ export async function runToolCall(
       );
     }
     if (flow.type === "ask") {
-      const answer = await requestApproval(runtime, state, { ...base, args, reason: flow.request.reason });
+      const answer = await requestApproval(runtime, state, {
+        ...base,
+        args,
+        reason: flow.request.reason,
+        handler: flow.request.handler,
+      });
       if (answer.pending) {
-        return { kind: "pending", ...base, args, callPayload: decided.payload, approval: answer.pending };
+        return { kind: "pending", ...base, args, callPayload: callPayload, approval: answer.pending };
       }
       if (!answer.approved) {
         return errorResult(
@@ -218,8 +254,16 @@ export async function runToolCall(
     }
   }
 
-  if (control.defer?.()) return { kind: "pending", ...base, args, callPayload: decided.payload };
-  return executeCall(state, { tool, base, args, callPayload: decided.payload, context, selection });
+  if (control.defer?.()) return { kind: "pending", ...base, args, callPayload: callPayload };
+  return executeCall(state, {
+    tool,
+    base,
+    args,
+    callPayload,
+    context,
+    selection,
+    concurrent: control.concurrent,
+  });
 }
 
 export interface ExecuteInput {
@@ -227,48 +271,53 @@ export interface ExecuteInput {
   base: { toolCallId: string; toolName: string; qualifiedName: string };
   args: unknown;
   callPayload: EventPayload<"tool_call">;
-  context: HookContext;
+  /** The operation's context, when a hook already needed one; made on first need otherwise. */
+  context: HookContext | undefined;
   selection: HookSelection;
   /** Runs the body at most once across processes (approved calls of a resumed run). */
   once?: OnceGuard;
+  /** Siblings run concurrently: yield after the body and the dispatch even when synchronous (`CallControl`). */
+  concurrent?: boolean;
 }
 
 /**
  * The operation and what follows it: execute → tool_error recovery → tool_result
  * transforms → inspects. Shared by `runToolCall` and a resumed run's approved calls.
  */
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
 export async function executeCall(state: RunState, input: ExecuteInput): Promise<CallOutcome> {
-  const { tool, base, args, context, selection, once } = input;
-  const decided = { payload: input.callPayload };
-  const call = { toolCallId: base.toolCallId };
+  const { tool, base, args, selection, once } = input;
+  // Made when a hook first needs it; one per operation, shared by its events.
+  let context = input.context;
+  const callPayload = input.callPayload;
   let result: unknown;
   let isError = false;
   let errorText: string | undefined;
   // The hooks above may have outlived an abort; the body must not start after it.
   if (state.signal.aborted) throw abortError(state.signal);
   try {
-    const body = () =>
-      tool.execute(
-        args,
-        toolOptions(
-          {
-            toolCallId: call.toolCallId,
-            signal: state.signal,
-            context: {
-              sessionId: state.sessionId,
-              runId: state.runId,
-              step: state.step,
-              agentName: state.agentName,
-            },
-          },
-          state,
-        ),
-      );
-    result = await abortable(once ? once.run(body) : body(), state.signal);
+    const value = once
+      ? once.run(() => tool.execute(args, toolOptions(base.toolCallId, state)))
+      : tool.execute(args, toolOptions(base.toolCallId, state));
+    // A synchronous tool's value needs no promise; an abort during its body still wins.
+    if (isPromiseLike(value) || input.concurrent) result = await abortable(value, state.signal);
+    else if (state.signal.aborted) throw state.signal.reason;
+    else result = value;
     // Inspections run after the operation (DESIGN §3), with the effective arguments.
-    state.runner.inspect(decided.payload, context, selection);
+    if (selection.inspects.length) {
+      context ??= contextFor(state);
+      state.runner.inspect(callPayload, context, selection);
+    }
   } catch (error) {
-    state.runner.inspect(decided.payload, context, selection);
+    context ??= contextFor(state);
+    if (selection.inspects.length) state.runner.inspect(callPayload, context, selection);
     if (state.signal.aborted) throw error;
     const errorEvent = payload(state, "tool_error", { ...base, args, error });
     const recovered = await state.runner.blocking(errorEvent, context);
@@ -289,7 +338,9 @@ export async function executeCall(state: RunState, input: ExecuteInput): Promise
 
   // Payload fields are listed, not spread: on Node 20 `{ ...base, args }` costs about a
   // microsecond per object (spread-then-property literals take a slow path); see bench/loop.
-  const resultFields: Omit<EventPayload<"tool_result">, "type" | "agentPath"> = {
+  const resultEvent: EventPayload<"tool_result"> = {
+    type: "tool_result",
+    agentPath: state.agentPath,
     toolCallId: base.toolCallId,
     toolName: base.toolName,
     qualifiedName: base.qualifiedName,
@@ -297,16 +348,18 @@ export async function executeCall(state: RunState, input: ExecuteInput): Promise
     result,
     isError,
   };
-  if (errorText) resultFields.error = errorText;
-  const resultEvent = payload(state, "tool_result", resultFields);
+  if (errorText) resultEvent.error = errorText;
   const resultHooked = state.runner.wants("tool_result");
   const resultSelection = resultHooked ? state.runner.select(resultEvent) : EMPTY_SELECTION;
-  const rewritten = resultHooked
-    ? await state.runner.blocking(resultEvent, context, resultSelection, {
+  if (resultHooked) context ??= contextFor(state);
+  const rewriting = resultHooked
+    ? state.runner.dispatch(resultEvent, context!, resultSelection, {
         validateResult: tool.output?.validate,
       })
-    : unhooked(resultEvent);
-  if (rewritten.failure) {
+    : undefined;
+  const rewritten =
+    rewriting instanceof Promise || (rewriting && input.concurrent) ? await rewriting : rewriting;
+  if (rewritten?.failure) {
     // Fail closed: the raw output never reaches the model, the trace or the logs.
     return {
       kind: "result",
@@ -317,15 +370,21 @@ export async function executeCall(state: RunState, input: ExecuteInput): Promise
       executed: true,
     };
   }
-  if (rewritten.terminal?.flow.type === "terminate") {
+  if (rewritten?.terminal?.flow.type === "terminate") {
     return { kind: "terminate", reason: rewritten.terminal.flow.reason, hook: rewritten.terminal.hook };
   }
-  state.runner.inspect(rewritten.payload, context, resultSelection);
+  const resultPayload = rewritten ? rewritten.payload : resultEvent;
+  if (resultSelection.inspects.length) {
+    context ??= contextFor(state);
+    state.runner.inspect(resultPayload, context, resultSelection);
+  }
   const outcome: Extract<CallOutcome, { kind: "result" }> = {
     kind: "result",
-    ...base,
+    toolCallId: base.toolCallId,
+    toolName: base.toolName,
+    qualifiedName: base.qualifiedName,
     args,
-    result: rewritten.payload.result,
+    result: resultPayload.result,
     isError,
     executed: true,
   };

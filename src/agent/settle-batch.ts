@@ -138,6 +138,7 @@ async function execute(
     context: contextFor(state),
     selection: state.runner.select(callPayload),
     once,
+    concurrent: true,
   });
 }
 

@@ -135,7 +135,8 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     }
     if (HookwiseError.isInstance(error)) {
       io.stderr.line(`hookwise: ${error.message}`);
-      return error.name === "UsageError" || error.name === "ConfigFileError" ? EXIT.usage : EXIT.error;
+      const usage = ["UsageError", "ConfigFileError", "ConfigReferenceError"].includes(error.name);
+      return usage ? EXIT.usage : EXIT.error;
     }
     io.stderr.line(
       `hookwise: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,

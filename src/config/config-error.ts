@@ -56,3 +56,11 @@ export class ConfigFileError extends HookwiseError {
     this.file = file;
   }
 }
+
+/**
+ * A name the caller gave does not exist in the config (an agent id, a model name): a usage
+ * mistake, not a failure of the run (the CLI exits 2).
+ */
+export class ConfigReferenceError extends HookwiseError {
+  override readonly name = "ConfigReferenceError";
+}

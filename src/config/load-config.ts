@@ -23,7 +23,7 @@ import { type BuiltModel, buildModel } from "./build-models.js";
 import { buildPolicies } from "./build-policies.js";
 import { type BuiltToolset, buildToolsets as buildAllToolsets } from "./build-toolsets.js";
 import { compileHookEntry } from "./compile-hook.js";
-import { ConfigError, ConfigFileError, type ConfigIssue } from "./config-error.js";
+import { ConfigError, ConfigFileError, type ConfigIssue, ConfigReferenceError } from "./config-error.js";
 import type { ActionServices, Evaluation } from "./evaluation.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
@@ -129,7 +129,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     if (!built) {
       const entry = config.models[name] ?? (name.includes(":") ? name : undefined);
       if (entry === undefined) {
-        throw new HookwiseError(
+        throw new ConfigReferenceError(
           `model "${name}" is not declared under models:` +
             (Object.keys(config.models).length
               ? ` (declared: ${Object.keys(config.models).join(", ")})`
@@ -145,7 +145,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   /** `onlyOwn`: the agent's own hooks, without app-wide ones (a sub-agent inherits those). */
   const hooksFor = (id?: string, onlyOwn = false): AnyHook[] => {
     const agent = agents.find((item) => item.id === (id ?? agents[0]!.id));
-    if (!agent) throw new HookwiseError(`unknown agent "${id}"`);
+    if (!agent) throw new ConfigReferenceError(`unknown agent "${id}"`);
     const stats = {
       contextWindow: configuredContextWindow(config, agent),
       maxTurns: agent.max_steps ?? config.runtime.max_steps ?? 20,
@@ -236,7 +236,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     if (!agent) {
       const ids = agents.map((item) => item.id);
       const hint = nearest(agentId, ids);
-      throw new HookwiseError(
+      throw new ConfigReferenceError(
         `unknown agent "${agentId}" (agents: ${ids.join(", ")})${hint ? `; did you mean "${hint}"?` : ""}`,
       );
     }

@@ -12,7 +12,20 @@ export type FlowRewriteResult = { readonly type: "rewriteResult"; readonly resul
 export type FlowSkip = { readonly type: "skip"; readonly result: unknown };
 export type FlowAllow = { readonly type: "allow" };
 export type FlowDeny = { readonly type: "deny"; readonly reason: string };
-export type FlowAsk = { readonly type: "ask"; readonly request: { reason?: string } };
+/**
+ * `handler` (a policy's `askUser` handler) answers this ask before the agent's approval
+ * channel; it runs outside the hook timeout, since a human may take long.
+ */
+export type AskRequest = {
+  reason?: string;
+  handler?: (call: {
+    toolName: string;
+    qualifiedName: string;
+    toolCallId: string;
+    args: unknown;
+  }) => boolean | Promise<boolean>;
+};
+export type FlowAsk = { readonly type: "ask"; readonly request: AskRequest };
 export type FlowTerminate = { readonly type: "terminate"; readonly reason: string };
 export type FlowRetry = { readonly type: "retry"; readonly feedback?: string };
 export type FlowRepair = { readonly type: "repair"; readonly call: { toolName?: string; args: unknown } };
@@ -89,7 +102,7 @@ export const flow = {
   allow: (): FlowAllow => ({ type: "allow" }),
   deny: (reason: string): FlowDeny => ({ type: "deny", reason }),
   /** `tool_call` decide: ask a human (or an `approval_request` hook). */
-  ask: (request: { reason?: string } = {}): FlowAsk => ({ type: "ask", request }),
+  ask: (request: AskRequest = {}): FlowAsk => ({ type: "ask", request }),
   /** End the run with outcome `terminated`; nothing half-done is committed. */
   terminate: (reason: string): FlowTerminate => ({ type: "terminate", reason }),
   /** `invalid_tool_call`: re-ask the model with feedback; `model_error`: retry the attempt. */

@@ -114,13 +114,21 @@ export class HookRegistry {
   select(payload: AnyEventPayload, depth = 0): HookSelection {
     const list = this.#byEvent.get(payload.type);
     if (list === undefined || list.length === 0) return EMPTY_SELECTION;
-    const names = TOOL_EVENTS.has(payload.type) ? toolNamesOf(payload) : undefined;
-    // Two levels under the event: the first tool name ("" for non-tool events), then the second.
-    const first = names?.[0] ?? "";
-    const second = names?.[1] ?? "";
+    const isToolEvent = TOOL_EVENTS.has(payload.type);
+    // Two levels under the event: the first tool name ("" for non-tool events), then the
+    // second; read without building the names list (only a cache miss needs it).
+    let first = "";
+    let second = "";
+    if (isToolEvent) {
+      const named = payload as { qualifiedName?: string; toolName?: string };
+      if (named.qualifiedName !== undefined) {
+        first = named.qualifiedName;
+        second = named.toolName ?? "";
+      } else if (payload.type === "invalid_tool_call") first = payload.toolName;
+    }
     let selection = this.#cache[depth > 0 ? 1 : 0].get(payload.type)?.get(first)?.get(second);
     if (selection === undefined) {
-      selection = this.#compute(list, names, depth);
+      selection = this.#compute(list, isToolEvent ? toolNamesOf(payload) : undefined, depth);
       if (this.#cached >= 10_000) this.#clearCache();
       this.#slot(payload.type, depth, first).set(second, selection);
       this.#cached++;

@@ -47,6 +47,10 @@ export interface HookRunnerOptions {
   log: HookLogger;
 }
 
+/** The outcome's lists until a hook adds to them (frozen: a dispatch replaces, never mutates them). */
+const NONE: never[] = Object.freeze([]) as never[];
+const NO_OPTIONS: BlockingOptions = Object.freeze({});
+
 const TERMINAL = new Set<Flow["type"]>(["skip", "terminate", "retry", "repair", "fallback", "allow", "deny"]);
 
 function mergeSelections(selections: HookSelection[]): HookSelection {
@@ -93,49 +97,134 @@ export class HookRunner {
     initial: P,
     context: HookContext,
     selection: HookSelection = this.select(initial),
-    options: BlockingOptions = {},
+    options: BlockingOptions = NO_OPTIONS,
   ): Promise<BlockingOutcome<P>> {
-    const outcome: BlockingOutcome<P> = { payload: initial, patches: [], injected: [], edits: [] };
-    if (selection.transforms.length === 0 && selection.decides.length === 0) return outcome;
+    return this.dispatch(initial, context, selection, options);
+  }
 
-    for (const hook of selection.transforms) {
+  /**
+   * `blocking`, synchronous while every hook answers synchronously: no promise at all when
+   * no hook needs one (the loop's common case; see bench/hooks). A promise otherwise.
+   * The outcome's lists are shared, frozen empties until something is added to them.
+   */
+  dispatch<P extends AnyEventPayload>(
+    initial: P,
+    context: HookContext,
+    selection: HookSelection = this.select(initial),
+    options: BlockingOptions = NO_OPTIONS,
+  ): BlockingOutcome<P> | Promise<BlockingOutcome<P>> {
+    const outcome: BlockingOutcome<P> = { payload: initial, patches: NONE, injected: NONE, edits: NONE };
+    const { transforms, decides } = selection;
+    if (transforms.length === 0 && decides.length === 0) return outcome;
+    for (let index = 0; index < transforms.length; index++) {
+      const hook = transforms[index]!;
       // `model_request` accumulates: every hook sees the baseline request.
       const input = hook.event === "model_request" ? initial : outcome.payload;
       // Traced after the result is applied, so a rejected rewrite is one `error` entry.
       const invoked = this.#invoke(hook, input, context);
-      const invocation = invoked instanceof Promise ? await invoked : invoked;
-      if (!invocation.ok) {
-        outcome.failure = invocation.error;
-        return outcome;
-      }
-      const result = invocation.result;
-      const failure = result === undefined ? undefined : this.#apply(hook, result, outcome, options);
-      if (failure) {
-        this.#trace(hook, "error", failure.message);
-        outcome.failure = failure;
-        return outcome;
-      }
-      if (!invocation.failedOpen) this.#traceResult(hook, result, invocation.notFired);
-      if (outcome.terminal) return outcome;
+      if (invoked instanceof Promise)
+        return this.#resume(initial, outcome, context, selection, options, index, invoked, undefined);
+      if (this.#transformed(hook, invoked, outcome, options)) return outcome;
     }
-
-    let ask: { flow: Flow; hook: string } | undefined;
-    for (const hook of selection.decides) {
+    const decided: { ask?: { flow: Flow; hook: string } } = {};
+    for (let index = 0; index < decides.length; index++) {
+      const hook = decides[index]!;
       const called = this.#call(hook, outcome.payload, context);
-      const invocation = called instanceof Promise ? await called : called;
-      if (!invocation.ok) {
-        outcome.failure = invocation.error;
-        return outcome;
-      }
-      const result = invocation.result;
-      if (result?.type === "deny") {
-        outcome.terminal = { flow: result, hook: hook.name };
-        return outcome;
-      }
-      if (result?.type === "ask" && ask === undefined) ask = { flow: result, hook: hook.name };
+      if (called instanceof Promise)
+        return this.#resume(
+          initial,
+          outcome,
+          context,
+          selection,
+          options,
+          transforms.length + index,
+          called,
+          decided,
+        );
+      if (this.#decided(hook, called, outcome, decided)) return outcome;
     }
-    if (ask) outcome.terminal = ask;
+    if (decided.ask) outcome.terminal = decided.ask;
     return outcome;
+  }
+
+  /** The rest of a dispatch once a hook answered with a promise: hook `at` (transforms, then decides) on. */
+  async #resume<P extends AnyEventPayload>(
+    initial: P,
+    outcome: BlockingOutcome<P>,
+    context: HookContext,
+    selection: HookSelection,
+    options: BlockingOptions,
+    at: number,
+    pending: Promise<InvokedHook>,
+    decidedSoFar: { ask?: { flow: Flow; hook: string } } | undefined,
+  ): Promise<BlockingOutcome<P>> {
+    const { transforms, decides } = selection;
+    for (let index = at; index < transforms.length; index++) {
+      const hook = transforms[index]!;
+      let invocation: InvokedHook;
+      if (index === at) invocation = await pending;
+      else {
+        const input = hook.event === "model_request" ? initial : outcome.payload;
+        const invoked = this.#invoke(hook, input, context);
+        invocation = invoked instanceof Promise ? await invoked : invoked;
+      }
+      if (this.#transformed(hook, invocation, outcome, options)) return outcome;
+    }
+    const decided = decidedSoFar ?? {};
+    for (let index = Math.max(0, at - transforms.length); index < decides.length; index++) {
+      const hook = decides[index]!;
+      let invocation: Invocation;
+      if (transforms.length + index === at) invocation = await pending;
+      else {
+        const called = this.#call(hook, outcome.payload, context);
+        invocation = called instanceof Promise ? await called : called;
+      }
+      if (this.#decided(hook, invocation, outcome, decided)) return outcome;
+    }
+    if (decided.ask) outcome.terminal = decided.ask;
+    return outcome;
+  }
+
+  /** Applies a transform's answer; true when the dispatch stops here (failure or terminal). */
+  #transformed<P extends AnyEventPayload>(
+    hook: RegisteredHook,
+    invocation: InvokedHook,
+    outcome: BlockingOutcome<P>,
+    options: BlockingOptions,
+  ): boolean {
+    if (!invocation.ok) {
+      outcome.failure = invocation.error;
+      return true;
+    }
+    const result = invocation.result;
+    const failure = result === undefined ? undefined : this.#apply(hook, result, outcome, options);
+    if (failure) {
+      this.#trace(hook, "error", failure.message);
+      outcome.failure = failure;
+      return true;
+    }
+    if (!invocation.failedOpen) this.#traceResult(hook, result, invocation.notFired);
+    return outcome.terminal !== undefined;
+  }
+
+  /** Takes a decide's answer (already traced); true when the dispatch stops here (failure or deny). */
+  #decided<P extends AnyEventPayload>(
+    hook: RegisteredHook,
+    invocation: Invocation,
+    outcome: BlockingOutcome<P>,
+    decided: { ask?: { flow: Flow; hook: string } },
+  ): boolean {
+    if (!invocation.ok) {
+      outcome.failure = invocation.error;
+      return true;
+    }
+    const result = invocation.result;
+    if (result?.type === "deny") {
+      outcome.terminal = { flow: result, hook: hook.name };
+      return true;
+    }
+    if (result?.type === "ask" && decided.ask === undefined) decided.ask = { flow: result, hook: hook.name };
+    return false;
   }
 
   /** Fires inspect hooks concurrently; the caller never waits. `settle()` collects them. */
@@ -237,14 +326,14 @@ export class HookRunner {
     const payload = outcome.payload as AnyEventPayload & Record<string, unknown>;
     switch (result.type) {
       case "patch":
-        outcome.patches.push({ hook: hook.name, patch: result.patch });
+        owned(outcome, "patches").push({ hook: hook.name, patch: result.patch });
         return undefined;
       case "inject":
-        outcome.injected.push(...result.messages);
+        owned(outcome, "injected").push(...result.messages);
         return undefined;
       case "editMessages":
-        for (const edit of result.edits) outcome.edits.push({ hook: hook.name, edit });
-        if (result.append) outcome.injected.push(...result.append);
+        for (const edit of result.edits) owned(outcome, "edits").push({ hook: hook.name, edit });
+        if (result.append) owned(outcome, "injected").push(...result.append);
         return undefined;
       case "rewriteInput":
         outcome.payload = { ...payload, input: String(result.input) } as P;
@@ -295,6 +384,15 @@ export class HookRunner {
         return undefined;
     }
   }
+}
+
+/** The outcome's own list, made on first use (replacing the shared empty one). */
+function owned<K extends "patches" | "injected" | "edits">(
+  outcome: BlockingOutcome<AnyEventPayload>,
+  key: K,
+): BlockingOutcome<AnyEventPayload>[K] {
+  if (outcome[key] === NONE) outcome[key] = [];
+  return outcome[key];
 }
 
 function detailOf(result: Flow): unknown {

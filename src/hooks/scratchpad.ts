@@ -4,7 +4,8 @@
  * A scope's values are dropped when it ends (a new Scratchpad replaces it).
  */
 export class Scratchpad {
-  readonly #values = new Map<string, unknown>();
+  /** Made on the first write: most scopes (a step with no hook that writes) stay empty. */
+  #values: Map<string, unknown> | undefined;
   readonly #parent: Scratchpad | undefined;
 
   constructor(parent?: Scratchpad) {
@@ -12,16 +13,16 @@ export class Scratchpad {
   }
 
   get<T = unknown>(key: string): T | undefined {
-    if (this.#values.has(key)) return this.#values.get(key) as T;
+    if (this.#values?.has(key)) return this.#values.get(key) as T;
     return this.#parent?.get<T>(key);
   }
 
   has(key: string): boolean {
-    return this.#values.has(key) || (this.#parent?.has(key) ?? false);
+    return (this.#values?.has(key) ?? false) || (this.#parent?.has(key) ?? false);
   }
 
   set(key: string, value: unknown): void {
-    this.#values.set(key, value);
+    this.#own().set(key, value);
   }
 
   /**
@@ -30,16 +31,21 @@ export class Scratchpad {
    */
   update<T>(key: string, fn: (current: T | undefined) => T): T {
     const next = fn(this.get<T>(key));
-    this.#values.set(key, next);
+    this.#own().set(key, next);
     return next;
   }
 
   delete(key: string): boolean {
-    return this.#values.delete(key);
+    return this.#values?.delete(key) ?? false;
   }
 
   /** This scope's own entries (not inherited ones). */
   entries(): IterableIterator<[string, unknown]> {
-    return this.#values.entries();
+    return this.#own().entries();
+  }
+
+  #own(): Map<string, unknown> {
+    if (this.#values === undefined) this.#values = new Map();
+    return this.#values;
   }
 }

@@ -6,14 +6,16 @@ import type { ModelToolCall, ModelTurn, ModelUsage } from "./language-model.js";
 
 type Part = { type: string; [key: string]: unknown };
 
+function read(field: number | { total?: number } | undefined): number | undefined {
+  return typeof field === "number" ? field : field?.total;
+}
+
 export function readUsage(usage: unknown): ModelUsage {
   const value = (usage ?? {}) as {
     inputTokens?: number | { total?: number };
     outputTokens?: number | { total?: number };
     totalTokens?: number;
   };
-  const read = (field: number | { total?: number } | undefined) =>
-    typeof field === "number" ? field : field?.total;
   const inputTokens = read(value.inputTokens);
   const outputTokens = read(value.outputTokens);
   const totalTokens =
@@ -63,14 +65,16 @@ export function readGenerateResult(result: unknown): ModelTurn {
     }
   }
   const response = value.response as { id?: string; modelId?: string } | undefined;
-  return {
+  const turn: ModelTurn = {
     text,
     reasoning,
     toolCalls,
     finishReason: readFinishReason(value.finishReason),
     usage: readUsage(value.usage),
-    ...(response ? { response: { id: response.id, modelId: response.modelId } } : {}),
   };
+  // Assigned, not spread in: a conditional spread in a literal takes V8's slow path.
+  if (response) turn.response = { id: response.id, modelId: response.modelId };
+  return turn;
 }
 
 export interface StreamFold {

@@ -20,7 +20,7 @@ import {
   tool,
 } from "../index.js";
 
-const argsSchema = z.object({ command: z.string().optional() });
+const argsSchema = z.object({ command: z.string().optional(), amount: z.unknown().optional() });
 
 /** Calls each named tool once (in order), then answers; records which bodies ran. */
 function policed(
@@ -50,6 +50,7 @@ function policed(
         resolveTool("view_file", make("view_file")),
         resolveTool("run_command", make("run_command")),
         resolveTool("edit_file", make("edit_file")),
+        resolveTool("pay", make("pay")),
       ],
       policies,
       ...extra,
@@ -206,8 +207,45 @@ describe("policy precedence", () => {
     for (const { fixture, result } of out.both) {
       expect(fixture.ran).toEqual([]);
       expect(sentResults(fixture.model)[0]!.value).toContain("approval UI crashed");
-      expect(result.events).toContainEqual(expect.objectContaining({ hook: "policy", effect: "error" }));
+      expect(result.events).toContainEqual(expect.objectContaining({ hook: "policy", effect: "ask" }));
     }
+  });
+
+  test("an allow whose `when` throws never grants the call (fail closed)", async () => {
+    const out = await runBoth(
+      policed(
+        [{ name: "pay", args: { amount: "lots" } }],
+        [
+          policy.deny("*"),
+          policy.allow("pay", {
+            when: (args: { amount: unknown }) => {
+              if (typeof args.amount !== "number") throw new Error("not a number");
+              return args.amount < 10;
+            },
+          }),
+        ],
+      ),
+    );
+    for (const { fixture } of out.both) {
+      expect(fixture.ran).toEqual([]);
+      expect(sentResults(fixture.model)[0]!.value).toContain("failed to evaluate");
+    }
+  });
+
+  test("an askUser handler is not cut off by the hook timeout (a human may take long)", async () => {
+    const out = await runBoth(() => {
+      const made = policed(
+        [{ name: "run_command" }],
+        [
+          policy.askUser("run_command", {
+            handler: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 60)),
+          }),
+        ],
+        { hookTimeoutMs: 20 },
+      )();
+      return made;
+    });
+    for (const { fixture } of out.both) expect(fixture.ran).toEqual(["run_command"]);
   });
 
   test("no matching policy allows", async () => {

@@ -73,12 +73,13 @@ function compile(item: Policy): CompiledPolicy {
   return { policy: item, test: (names) => names.includes(item.tool) };
 }
 
-async function predicateMatches(item: Policy, args: unknown): Promise<boolean> {
+/** Matched, not matched, or the predicate threw (decided per policy kind: fail closed). */
+async function predicateMatches(item: Policy, args: unknown): Promise<boolean | "error"> {
   if (!item.when) return true;
   try {
     return Boolean(await item.when(args));
   } catch {
-    return true;
+    return "error";
   }
 }
 
@@ -89,7 +90,18 @@ export async function evaluatePolicies(
   args: unknown,
 ): Promise<Policy | undefined> {
   for (const entry of compiled) {
-    if (entry.test(names) && (await predicateMatches(entry.policy, args))) return entry.policy;
+    if (!entry.test(names)) continue;
+    const matched = await predicateMatches(entry.policy, args);
+    if (matched === true) return entry.policy;
+    // Fail closed: a throwing predicate makes a deny or ask apply, and never grants an allow.
+    if (matched === "error") {
+      if (entry.policy.decision !== "allow") return entry.policy;
+      return {
+        decision: "deny",
+        tool: entry.policy.tool,
+        reason: `the condition of allow "${entry.policy.tool}" failed to evaluate (failed closed)`,
+      };
+    }
   }
   return undefined;
 }
@@ -121,18 +133,11 @@ export function compilePolicies(
       const decided = await evaluatePolicies(compiled, names, event.args);
       if (!decided || decided.decision === "allow") return flow.allow();
       if (decided.decision === "deny") return flow.deny(denyReason(decided, event.qualifiedName));
-      if (decided.handler) {
-        const approved = await decided.handler({
-          toolName: event.toolName,
-          qualifiedName: event.qualifiedName,
-          toolCallId: event.toolCallId,
-          args: event.args,
-        });
-        return approved
-          ? flow.allow()
-          : flow.deny(decided.reason ?? `the user declined "${event.qualifiedName}"`);
-      }
-      return flow.ask({ reason: decided.reason ?? `policy ask_user "${decided.tool}"` });
+      // The handler (a human, often) runs in the approval step, not under this hook's timeout.
+      return flow.ask({
+        reason: decided.reason ?? `policy ask_user "${decided.tool}"`,
+        ...(decided.handler ? { handler: decided.handler } : {}),
+      });
     },
   };
 }

@@ -137,7 +137,7 @@ describe("hookwise run", () => {
   it("--agent picks an agent and names the nearest one when unknown", async () => {
     const dir = quickstart();
     const out = await cli(["run", join(dir, "hookwise.yaml"), "--agent", "mian", "--prompt", "x"]);
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(2);
     expect(out.stderr).toContain('unknown agent "mian"');
     expect(out.stderr).toContain('did you mean "main"');
   });

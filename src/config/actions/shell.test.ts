@@ -71,6 +71,24 @@ describe("splitShellWords: argv before templating, no shell semantics", () => {
     expect(templatedCode(["/usr/bin/python3", "-c", "open('{{tool.params.path}}')"])).toBeDefined();
     expect(templatedCode(["sh", "-c", 'cat "$FILE"'])).toBeUndefined();
     expect(templatedCode(["cat", "-c", "{{tool.params.path}}"])).toBeUndefined();
+    // Every way of reaching an interpreter's code is refused...
+    for (const argv of [
+      ["sh", "-ec", "echo {{tool.params.path}}"],
+      ["bash", "-lc", "echo {{tool.params.path}}"],
+      ["env", "sh", "-c", "echo {{tool.params.path}}"],
+      ["env", "A=1", "timeout", "5s", "bash", "-c", "echo {{tool.params.path}}"],
+      ["python3.12", "-c", "print('{{tool.params.path}}')"],
+      ["node", "--eval={{tool.params.code}}"],
+      ["python", "-m", "{{tool.params.module}}"],
+      ["node", "{{tool.params.script}}"],
+      ["{{tool.params.program}}", "x"],
+      ["xargs", "{{tool.params.program}}"],
+    ]) {
+      expect(templatedCode(argv), argv.join(" ")).toBeDefined();
+    }
+    // ...while a template as a plain argument stays allowed (seed 003's example).
+    expect(templatedCode(["python", "-m", "py_compile", "{{tool.params.path}}"])).toBeUndefined();
+    expect(templatedCode(["sh", "./lint.sh", "{{tool.params.path}}"])).toBeUndefined();
   });
 });
 
@@ -117,7 +135,7 @@ describe("shell action", () => {
       compileAction({ type: "shell", command: "sh -c 'cat {{tool.params.path}}'" }, testServices(dir), [
         "action",
       ]),
-    ).toThrow(/action\.command: a \{\{…\}\} template inside the code that sh -c runs/);
+    ).toThrow(/action\.command: a \{\{…\}\} template inside the code that sh runs/);
   });
 
   it("on_error: inject shows a failure and its (capped) output in the tool result", async () => {

@@ -64,42 +64,79 @@ export function splitShellWords(command: string): string[] {
   return words;
 }
 
-const INTERPRETERS = new Set([
-  "sh",
-  "bash",
-  "zsh",
-  "dash",
-  "ksh",
-  "fish",
-  "cmd",
-  "pwsh",
-  "powershell",
-  "python",
-  "python3",
-  "node",
-  "perl",
-  "ruby",
+/** Programs that run code given in their arguments (a version suffix is allowed: python3.12). */
+const INTERPRETER =
+  /^(sh|bash|zsh|dash|ksh|mksh|fish|csh|tcsh|ash|busybox|cmd|pwsh|powershell|python|pypy|node|nodejs|deno|bun|perl|ruby|php|lua|luajit|tclsh|wish|awk|gawk|mawk|osascript|Rscript)[\d.]*$/i;
+/** Programs that run another program named in their arguments. */
+const WRAPPERS = new Set([
+  "env",
+  "nice",
+  "nohup",
+  "timeout",
+  "stdbuf",
+  "sudo",
+  "doas",
+  "exec",
+  "command",
+  "time",
+  "xargs",
+  "setsid",
+  "ionice",
+  "chrt",
+  "taskset",
 ]);
-const CODE_FLAGS = new Set(["-c", "-e", "--eval", "-Command", "/c", "-p", "--print"]);
+/** Flags after which an interpreter's arguments are code: -c, -e, -E, groups like -ec / -lc, and long forms. */
+const CODE_FLAG =
+  /^(-[A-Za-z]*[ceE][A-Za-z]*|--eval|--print|--command|--exec|-Command|-EncodedCommand|\/[cCkK]|-p|-r)$/;
+const CODE_FLAG_WITH_VALUE = /^(--eval|--print|--command|--exec|-Command)=/;
+
+function baseName(word: string): string {
+  return word
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.exe$/i, "");
+}
 
 /**
- * A template inside code an interpreter runs (`sh -c '… {{x}} …'`, `python -c`) would be
- * executed by that interpreter: the injection `shell` exists to prevent. Returns the
- * problem, or undefined.
+ * A template where a program will execute it would be an injection — the thing `shell`
+ * exists to prevent. Refused: a template in the program name (or a wrapped program's,
+ * `env` / `timeout` / `xargs` …); in an interpreter's code (after -c, -e, -ec, --eval…,
+ * or inside `--eval=…`). A template as a plain argument (`python -m py_compile
+ * {{tool.params.path}}`) stays one literal argv element and is fine. Returns the problem.
  */
 export function templatedCode(argv: readonly string[]): string | undefined {
-  const program = argv[0]
-    ?.split(/[\\/]/)
-    .pop()
-    ?.replace(/\.exe$/i, "");
-  if (!program || !INTERPRETERS.has(program)) return undefined;
-  for (let index = 1; index < argv.length - 1; index++) {
-    if (CODE_FLAGS.has(argv[index]!) && argv[index + 1]!.includes("{{")) {
+  let index = 0;
+  for (;;) {
+    const word = argv[index];
+    if (word === undefined) return undefined;
+    if (word.includes("{{")) {
+      return "a {{…}} template cannot name the program to run; name it literally and pass values as arguments or in env:";
+    }
+    if (!WRAPPERS.has(baseName(word))) break;
+    index++;
+    // Skip the wrapper's own flags, VAR=value assignments and durations (timeout 5s …).
+    while (index < argv.length && /^(-|[A-Za-z_][A-Za-z0-9_]*=|\d+(\.\d+)?[smhd]?$)/.test(argv[index]!)) {
+      if (argv[index]!.includes("{{"))
+        return "a {{…}} template in a wrapper's arguments could change what runs";
+      index++;
+    }
+  }
+  const program = baseName(argv[index]!);
+  if (!INTERPRETER.test(program)) return undefined;
+  let code = false;
+  for (let next = index + 1; next < argv.length; next++) {
+    const word = argv[next]!;
+    if (CODE_FLAG_WITH_VALUE.test(word) && word.includes("{{")) code = true;
+    // The module or script to run (`python -m {{x}}`, `node {{x}}`) is code too.
+    const runs = argv[next - 1] === "-m" || (next === index + 1 && !word.startsWith("-"));
+    if (runs && word.includes("{{")) code = true;
+    if (code && word.includes("{{")) {
       return (
-        `a {{…}} template inside the code that ${program} ${argv[index]} runs would be executed by it; ` +
+        `a {{…}} template inside the code that ${program} runs would be executed by it; ` +
         `pass the value in env: (e.g. env: { FILE: "{{tool.params.path}}" } and "$FILE" in the code)`
       );
     }
+    if (CODE_FLAG.test(word)) code = true;
   }
   return undefined;
 }
