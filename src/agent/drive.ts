@@ -63,6 +63,48 @@ export async function drive(
   resumed?: ResumePoint,
 ): Promise<RunResult> {
   const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
+  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
+  // two at once would lose one's messages. (Within this process; see docs/hooks.md.)
+  const release = await lockSession(runtime, sessionId);
+  try {
+    return await driveSession(runtime, input, options, surface, agentPath, inherited, resumed, sessionId);
+  } finally {
+    release();
+  }
+}
+
+const sessionLocks = new WeakMap<AgentRuntime, Map<string, Promise<void>>>();
+
+async function lockSession(runtime: AgentRuntime, sessionId: string): Promise<() => void> {
+  let locks = sessionLocks.get(runtime);
+  if (!locks) {
+    locks = new Map();
+    sessionLocks.set(runtime, locks);
+  }
+  const previous = locks.get(sessionId);
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const chained = (previous ?? Promise.resolve()).then(() => mine);
+  locks.set(sessionId, chained);
+  if (previous) await previous;
+  return () => {
+    release();
+    if (locks.get(sessionId) === chained) locks.delete(sessionId);
+  };
+}
+
+async function driveSession(
+  runtime: AgentRuntime,
+  input: string,
+  options: RunOptions,
+  surface: Surface,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  sessionId: string,
+): Promise<RunResult> {
   const runId = resumed?.runId ?? randomUUID();
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
@@ -294,6 +336,10 @@ export async function runSteps(
       };
     }
     const { turn } = requested;
+    state.offeredTools =
+      requested.request.tools === runtime.toolSpecs
+        ? undefined
+        : new Set(requested.request.tools.map((tool) => tool.name));
     // The provider's count of what this step sent: token accounting measures from it.
     state.meter.observe(state.messages, turn.usage.inputTokens);
     if (ephemeral.length) ephemeral = [];

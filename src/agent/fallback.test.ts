@@ -204,3 +204,39 @@ describe("model_error hooks: retry, fallback, terminate, fail closed", () => {
     ]);
   });
 });
+
+describe("flow.fallback from a model_error hook", () => {
+  for (const surface of SURFACES) {
+    it(`${surface}: falling back between two failing models ends the step (each model once), never loops`, async () => {
+      const unauthorized: ScriptStep = { error: { status: 401, message: "bad key" } };
+      const primary = model(
+        "primary",
+        Array.from({ length: 5 }, () => unauthorized),
+      );
+      const backup = model(
+        "backup",
+        Array.from({ length: 5 }, () => unauthorized),
+      );
+      let fired = 0;
+      const agent = createAgent({
+        model: primary,
+        models: { primary, backup },
+        hooks: [
+          defineHook({
+            name: "always-fallback",
+            on: "model_error",
+            kind: "transform",
+            handler: () => {
+              fired++;
+              return flow.fallback(fired % 2 === 1 ? "backup" : "primary");
+            },
+          }),
+        ],
+      });
+      const { result } = await runOn(surface, agent, "hi");
+      expect(result.outcome).toBe("error");
+      expect(primary.calls.length + backup.calls.length).toBe(2);
+      expect(fired).toBe(2);
+    });
+  }
+});

@@ -1,4 +1,5 @@
 /** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
+import type { ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
@@ -129,6 +130,25 @@ export function commitStep(
     }
 }
 
+/**
+ * Replaces the text of the run's final answer (the last assistant message, committed by a
+ * step with no tool calls) with `text`, or removes that message when `text` is undefined.
+ */
+function replaceFinalAnswer(state: RunState, text: string | undefined): void {
+  const index = state.messages.length - 1;
+  const last = state.messages[index];
+  if (!last || last.role !== "assistant") return;
+  const parts =
+    typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
+  if (parts.some((part) => part.type === "tool-call")) return;
+  if (text === undefined) {
+    state.messages.splice(index, 1);
+    return;
+  }
+  const kept = parts.filter((part) => part.type !== "text");
+  state.messages[index] = { ...last, content: [...kept, { type: "text", text }] } as ModelMessage;
+}
+
 export async function finishRun(
   runtime: AgentRuntime,
   state: RunState,
@@ -155,8 +175,13 @@ export async function finishRun(
       };
     } else if (terminal && (terminal.flow.type === "terminate" || terminal.flow.type === "deny")) {
       final = { outcome: "terminated", text: "", reason: terminal.flow.reason, hook: terminal.hook };
+      // An output guardrail's verdict holds for the transcript too: the refused answer is
+      // neither saved nor sent with the session's next run.
+      if (end.outcome === "completed") replaceFinalAnswer(state, undefined);
     } else if (decided.payload.output !== end.text) {
       final = { ...end, text: decided.payload.output };
+      // A rewrite (e.g. redaction) is what the session keeps, not only what the caller sees.
+      if (end.outcome === "completed") replaceFinalAnswer(state, decided.payload.output);
     }
     if (!decided.failure && !terminal && decided.edits.length) {
       final = editsEnd(await applyMessageEdits(state, "run_end", decided.edits), "") ?? final;

@@ -241,8 +241,17 @@ export async function requestStep(
       if (flow?.type === "fallback") {
         const next = fallbackModel(runtime, flow.model, "flow.fallback");
         if (next instanceof Error) return { kind: "error", error: next, hook: handled.terminal!.hook };
-        switchTo(next);
-        continue;
+        // Each model once per step: a hook that keeps falling back between failing models
+        // must end the step, not loop (with no backoff) forever.
+        if (!tried.has(next)) {
+          switchTo(next);
+          continue;
+        }
+        return {
+          kind: "error",
+          error: finalError(model, info, retries + 1, error),
+          hook: handled.terminal!.hook,
+        };
       }
       const maxRetries = modelSettings(model).maxRetries ?? runtime.maxRetries;
       if ((flow?.type === "retry" || info.retryable) && retries < maxRetries) {

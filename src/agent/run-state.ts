@@ -37,6 +37,8 @@ export interface RunState {
   input: string;
   /** The run's index in its session (0 = first run). */
   turn: number;
+  /** The function names this step's request offered, when a patch narrowed them (activeTools). */
+  offeredTools?: ReadonlySet<string>;
   readonly requests: ModelRequest[];
   readonly steps: StepRecord[];
   readonly events: HookTraceEntry[];

@@ -82,23 +82,28 @@ function errorResult(call: ModelToolCall, message: string, args: unknown, tool?:
 
 type Problem = { reason: "unknown_tool" | "invalid_args"; message: string };
 
-function availableTools(runtime: AgentRuntime): string[] {
-  return runtime.tools.map((tool) => tool.functionName);
+/** The tools the model may call in this step (the agent's, narrowed by activeTools). */
+function availableTools(runtime: AgentRuntime, state: RunState): string[] {
+  const names = runtime.tools.map((tool) => tool.functionName);
+  return state.offeredTools ? names.filter((name) => state.offeredTools!.has(name)) : names;
 }
 
 /** Finds the tool and checks the arguments (`parsed`: the arguments were valid JSON). */
 function checkCall(
   runtime: AgentRuntime,
+  state: RunState,
   toolName: string,
   args: unknown,
   parsed: boolean,
   rawInput: string,
 ): Extract<Resolution, { ok: true }> | Problem {
-  const tool = runtime.toolsByName.get(toolName);
+  // A patch's activeTools is an allow-list: a tool the step did not offer cannot be called.
+  const tool =
+    state.offeredTools && !state.offeredTools.has(toolName) ? undefined : runtime.toolsByName.get(toolName);
   if (!tool) {
     return {
       reason: "unknown_tool",
-      message: `unknown tool "${toolName}"; available tools: ${availableTools(runtime).join(", ") || "(none)"}`,
+      message: `unknown tool "${toolName}"; available tools: ${availableTools(runtime, state).join(", ") || "(none)"}`,
     };
   }
   if (!parsed) {
@@ -122,7 +127,7 @@ export function resolveCall(
   call: ModelToolCall,
 ): Resolution | Promise<Resolution> {
   const args: unknown = call.argsParsed ? call.args : call.rawInput;
-  const checked = checkCall(runtime, call.toolName, args, call.argsParsed, call.rawInput);
+  const checked = checkCall(runtime, state, call.toolName, args, call.argsParsed, call.rawInput);
   if ("ok" in checked) return checked;
   return recoverCall(runtime, state, call, args, checked);
 }
@@ -143,7 +148,7 @@ async function recoverCall(
     args,
     reason: problem.reason,
     message: problem.message,
-    availableTools: availableTools(runtime),
+    availableTools: availableTools(runtime, state),
   });
   const context = contextFor(state);
   const outcome = await state.runner.blocking(event, context);
@@ -167,7 +172,7 @@ async function recoverCall(
     if (flow.type === "repair") {
       // The repaired call is checked once more; it gets no second recovery round.
       args = flow.call.args;
-      const checked = checkCall(runtime, flow.call.toolName ?? call.toolName, args, true, "");
+      const checked = checkCall(runtime, state, flow.call.toolName ?? call.toolName, args, true, "");
       if ("ok" in checked) return checked;
       problem = checked;
     }
