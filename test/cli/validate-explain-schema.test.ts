@@ -41,12 +41,9 @@ describe("hookwise validate", () => {
 describe("hookwise explain", () => {
   it("shows, per agent and event, the hooks in run order with kind, condition, priority and limits", async () => {
     const out = await cli(["explain", "examples/seeds/003-scopes.yaml"]);
-    if (out.code !== 0) {
-      // compact_context arrives with the context work; until then this seed does not load.
-      expect(out.stderr).toContain("compact_context");
-      return;
-    }
+    expect(out.code).toBe(0);
     expect(out.stdout).toContain("agent reviewer");
+    expect(out.stdout).toMatch(/app_wide_compact \[transform\] priority 50 · app · when context_pressure .* · compact_context/);
     expect(out.stdout).toMatch(
       /reviewer_lint \[inspect\] priority 100 · agent reviewer · when all_of .* · notify · max_fires 10, per session/,
     );
