@@ -13,6 +13,7 @@ import type { RunOptions } from "./agent-options.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
+import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { addUsage, commitStep, finishRun, type RunEnd } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
@@ -21,6 +22,7 @@ import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
 import { contextFor, type GoverningRegistry, payload, type RunState } from "./run-state.js";
 import { resolveBatch, runToolBatch } from "./run-tool-batch.js";
+import { lockSession } from "./session-lock.js";
 import type { Surface } from "./surface.js";
 import { suspendStep, toEntries } from "./suspend-run.js";
 import { runKey, sessionGuardKey } from "./suspended-run.js";
@@ -71,28 +73,6 @@ export async function drive(
   } finally {
     release();
   }
-}
-
-const sessionLocks = new WeakMap<AgentRuntime, Map<string, Promise<void>>>();
-
-async function lockSession(runtime: AgentRuntime, sessionId: string): Promise<() => void> {
-  let locks = sessionLocks.get(runtime);
-  if (!locks) {
-    locks = new Map();
-    sessionLocks.set(runtime, locks);
-  }
-  const previous = locks.get(sessionId);
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const chained = (previous ?? Promise.resolve()).then(() => mine);
-  locks.set(sessionId, chained);
-  if (previous) await previous;
-  return () => {
-    release();
-    if (locks.get(sessionId) === chained) locks.delete(sessionId);
-  };
 }
 
 async function driveSession(
@@ -220,28 +200,12 @@ async function loop(
   // An event nobody hooks is not dispatched: no payload, context or await.
   if (isNewSession && state.runner.wants("session_start")) {
     const event = payload(state, "session_start", { sessionId: state.sessionId });
-    const context = contextFor(state);
-    const selection = state.runner.select(event);
-    const dispatched = state.runner.dispatch(event, context, selection);
-    const started = dispatched instanceof Promise ? await dispatched : dispatched;
-    if (started.failure)
-      return {
-        outcome: "error",
-        text: "",
-        reason: started.failure.message,
-        hook: started.failure.hook,
-        error: started.failure,
-      };
-    if (started.terminal?.flow.type === "terminate") {
-      return {
-        outcome: "terminated",
-        text: "",
-        reason: started.terminal.flow.reason,
-        hook: started.terminal.hook,
-      };
-    }
+    const dispatch = dispatchEvent(state, event);
+    const started = dispatch.outcome instanceof Promise ? await dispatch.outcome : dispatch.outcome;
+    const stop = stopOf(started, "");
+    if (stop) return stop;
     state.messages.push(...started.injected);
-    state.runner.inspect(event, context, selection);
+    state.runner.inspect(event, dispatch.context, dispatch.selection);
   }
 
   if (!state.runner.wants("run_start")) {
@@ -250,22 +214,11 @@ async function loop(
     return runSteps(runtime, state, surface, 0, "");
   }
   const startEvent = payload(state, "run_start", { input: state.input });
-  const startContext = contextFor(state);
-  const startSelection = state.runner.select(startEvent);
-  const dispatched = state.runner.dispatch(startEvent, startContext, startSelection);
-  const started = dispatched instanceof Promise ? await dispatched : dispatched;
-  if (started.failure)
-    return {
-      outcome: "error",
-      text: "",
-      reason: started.failure.message,
-      hook: started.failure.hook,
-      error: started.failure,
-    };
-  const startTerminal = started.terminal;
-  if (startTerminal && (startTerminal.flow.type === "terminate" || startTerminal.flow.type === "deny")) {
-    return { outcome: "terminated", text: "", reason: startTerminal.flow.reason, hook: startTerminal.hook };
-  }
+  const startDispatch = dispatchEvent(state, startEvent);
+  const started =
+    startDispatch.outcome instanceof Promise ? await startDispatch.outcome : startDispatch.outcome;
+  const startStop = stopOf(started, "");
+  if (startStop) return startStop;
   if (started.edits.length) {
     const edited = editsEnd(await applyMessageEdits(state, "run_start", started.edits), "");
     if (edited) return edited;
@@ -273,7 +226,7 @@ async function loop(
   state.input = started.payload.input;
   state.userMessageIndex = state.messages.length;
   state.messages.push({ role: "user", content: state.input }, ...started.injected);
-  state.runner.inspect(started.payload, startContext, startSelection);
+  state.runner.inspect(started.payload, startDispatch.context, startDispatch.selection);
   return runSteps(runtime, state, surface, 0, "");
 }
 
@@ -295,32 +248,18 @@ export async function runSteps(
 
     if (state.runner.wants("step_start")) {
       const stepEvent = payload(state, "step_start", { step });
-      const stepContext = contextFor(state);
-      const stepSelection = state.runner.select(stepEvent);
-      const dispatched = state.runner.dispatch(stepEvent, stepContext, stepSelection);
-      const stepped = dispatched instanceof Promise ? await dispatched : dispatched;
-      if (stepped.failure)
-        return {
-          outcome: "error",
-          text,
-          reason: stepped.failure.message,
-          hook: stepped.failure.hook,
-          error: stepped.failure,
-        };
-      if (stepped.terminal?.flow.type === "terminate") {
-        return {
-          outcome: "terminated",
-          text,
-          reason: stepped.terminal.flow.reason,
-          hook: stepped.terminal.hook,
-        };
-      }
+      const stepDispatch = dispatchEvent(state, stepEvent);
+      const stepped =
+        stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
+      // A step_start decide is not an accepted kind, so only failures and terminate stop here.
+      const stepStop = stopOf(stepped, text);
+      if (stepStop) return stepStop;
       if (stepped.edits.length) {
         const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), text);
         if (edited) return edited;
       }
       state.messages.push(...stepped.injected);
-      state.runner.inspect(stepEvent, stepContext, stepSelection);
+      state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
     }
 
     const requested = await requestStep(runtime, state, surface, ephemeral);

@@ -5,14 +5,15 @@
  * codes as `run`; a refused resume (not suspended, unknown id, forged or expired
  * approval) exits 1 having run nothing, and the run stays resumable.
  */
+
 import type { ApprovalDecision } from "../agent/agent-options.js";
 import type { Agent } from "../agent/create-agent.js";
 import type { PendingApproval, RunResult } from "../agent/run-result.js";
 import { loadSuspendedRun } from "../agent/suspended-run.js";
 import { isApprovalToken } from "../approvals/approval-signer.js";
 import { formatIssue } from "../config/config-error.js";
-import { loadConfig } from "../config/load-config.js";
 import { exitCodeFor } from "./exit-codes.js";
+import { loadCliConfig } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";
 import { eventRenderer } from "./render-event.js";
 import { approvalChannel, type CliIO } from "./run-command.js";
@@ -63,15 +64,7 @@ export async function resumeCommand(
     throw new UsageError("hookwise resume needs at least one --approve ID|all or --deny ID [--reason TEXT]");
   }
   const logs = options.json ? io.stderr : io.stdout;
-  const loaded = await loadConfig(configPath, {
-    logger: {
-      debug() {},
-      info: (message) => logs.line(`  ✎ ${message}`),
-      warn: (message) => io.stderr.line(`  warning: ${message}`),
-      error: (message) => io.stderr.line(`  error: ${message}`),
-    },
-    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
-  });
+  const loaded = await loadCliConfig(configPath, io, options.json);
   const channel = approvalChannel(io, options.json);
   try {
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));

@@ -3,14 +3,15 @@
  * Human output streams the run as it happens; `--json` prints one RunResult on stdout
  * (logs on stderr). No prompt and a TTY: an interactive chat in one session.
  */
+
 import { randomUUID } from "node:crypto";
 import type { AgentOptions } from "../agent/agent-options.js";
 import type { Agent } from "../agent/create-agent.js";
 import type { RunResult } from "../agent/run-result.js";
 import { formatIssue } from "../config/config-error.js";
-import { loadConfig } from "../config/load-config.js";
 import { approvalPrompt } from "./approval-prompt.js";
 import { exitCodeFor } from "./exit-codes.js";
+import { loadCliConfig } from "./load-cli-config.js";
 import { modelOverride } from "./model-override.js";
 import { printApprovals } from "./print-approvals.js";
 import { eventRenderer, type Printer } from "./render-event.js";
@@ -65,18 +66,7 @@ export function approvalChannel(
 }
 
 export async function runCommand(configPath: string, options: RunCommandOptions, io: CliIO): Promise<number> {
-  // Human mode prints hook logs in the live trace; --json keeps stdout for the result alone.
-  const logs = options.json ? io.stderr : io.stdout;
-  const loaded = await loadConfig(configPath, {
-    logger: {
-      debug() {},
-      info: (message) => logs.line(`  ✎ ${message}`),
-      warn: (message) => io.stderr.line(`  warning: ${message}`),
-      error: (message) => io.stderr.line(`  error: ${message}`),
-    },
-    // Sessions survive the process: SQLite beside the config unless runtime.state says otherwise.
-    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
-  });
+  const loaded = await loadCliConfig(configPath, io, options.json);
   try {
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
     const channel = approvalChannel(io, options.json);
