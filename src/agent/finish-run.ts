@@ -137,7 +137,7 @@ export function commitStep(
 function replaceFinalAnswer(state: RunState, text: string | undefined): void {
   const index = state.messages.length - 1;
   const last = state.messages[index];
-  if (!last || last.role !== "assistant") return;
+  if (last?.role !== "assistant") return;
   const parts =
     typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
   if (parts.some((part) => part.type === "tool-call")) return;

@@ -43,7 +43,9 @@ describe("hookwise explain", () => {
     const out = await cli(["explain", "examples/seeds/003-scopes.yaml"]);
     expect(out.code).toBe(0);
     expect(out.stdout).toContain("agent reviewer");
-    expect(out.stdout).toMatch(/app_wide_compact \[transform\] priority 50 · app · when context_pressure .* · compact_context/);
+    expect(out.stdout).toMatch(
+      /app_wide_compact \[transform\] priority 50 · app · when context_pressure .* · compact_context/,
+    );
     expect(out.stdout).toMatch(
       /reviewer_lint \[inspect\] priority 100 · agent reviewer · when all_of .* · notify · max_fires 10, per session/,
     );
