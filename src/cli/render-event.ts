@@ -7,8 +7,11 @@ export interface Printer {
 }
 
 function short(value: unknown, max = 160): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return text === undefined ? "" : text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const raw = typeof value === "string" ? value : JSON.stringify(value);
+  if (raw === undefined) return "";
+  // One line per item in the live trace: line breaks inside a value show as ⏎.
+  const text = raw.replace(/\s*\n\s*/g, " ⏎ ");
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** Returns a stateful renderer: text deltas are written inline, everything else line by line. */
