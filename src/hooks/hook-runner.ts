@@ -6,7 +6,7 @@
  * baseline); tool and input/output rewrites chain (each hook sees the previous rewrite).
  */
 
-import { HookError } from "../errors/hook-error.js";
+import type { HookError } from "../errors/hook-error.js";
 import type { EventName } from "../events/catalogue.js";
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { Flow, MessageEdit } from "./flow.js";
@@ -48,10 +48,9 @@ export interface HookRunnerOptions {
 }
 
 /** The outcome's lists until a hook adds to them (frozen: a dispatch replaces, never mutates them). */
-const NONE: never[] = Object.freeze([]) as never[];
-const NO_OPTIONS: BlockingOptions = Object.freeze({});
+import { applyFlow, NONE } from "./apply-flow.js";
 
-const TERMINAL = new Set<Flow["type"]>(["skip", "terminate", "retry", "repair", "fallback", "allow", "deny"]);
+const NO_OPTIONS: BlockingOptions = Object.freeze({});
 
 function mergeSelections(selections: HookSelection[]): HookSelection {
   const nonEmpty = selections.filter((selection) => selection !== EMPTY_SELECTION);
@@ -197,7 +196,7 @@ export class HookRunner {
       return true;
     }
     const result = invocation.result;
-    const failure = result === undefined ? undefined : this.#apply(hook, result, outcome, options);
+    const failure = result === undefined ? undefined : applyFlow(hook, result, outcome, options);
     if (failure) {
       this.#trace(hook, "error", failure.message);
       outcome.failure = failure;
@@ -315,84 +314,6 @@ export class HookRunner {
     if (detail !== undefined) entry.detail = detail;
     this.#options.trace(entry);
   }
-
-  /** Applies one transform result to the outcome; returns a failure when a rewrite is invalid. */
-  #apply<P extends AnyEventPayload>(
-    hook: RegisteredHook,
-    result: Flow,
-    outcome: BlockingOutcome<P>,
-    options: BlockingOptions,
-  ): HookError | undefined {
-    const payload = outcome.payload as AnyEventPayload & Record<string, unknown>;
-    switch (result.type) {
-      case "patch":
-        owned(outcome, "patches").push({ hook: hook.name, patch: result.patch });
-        return undefined;
-      case "inject":
-        owned(outcome, "injected").push(...result.messages);
-        return undefined;
-      case "editMessages":
-        for (const edit of result.edits) owned(outcome, "edits").push({ hook: hook.name, edit });
-        if (result.append) owned(outcome, "injected").push(...result.append);
-        return undefined;
-      case "rewriteInput":
-        outcome.payload = { ...payload, input: String(result.input) } as P;
-        return undefined;
-      case "rewriteOutput":
-        outcome.payload = { ...payload, output: String(result.output) } as P;
-        return undefined;
-      case "rewriteArgs": {
-        const checked = options.validateArgs
-          ? options.validateArgs(result.args)
-          : { ok: true as const, value: result.args };
-        if (!checked.ok) {
-          return new HookError({
-            hook: hook.name,
-            event: hook.event,
-            reason: "invalid_args",
-            message: `rewrote the arguments into ones the tool's input schema rejects: ${checked.message}`,
-          });
-        }
-        const original =
-          "original" in payload && payload.original !== undefined ? payload.original : payload.args;
-        outcome.payload = { ...payload, args: checked.value, original } as P;
-        return undefined;
-      }
-      case "rewriteResult": {
-        if (hook.event === "tool_error") {
-          outcome.terminal = { flow: result, hook: hook.name };
-          return undefined;
-        }
-        const checked = options.validateResult
-          ? options.validateResult(result.result)
-          : { ok: true as const, value: result.result };
-        if (!checked.ok) {
-          return new HookError({
-            hook: hook.name,
-            event: hook.event,
-            reason: "invalid_result",
-            message: `rewrote the result into one the tool's output schema rejects: ${checked.message}`,
-          });
-        }
-        const original =
-          "original" in payload && payload.original !== undefined ? payload.original : payload.result;
-        outcome.payload = { ...payload, result: checked.value, original } as P;
-        return undefined;
-      }
-      default:
-        if (TERMINAL.has(result.type)) outcome.terminal = { flow: result, hook: hook.name };
-        return undefined;
-    }
-  }
-}
-
-/** The outcome's own list, made on first use (replacing the shared empty one). */
-function owned<K extends "patches" | "injected" | "edits">(
-  outcome: BlockingOutcome<AnyEventPayload>,
-  key: K,
-): BlockingOutcome<AnyEventPayload>[K] {
-  if (outcome[key] === NONE) outcome[key] = [];
-  return outcome[key];
 }
 
 function detailOf(result: Flow): unknown {
