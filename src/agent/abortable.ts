@@ -1,3 +1,12 @@
+import { setMaxListeners } from "node:events";
+
+/**
+ * The signal of a run whose caller passed none: nothing can abort it, so there is nothing
+ * to race. Shared by those runs (tools and hooks may listen to it: no listener limit).
+ */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+setMaxListeners(0, NEVER_ABORTED);
+
 /**
  * Races a promise against the run's AbortSignal: an aborted run ends now, even when a tool
  * or a model ignores its signal (its late result is dropped, never committed).
@@ -8,30 +17,65 @@ export function abortable<T>(promise: T | PromiseLike<T>, signal: AbortSignal): 
     Promise.resolve(promise).catch(() => {});
     return Promise.reject(signal.reason);
   }
-  // A value that is not a promise (a synchronous tool) has nothing to race.
-  if (!isThenable(promise)) return Promise.resolve(promise);
-  const pending = Promise.resolve(promise);
-  // A rejection that loses the race (the run was aborted first) must not go unhandled.
-  pending.catch(() => {});
-  return Promise.race([pending, abortedPromise(signal)]);
+  // A value that is not a promise (a synchronous tool), or a run nothing can abort: no race.
+  if (signal === NEVER_ABORTED || !isThenable(promise)) return Promise.resolve(promise);
+  const gate = gateOf(signal);
+  return new Promise<T>((resolve, reject) => {
+    gate.enter(reject);
+    promise.then(
+      (value) => {
+        gate.leave();
+        resolve(value);
+      },
+      (error: unknown) => {
+        gate.leave();
+        reject(error);
+      },
+    );
+  });
 }
 
 /**
- * One promise per signal that rejects when it aborts: racing against it costs no listener
- * per call (a run races every model call and every async tool).
+ * What a signal's abort rejects: the promises still racing it. One listener per signal,
+ * not one per call (a run races every model call and every async tool); the list is
+ * emptied whenever nothing is in flight, so a long run does not accumulate it. A promise
+ * that settled before the abort ignores its late rejection.
  */
-const abortedPromises = new WeakMap<AbortSignal, Promise<never>>();
+class AbortGate {
+  #rejects: ((reason: unknown) => void)[] = [];
+  #inFlight = 0;
 
-function abortedPromise(signal: AbortSignal): Promise<never> {
-  let aborted = abortedPromises.get(signal);
-  if (aborted === undefined) {
-    aborted = new Promise<never>((_, reject) => {
-      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-    });
-    aborted.catch(() => {});
-    abortedPromises.set(signal, aborted);
+  constructor(signal: AbortSignal) {
+    signal.addEventListener(
+      "abort",
+      () => {
+        const rejects = this.#rejects;
+        this.#rejects = [];
+        for (const reject of rejects) reject(signal.reason);
+      },
+      { once: true },
+    );
   }
-  return aborted;
+
+  enter(reject: (reason: unknown) => void): void {
+    this.#rejects.push(reject);
+    this.#inFlight++;
+  }
+
+  leave(): void {
+    if (--this.#inFlight === 0) this.#rejects.length = 0;
+  }
+}
+
+const gates = new WeakMap<AbortSignal, AbortGate>();
+
+function gateOf(signal: AbortSignal): AbortGate {
+  let gate = gates.get(signal);
+  if (gate === undefined) {
+    gate = new AbortGate(signal);
+    gates.set(signal, gate);
+  }
+  return gate;
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -4,7 +4,6 @@ import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
-import { assistantParts } from "./assistant-message.js";
 import type { StepRequestOutcome } from "./request-step.js";
 import type { PendingApproval, RunOutcome, RunResult, ToolResultRecord, Usage } from "./run-result.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
@@ -22,8 +21,6 @@ export interface RunEnd {
   approvals?: PendingApproval[];
   suspension?: SuspensionDraft;
 }
-
-const NO_CALLS: readonly never[] = [];
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
 export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
@@ -81,17 +78,22 @@ export function commitStep(
   });
   if (!commit) return;
 
-  // The assistant's parts, built directly (no intermediate list of calls).
-  const content: unknown[] = assistantParts(turn.text, turn.reasoning, NO_CALLS);
-  for (let index = 0; index < turn.toolCalls.length; index++) {
-    const call = turn.toolCalls[index]!;
-    content.push({
+  // The assistant's parts, built directly into a list of their size (no intermediate list).
+  const calls = turn.toolCalls;
+  let at = (turn.reasoning ? 1 : 0) + (turn.text ? 1 : 0);
+  const content: unknown[] = new Array(at + calls.length);
+  if (turn.text) content[--at] = { type: "text", text: turn.text };
+  if (turn.reasoning) content[--at] = { type: "reasoning", text: turn.reasoning };
+  at = content.length - calls.length;
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]!;
+    content[at + index] = {
       type: "tool-call",
       toolCallId: call.toolCallId,
       toolName: call.toolName,
       // The transcript keeps what the model asked for; results record what ran.
       input: call.argsParsed ? call.args : (results[index]?.args ?? call.rawInput),
-    });
+    };
   }
   const toolMessage = results.length
     ? {

@@ -7,7 +7,7 @@ import { HookwiseError } from "../errors/hookwise-error.js";
 import type { HookModel, ModelCallRequest, ModelCallResult } from "../hooks/hook-context.js";
 import { callableModel, isSupportedModel, type LanguageModel } from "../models/language-model.js";
 import { readGenerateResult } from "../models/read-model-output.js";
-import { abortable } from "./abortable.js";
+import { abortable, NEVER_ABORTED } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import type { Usage } from "./run-result.js";
 import { toPrompt } from "./to-prompt.js";
@@ -32,7 +32,7 @@ export function createHookModel(runtime: AgentRuntime, usage: Usage, signal: Abo
         prompt: toPrompt(request.system, request.messages),
         maxOutputTokens: request.maxOutputTokens,
         temperature: request.temperature,
-        abortSignal: signal,
+        abortSignal: signal === NEVER_ABORTED ? undefined : signal,
       });
       const turn = readGenerateResult(await abortable(pending, signal));
       const used = {

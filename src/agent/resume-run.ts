@@ -80,6 +80,7 @@ function resumePoint(
           toolChoice: runtime.options.toolChoice ?? "auto",
         },
         attempts: pending.attempts,
+        sent: [],
       };
       const text = pending.turn.text;
       const plan = await planBatch(runtime.store, record.runId, pending.entries, decisions);

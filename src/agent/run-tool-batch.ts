@@ -11,6 +11,7 @@ import type { ModelToolCall } from "../models/language-model.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import type { RunState } from "./run-state.js";
 import {
+  type CallControl,
   type CallOutcome,
   type PendingCall,
   type Resolution,
@@ -74,51 +75,100 @@ async function resolveRest(
   return { kind: "resolved", resolutions };
 }
 
-export async function runToolBatch(
+type BatchEnd = Exclude<BatchOutcome, { kind: "retry" }>;
+
+/** Synchronous while every call is (a sequential batch of synchronous tools with no hook awaiting). */
+export function runToolBatch(
   runtime: AgentRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
   resolutions: readonly Resolution[],
-): Promise<Exclude<BatchOutcome, { kind: "retry" }>> {
-  const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
-  let next = 0;
-  let stopped = false;
-  let suspending = false;
+): BatchEnd | Promise<BatchEnd> {
   const width = Math.max(1, Math.min(runtime.toolConcurrency, calls.length));
-  const control = { defer: () => suspending, concurrent: width > 1 };
-  const record = (index: number, outcome: CallOutcome) => {
-    outcomes[index] = outcome;
-    if (outcome.kind === "pending") suspending = true;
-    else if (outcome.kind !== "result") stopped = true;
-  };
-
+  const batch = new Batch(calls.length, width > 1);
   if (width === 1) {
-    // One call at a time: a plain loop (no worker closure, no Promise.all).
-    for (let index = 0; !stopped && index < calls.length; index++)
-      record(index, await runToolCall(runtime, state, calls[index]!, control, resolutions[index]));
-  } else {
-    const worker = async () => {
-      while (!stopped && next < calls.length) {
-        const index = next++;
-        record(index, await runToolCall(runtime, state, calls[index]!, control, resolutions[index]));
-      }
-    };
-    await Promise.all(Array.from({ length: width }, worker));
+    // One call at a time: a plain loop (no worker closure, no Promise.all, no await while
+    // calls answer synchronously).
+    for (let index = 0; !batch.stopped && index < calls.length; index++) {
+      const outcome = runToolCall(runtime, state, calls[index]!, batch.control, resolutions[index]);
+      if (outcome instanceof Promise)
+        return sequentialRest(runtime, state, calls, resolutions, batch, index, outcome);
+      batch.record(index, outcome);
+    }
+    return batch.end();
+  }
+  let next = 0;
+  const worker = async () => {
+    while (!batch.stopped && next < calls.length) {
+      const index = next++;
+      batch.record(
+        index,
+        await runToolCall(runtime, state, calls[index]!, batch.control, resolutions[index]),
+      );
+    }
+  };
+  return Promise.all(Array.from({ length: width }, worker)).then(() => batch.end());
+}
+
+/** The rest of a sequential batch once a call answered with a promise. */
+async function sequentialRest(
+  runtime: AgentRuntime,
+  state: RunState,
+  calls: readonly ModelToolCall[],
+  resolutions: readonly Resolution[],
+  batch: Batch,
+  from: number,
+  pending: Promise<CallOutcome>,
+): Promise<BatchEnd> {
+  batch.record(from, await pending);
+  for (let index = from + 1; !batch.stopped && index < calls.length; index++)
+    batch.record(index, await runToolCall(runtime, state, calls[index]!, batch.control, resolutions[index]));
+  return batch.end();
+}
+
+/** One batch's outcomes in call order, and whether it stopped (terminate) or suspends (approval). */
+class Batch implements CallControl {
+  readonly outcomes: (CallOutcome | undefined)[];
+  stopped = false;
+  suspending = false;
+
+  constructor(
+    size: number,
+    readonly concurrent: boolean,
+  ) {
+    this.outcomes = new Array(size);
   }
 
-  if (stopped) {
-    // Calls arrive resolved, so only a terminate stops the batch here. Outcomes are in
-    // call-index order: the first terminate is the lowest index's.
-    const terminate = outcomes.find(
-      (outcome): outcome is Extract<CallOutcome, { kind: "terminate" }> => outcome?.kind === "terminate",
-    );
-    if (terminate) return terminate;
+  /** The batch is its calls' control: a call about to start is deferred once a sibling awaits approval. */
+  defer(): boolean {
+    return this.suspending;
   }
-  if (suspending) {
-    return {
-      kind: "suspend",
-      outcomes: outcomes as (Extract<CallOutcome, { kind: "result" }> | PendingCall)[],
-    };
+
+  get control(): CallControl {
+    return this;
   }
-  return { kind: "committed", results: outcomes as Extract<CallOutcome, { kind: "result" }>[] };
+
+  record(index: number, outcome: CallOutcome): void {
+    this.outcomes[index] = outcome;
+    if (outcome.kind === "pending") this.suspending = true;
+    else if (outcome.kind !== "result") this.stopped = true;
+  }
+
+  end(): BatchEnd {
+    if (this.stopped) {
+      // Calls arrive resolved, so only a terminate stops the batch here. Outcomes are in
+      // call-index order: the first terminate is the lowest index's.
+      const terminate = this.outcomes.find(
+        (outcome): outcome is Extract<CallOutcome, { kind: "terminate" }> => outcome?.kind === "terminate",
+      );
+      if (terminate) return terminate;
+    }
+    if (this.suspending) {
+      return {
+        kind: "suspend",
+        outcomes: this.outcomes as (Extract<CallOutcome, { kind: "result" }> | PendingCall)[],
+      };
+    }
+    return { kind: "committed", results: this.outcomes as Extract<CallOutcome, { kind: "result" }>[] };
+  }
 }

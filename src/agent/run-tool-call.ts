@@ -4,19 +4,17 @@
  * tool_error recovery → tool_result transforms → inspects with the final data.
  * Never throws for a hook or tool failure: the model gets an error result naming it.
  */
-import type { OnceGuard } from "../approvals/exactly-once.js";
 import type { EventPayload } from "../events/payloads.js";
-import type { HookContext } from "../hooks/hook-context.js";
-import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
+import type { AskRequest } from "../hooks/flow.js";
+import { EMPTY_SELECTION } from "../hooks/hook-registry.js";
+import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
-import { abortable } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
-import { toolOptions } from "./calling-run.js";
+import { type ExecuteInput, executeCall } from "./execute-call.js";
 import { requestApproval } from "./request-approval.js";
 import { abortError } from "./request-step.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
-import { errorMessage } from "./tool-output.js";
 
 export type CallOutcome =
   | {
@@ -180,28 +178,34 @@ async function recoverCall(
   return { ok: false, outcome: errorResult(call, problem.message, args) };
 }
 
-export async function runToolCall(
+/**
+ * Runs one call through its hooks and body. Synchronous while nothing needs a promise (no
+ * hook answers with one, the tool body returns a value, no sibling to yield to): a
+ * sequential batch of synchronous tools then costs no microtask per call.
+ */
+export function runToolCall(
   runtime: AgentRuntime,
   state: RunState,
   call: ModelToolCall,
   control: CallControl = {},
   /** The call already found and checked (the batch resolves every call before running any). */
   resolution?: Resolution,
-): Promise<CallOutcome> {
+): CallOutcome | Promise<CallOutcome> {
   // An aborted run starts nothing new: no hooks, no tool body (siblings may still be queued).
-  if (state.signal.aborted) throw abortError(state.signal);
-  const resolved = resolution ?? (await resolveCall(runtime, state, call));
-  if (!resolved.ok) return resolved.outcome;
-  const { tool } = resolved;
+  if (state.signal.aborted) return Promise.reject(abortError(state.signal));
+  if (resolution === undefined) {
+    const resolving = resolveCall(runtime, state, call);
+    if (resolving instanceof Promise)
+      return resolving.then((resolved) => runToolCall(runtime, state, call, control, resolved));
+    resolution = resolving;
+  }
+  if (!resolution.ok) return resolution.outcome;
+  const { tool } = resolution;
   const base = {
     toolCallId: call.toolCallId,
     toolName: tool.functionName,
     qualifiedName: tool.qualifiedName,
   };
-  // No tool_call hook at all: no context, no selection, no dispatch, no extra await.
-  const hooked = state.runner.wants("tool_call");
-  const context = hooked ? contextFor(state) : undefined;
-
   // A literal, not `payload()`: one object per call instead of two.
   const callEvent: EventPayload<"tool_call"> = {
     type: "tool_call",
@@ -209,19 +213,64 @@ export async function runToolCall(
     toolCallId: base.toolCallId,
     toolName: base.toolName,
     qualifiedName: base.qualifiedName,
-    args: resolved.args,
+    args: resolution.args,
   };
-  const selection = hooked ? state.runner.select(callEvent) : EMPTY_SELECTION;
-  const deciding = hooked
-    ? state.runner.dispatch(callEvent, context!, selection, { validateArgs: tool.input.validate })
-    : undefined;
-  const decided = deciding instanceof Promise || (deciding && control.concurrent) ? await deciding : deciding;
-  const callPayload = decided ? decided.payload : callEvent;
+  // No tool_call hook at all: no context, no selection, no dispatch, no await.
+  if (!state.runner.wants("tool_call")) {
+    const input: ExecuteInput = {
+      tool,
+      base,
+      args: resolution.args,
+      callPayload: callEvent,
+      context: undefined,
+      selection: EMPTY_SELECTION,
+      concurrent: control.concurrent,
+    };
+    return control.defer?.() ? pendingCall(base, input) : executeCall(state, input);
+  }
+  const context = contextFor(state);
+  const selection = state.runner.select(callEvent);
+  const deciding = state.runner.dispatch(callEvent, context, selection, {
+    validateArgs: tool.input.validate,
+  });
+  const decidedInput = { tool, base, context, selection, concurrent: control.concurrent };
+  // Concurrent siblings yield once here even when the hooks answered synchronously.
+  if (deciding instanceof Promise || control.concurrent)
+    return Promise.resolve(deciding).then((decided) =>
+      afterDecide(runtime, state, call, control, decidedInput, decided),
+    );
+  return afterDecide(runtime, state, call, control, decidedInput, deciding);
+}
+
+function pendingCall(base: ExecuteInput["base"], input: ExecuteInput): PendingCall {
+  return { kind: "pending", ...base, args: input.args, callPayload: input.callPayload };
+}
+
+/** What the tool_call transforms and decides answered: fail closed, skip, deny, ask, or run. */
+function afterDecide(
+  runtime: AgentRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  decidedInput: Pick<ExecuteInput, "tool" | "base" | "context" | "selection" | "concurrent">,
+  decided: BlockingOutcome<EventPayload<"tool_call">>,
+): CallOutcome | Promise<CallOutcome> {
+  const { tool, base, context, selection } = decidedInput;
+  const callPayload = decided.payload;
   const args = callPayload.args;
-  if (decided?.failure) {
+  if (decided.failure) {
     return errorResult(call, `tool not run: ${decided.failure.message} (failed closed)`, args, tool);
   }
-  const terminal = decided?.terminal;
+  const input: ExecuteInput = {
+    tool,
+    base,
+    args,
+    callPayload,
+    context,
+    selection,
+    concurrent: decidedInput.concurrent,
+  };
+  const terminal = decided.terminal;
   if (terminal) {
     const flow = terminal.flow;
     if (flow.type === "terminate") return { kind: "terminate", reason: flow.reason, hook: terminal.hook };
@@ -238,161 +287,32 @@ export async function runToolCall(
         tool,
       );
     }
-    if (flow.type === "ask") {
-      const answer = await requestApproval(runtime, state, {
-        ...base,
-        args,
-        reason: flow.request.reason,
-        handler: flow.request.handler,
-      });
-      if (answer.pending) {
-        return { kind: "pending", ...base, args, callPayload: callPayload, approval: answer.pending };
-      }
-      if (!answer.approved) {
-        return errorResult(
-          call,
-          `tool "${tool.qualifiedName}" was not approved: ${answer.reason}`,
-          args,
-          tool,
-        );
-      }
-    }
+    if (flow.type === "ask") return askThenExecute(runtime, state, call, control, input, flow.request);
   }
+  return control.defer?.() ? pendingCall(base, input) : executeCall(state, input);
+}
 
-  if (control.defer?.()) return { kind: "pending", ...base, args, callPayload: callPayload };
-  return executeCall(state, {
-    tool,
-    base,
+/** An `ask` decision: the approval channel answers (or the call waits for a human). */
+async function askThenExecute(
+  runtime: AgentRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  input: ExecuteInput,
+  request: AskRequest,
+): Promise<CallOutcome> {
+  const { base, args, tool } = input;
+  const answer = await requestApproval(runtime, state, {
+    ...base,
     args,
-    callPayload,
-    context,
-    selection,
-    concurrent: control.concurrent,
+    reason: request.reason,
+    handler: request.handler,
   });
-}
-
-export interface ExecuteInput {
-  tool: ResolvedTool;
-  base: { toolCallId: string; toolName: string; qualifiedName: string };
-  args: unknown;
-  callPayload: EventPayload<"tool_call">;
-  /** The operation's context, when a hook already needed one; made on first need otherwise. */
-  context: HookContext | undefined;
-  selection: HookSelection;
-  /** Runs the body at most once across processes (approved calls of a resumed run). */
-  once?: OnceGuard;
-  /** Siblings run concurrently: yield after the body and the dispatch even when synchronous (`CallControl`). */
-  concurrent?: boolean;
-}
-
-/**
- * The operation and what follows it: execute → tool_error recovery → tool_result
- * transforms → inspects. Shared by `runToolCall` and a resumed run's approved calls.
- */
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
-}
-
-export async function executeCall(state: RunState, input: ExecuteInput): Promise<CallOutcome> {
-  const { tool, base, args, selection, once } = input;
-  // Made when a hook first needs it; one per operation, shared by its events.
-  let context = input.context;
-  const callPayload = input.callPayload;
-  let result: unknown;
-  let isError = false;
-  let errorText: string | undefined;
-  // The hooks above may have outlived an abort; the body must not start after it.
-  if (state.signal.aborted) throw abortError(state.signal);
-  try {
-    const value = once
-      ? once.run(() => tool.execute(args, toolOptions(base.toolCallId, state)))
-      : tool.execute(args, toolOptions(base.toolCallId, state));
-    // A synchronous tool's value needs no promise; an abort during its body still wins.
-    if (isPromiseLike(value) || input.concurrent) result = await abortable(value, state.signal);
-    else if (state.signal.aborted) throw state.signal.reason;
-    else result = value;
-    // Inspections run after the operation (DESIGN §3), with the effective arguments.
-    if (selection.inspects.length) {
-      context ??= contextFor(state);
-      state.runner.inspect(callPayload, context, selection);
-    }
-  } catch (error) {
-    context ??= contextFor(state);
-    if (selection.inspects.length) state.runner.inspect(callPayload, context, selection);
-    if (state.signal.aborted) throw error;
-    const errorEvent = payload(state, "tool_error", { ...base, args, error });
-    const recovered = await state.runner.blocking(errorEvent, context);
-    state.runner.inspect(errorEvent, context);
-    if (recovered.terminal?.flow.type === "terminate") {
-      return { kind: "terminate", reason: recovered.terminal.flow.reason, hook: recovered.terminal.hook };
-    }
-    if (recovered.terminal?.flow.type === "rewriteResult") {
-      result = recovered.terminal.flow.result;
-    } else {
-      isError = true;
-      errorText = errorMessage(error);
-      result = recovered.failure
-        ? `tool "${tool.qualifiedName}" failed: ${errorText}; recovery ${recovered.failure.message}`
-        : `tool "${tool.qualifiedName}" failed: ${errorText}`;
-    }
+  if (answer.pending) {
+    return { kind: "pending", ...base, args, callPayload: input.callPayload, approval: answer.pending };
   }
-
-  // Payload fields are listed, not spread: on Node 20 `{ ...base, args }` costs about a
-  // microsecond per object (spread-then-property literals take a slow path); see bench/loop.
-  const resultEvent: EventPayload<"tool_result"> = {
-    type: "tool_result",
-    agentPath: state.agentPath,
-    toolCallId: base.toolCallId,
-    toolName: base.toolName,
-    qualifiedName: base.qualifiedName,
-    args,
-    result,
-    isError,
-  };
-  if (errorText) resultEvent.error = errorText;
-  const resultHooked = state.runner.wants("tool_result");
-  const resultSelection = resultHooked ? state.runner.select(resultEvent) : EMPTY_SELECTION;
-  if (resultHooked) context ??= contextFor(state);
-  const rewriting = resultHooked
-    ? state.runner.dispatch(resultEvent, context!, resultSelection, {
-        validateResult: tool.output?.validate,
-      })
-    : undefined;
-  const rewritten =
-    rewriting instanceof Promise || (rewriting && input.concurrent) ? await rewriting : rewriting;
-  if (rewritten?.failure) {
-    // Fail closed: the raw output never reaches the model, the trace or the logs.
-    return {
-      kind: "result",
-      ...base,
-      args,
-      result: `tool result withheld: ${rewritten.failure.message} (failed closed)`,
-      isError: true,
-      executed: true,
-    };
+  if (!answer.approved) {
+    return errorResult(call, `tool "${tool.qualifiedName}" was not approved: ${answer.reason}`, args, tool);
   }
-  if (rewritten?.terminal?.flow.type === "terminate") {
-    return { kind: "terminate", reason: rewritten.terminal.flow.reason, hook: rewritten.terminal.hook };
-  }
-  const resultPayload = rewritten ? rewritten.payload : resultEvent;
-  if (resultSelection.inspects.length) {
-    context ??= contextFor(state);
-    state.runner.inspect(resultPayload, context, resultSelection);
-  }
-  const outcome: Extract<CallOutcome, { kind: "result" }> = {
-    kind: "result",
-    toolCallId: base.toolCallId,
-    toolName: base.toolName,
-    qualifiedName: base.qualifiedName,
-    args,
-    result: resultPayload.result,
-    isError,
-    executed: true,
-  };
-  if (once?.replayed) outcome.replayed = true;
-  return outcome;
+  return control.defer?.() ? pendingCall(base, input) : executeCall(state, input);
 }

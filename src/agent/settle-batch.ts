@@ -14,8 +14,9 @@
 import { exactlyOnce, intentKey } from "../approvals/exactly-once.js";
 import type { StateStore } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
+import { executeCall } from "./execute-call.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
-import { type CallOutcome, executeCall } from "./run-tool-call.js";
+import type { CallOutcome } from "./run-tool-call.js";
 import { type BatchEntry, onceKey, type PendingEntry, type ResultOutcome } from "./suspended-run.js";
 
 export interface Decision {

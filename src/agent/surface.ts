@@ -20,20 +20,21 @@ import type { AgentEvent } from "./run-result.js";
 export interface Surface {
   readonly streaming: boolean;
   emit(event: AgentEvent): void;
-  /** Issues one attempt; `onDelta` sees text, reasoning and tool-input deltas as they arrive. */
-  callModel(
-    model: LanguageModel,
-    options: CallOptions,
-    onDelta: (signal: NonNullable<StreamSignal>) => void,
-  ): Promise<ModelTurn>;
+  /** Issues one attempt; `sink` sees text, reasoning and tool-input deltas as they arrive. */
+  callModel(model: LanguageModel, options: CallOptions, sink: DeltaSink): PromiseLike<ModelTurn>;
+}
+
+/** Where a streamed attempt's deltas go (the attempt itself: no closure per attempt). */
+export interface DeltaSink {
+  delta(signal: NonNullable<StreamSignal>): void;
 }
 
 export function generateSurface(emit: (event: AgentEvent) => void = () => {}): Surface {
   return {
     streaming: false,
     emit,
-    async callModel(model, options) {
-      return readGenerateResult(await callableModel(model).doGenerate(options));
+    callModel(model, options) {
+      return callableModel(model).doGenerate(options).then(readGenerateResult);
     },
   };
 }
@@ -42,7 +43,7 @@ export function streamSurface(emit: (event: AgentEvent) => void): Surface {
   return {
     streaming: true,
     emit,
-    async callModel(model, options, onDelta) {
+    async callModel(model, options, sink) {
       const { stream } = await callableModel(model).doStream(options);
       const fold = startStreamFold();
       const reader = (stream as ReadableStream<{ type: string }>).getReader();
@@ -54,7 +55,7 @@ export function streamSurface(emit: (event: AgentEvent) => void): Surface {
           const signal = foldStreamPart(fold, value);
           if (signal === undefined) continue;
           if (signal.type === "error") throw signal.error;
-          onDelta(signal);
+          sink.delta(signal);
         }
         finished = true;
       } finally {

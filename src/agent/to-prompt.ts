@@ -46,7 +46,11 @@ export function toPrompt(
   system: string | undefined,
   messages: readonly ModelMessage[],
 ): LanguageModelV3Prompt {
-  const prompt: LanguageModelV3Prompt = system ? [{ role: "system", content: system }] : [];
-  for (const message of messages) prompt.push(toPromptMessage(message));
+  // Sized once: pushing onto a growing list would reallocate it every few messages.
+  const offset = system ? 1 : 0;
+  const prompt: LanguageModelV3Prompt = new Array(messages.length + offset);
+  if (system) prompt[0] = { role: "system", content: system };
+  for (let index = 0; index < messages.length; index++)
+    prompt[index + offset] = toPromptMessage(messages[index]!);
   return prompt;
 }

@@ -43,6 +43,12 @@ export class ContextMeter implements ContextWindowUsage {
     this.#observed = { sent: sent.slice(), inputTokens };
   }
 
+  /** `observe` for a `sent` list that is already a snapshot nobody changes: kept as it is, not copied. */
+  observeSnapshot(sent: readonly ModelMessage[], inputTokens: number | undefined): void {
+    if (inputTokens === undefined || !(inputTokens > 0)) return;
+    this.#observed = { sent, inputTokens };
+  }
+
   tokens(messages: readonly ModelMessage[] = this.#options.transcript()): number {
     const observed = this.#observed;
     if (observed && startsWith(messages, observed.sent)) {
