@@ -12,7 +12,10 @@ import type {
   LanguageModelV3ToolResultPart,
 } from "@ai-sdk/provider";
 import { z } from "zod";
-import { type ScriptEntry, type ScriptedModel, scriptedModel, tool } from "../../src/index.js";
+import type { ScriptEntry, ScriptedModel } from "../../src/index.js";
+import { hookwise } from "./hookwise.js";
+
+const { scriptedModel, tool } = hookwise;
 
 export const INSTRUCTIONS = "You are a calculator. Use the tools.";
 export const INPUT = "Add some numbers and echo the results.";
