@@ -48,12 +48,14 @@ export class Attempt implements DeltaSink {
     if (event === undefined || selection.inspects.length === 0) return;
     // Built field by field: on Node 20 a `{ ...event, request }` literal takes a slow path.
     state.runner.inspect(
-      payload(state, "model_request", {
+      {
+        type: "model_request",
+        agentPath: state.agentPath,
         request: this.request,
         userMessage: event.userMessage,
         history: event.history,
         isFirstStep: event.isFirstStep,
-      }),
+      } satisfies EventPayload<"model_request">,
       this.context(),
       selection,
     );
@@ -65,11 +67,25 @@ export class Attempt implements DeltaSink {
     if (signal.type === "text-delta") {
       surface.emit({ type: "text-delta", step: state.step, delta: signal.delta });
       if (state.runner.wants("text_delta"))
-        state.runner.inspect(payload(state, "text_delta", { delta: signal.delta }), this.context());
+        state.runner.inspect(
+          {
+            type: "text_delta",
+            agentPath: state.agentPath,
+            delta: signal.delta,
+          } satisfies EventPayload<"text_delta">,
+          this.context(),
+        );
     } else if (signal.type === "reasoning-delta") {
       surface.emit({ type: "reasoning-delta", step: state.step, delta: signal.delta });
       if (state.runner.wants("reasoning_delta"))
-        state.runner.inspect(payload(state, "reasoning_delta", { delta: signal.delta }), this.context());
+        state.runner.inspect(
+          {
+            type: "reasoning_delta",
+            agentPath: state.agentPath,
+            delta: signal.delta,
+          } satisfies EventPayload<"reasoning_delta">,
+          this.context(),
+        );
     } else if (signal.type === "tool-call-delta" && state.runner.wants("tool_call_delta")) {
       state.runner.inspect(payload(state, "tool_call_delta", { ...signal }), this.context());
     }
@@ -91,13 +107,15 @@ export function prepareAttempt(runtime: AgentRuntime, attempt: Attempt): Prepare
     validateRequest(base, NO_PATCH, base.tools);
     return READY;
   }
-  const event = payload(state, "model_request", {
+  const event: EventPayload<"model_request"> = {
+    type: "model_request",
+    agentPath: state.agentPath,
     request: base,
     userMessage: state.input,
     // A snapshot: inspections read it after the transcript has moved on.
     history: state.messages.slice(),
     isFirstStep: state.step === 0,
-  });
+  };
   const selection = state.runner.select(event);
   attempt.event = event;
   attempt.selection = selection;
@@ -135,12 +153,14 @@ function afterPatches(
     }
   } else validateRequest(base, NO_PATCH, base.tools);
   if (selection.decides.length === 0) return READY;
-  const effective = payload(state, "model_request", {
+  const effective: EventPayload<"model_request"> = {
+    type: "model_request",
+    agentPath: state.agentPath,
     request: attempt.request,
     userMessage: event!.userMessage,
     history: event!.history,
     isFirstStep: event!.isFirstStep,
-  });
+  };
   const deciding = state.runner.dispatch(effective, attempt.context(), {
     transforms: EMPTY_SELECTION.transforms,
     decides: selection.decides,
@@ -162,7 +182,9 @@ function afterDecides(decided: BlockingOutcome<EventPayload<"model_request">>): 
 export function inspectResponse(attempt: Attempt, turn: ModelTurn): void {
   const { state } = attempt;
   if (!state.runner.wants("model_response")) return;
-  const response = payload(state, "model_response", {
+  const response: EventPayload<"model_response"> = {
+    type: "model_response",
+    agentPath: state.agentPath,
     request: attempt.request,
     text: turn.text,
     toolCalls: turn.toolCalls.map((call) => ({
@@ -172,6 +194,6 @@ export function inspectResponse(attempt: Attempt, turn: ModelTurn): void {
     })),
     finishReason: turn.finishReason,
     usage: turn.usage,
-  });
+  };
   state.runner.inspect(response, attempt.context());
 }

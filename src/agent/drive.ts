@@ -5,7 +5,7 @@
  * here over plain data; hooks are dispatched by the HookRunner.
  */
 import { randomUUID } from "node:crypto";
-import type { ModelMessage } from "../events/payloads.js";
+import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import type { SessionRecord } from "../state/state-store.js";
@@ -15,13 +15,14 @@ import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
 import { dispatchEvent, stopOf } from "./dispatch-event.js";
+import { endStep, stepFinished } from "./end-step.js";
 import { addUsage, commitStep, finishRun, type RunEnd } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
 import { runIndex } from "./run-index.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
-import { contextFor, type GoverningRegistry, payload, type RunState } from "./run-state.js";
+import { contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
 import { resolveBatch, runToolBatch } from "./run-tool-batch.js";
 import { lockSession } from "./session-lock.js";
 import type { Surface } from "./surface.js";
@@ -199,7 +200,11 @@ async function loop(
 ): Promise<RunEnd> {
   // An event nobody hooks is not dispatched: no payload, context or await.
   if (isNewSession && state.runner.wants("session_start")) {
-    const event = payload(state, "session_start", { sessionId: state.sessionId });
+    const event: EventPayload<"session_start"> = {
+      type: "session_start",
+      agentPath: state.agentPath,
+      sessionId: state.sessionId,
+    };
     const dispatch = dispatchEvent(state, event);
     const started = dispatch.outcome instanceof Promise ? await dispatch.outcome : dispatch.outcome;
     const stop = stopOf(started, "");
@@ -213,7 +218,11 @@ async function loop(
     state.messages.push({ role: "user", content: state.input });
     return runSteps(runtime, state, surface, 0, "");
   }
-  const startEvent = payload(state, "run_start", { input: state.input });
+  const startEvent: EventPayload<"run_start"> = {
+    type: "run_start",
+    agentPath: state.agentPath,
+    input: state.input,
+  };
   const startDispatch = dispatchEvent(state, startEvent);
   const started =
     startDispatch.outcome instanceof Promise ? await startDispatch.outcome : startDispatch.outcome;
@@ -247,7 +256,11 @@ export async function runSteps(
     if (surface.streaming) surface.emit({ type: "step-start", step });
 
     if (state.runner.wants("step_start")) {
-      const stepEvent = payload(state, "step_start", { step });
+      const stepEvent: EventPayload<"step_start"> = {
+        type: "step_start",
+        agentPath: state.agentPath,
+        step,
+      };
       const stepDispatch = dispatchEvent(state, stepEvent);
       const stepped =
         stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
@@ -316,11 +329,13 @@ export async function runSteps(
     }
     if (state.runner.wants("model_turn_finished"))
       state.runner.inspect(
-        payload(state, "model_turn_finished", {
+        {
+          type: "model_turn_finished",
+          agentPath: state.agentPath,
           text: turn.text,
           toolCalls,
           content: assistantParts(turn.text, turn.reasoning, toolCalls),
-        }),
+        } satisfies EventPayload<"model_turn_finished">,
         contextFor(state, requested.attempts),
       );
 
@@ -349,52 +364,4 @@ export async function runSteps(
     if (ended) return { ...ended, text };
   }
   return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
-}
-
-export async function endStep(
-  state: RunState,
-  surface: Surface,
-  text: string,
-  toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
-): Promise<Omit<RunEnd, "text"> | undefined> {
-  if (!state.runner.wants("step_end")) {
-    stepFinished(state, surface, text);
-    return undefined;
-  }
-  const event = payload(state, "step_end", { step: state.step, text, toolCalls });
-  const context = contextFor(state);
-  const selection = state.runner.select(event);
-  const dispatched = state.runner.dispatch(event, context, selection);
-  const ended = dispatched instanceof Promise ? await dispatched : dispatched;
-  stepFinished(state, surface, text);
-  if (ended.failure)
-    return {
-      outcome: "error",
-      reason: ended.failure.message,
-      hook: ended.failure.hook,
-      error: ended.failure,
-    };
-  if (ended.terminal?.flow.type === "terminate") {
-    return { outcome: "terminated", reason: ended.terminal.flow.reason, hook: ended.terminal.hook };
-  }
-  if (ended.edits.length) {
-    const edited = editsEnd(await applyMessageEdits(state, "step_end", ended.edits), text);
-    if (edited) return edited;
-  }
-  state.messages.push(...ended.injected);
-  state.runner.inspect(event, context, selection);
-  return undefined;
-}
-
-/** Surfaces `step-finish` (only the stream surfaces items; run() builds none). */
-function stepFinished(state: RunState, surface: Surface, text: string): undefined {
-  if (!surface.streaming) return;
-  const record = state.steps.at(-1)!;
-  surface.emit({
-    type: "step-finish",
-    step: state.step,
-    text,
-    finishReason: record.finishReason,
-    usage: record.usage,
-  });
 }

@@ -1,12 +1,12 @@
 /** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
-import type { ModelMessage } from "../events/payloads.js";
+import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { StepRequestOutcome } from "./request-step.js";
 import type { PendingApproval, RunOutcome, RunResult, ToolResultRecord, Usage } from "./run-result.js";
-import { contextFor, payload, type RunState } from "./run-state.js";
+import { contextFor, type RunState } from "./run-state.js";
 import type { CallOutcome } from "./run-tool-call.js";
 import { type SuspensionDraft, saveSuspension } from "./suspend-run.js";
 import { toToolOutput } from "./tool-output.js";
@@ -161,7 +161,12 @@ export async function finishRun(
   // A suspended run has not ended: run_end fires when its resume ends it.
   // No run_end hook: the dispatch would change nothing (no payload, context or await).
   if (!state.signal.aborted && end.outcome !== "suspended" && state.runner.wants("run_end")) {
-    const event = payload(state, "run_end", { output: end.text, outcome: end.outcome });
+    const event: EventPayload<"run_end"> = {
+      type: "run_end",
+      agentPath: state.agentPath,
+      output: end.text,
+      outcome: end.outcome,
+    };
     const context = contextFor(state);
     const selection = state.runner.select(event);
     const deciding = state.runner.dispatch(event, context, selection);
