@@ -112,8 +112,9 @@ export function prepareAttempt(runtime: AgentRuntime, attempt: Attempt): Prepare
     agentPath: state.agentPath,
     request: base,
     userMessage: state.input,
-    // A snapshot: inspections read it after the transcript has moved on.
-    history: state.messages.slice(),
+    // A snapshot: inspections read it after the transcript has moved on. The baseline's
+    // history is one already, unless ephemeral feedback was appended to it.
+    history: base.messages.length === state.messages.length ? base.messages : state.messages.slice(),
     isFirstStep: state.step === 0,
   };
   const selection = state.runner.select(event);

@@ -14,6 +14,7 @@ import {
 import type { AnyEventPayload } from "../events/payloads.js";
 import { toolNamesOf } from "../events/payloads.js";
 import type { AnyHook } from "./define-hook.js";
+import type { HookTraceEntry } from "./trace.js";
 
 export const DEFAULT_PRIORITY = 100;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -29,6 +30,11 @@ export interface RegisteredHook {
   readonly failOpen: boolean;
   readonly scope: "all" | "self" | "children";
   readonly matches: ((names: readonly string[]) => boolean) | undefined;
+  /**
+   * The trace entry of a firing that answered nothing: `continue` (`observed` for an inspect
+   * hook), no `detail`. Shared and frozen, so a no-op hook allocates no entry per firing.
+   */
+  readonly quietEntry: HookTraceEntry;
 }
 
 export interface HookSelection {
@@ -55,15 +61,31 @@ function byPriority(a: RegisteredHook, b: RegisteredHook): number {
 
 let globalSequence = 0;
 
-type SelectionCache = Map<string, Map<string, HookSelection>>;
+/** Selections by the payload's first, then second tool name (nested maps: no key string is built). */
+type ByName = Map<string, Map<string, HookSelection>>;
+
+/** One event's hooks and its cached selections (one lookup per dispatch for most events). */
+interface EventSlot {
+  /** In dispatch order. */
+  readonly hooks: RegisteredHook[];
+  readonly isToolEvent: boolean;
+  /** Not a tool event: the selection for the owning agent (`depth` ≤ 0) and for sub-agents. */
+  own: HookSelection | undefined;
+  sub: HookSelection | undefined;
+  /** A tool event: selections by tool names, for the owning agent and for sub-agents. */
+  readonly byName: readonly [ByName, ByName];
+  /** Selections cached in this slot (counted against the registry's bound). */
+  cached: number;
+}
 
 export class HookRegistry {
-  readonly #byEvent = new Map<EventName, RegisteredHook[]>();
+  readonly #byEvent = new Map<EventName, EventSlot>();
   /**
-   * Selections by event, then by the payload's tool names (nested maps: no key string is
-   * built per dispatch), one cache for the owning agent and one for sub-agents.
+   * The slot looked up last: the loop asks `has(event)` then selects for that same event, so
+   * the second lookup is one comparison. (A slot, once made, stays: this is never stale.)
    */
-  readonly #cache = [new Map<EventName, SelectionCache>(), new Map<EventName, SelectionCache>()] as const;
+  #lastEvent: EventName | undefined;
+  #lastSlot: EventSlot | undefined;
   #cached = 0;
 
   readonly #defaultTimeoutMs: number;
@@ -79,82 +101,109 @@ export class HookRegistry {
   /** Registers a hook; returns its disposer. Throws on an unknown event or a kind the event does not take. */
   register(hook: AnyHook): () => void {
     const registered = this.#validate(hook);
-    const list = this.#byEvent.get(registered.event) ?? [];
-    list.push(registered);
-    list.sort(byPriority);
-    this.#byEvent.set(registered.event, list);
-    this.#clearCache();
+    let slot = this.#byEvent.get(registered.event);
+    if (slot === undefined) {
+      slot = {
+        hooks: [],
+        isToolEvent: TOOL_EVENTS.has(registered.event),
+        own: undefined,
+        sub: undefined,
+        byName: [new Map(), new Map()],
+        cached: 0,
+      };
+      this.#byEvent.set(registered.event, slot);
+    }
+    slot.hooks.push(registered);
+    slot.hooks.sort(byPriority);
+    this.#clearSlot(slot);
     return () => {
       const current = this.#byEvent.get(registered.event);
-      const index = current?.indexOf(registered) ?? -1;
+      const index = current?.hooks.indexOf(registered) ?? -1;
       if (index >= 0) {
-        current!.splice(index, 1);
-        this.#clearCache();
+        current!.hooks.splice(index, 1);
+        this.#clearSlot(current!);
       }
     };
   }
 
   get size(): number {
     let total = 0;
-    for (const list of this.#byEvent.values()) total += list.length;
+    for (const slot of this.#byEvent.values()) total += slot.hooks.length;
     return total;
   }
 
   /** Every hook, in dispatch order per event (for `explain` and introspection). */
   list(event?: EventName): readonly RegisteredHook[] {
-    if (event) return this.#byEvent.get(event) ?? [];
-    return [...this.#byEvent.values()].flat();
+    if (event) return this.#byEvent.get(event)?.hooks ?? [];
+    return [...this.#byEvent.values()].flatMap((slot) => slot.hooks);
   }
 
   has(event: EventName): boolean {
-    return (this.#byEvent.get(event)?.length ?? 0) > 0;
+    const slot = this.#slotOf(event);
+    return slot !== undefined && slot.hooks.length > 0;
+  }
+
+  #slotOf(event: EventName): EventSlot | undefined {
+    if (event === this.#lastEvent) return this.#lastSlot;
+    const slot = this.#byEvent.get(event);
+    if (slot !== undefined) {
+      this.#lastEvent = event;
+      this.#lastSlot = slot;
+    }
+    return slot;
   }
 
   /** The hooks that fire for this payload, split by kind, in order. `depth` 0 = the owning agent. */
   select(payload: AnyEventPayload, depth = 0): HookSelection {
-    const list = this.#byEvent.get(payload.type);
-    if (list === undefined || list.length === 0) return EMPTY_SELECTION;
-    const isToolEvent = TOOL_EVENTS.has(payload.type);
-    // Two levels under the event: the first tool name ("" for non-tool events), then the
-    // second; read without building the names list (only a cache miss needs it).
+    const slot = this.#slotOf(payload.type);
+    if (slot === undefined || slot.hooks.length === 0) return EMPTY_SELECTION;
+    if (!slot.isToolEvent) {
+      const cached = depth > 0 ? slot.sub : slot.own;
+      if (cached !== undefined) return cached;
+      const selection = this.#compute(slot.hooks, undefined, depth);
+      this.#count(slot);
+      if (depth > 0) slot.sub = selection;
+      else slot.own = selection;
+      return selection;
+    }
+    // Two levels: the first tool name, then the second; read without building the names
+    // list (only a cache miss needs it).
     let first = "";
     let second = "";
-    if (isToolEvent) {
-      const named = payload as { qualifiedName?: string; toolName?: string };
-      if (named.qualifiedName !== undefined) {
-        first = named.qualifiedName;
-        second = named.toolName ?? "";
-      } else if (payload.type === "invalid_tool_call") first = payload.toolName;
-    }
-    let selection = this.#cache[depth > 0 ? 1 : 0].get(payload.type)?.get(first)?.get(second);
+    const named = payload as { qualifiedName?: string; toolName?: string };
+    if (named.qualifiedName !== undefined) {
+      first = named.qualifiedName;
+      second = named.toolName ?? "";
+    } else if (payload.type === "invalid_tool_call") first = payload.toolName;
+    const byName = slot.byName[depth > 0 ? 1 : 0];
+    let selection = byName.get(first)?.get(second);
     if (selection === undefined) {
-      selection = this.#compute(list, isToolEvent ? toolNamesOf(payload) : undefined, depth);
-      if (this.#cached >= 10_000) this.#clearCache();
-      this.#slot(payload.type, depth, first).set(second, selection);
-      this.#cached++;
+      selection = this.#compute(slot.hooks, toolNamesOf(payload), depth);
+      this.#count(slot);
+      let bySecond = byName.get(first);
+      if (bySecond === undefined) {
+        bySecond = new Map();
+        byName.set(first, bySecond);
+      }
+      bySecond.set(second, selection);
     }
     return selection;
   }
 
-  #slot(event: EventName, depth: number, first: string): Map<string, HookSelection> {
-    const byEvent = this.#cache[depth > 0 ? 1 : 0];
-    let byName = byEvent.get(event);
-    if (byName === undefined) {
-      byName = new Map();
-      byEvent.set(event, byName);
-    }
-    let bySecond = byName.get(first);
-    if (bySecond === undefined) {
-      bySecond = new Map();
-      byName.set(first, bySecond);
-    }
-    return bySecond;
+  /** Counts a selection about to be cached in `slot`; past the bound, every cache starts over. */
+  #count(slot: EventSlot): void {
+    if (this.#cached >= 10_000) for (const each of this.#byEvent.values()) this.#clearSlot(each);
+    slot.cached++;
+    this.#cached++;
   }
 
-  #clearCache(): void {
-    this.#cache[0].clear();
-    this.#cache[1].clear();
-    this.#cached = 0;
+  #clearSlot(slot: EventSlot): void {
+    slot.own = undefined;
+    slot.sub = undefined;
+    slot.byName[0].clear();
+    slot.byName[1].clear();
+    this.#cached -= slot.cached;
+    slot.cached = 0;
   }
 
   #compute(
@@ -195,6 +244,12 @@ export class HookRegistry {
     }
     const timeoutMs = hook.timeoutMs ?? this.#defaultTimeoutMs;
     if (!(timeoutMs > 0)) throw new TypeError(`${where}: timeoutMs must be a positive number`);
+    const quietEntry: HookTraceEntry = Object.freeze({
+      event,
+      hook: hook.name,
+      kind: hook.kind,
+      effect: hook.kind === "inspect" ? "observed" : "continue",
+    });
     return {
       definition: hook,
       name: hook.name,
@@ -206,6 +261,7 @@ export class HookRegistry {
       failOpen: hook.onError === "fail_open",
       scope: hook.scope ?? "all",
       matches: hook.match === undefined ? undefined : compileMatch(hook.match),
+      quietEntry,
     };
   }
 }

@@ -13,7 +13,7 @@ import type { Flow, MessageEdit } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { EMPTY_SELECTION } from "./hook-registry.js";
-import { type Invocation, invokeHook } from "./invoke-hook.js";
+import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
 import type { NamedPatch } from "./merge-request-patch.js";
 import type { HookTraceEntry } from "./trace.js";
 
@@ -39,7 +39,14 @@ export interface BlockingOutcome<P extends AnyEventPayload> {
   failure?: HookError;
 }
 
-type InvokedHook = Invocation & { failedOpen?: boolean };
+/** `traced`: its trace entry is written already (it failed open, or answered nothing). */
+type InvokedHook = Invocation & { traced?: boolean };
+
+/**
+ * A hook that answered nothing (`undefined` / `null`), its shared trace entry written: the
+ * common case, which allocates nothing (no invocation, no trace entry, no promise).
+ */
+const QUIET: InvokedHook = Object.freeze({ ok: true, result: undefined, traced: true });
 
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
@@ -76,7 +83,9 @@ export class HookRunner {
    * listens to costs no payload, context or dispatch at all.
    */
   wants(event: EventName): boolean {
-    for (const { registry } of this.#options.registries) if (registry.has(event)) return true;
+    const { registries } = this.#options;
+    for (let index = 0; index < registries.length; index++)
+      if (registries[index]!.registry.has(event)) return true;
     return false;
   }
 
@@ -121,14 +130,17 @@ export class HookRunner {
       const input = hook.event === "model_request" ? initial : outcome.payload;
       // Traced after the result is applied, so a rejected rewrite is one `error` entry.
       const invoked = this.#invoke(hook, input, context);
+      if (invoked === QUIET) continue;
       if (invoked instanceof Promise)
         return this.#resume(initial, outcome, context, selection, options, index, invoked, undefined);
       if (this.#transformed(hook, invoked, outcome, options)) return outcome;
     }
-    const decided: { ask?: { flow: Flow; hook: string } } = {};
+    let decided: { ask?: { flow: Flow; hook: string } } | undefined;
     for (let index = 0; index < decides.length; index++) {
       const hook = decides[index]!;
       const called = this.#call(hook, outcome.payload, context);
+      if (called === QUIET) continue;
+      decided ??= {};
       if (called instanceof Promise)
         return this.#resume(
           initial,
@@ -142,7 +154,7 @@ export class HookRunner {
         );
       if (this.#decided(hook, called, outcome, decided)) return outcome;
     }
-    if (decided.ask) outcome.terminal = decided.ask;
+    if (decided?.ask) outcome.terminal = decided.ask;
     return outcome;
   }
 
@@ -202,7 +214,7 @@ export class HookRunner {
       outcome.failure = failure;
       return true;
     }
-    if (!invocation.failedOpen) this.#traceResult(hook, result, invocation.notFired);
+    if (!invocation.traced) this.#traceResult(hook, result, invocation.notFired);
     return outcome.terminal !== undefined;
   }
 
@@ -232,8 +244,17 @@ export class HookRunner {
     context: HookContext,
     selection: HookSelection = this.select(payload),
   ): void {
-    for (const hook of selection.inspects) {
-      const called = this.#call(hook, payload, context);
+    const { inspects } = selection;
+    for (let index = 0; index < inspects.length; index++) {
+      const hook = inspects[index]!;
+      const value = callHandler(hook, payload, context);
+      // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
+      // the common case, one shared trace entry and nothing allocated.
+      if (value === undefined || isPlainAnswer(value)) {
+        this.#options.trace(hook.quietEntry);
+        continue;
+      }
+      const called = this.#settleTraced(hook, value, context.signal);
       // A synchronous hook has settled already: only promises are kept for `settle()`.
       if (!(called instanceof Promise)) {
         if (!called.ok) this.#inspectFailed(called.error);
@@ -259,31 +280,58 @@ export class HookRunner {
   /**
    * Invokes and traces a hook. Synchronous for a synchronous handler, so a hook that needs
    * no promise costs none (no microtask per hook; see bench/hooks); a promise otherwise.
+   * `QUIET` (traced, nothing allocated) when it answered nothing.
    */
   #call(
     hook: RegisteredHook,
     payload: AnyEventPayload,
     context: HookContext,
-  ): Invocation | Promise<Invocation> {
-    const invoked = this.#invoke(hook, payload, context);
-    return invoked instanceof Promise
-      ? invoked.then((settled) => this.#traced(hook, settled))
-      : this.#traced(hook, invoked);
+  ): InvokedHook | Promise<InvokedHook> {
+    const value = callHandler(hook, payload, context);
+    if (value === undefined || value === null) {
+      this.#options.trace(hook.quietEntry);
+      return QUIET;
+    }
+    return this.#settleTraced(hook, value, context.signal);
   }
 
-  #traced(hook: RegisteredHook, invocation: InvokedHook): Invocation {
-    if (invocation.ok && !invocation.failedOpen)
-      this.#traceResult(hook, invocation.result, invocation.notFired);
+  /** `#settle`, then the answer traced (decide and inspect hooks: no result to apply first). */
+  #settleTraced(
+    hook: RegisteredHook,
+    value: unknown,
+    signal: AbortSignal,
+  ): InvokedHook | Promise<InvokedHook> {
+    const settled = this.#settle(hook, value, signal);
+    return settled instanceof Promise
+      ? settled.then((invocation) => this.#traced(hook, invocation))
+      : this.#traced(hook, settled);
+  }
+
+  #traced(hook: RegisteredHook, invocation: InvokedHook): InvokedHook {
+    if (invocation.ok && !invocation.traced) this.#traceResult(hook, invocation.result, invocation.notFired);
     return invocation;
   }
 
-  /** Invokes a hook; traces its failure (or its failing open), not its success. Sync when the hook is. */
+  /**
+   * Invokes a hook; traces its failure (or its failing open), not its success, except the
+   * common answer, nothing (`QUIET`, traced: nothing to apply). Sync when the hook is.
+   */
   #invoke(
     hook: RegisteredHook,
     payload: AnyEventPayload,
     context: HookContext,
   ): InvokedHook | Promise<InvokedHook> {
-    const invoked = invokeHook(hook, payload, context);
+    const value = callHandler(hook, payload, context);
+    if (value === undefined || value === null) {
+      this.#options.trace(hook.quietEntry);
+      return QUIET;
+    }
+    return this.#settle(hook, value, context.signal);
+  }
+
+  /** A raw answer other than nothing: checked (or awaited), its failure traced. */
+  #settle(hook: RegisteredHook, value: unknown, signal: AbortSignal): InvokedHook | Promise<InvokedHook> {
+    const invoked = settleAnswer(hook, value, signal);
     return invoked instanceof Promise
       ? invoked.then((settled) => this.#failure(hook, settled))
       : this.#failure(hook, invoked);
@@ -296,7 +344,7 @@ export class HookRunner {
     if (hook.failOpen && hook.kind !== "inspect" && error.reason !== "aborted") {
       this.#options.log.warn(`hook failed open (onError: fail_open): ${error.message}`);
       this.#trace(hook, "fail_open", error.message);
-      return { ok: true, result: undefined, failedOpen: true };
+      return { ok: true, result: undefined, traced: true };
     }
     const effect = error.reason === "timeout" || error.reason === "aborted" ? error.reason : "error";
     this.#trace(hook, effect, error.message);
@@ -305,8 +353,8 @@ export class HookRunner {
 
   #traceResult(hook: RegisteredHook, result: Flow | undefined, notFired = false): void {
     if (notFired) return;
-    const effect = hook.kind === "inspect" ? "observed" : (result?.type ?? "continue");
-    this.#trace(hook, effect, result ? detailOf(result) : undefined);
+    if (result === undefined || hook.kind === "inspect") this.#options.trace(hook.quietEntry);
+    else this.#trace(hook, result.type, detailOf(result));
   }
 
   #trace(hook: RegisteredHook, effect: string, detail: unknown): void {

@@ -1,6 +1,8 @@
 /**
  * Calls one hook with its timeout and checks its answer. A synchronous handler runs with
  * no timer at all (the common case costs one call); a promise races the hook's timeout.
+ * The engine's hot path is `callHandler` then, only for an answer other than nothing,
+ * `settleAnswer` (see hook-runner.ts).
  */
 
 import { HookError } from "../errors/hook-error.js";
@@ -23,6 +25,13 @@ export const NOT_FIRED: unique symbol = Symbol.for("hookwise.not_fired") as neve
 
 const CONTINUE: Invocation = Object.freeze({ ok: true, result: undefined });
 const SILENT: Invocation = Object.freeze({ ok: true, result: undefined, notFired: true });
+
+/** A handler's throw, as `callHandler` returns it (never a value a handler can return). */
+class Threw {
+  constructor(readonly error: unknown) {}
+}
+
+type Handler = (event: AnyEventPayload, context: HookContext) => unknown;
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -104,20 +113,45 @@ function withTimeout(
   });
 }
 
+/**
+ * Calls the hook's handler (with the hook definition as `this`, as ever) and returns its raw
+ * answer. Never throws: a throw comes back as a value only `settleAnswer` understands.
+ */
+export function callHandler(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): unknown {
+  try {
+    return (hook.definition.handler as Handler)(payload, context);
+  } catch (error) {
+    return new Threw(error);
+  }
+}
+
+/**
+ * Whether a raw answer from `callHandler` is an inspect hook's common case: anything but a
+ * throw, a promise or `NOT_FIRED` (all `CONTINUE` for an inspect hook, which answers nothing).
+ */
+export function isPlainAnswer(value: unknown): boolean {
+  if (typeof value === "object") return value === null || (!(value instanceof Threw) && !isThenable(value));
+  return value !== NOT_FIRED;
+}
+
+/**
+ * What a raw answer from `callHandler` amounts to: checked synchronously, or once a promise
+ * settled (raced against the hook's timeout and the run's signal).
+ */
+export function settleAnswer(
+  hook: RegisteredHook,
+  value: unknown,
+  signal: AbortSignal,
+): Invocation | Promise<Invocation> {
+  if (value instanceof Threw) return thrown(hook, value.error);
+  return isThenable(value) ? withTimeout(hook, value, signal) : check(hook, value);
+}
+
 /** Never throws: failures come back as `{ ok: false, error }` for the caller's fail-closed rule. */
 export function invokeHook(
   hook: RegisteredHook,
   payload: AnyEventPayload,
   context: HookContext,
 ): Invocation | Promise<Invocation> {
-  let value: unknown;
-  try {
-    value = (hook.definition.handler as (event: AnyEventPayload, context: HookContext) => unknown)(
-      payload,
-      context,
-    );
-  } catch (error) {
-    return thrown(hook, error);
-  }
-  return isThenable(value) ? withTimeout(hook, value, context.signal) : check(hook, value);
+  return settleAnswer(hook, callHandler(hook, payload, context), context.signal);
 }

@@ -135,7 +135,10 @@ describe("AI SDK mock models drive the loop", () => {
     const model = make();
     expect(model.specificationVersion).toBe(spec.toLowerCase());
     const { agent, executed } = fixture(model);
-    const { result, events } = await runOn(surface, agent, "Weather in Paris?");
+    const controller = new AbortController();
+    const { result, events } = await runOn(surface, agent, "Weather in Paris?", {
+      signal: controller.signal,
+    });
 
     expect(result.outcome).toBe("completed");
     expect(result.text).toBe("It is sunny in Paris.");
@@ -162,7 +165,8 @@ describe("AI SDK mock models drive the loop", () => {
       },
     ]);
     expect(first.toolChoice).toEqual({ type: "auto" });
-    expect(first.abortSignal).toBeInstanceOf(AbortSignal);
+    // The caller's signal reaches the provider (a run without one gives it none).
+    expect(first.abortSignal).toBe(controller.signal);
     expect(calls[1]!.prompt.slice(2)).toEqual([
       {
         role: "assistant",

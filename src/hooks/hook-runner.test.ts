@@ -1,0 +1,186 @@
+/**
+ * The runner's trace and outcomes, hook by hook: a synchronous hook (the fast path) leaves
+ * exactly what the same answer given through a promise leaves; the entry of a hook that
+ * answered nothing is shared and frozen, with no `detail`.
+ */
+import { describe, expect, test } from "vitest";
+import {
+  type AnyEventPayload,
+  type AnyHook,
+  flow,
+  type HookContext,
+  type HookLogger,
+  HookRegistry,
+  HookRunner,
+  type HookTraceEntry,
+  NOT_FIRED,
+  Scratchpad,
+} from "../index.js";
+
+const toolCall: AnyEventPayload = {
+  type: "tool_call",
+  agentPath: ["main"],
+  toolName: "echo",
+  qualifiedName: "echo",
+  toolCallId: "c1",
+  args: { text: "x" },
+};
+
+function context(): HookContext {
+  const session = new Scratchpad();
+  return {
+    sessionId: "s",
+    runId: "r",
+    step: 0,
+    attempt: 1,
+    agentName: "main",
+    agentPath: ["main"],
+    isStreaming: false,
+    signal: new AbortController().signal,
+    scratch: { session, run: session, step: session, operation: session },
+    log: silent,
+  } as unknown as HookContext;
+}
+
+const silent: HookLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+function harness(hooks: AnyHook[]) {
+  const entries: HookTraceEntry[] = [];
+  const warnings: string[] = [];
+  const log: HookLogger = { ...silent, warn: (message) => void warnings.push(message) };
+  const registry = new HookRegistry(hooks);
+  const runner = new HookRunner({
+    registries: [{ registry, depth: 0 }],
+    trace: (entry) => entries.push(entry),
+    log,
+  });
+  return { entries, warnings, runner };
+}
+
+/** One event through a runner: blocking hooks, then inspects; what it left. */
+async function fire(hooks: AnyHook[]) {
+  const { entries, warnings, runner } = harness(hooks);
+  const ctx = context();
+  const dispatched = runner.dispatch(toolCall, ctx);
+  const outcome = dispatched instanceof Promise ? await dispatched : dispatched;
+  runner.inspect(outcome.payload, ctx);
+  await runner.settle();
+  const { failure, ...rest } = outcome;
+  return { entries, warnings, outcome: { ...rest, failure: failure?.message } };
+}
+
+const ANSWERS: Record<string, unknown> = {
+  undefined: undefined,
+  null: null,
+  notFired: NOT_FIRED,
+  number: 42,
+  rewriteArgs: flow.rewriteArgs({ text: "y" }),
+  skip: flow.skip("skipped"),
+  terminate: flow.terminate("stop"),
+  allow: flow.allow(),
+  deny: flow.deny("no"),
+  ask: flow.ask({ reason: "why" }),
+  wrong: flow.rewriteResult("r"),
+};
+
+describe("HookRunner: the synchronous path leaves what the promise path leaves", () => {
+  for (const kind of ["transform", "decide", "inspect"] as const) {
+    for (const [label, answer] of Object.entries(ANSWERS)) {
+      for (const failOpen of [false, true]) {
+        test(`${kind} answering ${label}${failOpen ? " (fail_open)" : ""}`, async () => {
+          const hooks = (asynchronous: boolean): AnyHook[] => [
+            {
+              name: "h",
+              on: "tool_call",
+              kind,
+              ...(failOpen ? { onError: "fail_open" as const } : {}),
+              handler: () => (asynchronous ? Promise.resolve(answer) : answer),
+            } as AnyHook,
+            { name: "after", on: "tool_call", kind, handler: () => undefined } as AnyHook,
+          ];
+          const sync = await fire(hooks(false));
+          const later = await fire(hooks(true));
+          // Inspects run concurrently: a pending one's entry lands after later synchronous ones.
+          if (kind === "inspect") later.entries.sort((a, b) => b.hook.localeCompare(a.hook));
+          expect(sync).toEqual(later);
+        });
+      }
+    }
+    test(`${kind} that throws, sync and async alike`, async () => {
+      const hooks = (asynchronous: boolean): AnyHook[] => [
+        {
+          name: "h",
+          on: "tool_call",
+          kind,
+          handler: () => {
+            if (asynchronous) return Promise.reject(new Error("boom"));
+            throw new Error("boom");
+          },
+        } as AnyHook,
+      ];
+      const sync = await fire(hooks(false));
+      expect(sync).toEqual(await fire(hooks(true)));
+      expect(sync.entries).toEqual([
+        {
+          event: "tool_call",
+          hook: "h",
+          kind,
+          effect: "error",
+          detail: 'hook "h" on tool_call: threw: boom',
+        },
+      ]);
+    });
+  }
+});
+
+describe("HookRunner: trace entries", () => {
+  test("a hook that answered nothing leaves a shared, frozen entry with no detail", async () => {
+    const { entries, runner } = harness([
+      { name: "t", on: "tool_call", kind: "transform", handler: () => undefined },
+      { name: "d", on: "tool_call", kind: "decide", handler: () => null },
+      { name: "i", on: "tool_call", kind: "inspect", handler: () => "ignored" },
+    ] as AnyHook[]);
+    const ctx = context();
+    for (let round = 0; round < 2; round++) {
+      runner.dispatch(toolCall, ctx);
+      runner.inspect(toolCall, ctx);
+    }
+    const once = [
+      { event: "tool_call", hook: "t", kind: "transform", effect: "continue" },
+      { event: "tool_call", hook: "d", kind: "decide", effect: "continue" },
+      { event: "tool_call", hook: "i", kind: "inspect", effect: "observed" },
+    ];
+    expect(entries).toEqual([...once, ...once]);
+    for (const entry of entries) {
+      expect(Object.isFrozen(entry)).toBe(true);
+      expect("detail" in entry).toBe(false);
+    }
+    expect(entries[3]).toBe(entries[0]);
+  });
+
+  test("an answer with a detail gets its own entry; NOT_FIRED leaves none", async () => {
+    const { entries } = await fire([
+      { name: "quiet", on: "tool_call", kind: "transform", handler: () => NOT_FIRED },
+      { name: "d", on: "tool_call", kind: "decide", handler: () => flow.deny("not today") },
+    ] as AnyHook[]);
+    expect(entries).toEqual([
+      { event: "tool_call", hook: "d", kind: "decide", effect: "deny", detail: "not today" },
+    ]);
+    expect(Object.isFrozen(entries[0])).toBe(false);
+  });
+
+  test("a handler is called with its hook definition as `this`", async () => {
+    const seen: unknown[] = [];
+    const definition = {
+      name: "self",
+      on: "tool_call",
+      kind: "inspect",
+      handler(this: unknown) {
+        seen.push(this);
+      },
+    } as AnyHook;
+    await fire([definition]);
+    expect(seen).toEqual([definition]);
+    expect(seen[0]).toBe(definition);
+  });
+});
