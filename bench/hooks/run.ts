@@ -7,23 +7,18 @@
  *  (b) the loop's cost per step with 10 no-op hooks on every event vs none, as a ratio to
  *      a bare loop that calls 10 no-op functions at the same seams. Target: within 3×.
  *
- *   npx tsx bench/hooks/run.ts
+ *   npm run build && npx tsx bench/hooks/run.ts   (measures dist/, what ships)
  */
 import { loadavg } from "node:os";
-import {
-  type AnyEventPayload,
-  type AnyHook,
-  createAgent,
-  defineHook,
-  EVENT_KINDS,
-  EVENT_NAMES,
-  type EventName,
-  type HookContext,
-  type HookLogger,
-  HookRegistry,
-  HookRunner,
-  Scratchpad,
+import type {
+  AnyEventPayload,
+  AnyHook,
+  EventName,
+  HookContext,
+  HookLogger,
+  HookRunner as HookRunnerType,
 } from "../../src/index.js";
+import { hookwise } from "../shared/hookwise.js";
 import { format, machine, measureAll, verdict } from "../shared/measure.js";
 import {
   bareLoop,
@@ -36,6 +31,9 @@ import {
   toolSteps,
   tools,
 } from "../shared/workload.js";
+
+const { createAgent, defineHook, EVENT_KINDS, EVENT_NAMES, HookRegistry, HookRunner, Scratchpad } = hookwise;
+type HookRunner = HookRunnerType;
 
 const silent: HookLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const STEPS = 10;

@@ -4,22 +4,41 @@
  *
  *   node --import tsx --cpu-prof bench/loop/profile.ts [--stream]   CPU profile (.cpuprofile)
  *   npx tsx bench/loop/profile.ts --heap [--bare]                    bytes allocated per run, by function
+ * `--hooks`: with 10 no-op hooks on every event (bench/hooks (b)).
  */
 import { Session } from "node:inspector/promises";
-import type { Agent } from "../../src/index.js";
+import type { Agent, AnyHook } from "../../src/index.js";
 import { hookwise } from "../shared/hookwise.js";
 import { bareLoop, drain, INPUT, INSTRUCTIONS, replayModel, toolSteps, tools } from "../shared/workload.js";
 
 const streaming = process.argv.includes("--stream");
 const model = replayModel(toolSteps(10));
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
+let sink: unknown;
+const hooks: AnyHook[] = [];
+if (process.argv.includes("--hooks"))
+  for (const event of hookwise.EVENT_NAMES) {
+    const kind = hookwise.EVENT_KINDS[event].includes("transform") ? "transform" : "inspect";
+    for (let index = 0; index < 10; index++)
+      hooks.push({
+        name: `${event}_${index}`,
+        on: event,
+        kind,
+        handler: (payload: unknown) => {
+          sink = payload;
+        },
+      } as AnyHook);
+  }
 const makeAgent = () =>
-  hookwise.createAgent({ name: "bench", model, instructions: INSTRUCTIONS, tools, maxSteps: 10, logger });
+  hookwise.createAgent({ name: "bench", model, instructions: INSTRUCTIONS, tools, hooks, maxSteps: 10, logger });
 let agent: Agent = makeAgent();
 
 async function once(index: number): Promise<void> {
   // A fresh agent now and then, so its in-memory session store does not grow.
-  if (index % 100 === 0) agent = makeAgent();
+  if (index % 100 === 0) {
+    agent = makeAgent();
+    void sink;
+  }
   model.reset();
   if (process.argv.includes("--bare")) await bareLoop(model, 10);
   else await (streaming ? drain(agent.stream(INPUT)) : agent.run(INPUT));

@@ -34,6 +34,8 @@ export interface AgentRuntime {
   readonly log: HookLogger;
   /** Session scratchpads live in the process, keyed by session id. */
   readonly sessionScratch: Map<string, Scratchpad>;
+  /** Room made up front for a run's trace: the longest trace of this agent's runs so far. */
+  traceCapacity: number;
 }
 
 export const consoleLogger: HookLogger = {
@@ -91,5 +93,6 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
     store: options.store ?? new MemoryStore(),
     log: options.logger ?? consoleLogger,
     sessionScratch: new Map(),
+    traceCapacity: 0,
   };
 }

@@ -15,7 +15,7 @@ import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
 import { dispatchEvent, stopOf } from "./dispatch-event.js";
-import { endStep, stepFinished } from "./end-step.js";
+import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun, type RunEnd } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
@@ -103,7 +103,6 @@ async function driveSession(
     sessionScratch = new Scratchpad();
     runtime.sessionScratch.set(sessionId, sessionScratch);
   }
-  const events: RunState["events"] = [];
   const runScratch = new Scratchpad(sessionScratch);
   const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -124,10 +123,9 @@ async function driveSession(
     log: runtime.log,
     runner: new HookRunner({
       registries,
-      trace(entry) {
-        events.push(entry);
-        if (surface.streaming) surface.emit({ type: "hook", ...entry });
-      },
+      // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
+      trace: surface.streaming ? (entry) => surface.emit({ type: "hook", ...entry }) : undefined,
+      keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
     }),
     sessionScratch,
@@ -140,7 +138,6 @@ async function driveSession(
     turn,
     requests: [],
     steps: [],
-    events,
     usage,
     meter: createRunMeter(runtime, () => state.messages),
     model: createHookModel(runtime, usage, signal),
@@ -341,9 +338,8 @@ export async function runSteps(
 
     if (turn.toolCalls.length === 0) {
       commitStep(state, requested, []);
-      const ended = state.runner.wants("step_end")
-        ? await endStep(state, surface, requested.turn.text, toolCalls)
-        : stepFinished(state, surface, turn.text);
+      const ending = endStep(state, surface, turn.text, toolCalls);
+      const ended = ending instanceof Promise ? await ending : ending;
       if (ended) return { ...ended, text };
       return { outcome: "completed", text };
     }
@@ -357,10 +353,9 @@ export async function runSteps(
     if (batch.kind === "suspend")
       return suspendStep(runtime, state, requested, toEntries(runtime, batch.outcomes), text);
     commitStep(state, requested, batch.results);
-    // No step_end hook: no dispatch and no await (endStep would find none).
-    const ended = state.runner.wants("step_end")
-      ? await endStep(state, surface, turn.text, toolCalls)
-      : stepFinished(state, surface, turn.text);
+    // Synchronous unless a step_end hook needs a promise: no await on the common path.
+    const ending = endStep(state, surface, turn.text, toolCalls);
+    const ended = ending instanceof Promise ? await ending : ending;
     if (ended) return { ...ended, text };
   }
   return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };

@@ -22,12 +22,7 @@ export async function endSession(
   sessionId: string,
   options: EndSessionOptions = {},
 ): Promise<void> {
-  const events: RunState["events"] = [];
-  const runner = new HookRunner({
-    registries: [{ registry: runtime.registry, depth: 0 }],
-    trace: (entry) => events.push(entry),
-    log: runtime.log,
-  });
+  const runner = new HookRunner({ registries: [{ registry: runtime.registry, depth: 0 }], log: runtime.log });
   if (runner.wants("session_end")) {
     const record = await runtime.store.loadSession(sessionId);
     const sessionScratch = runtime.sessionScratch.get(sessionId) ?? new Scratchpad();

@@ -1,16 +1,20 @@
 /** A step's end: `step_end` hooks (which may stop the run or edit the transcript), then `step-finish`. */
 import type { EventPayload } from "../events/payloads.js";
+import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { RunEnd } from "./finish-run.js";
 import { contextFor, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
 
-export async function endStep(
+type StepEnd = Omit<RunEnd, "text"> | undefined;
+
+/** Synchronous while the `step_end` hooks answer synchronously and edit nothing. */
+export function endStep(
   state: RunState,
   surface: Surface,
   text: string,
   toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
-): Promise<Omit<RunEnd, "text"> | undefined> {
+): StepEnd | Promise<StepEnd> {
   if (!state.runner.wants("step_end")) {
     stepFinished(state, surface, text);
     return undefined;
@@ -25,25 +29,29 @@ export async function endStep(
   const context = contextFor(state);
   const selection = state.runner.select(event);
   const dispatched = state.runner.dispatch(event, context, selection);
-  const ended = dispatched instanceof Promise ? await dispatched : dispatched;
-  stepFinished(state, surface, text);
-  if (ended.failure)
-    return {
-      outcome: "error",
-      reason: ended.failure.message,
-      hook: ended.failure.hook,
-      error: ended.failure,
+  const settle = (ended: BlockingOutcome<EventPayload<"step_end">>): StepEnd | Promise<StepEnd> => {
+    stepFinished(state, surface, text);
+    if (ended.failure)
+      return {
+        outcome: "error",
+        reason: ended.failure.message,
+        hook: ended.failure.hook,
+        error: ended.failure,
+      };
+    if (ended.terminal?.flow.type === "terminate") {
+      return { outcome: "terminated", reason: ended.terminal.flow.reason, hook: ended.terminal.hook };
+    }
+    const finish = (): undefined => {
+      state.messages.push(...ended.injected);
+      state.runner.inspect(event, context, selection);
+      return undefined;
     };
-  if (ended.terminal?.flow.type === "terminate") {
-    return { outcome: "terminated", reason: ended.terminal.flow.reason, hook: ended.terminal.hook };
-  }
-  if (ended.edits.length) {
-    const edited = editsEnd(await applyMessageEdits(state, "step_end", ended.edits), text);
-    if (edited) return edited;
-  }
-  state.messages.push(...ended.injected);
-  state.runner.inspect(event, context, selection);
-  return undefined;
+    if (ended.edits.length === 0) return finish();
+    return applyMessageEdits(state, "step_end", ended.edits).then(
+      (applied) => editsEnd(applied, text) ?? finish(),
+    );
+  };
+  return dispatched instanceof Promise ? dispatched.then(settle) : settle(dispatched);
 }
 
 /** Surfaces `step-finish` (only the stream surfaces items; run() builds none). */

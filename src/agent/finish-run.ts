@@ -207,13 +207,17 @@ export async function finishRun(
   session.updatedAt = Date.now();
   await runtime.store.saveSession(session);
 
+  const events = state.runner.events();
+  // The next run of this agent makes room for as long a trace up front (bounded: a freak
+  // run does not make every later one reserve megabytes).
+  if (events.length > runtime.traceCapacity) runtime.traceCapacity = Math.min(events.length, 100_000);
   const result: RunResult = {
     outcome: final.outcome,
     text: final.text,
     messages: state.messages.slice(),
     steps: state.steps,
     requests: state.requests,
-    events: state.events,
+    events,
     usage: state.usage,
     runId: state.runId,
     sessionId: state.sessionId,

@@ -60,7 +60,7 @@ function resumePoint(
       state.input = record.input;
       state.turn = record.turn;
       state.steps.push(...record.steps);
-      state.events.push(...record.events);
+      state.runner.restore(record.events);
       Object.assign(state.usage, record.usage);
     },
     async settle(state: RunState, surface: Surface): Promise<RunEnd> {

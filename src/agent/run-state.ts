@@ -6,7 +6,6 @@ import type { HookContext, HookLogger, HookModel } from "../hooks/hook-context.j
 import type { HookRegistry } from "../hooks/hook-registry.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
-import type { HookTraceEntry } from "../hooks/trace.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
 
 /** A registry and its owner's depth in `agentPath` (0 = the top-level agent). */
@@ -41,7 +40,6 @@ export interface RunState {
   offeredTools?: ReadonlySet<string>;
   readonly requests: ModelRequest[];
   readonly steps: StepRecord[];
-  readonly events: HookTraceEntry[];
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;
@@ -67,52 +65,91 @@ class OperationScratch {
   }
 }
 
-/** A class, not a literal with getters: it is made for every operation that has hooks. */
+/**
+ * A class, not a literal with getters: one is made for every operation that has hooks.
+ * What moves during a run (step, attempt, input, the committed transcript, the step's
+ * scratchpad) is captured when the operation begins; what a run never changes is read
+ * from the run, and the scratchpads are put together on first use.
+ */
 class OperationContext implements HookContext {
-  readonly sessionId: string;
-  readonly runId: string;
   readonly step: number;
-  readonly agentName: string;
-  readonly agentPath: readonly string[];
-  readonly isStreaming: boolean;
-  readonly signal: AbortSignal;
-  readonly scratch: OperationScratch;
-  readonly log: HookContext["log"];
   readonly input: string;
-  readonly usage: HookContext["usage"];
   readonly turn: number;
-  readonly contextWindow: ContextMeter;
-  readonly model: HookModel;
   readonly #state: RunState;
   readonly #committed: number;
+  readonly #stepScratch: Scratchpad;
   #messages: readonly ModelMessage[] | undefined;
+  #scratch: OperationScratch | undefined;
 
   constructor(
     state: RunState,
     readonly attempt: number,
   ) {
-    this.sessionId = state.sessionId;
-    this.runId = state.runId;
     this.step = state.step;
-    this.agentName = state.agentName;
-    this.agentPath = state.agentPath;
-    this.isStreaming = state.isStreaming;
-    this.signal = state.signal;
-    this.scratch = new OperationScratch(state.sessionScratch, state.runScratch, state.stepScratch);
-    this.log = state.log;
     this.input = state.input;
-    this.usage = state.usage;
     this.turn = state.turn;
-    this.contextWindow = state.meter;
-    this.model = state.model;
     this.#state = state;
     this.#committed = state.messages.length;
+    this.#stepScratch = state.stepScratch;
+  }
+
+  get sessionId(): string {
+    return this.#state.sessionId;
+  }
+  get runId(): string {
+    return this.#state.runId;
+  }
+  get agentName(): string {
+    return this.#state.agentName;
+  }
+  get agentPath(): readonly string[] {
+    return this.#state.agentPath;
+  }
+  get isStreaming(): boolean {
+    return this.#state.isStreaming;
+  }
+  get signal(): AbortSignal {
+    return this.#state.signal;
+  }
+  get log(): HookContext["log"] {
+    return this.#state.log;
+  }
+  get usage(): HookContext["usage"] {
+    return this.#state.usage;
+  }
+  get contextWindow(): ContextMeter {
+    return this.#state.meter;
+  }
+  get model(): HookModel {
+    return this.#state.model;
+  }
+
+  get scratch(): OperationScratch {
+    const state = this.#state;
+    this.#scratch ??= new OperationScratch(state.sessionScratch, state.runScratch, this.#stepScratch);
+    return this.#scratch;
   }
 
   /** What was committed when the operation began, even if a slow inspect hook reads it later. */
   get messages(): readonly ModelMessage[] {
     this.#messages ??= this.#state.messages.slice(0, this.#committed);
     return this.#messages;
+  }
+
+  /** The context as plain data (JSON, logs): its fields, not the run behind it. */
+  toJSON(): Record<string, unknown> {
+    return {
+      sessionId: this.sessionId,
+      runId: this.runId,
+      step: this.step,
+      attempt: this.attempt,
+      agentName: this.agentName,
+      agentPath: this.agentPath,
+      isStreaming: this.isStreaming,
+      input: this.input,
+      turn: this.turn,
+      usage: this.usage,
+    };
   }
 }
 

@@ -176,7 +176,7 @@ export async function saveSuspension(
     token: randomUUID(),
     suspendedAt: Date.now(),
     ...draft,
-    events: state.events.slice(),
+    events: state.runner.events().slice(),
   });
   await runtime.store.set(runKey(state.runId), record);
   await runtime.store.set(sessionGuardKey(state.sessionId), state.runId);

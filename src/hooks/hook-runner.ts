@@ -15,7 +15,7 @@ import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registr
 import { EMPTY_SELECTION } from "./hook-registry.js";
 import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
 import type { NamedPatch } from "./merge-request-patch.js";
-import type { HookTraceEntry } from "./trace.js";
+import { type HookTraceEntry, TraceLog } from "./trace.js";
 
 export type Validate = (value: unknown) => { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -50,7 +50,13 @@ const QUIET: InvokedHook = Object.freeze({ ok: true, result: undefined, traced: 
 
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
-  trace(entry: HookTraceEntry): void;
+  /** Called with each trace entry as its hook fires (e.g. the stream's live `hook` events). */
+  trace?(entry: HookTraceEntry): void;
+  /**
+   * Keep the trace (`RunResult.events`, read with `events()`), with room for `capacity`
+   * entries up front: a run firing hundreds of hooks then never regrows its list.
+   */
+  keep?: { capacity: number };
   log: HookLogger;
 }
 
@@ -73,9 +79,21 @@ function mergeSelections(selections: HookSelection[]): HookSelection {
 export class HookRunner {
   readonly #options: HookRunnerOptions;
   readonly #pending = new Set<Promise<void>>();
+  readonly #trace: TraceLog;
 
   constructor(options: HookRunnerOptions) {
     this.#options = options;
+    this.#trace = new TraceLog(options.trace, options.keep?.capacity);
+  }
+
+  /** The kept trace so far, in firing order (empty unless `keep` was asked for). */
+  events(): HookTraceEntry[] {
+    return this.#trace.events();
+  }
+
+  /** Adds entries traced elsewhere (a resumed run's earlier trace) to the kept trace, not to `trace`. */
+  restore(entries: readonly HookTraceEntry[]): void {
+    this.#trace.restore(entries);
   }
 
   /**
@@ -210,7 +228,7 @@ export class HookRunner {
     const result = invocation.result;
     const failure = result === undefined ? undefined : applyFlow(hook, result, outcome, options);
     if (failure) {
-      this.#trace(hook, "error", failure.message);
+      this.#traceEffect(hook, "error", failure.message);
       outcome.failure = failure;
       return true;
     }
@@ -251,7 +269,7 @@ export class HookRunner {
       // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
       // the common case, one shared trace entry and nothing allocated.
       if (value === undefined || isPlainAnswer(value)) {
-        this.#options.trace(hook.quietEntry);
+        this.#trace.record(hook.quietEntry);
         continue;
       }
       const called = this.#settleTraced(hook, value, context.signal);
@@ -289,7 +307,7 @@ export class HookRunner {
   ): InvokedHook | Promise<InvokedHook> {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#options.trace(hook.quietEntry);
+      this.#trace.record(hook.quietEntry);
       return QUIET;
     }
     return this.#settleTraced(hook, value, context.signal);
@@ -323,7 +341,7 @@ export class HookRunner {
   ): InvokedHook | Promise<InvokedHook> {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#options.trace(hook.quietEntry);
+      this.#trace.record(hook.quietEntry);
       return QUIET;
     }
     return this.#settle(hook, value, context.signal);
@@ -343,24 +361,24 @@ export class HookRunner {
     // An aborted run never fails open: nothing should go on after the abort.
     if (hook.failOpen && hook.kind !== "inspect" && error.reason !== "aborted") {
       this.#options.log.warn(`hook failed open (onError: fail_open): ${error.message}`);
-      this.#trace(hook, "fail_open", error.message);
+      this.#traceEffect(hook, "fail_open", error.message);
       return { ok: true, result: undefined, traced: true };
     }
     const effect = error.reason === "timeout" || error.reason === "aborted" ? error.reason : "error";
-    this.#trace(hook, effect, error.message);
+    this.#traceEffect(hook, effect, error.message);
     return invocation;
   }
 
   #traceResult(hook: RegisteredHook, result: Flow | undefined, notFired = false): void {
     if (notFired) return;
-    if (result === undefined || hook.kind === "inspect") this.#options.trace(hook.quietEntry);
-    else this.#trace(hook, result.type, detailOf(result));
+    if (result === undefined || hook.kind === "inspect") this.#trace.record(hook.quietEntry);
+    else this.#traceEffect(hook, result.type, detailOf(result));
   }
 
-  #trace(hook: RegisteredHook, effect: string, detail: unknown): void {
+  #traceEffect(hook: RegisteredHook, effect: string, detail: unknown): void {
     const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
     if (detail !== undefined) entry.detail = detail;
-    this.#options.trace(entry);
+    this.#trace.record(entry);
   }
 }
 

@@ -13,3 +13,41 @@ export interface HookTraceEntry {
   effect: string;
   detail?: unknown;
 }
+
+/**
+ * A run's trace as hooks fire: each entry goes to `onTrace` (live output) and, when kept,
+ * into a list written by index with room made up front (`capacity`), so a run that fires
+ * hundreds of hooks does not regrow its list again and again.
+ */
+export class TraceLog {
+  readonly #onTrace: ((entry: HookTraceEntry) => void) | undefined;
+  readonly #events: HookTraceEntry[] | undefined;
+  #count = 0;
+
+  /** `capacity` undefined: nothing is kept (entries only go to `onTrace`). */
+  constructor(onTrace: ((entry: HookTraceEntry) => void) | undefined, capacity: number | undefined) {
+    this.#onTrace = onTrace;
+    this.#events = capacity === undefined ? undefined : new Array(capacity);
+  }
+
+  record(entry: HookTraceEntry): void {
+    const events = this.#events;
+    if (events !== undefined) events[this.#count++] = entry;
+    const onTrace = this.#onTrace;
+    if (onTrace !== undefined) onTrace(entry);
+  }
+
+  /** Entries traced elsewhere (a resumed run's earlier trace): kept, not sent to `onTrace`. */
+  restore(entries: readonly HookTraceEntry[]): void {
+    const events = this.#events;
+    if (events !== undefined) for (const entry of entries) events[this.#count++] = entry;
+  }
+
+  /** The kept entries so far, in firing order (the list itself, trimmed to them). */
+  events(): HookTraceEntry[] {
+    const events = this.#events;
+    if (events === undefined) return [];
+    if (events.length !== this.#count) events.length = this.#count;
+    return events;
+  }
+}
