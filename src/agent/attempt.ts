@@ -30,12 +30,18 @@ export class Attempt implements DeltaSink {
   event: EventPayload<"model_request"> | undefined;
   selection: HookSelection = EMPTY_SELECTION;
 
+  /** What will be sent: the baseline, or the outbound copy its hooks' patches made. */
+  request: ModelRequest;
+
   constructor(
     readonly state: RunState,
     readonly surface: Surface,
     readonly number: number,
-    public request: ModelRequest,
-  ) {}
+    /** Built from the transcript (its history is a snapshot of it). */
+    readonly baseline: ModelRequest,
+  ) {
+    this.request = baseline;
+  }
 
   context(): HookContext {
     this.#context ??= contextFor(this.state, this.number);

@@ -14,7 +14,7 @@ import { ModelError } from "../models/model-error.js";
 import { modelLabel, modelSettings } from "../models/model-settings.js";
 import { abortable, NEVER_ABORTED } from "./abortable.js";
 import type { AgentRuntime } from "./agent-runtime.js";
-import { Attempt, inspectResponse, prepareAttempt } from "./attempt.js";
+import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attempt.js";
 import { backoffDelay, sleep } from "./backoff.js";
 import { classifyError } from "./classify-error.js";
 import { payload, type RunState } from "./run-state.js";
@@ -107,11 +107,69 @@ function resolveFallback(runtime: AgentRuntime, model: LanguageModel | string): 
   return typeof models === "function" ? models(model) : models?.[model];
 }
 
-export async function requestStep(
+/** The answer of an accepted attempt: its inspections run, the step gets its turn. */
+function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+  attempt.inspectRequest();
+  inspectResponse(attempt, turn);
+  return {
+    kind: "turn",
+    turn,
+    request: attempt.request,
+    attempts: attempt.number,
+    sent: attempt.baseline.messages,
+  };
+}
+
+/**
+ * One step's provider request. The first attempt, when its hooks answer synchronously, runs
+ * with no async frame (the common path: one model call, one promise); anything else (hooks
+ * that await, a failed attempt, retries, fallbacks) continues in `requestAttempts`.
+ */
+export function requestStep(
   runtime: AgentRuntime,
   state: RunState,
   surface: Surface,
   ephemeral: readonly ModelMessage[],
+): Promise<StepRequestOutcome> {
+  const attempt = new Attempt(state, surface, 1, baseline(runtime, state, 1, ephemeral, runtime.model));
+  const preparing = prepareAttempt(runtime, attempt);
+  if (preparing instanceof Promise)
+    return requestAttempts(runtime, state, surface, ephemeral, attempt, preparing);
+  if (preparing.kind !== "ready") return Promise.resolve(preparing);
+  state.requests.push(attempt.request);
+  let pending: PromiseLike<ModelTurn>;
+  try {
+    pending = callAttempt(runtime.model, attempt);
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  return Promise.resolve(pending).then(
+    (turn) => accepted(attempt, turn),
+    (error: unknown) => requestAttempts(runtime, state, surface, ephemeral, attempt, undefined, { error }),
+  );
+}
+
+/** Issues one attempt. A model that ignores its abortSignal must not keep an aborted run alive. */
+function callAttempt(model: LanguageModel, attempt: Attempt): PromiseLike<ModelTurn> {
+  const { state } = attempt;
+  return abortable(
+    attempt.surface.callModel(model, callOptions(attempt.request, state.signal), attempt),
+    state.signal,
+  );
+}
+
+/**
+ * Attempts from the first on: `first` is the step's first attempt, still being prepared
+ * (`preparing`) or already failed (`failed`). Retries, fallbacks and `model_error` hooks.
+ */
+async function requestAttempts(
+  runtime: AgentRuntime,
+  state: RunState,
+  surface: Surface,
+  ephemeral: readonly ModelMessage[],
+  first: Attempt,
+  preparing?: Promise<Prepared>,
+  failed?: { error: unknown },
 ): Promise<StepRequestOutcome> {
   let model = runtime.model;
   // Retries of the current model; a fallback starts its own count.
@@ -119,87 +177,85 @@ export async function requestStep(
   // The models this step has used; made on the first failure (the common path never needs it).
   let tried: Set<LanguageModel> | undefined;
   for (let number = 1; ; number++) {
-    const base = baseline(runtime, state, number, ephemeral, model);
-    const attempt = new Attempt(state, surface, number, base);
-    const preparing = prepareAttempt(runtime, attempt);
-    const prepared = preparing instanceof Promise ? await preparing : preparing;
-    if (prepared.kind !== "ready") return prepared;
-    const request = attempt.request;
-    state.requests.push(request);
-
-    try {
-      // A model that ignores its abortSignal must not keep an aborted run alive.
-      const turn = await abortable(
-        surface.callModel(model, callOptions(request, state.signal), attempt),
-        state.signal,
-      );
-      attempt.inspectRequest();
-      inspectResponse(attempt, turn);
-      return { kind: "turn", turn, request, attempts: number, sent: base.messages };
-    } catch (error) {
-      attempt.inspectRequest();
-      if (state.signal.aborted) return { kind: "error", error: abortError(state.signal) };
-      tried ??= new Set([model]);
-      const info = classifyError(error);
-      const errorEvent = payload(state, "model_error", {
-        error: info,
-        attempt: number,
-        request,
-        cause: error,
-      });
-      const handled = await state.runner.blocking(errorEvent, attempt.context());
-      state.runner.inspect(errorEvent, attempt.context());
-      // A failing model_error hook fails closed: no retry, no fallback.
-      if (handled.failure)
-        return { kind: "error", error: handled.failure as HookError, hook: handled.failure.hook };
-      const flow = handled.terminal?.flow;
-      if (flow?.type === "terminate")
-        return { kind: "terminate", reason: flow.reason, hook: handled.terminal!.hook };
-      if (flow?.type === "fallback") {
-        const next = fallbackModel(runtime, flow.model, "flow.fallback");
-        if (next instanceof Error) return { kind: "error", error: next, hook: handled.terminal!.hook };
-        // Each model once per step: a hook that keeps falling back between failing models
-        // must end the step, not loop (with no backoff) forever.
-        if (!tried.has(next)) {
-          model = next;
-          retries = 0;
-          tried.add(next);
-          continue;
-        }
-        return {
-          kind: "error",
-          error: finalError(model, info, retries + 1, error),
-          hook: handled.terminal!.hook,
-        };
+    const attempt =
+      number === 1
+        ? first
+        : new Attempt(state, surface, number, baseline(runtime, state, number, ephemeral, model));
+    let error: unknown;
+    if (number === 1 && failed) error = failed.error;
+    else {
+      const prepared = number === 1 && preparing ? await preparing : await prepareAttempt(runtime, attempt);
+      if (prepared.kind !== "ready") return prepared;
+      state.requests.push(attempt.request);
+      try {
+        return accepted(attempt, await callAttempt(model, attempt));
+      } catch (thrown) {
+        error = thrown;
       }
-      const maxRetries = modelSettings(model).maxRetries ?? runtime.maxRetries;
-      if ((flow?.type === "retry" || info.retryable) && retries < maxRetries) {
-        retries++;
-        try {
-          await sleep(backoffDelay(retries, error, runtime.retry), state.signal);
-        } catch {
-          return { kind: "error", error: abortError(state.signal) };
-        }
+    }
+    const request = attempt.request;
+    attempt.inspectRequest();
+    if (state.signal.aborted) return { kind: "error", error: abortError(state.signal) };
+    tried ??= new Set([model]);
+    const info = classifyError(error);
+    const errorEvent = payload(state, "model_error", {
+      error: info,
+      attempt: number,
+      request,
+      cause: error,
+    });
+    const handled = await state.runner.blocking(errorEvent, attempt.context());
+    state.runner.inspect(errorEvent, attempt.context());
+    // A failing model_error hook fails closed: no retry, no fallback.
+    if (handled.failure)
+      return { kind: "error", error: handled.failure as HookError, hook: handled.failure.hook };
+    const flow = handled.terminal?.flow;
+    if (flow?.type === "terminate")
+      return { kind: "terminate", reason: flow.reason, hook: handled.terminal!.hook };
+    if (flow?.type === "fallback") {
+      const next = fallbackModel(runtime, flow.model, "flow.fallback");
+      if (next instanceof Error) return { kind: "error", error: next, hook: handled.terminal!.hook };
+      // Each model once per step: a hook that keeps falling back between failing models
+      // must end the step, not loop (with no backoff) forever.
+      if (!tried.has(next)) {
+        model = next;
+        retries = 0;
+        tried.add(next);
         continue;
       }
-      // Given up on this model: continue on its fallback, unless the request itself is at
-      // fault (auth, bad request), which another model would not fix.
-      const target = modelSettings(model).fallback;
-      if (target !== undefined && !NO_FALLBACK.has(info.type)) {
-        const next = fallbackModel(runtime, target, `the fallback of ${modelLabel(model)}`);
-        if (next instanceof Error) return { kind: "error", error: next };
-        if (!tried.has(next)) {
-          state.log.warn(
-            `${modelLabel(model)} failed (${info.type}); continuing on its fallback ${modelLabel(next)}`,
-          );
-          model = next;
-          retries = 0;
-          tried.add(next);
-          continue;
-        }
-      }
-      return { kind: "error", error: finalError(model, info, retries + 1, error) };
+      return {
+        kind: "error",
+        error: finalError(model, info, retries + 1, error),
+        hook: handled.terminal!.hook,
+      };
     }
+    const maxRetries = modelSettings(model).maxRetries ?? runtime.maxRetries;
+    if ((flow?.type === "retry" || info.retryable) && retries < maxRetries) {
+      retries++;
+      try {
+        await sleep(backoffDelay(retries, error, runtime.retry), state.signal);
+      } catch {
+        return { kind: "error", error: abortError(state.signal) };
+      }
+      continue;
+    }
+    // Given up on this model: continue on its fallback, unless the request itself is at
+    // fault (auth, bad request), which another model would not fix.
+    const target = modelSettings(model).fallback;
+    if (target !== undefined && !NO_FALLBACK.has(info.type)) {
+      const next = fallbackModel(runtime, target, `the fallback of ${modelLabel(model)}`);
+      if (next instanceof Error) return { kind: "error", error: next };
+      if (!tried.has(next)) {
+        state.log.warn(
+          `${modelLabel(model)} failed (${info.type}); continuing on its fallback ${modelLabel(next)}`,
+        );
+        model = next;
+        retries = 0;
+        tried.add(next);
+        continue;
+      }
+    }
+    return { kind: "error", error: finalError(model, info, retries + 1, error) };
   }
 }
 
