@@ -132,8 +132,17 @@ export function prepareAttempt(runtime: AgentRuntime, attempt: Attempt): Prepare
     inspects: EMPTY_SELECTION.inspects,
   });
   return patching instanceof Promise
-    ? patching.then((patched) => afterPatches(runtime, attempt, patched))
+    ? patchLater(runtime, attempt, patching)
     : afterPatches(runtime, attempt, patching);
+}
+
+/** A function of its own: a closure in `prepareAttempt` would cost every attempt a context. */
+function patchLater(
+  runtime: AgentRuntime,
+  attempt: Attempt,
+  patching: Promise<BlockingOutcome<EventPayload<"model_request">>>,
+): Promise<Prepared> {
+  return patching.then((patched) => afterPatches(runtime, attempt, patched));
 }
 
 function afterPatches(

@@ -206,7 +206,7 @@ async function loop(
     const started = dispatch.outcome instanceof Promise ? await dispatch.outcome : dispatch.outcome;
     const stop = stopOf(started, "");
     if (stop) return stop;
-    state.messages.push(...started.injected);
+    if (started.injected.length) state.messages.push(...started.injected);
     state.runner.inspect(event, dispatch.context, dispatch.selection);
   }
 
@@ -231,7 +231,8 @@ async function loop(
   }
   state.input = started.payload.input;
   state.userMessageIndex = state.messages.length;
-  state.messages.push({ role: "user", content: state.input }, ...started.injected);
+  state.messages.push({ role: "user", content: state.input });
+  if (started.injected.length) state.messages.push(...started.injected);
   state.runner.inspect(started.payload, startDispatch.context, startDispatch.selection);
   return runSteps(runtime, state, surface, 0, "");
 }
@@ -268,7 +269,7 @@ export async function runSteps(
         const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), text);
         if (edited) return edited;
       }
-      state.messages.push(...stepped.injected);
+      if (stepped.injected.length) state.messages.push(...stepped.injected);
       state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
     }
 

@@ -6,7 +6,7 @@ import type { OnceGuard } from "../approvals/exactly-once.js";
 import type { EventPayload } from "../events/payloads.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOutcome } from "../hooks/hook-runner.js";
+import type { BlockingOptions, BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { abortable } from "./abortable.js";
 import { toolOptions } from "./calling-run.js";
@@ -29,6 +29,21 @@ export interface ExecuteInput {
   concurrent?: boolean;
 }
 
+/** The validation options of a tool's hooks, made once per tool (not per call). */
+const toolChecks = new WeakMap<ResolvedTool, { args: BlockingOptions; result: BlockingOptions }>();
+
+export function checksOf(tool: ResolvedTool): { args: BlockingOptions; result: BlockingOptions } {
+  let checks = toolChecks.get(tool);
+  if (checks === undefined) {
+    checks = {
+      args: { validateArgs: tool.input.validate },
+      result: { validateResult: tool.output?.validate },
+    };
+    toolChecks.set(tool, checks);
+  }
+  return checks;
+}
+
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return (
     (typeof value === "object" || typeof value === "function") &&
@@ -48,18 +63,13 @@ export function executeCall(state: RunState, input: ExecuteInput): CallOutcome |
   if (state.signal.aborted) return Promise.reject(abortError(state.signal));
   let value: unknown;
   try {
-    value = once
-      ? once.run(() => tool.execute(args, toolOptions(base.toolCallId, state)))
-      : tool.execute(args, toolOptions(base.toolCallId, state));
+    value = once ? runOnce(once, input, state) : tool.execute(args, toolOptions(base.toolCallId, state));
   } catch (error) {
     return recoverCallError(state, input, error);
   }
   // A synchronous tool's value needs no promise; an abort during its body still wins.
   if (isPromiseLike(value) || input.concurrent) {
-    return abortable(value, state.signal).then(
-      (result) => afterBody(state, input, result),
-      (error: unknown) => recoverCallError(state, input, error),
-    );
+    return bodyLater(state, input, value);
   }
   if (state.signal.aborted) return recoverCallError(state, input, state.signal.reason);
   return afterBody(state, input, value);
@@ -126,14 +136,38 @@ function finishCall(
   const selection = state.runner.select(resultEvent);
   input.context ??= contextFor(state);
   const context = input.context;
-  const rewriting = state.runner.dispatch(resultEvent, context, selection, {
-    validateResult: input.tool.output?.validate,
-  });
+  const rewriting = state.runner.dispatch(resultEvent, context, selection, checksOf(input.tool).result);
   if (rewriting instanceof Promise || input.concurrent)
-    return Promise.resolve(rewriting).then((rewritten) =>
-      afterResultHooks(state, input, rewritten, selection, isError),
-    );
+    return resultHooksLater(state, input, rewriting, selection, isError);
   return afterResultHooks(state, input, rewriting, selection, isError);
+}
+
+// The promise paths have functions of their own: a closure in `executeCall` or `finishCall`
+// would cost every call a context object, synchronous or not.
+
+function runOnce(once: OnceGuard, input: ExecuteInput, state: RunState): unknown {
+  return once.run(() => input.tool.execute(input.args, toolOptions(input.base.toolCallId, state)));
+}
+
+function bodyLater(state: RunState, input: ExecuteInput, value: unknown): Promise<CallOutcome> {
+  return abortable(value, state.signal).then(
+    (result) => afterBody(state, input, result),
+    (error: unknown) => recoverCallError(state, input, error),
+  );
+}
+
+function resultHooksLater(
+  state: RunState,
+  input: ExecuteInput,
+  rewriting:
+    | BlockingOutcome<EventPayload<"tool_result">>
+    | Promise<BlockingOutcome<EventPayload<"tool_result">>>,
+  selection: HookSelection,
+  isError: boolean,
+): Promise<CallOutcome> {
+  return Promise.resolve(rewriting).then((rewritten) =>
+    afterResultHooks(state, input, rewritten, selection, isError),
+  );
 }
 
 function afterResultHooks(

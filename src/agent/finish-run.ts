@@ -1,11 +1,19 @@
 /** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
+import type { ToolResultPart } from "@ai-sdk/provider-utils";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { StepRequestOutcome } from "./request-step.js";
-import type { PendingApproval, RunOutcome, RunResult, ToolResultRecord, Usage } from "./run-result.js";
+import type {
+  PendingApproval,
+  RunOutcome,
+  RunResult,
+  StepRecord,
+  ToolResultRecord,
+  Usage,
+} from "./run-result.js";
 import { contextFor, type RunState } from "./run-state.js";
 import type { CallOutcome } from "./run-tool-call.js";
 import { type SuspensionDraft, saveSuspension } from "./suspend-run.js";
@@ -47,31 +55,40 @@ export function commitStep(
 ): void {
   const { turn } = requested;
   const usage = addUsage(state, turn.usage);
-  const toolResults: ToolResultRecord[] = results.map((result) => {
-    const record: ToolResultRecord = {
-      toolCallId: result.toolCallId,
-      toolName: result.toolName,
-      qualifiedName: result.qualifiedName,
-      args: result.args,
-      result: result.result,
-      isError: result.isError,
-      executed: result.executed,
-    };
-    if (result.replayed) record.replayed = true;
-    return record;
-  });
+  // Plain loops into lists of their size: no closure, no regrowth (this runs every step).
+  const calls = turn.toolCalls;
+  const toolResults: ToolResultRecord[] = new Array(commit ? results.length : 0);
+  const toolCalls: StepRecord["toolCalls"] = new Array(commit ? calls.length : 0);
+  if (commit) {
+    for (let index = 0; index < results.length; index++) {
+      const result = results[index]!;
+      const record: ToolResultRecord = {
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        qualifiedName: result.qualifiedName,
+        args: result.args,
+        result: result.result,
+        isError: result.isError,
+        executed: result.executed,
+      };
+      if (result.replayed) record.replayed = true;
+      toolResults[index] = record;
+    }
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index]!;
+      toolCalls[index] = {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        args: results[index]?.args ?? call.rawInput,
+      };
+    }
+  }
   state.steps.push({
     index: state.step,
     text: turn.text,
     reasoning: turn.reasoning,
-    toolCalls: commit
-      ? turn.toolCalls.map((call, index) => ({
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          args: results[index]?.args ?? call.rawInput,
-        }))
-      : [],
-    toolResults: commit ? toolResults : [],
+    toolCalls,
+    toolResults,
     finishReason: turn.finishReason,
     usage,
     attempts: requested.attempts,
@@ -79,7 +96,6 @@ export function commitStep(
   if (!commit) return;
 
   // The assistant's parts, built directly into a list of their size (no intermediate list).
-  const calls = turn.toolCalls;
   let at = (turn.reasoning ? 1 : 0) + (turn.text ? 1 : 0);
   const content: unknown[] = new Array(at + calls.length);
   if (turn.text) content[--at] = { type: "text", text: turn.text };
@@ -95,19 +111,20 @@ export function commitStep(
       input: call.argsParsed ? call.args : (results[index]?.args ?? call.rawInput),
     };
   }
-  const toolMessage = results.length
-    ? {
-        role: "tool" as const,
-        content: results.map((result) => ({
-          type: "tool-result" as const,
-          toolCallId: result.toolCallId,
-          toolName: result.toolName,
-          output: toToolOutput(result.result, result.isError),
-        })),
-      }
-    : undefined;
   if (content.length) state.messages.push({ role: "assistant", content: content as never });
-  if (toolMessage) state.messages.push(toolMessage);
+  if (results.length) {
+    const parts: ToolResultPart[] = new Array(results.length);
+    for (let index = 0; index < results.length; index++) {
+      const result = results[index]!;
+      parts[index] = {
+        type: "tool-result",
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        output: toToolOutput(result.result, result.isError),
+      };
+    }
+    state.messages.push({ role: "tool", content: parts });
+  }
   // Only the stream surfaces items; run() builds none of them.
   if (state.isStreaming)
     for (const result of results) {

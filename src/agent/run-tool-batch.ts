@@ -97,6 +97,18 @@ export function runToolBatch(
     }
     return batch.end();
   }
+  return concurrentBatch(runtime, state, calls, resolutions, batch, width);
+}
+
+/** `width` workers taking calls in order (a function of its own: its closure would cost every batch). */
+function concurrentBatch(
+  runtime: AgentRuntime,
+  state: RunState,
+  calls: readonly ModelToolCall[],
+  resolutions: readonly Resolution[],
+  batch: Batch,
+  width: number,
+): Promise<BatchEnd> {
   let next = 0;
   const worker = async () => {
     while (!batch.stopped && next < calls.length) {

@@ -11,7 +11,7 @@ import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { AgentRuntime } from "./agent-runtime.js";
-import { type ExecuteInput, executeCall } from "./execute-call.js";
+import { checksOf, type ExecuteInput, executeCall } from "./execute-call.js";
 import { requestApproval } from "./request-approval.js";
 import { abortError } from "./request-step.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
@@ -195,8 +195,7 @@ export function runToolCall(
   if (state.signal.aborted) return Promise.reject(abortError(state.signal));
   if (resolution === undefined) {
     const resolving = resolveCall(runtime, state, call);
-    if (resolving instanceof Promise)
-      return resolving.then((resolved) => runToolCall(runtime, state, call, control, resolved));
+    if (resolving instanceof Promise) return runWhenResolved(runtime, state, call, control, resolving);
     resolution = resolving;
   }
   if (!resolution.ok) return resolution.outcome;
@@ -230,16 +229,47 @@ export function runToolCall(
   }
   const context = contextFor(state);
   const selection = state.runner.select(callEvent);
-  const deciding = state.runner.dispatch(callEvent, context, selection, {
-    validateArgs: tool.input.validate,
-  });
-  const decidedInput = { tool, base, context, selection, concurrent: control.concurrent };
+  const deciding = state.runner.dispatch(callEvent, context, selection, checksOf(tool).args);
+  // One input for the rest of the call; the decision fills in the effective args.
+  const input: ExecuteInput = {
+    tool,
+    base,
+    args: resolution.args,
+    callPayload: callEvent,
+    context,
+    selection,
+    concurrent: control.concurrent,
+  };
   // Concurrent siblings yield once here even when the hooks answered synchronously.
   if (deciding instanceof Promise || control.concurrent)
-    return Promise.resolve(deciding).then((decided) =>
-      afterDecide(runtime, state, call, control, decidedInput, decided),
-    );
-  return afterDecide(runtime, state, call, control, decidedInput, deciding);
+    return decideLater(runtime, state, call, control, input, deciding);
+  return afterDecide(runtime, state, call, control, input, deciding);
+}
+
+// The promise paths have functions of their own: a closure in `runToolCall` would cost
+// every call a context object, synchronous or not.
+
+function runWhenResolved(
+  runtime: AgentRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  resolving: Promise<Resolution>,
+): Promise<CallOutcome> {
+  return resolving.then((resolved) => runToolCall(runtime, state, call, control, resolved));
+}
+
+function decideLater(
+  runtime: AgentRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  input: ExecuteInput,
+  deciding: BlockingOutcome<EventPayload<"tool_call">> | Promise<BlockingOutcome<EventPayload<"tool_call">>>,
+): Promise<CallOutcome> {
+  return Promise.resolve(deciding).then((decided) =>
+    afterDecide(runtime, state, call, control, input, decided),
+  );
 }
 
 function pendingCall(base: ExecuteInput["base"], input: ExecuteInput): PendingCall {
@@ -252,24 +282,17 @@ function afterDecide(
   state: RunState,
   call: ModelToolCall,
   control: CallControl,
-  decidedInput: Pick<ExecuteInput, "tool" | "base" | "context" | "selection" | "concurrent">,
+  input: ExecuteInput,
   decided: BlockingOutcome<EventPayload<"tool_call">>,
 ): CallOutcome | Promise<CallOutcome> {
-  const { tool, base, context, selection } = decidedInput;
+  const { tool, base, context, selection } = input;
   const callPayload = decided.payload;
   const args = callPayload.args;
+  input.callPayload = callPayload;
+  input.args = args;
   if (decided.failure) {
     return errorResult(call, `tool not run: ${decided.failure.message} (failed closed)`, args, tool);
   }
-  const input: ExecuteInput = {
-    tool,
-    base,
-    args,
-    callPayload,
-    context,
-    selection,
-    concurrent: decidedInput.concurrent,
-  };
   const terminal = decided.terminal;
   if (terminal) {
     const flow = terminal.flow;

@@ -265,3 +265,15 @@ export class HookRegistry {
     };
   }
 }
+
+/** The selections of several registries (a sub-agent's run), in one dispatch order. */
+export function mergeSelections(selections: HookSelection[]): HookSelection {
+  const nonEmpty = selections.filter((selection) => selection !== EMPTY_SELECTION);
+  if (nonEmpty.length <= 1) return nonEmpty[0] ?? EMPTY_SELECTION;
+  const order = (a: RegisteredHook, b: RegisteredHook) => a.priority - b.priority || a.sequence - b.sequence;
+  return {
+    transforms: nonEmpty.flatMap((selection) => selection.transforms).sort(order),
+    decides: nonEmpty.flatMap((selection) => selection.decides).sort(order),
+    inspects: nonEmpty.flatMap((selection) => selection.inspects),
+  };
+}

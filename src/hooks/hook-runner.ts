@@ -12,7 +12,7 @@ import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { Flow, MessageEdit } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
-import { EMPTY_SELECTION } from "./hook-registry.js";
+import { EMPTY_SELECTION, mergeSelections } from "./hook-registry.js";
 import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
 import type { NamedPatch } from "./merge-request-patch.js";
 import { type HookTraceEntry, TraceLog } from "./trace.js";
@@ -64,17 +64,6 @@ export interface HookRunnerOptions {
 import { applyFlow, NONE } from "./apply-flow.js";
 
 const NO_OPTIONS: BlockingOptions = Object.freeze({});
-
-function mergeSelections(selections: HookSelection[]): HookSelection {
-  const nonEmpty = selections.filter((selection) => selection !== EMPTY_SELECTION);
-  if (nonEmpty.length <= 1) return nonEmpty[0] ?? EMPTY_SELECTION;
-  const order = (a: RegisteredHook, b: RegisteredHook) => a.priority - b.priority || a.sequence - b.sequence;
-  return {
-    transforms: nonEmpty.flatMap((selection) => selection.transforms).sort(order),
-    decides: nonEmpty.flatMap((selection) => selection.decides).sort(order),
-    inspects: nonEmpty.flatMap((selection) => selection.inspects),
-  };
-}
 
 export class HookRunner {
   readonly #options: HookRunnerOptions;
@@ -139,7 +128,15 @@ export class HookRunner {
     selection: HookSelection = this.select(initial),
     options: BlockingOptions = NO_OPTIONS,
   ): BlockingOutcome<P> | Promise<BlockingOutcome<P>> {
-    const outcome: BlockingOutcome<P> = { payload: initial, patches: NONE, injected: NONE, edits: NONE };
+    // Every field from the start: one object shape whatever the hooks answer.
+    const outcome: BlockingOutcome<P> = {
+      payload: initial,
+      patches: NONE,
+      injected: NONE,
+      edits: NONE,
+      terminal: undefined,
+      failure: undefined,
+    };
     const { transforms, decides } = selection;
     if (transforms.length === 0 && decides.length === 0) return outcome;
     for (let index = 0; index < transforms.length; index++) {
@@ -278,12 +275,20 @@ export class HookRunner {
         if (!called.ok) this.#inspectFailed(called.error);
         continue;
       }
-      const run = called.then((invocation) => {
-        if (!invocation.ok) this.#inspectFailed(invocation.error);
-      });
-      this.#pending.add(run);
-      void run.finally(() => this.#pending.delete(run));
+      this.#track(called);
     }
+  }
+
+  /**
+   * Keeps an inspection that answered with a promise for `settle()`. A method of its own:
+   * a closure in `inspect` itself would cost every call a context, promise or not.
+   */
+  #track(called: Promise<InvokedHook>): void {
+    const run = called.then((invocation) => {
+      if (!invocation.ok) this.#inspectFailed(invocation.error);
+    });
+    this.#pending.add(run);
+    void run.finally(() => this.#pending.delete(run));
   }
 
   /** Resolves once every inspection started so far has settled. */
