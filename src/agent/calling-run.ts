@@ -5,6 +5,7 @@
  * it. Internal to the loop and sub-agent-tool.ts.
  */
 import type { ToolExecutionOptions } from "../tools/tool.js";
+import type { HookContextView } from "../tools/tool-context.js";
 import type { RunState } from "./run-state.js";
 
 const CALLING_RUN = Symbol("hookwise.callingRun");
@@ -13,21 +14,39 @@ type WithCallingRun = ToolExecutionOptions & { [CALLING_RUN]?: RunState };
 
 /**
  * Execution options for one call, with the calling run attached under a symbol key: JSON
- * and Object.keys skip it, so tools that log their options stay clean. (A literal with a
- * symbol key, not defineProperty, which would slow every tool call.)
+ * and Object.keys skip it, so tools that log their options stay clean. A class: its
+ * instances share one shape (a literal with a computed symbol key is built slowly).
  */
-export function toolOptions(toolCallId: string, state: RunState): ToolExecutionOptions {
-  return {
-    toolCallId,
-    signal: state.signal,
-    context: {
+class CallOptions implements ToolExecutionOptions {
+  readonly [CALLING_RUN]: RunState;
+
+  constructor(
+    readonly toolCallId: string,
+    readonly signal: AbortSignal,
+    readonly context: HookContextView,
+    run: RunState,
+  ) {
+    this[CALLING_RUN] = run;
+  }
+}
+
+/** The identity a step's tools see: one frozen object per step, shared by its calls. */
+function stepView(state: RunState): HookContextView {
+  let view = state.toolView;
+  if (view === undefined || view.step !== state.step) {
+    view = Object.freeze({
       sessionId: state.sessionId,
       runId: state.runId,
       step: state.step,
       agentName: state.agentName,
-    },
-    [CALLING_RUN]: state,
-  } as ToolExecutionOptions;
+    });
+    state.toolView = view;
+  }
+  return view;
+}
+
+export function toolOptions(toolCallId: string, state: RunState): ToolExecutionOptions {
+  return new CallOptions(toolCallId, state.signal, stepView(state), state);
 }
 
 /** The run calling this tool, when the loop called it (a hook's `call_tool` does not). */

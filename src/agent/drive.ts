@@ -69,7 +69,8 @@ export async function drive(
   const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
   // two at once would lose one's messages. (Within this process; see docs/hooks.md.)
-  const release = await lockSession(runtime, sessionId);
+  const locking = lockSession(runtime, sessionId);
+  const release = locking instanceof Promise ? await locking : locking;
   try {
     return await driveSession(runtime, input, options, surface, agentPath, inherited, resumed, sessionId);
   } finally {
@@ -143,6 +144,7 @@ async function driveSession(
     model: createHookModel(runtime, usage, signal),
     archived: [],
     emit: (event) => surface.emit(event),
+    toolView: undefined,
   };
 
   resumed?.restore(state);
@@ -161,7 +163,8 @@ async function driveSession(
   try {
     end = resumed
       ? await resumed.settle(state, surface)
-      : ((await sessionWaiting(runtime, state)) ?? (await loop(runtime, state, surface, isNewSession)));
+      : (existing !== undefined && (await sessionWaiting(runtime, state))) ||
+        (await loop(runtime, state, surface, isNewSession));
   } catch (error) {
     end = {
       outcome: "error",

@@ -19,7 +19,8 @@ export interface ExecuteInput {
   tool: ResolvedTool;
   base: { toolCallId: string; toolName: string; qualifiedName: string };
   args: unknown;
-  callPayload: EventPayload<"tool_call">;
+  /** The `tool_call` payload after rewrites; undefined when no `tool_call` hook is registered. */
+  callPayload: EventPayload<"tool_call"> | undefined;
   /** The operation's context, when a hook already needed one; made on first need otherwise. */
   context: HookContext | undefined;
   selection: HookSelection;
@@ -83,7 +84,7 @@ function afterBody(
 ): CallOutcome | Promise<CallOutcome> {
   if (input.selection.inspects.length) {
     input.context ??= contextFor(state);
-    state.runner.inspect(input.callPayload, input.context, input.selection);
+    state.runner.inspect(input.callPayload!, input.context, input.selection);
   }
   return finishCall(state, input, result, false, undefined);
 }
@@ -93,7 +94,7 @@ async function recoverCallError(state: RunState, input: ExecuteInput, error: unk
   const { tool, base, args, selection } = input;
   input.context ??= contextFor(state);
   const context = input.context;
-  if (selection.inspects.length) state.runner.inspect(input.callPayload, context, selection);
+  if (selection.inspects.length) state.runner.inspect(input.callPayload!, context, selection);
   if (state.signal.aborted) throw error;
   const errorEvent = payload(state, "tool_error", { ...base, args, error });
   const recovered = await state.runner.blocking(errorEvent, context);

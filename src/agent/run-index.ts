@@ -19,8 +19,9 @@ export async function runIndex(
   const counted = userMessages(session.archived ?? []) + userMessages(session.messages);
   if (fromTranscript) return counted;
   const key = sessionRunsKey(sessionId);
-  // A session that predates the counter starts from what its transcript shows.
-  await runtime.store.setIfAbsent(key, counted);
+  // A session that predates the counter starts from what its transcript shows (a counter
+  // that does not exist counts from 0, so a new session needs no write first).
+  if (counted > 0) await runtime.store.setIfAbsent(key, counted);
   return (await runtime.store.increment(key)) - 1;
 }
 

@@ -6,6 +6,7 @@ import type { HookContext, HookLogger, HookModel } from "../hooks/hook-context.j
 import type { HookRegistry } from "../hooks/hook-registry.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
+import type { HookContextView } from "../tools/tool-context.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
 
 /** A registry and its owner's depth in `agentPath` (0 = the top-level agent). */
@@ -48,6 +49,8 @@ export interface RunState {
   /** Messages compaction removed during this run; saved with the session. */
   readonly archived: ModelMessage[];
   emit(event: AgentEvent): void;
+  /** What the current step's tools see of the run (made by their first call; see calling-run.ts). */
+  toolView?: HookContextView;
 }
 
 class OperationScratch {

@@ -205,28 +205,20 @@ export function runToolCall(
     toolName: tool.functionName,
     qualifiedName: tool.qualifiedName,
   };
-  // A literal, not `payload()`: one object per call instead of two.
-  const callEvent: EventPayload<"tool_call"> = {
-    type: "tool_call",
-    agentPath: state.agentPath,
-    toolCallId: base.toolCallId,
-    toolName: base.toolName,
-    qualifiedName: base.qualifiedName,
-    args: resolution.args,
-  };
-  // No tool_call hook at all: no context, no selection, no dispatch, no await.
+  // No tool_call hook at all: no payload, context, selection, dispatch or await.
   if (!state.runner.wants("tool_call")) {
     const input: ExecuteInput = {
       tool,
       base,
       args: resolution.args,
-      callPayload: callEvent,
+      callPayload: undefined,
       context: undefined,
       selection: EMPTY_SELECTION,
       concurrent: control.concurrent,
     };
-    return control.defer?.() ? pendingCall(base, input) : executeCall(state, input);
+    return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
   }
+  const callEvent = toolCallEvent(state, base, resolution.args);
   const context = contextFor(state);
   const selection = state.runner.select(callEvent);
   const deciding = state.runner.dispatch(callEvent, context, selection, checksOf(tool).args);
@@ -272,8 +264,25 @@ function decideLater(
   );
 }
 
-function pendingCall(base: ExecuteInput["base"], input: ExecuteInput): PendingCall {
-  return { kind: "pending", ...base, args: input.args, callPayload: input.callPayload };
+/** A call's `tool_call` payload: a literal, not `payload()` (one object per call instead of two). */
+function toolCallEvent(
+  state: RunState,
+  base: ExecuteInput["base"],
+  args: unknown,
+): EventPayload<"tool_call"> {
+  return {
+    type: "tool_call",
+    agentPath: state.agentPath,
+    toolCallId: base.toolCallId,
+    toolName: base.toolName,
+    qualifiedName: base.qualifiedName,
+    args,
+  };
+}
+
+function pendingCall(state: RunState, base: ExecuteInput["base"], input: ExecuteInput): PendingCall {
+  const callPayload = input.callPayload ?? toolCallEvent(state, base, input.args);
+  return { kind: "pending", ...base, args: input.args, callPayload };
 }
 
 /** What the tool_call transforms and decides answered: fail closed, skip, deny, ask, or run. */
@@ -312,7 +321,7 @@ function afterDecide(
     }
     if (flow.type === "ask") return askThenExecute(runtime, state, call, control, input, flow.request);
   }
-  return control.defer?.() ? pendingCall(base, input) : executeCall(state, input);
+  return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
 }
 
 /** An `ask` decision: the approval channel answers (or the call waits for a human). */
@@ -332,10 +341,10 @@ async function askThenExecute(
     handler: request.handler,
   });
   if (answer.pending) {
-    return { kind: "pending", ...base, args, callPayload: input.callPayload, approval: answer.pending };
+    return { ...pendingCall(state, base, input), approval: answer.pending };
   }
   if (!answer.approved) {
     return errorResult(call, `tool "${tool.qualifiedName}" was not approved: ${answer.reason}`, args, tool);
   }
-  return control.defer?.() ? pendingCall(base, input) : executeCall(state, input);
+  return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
 }

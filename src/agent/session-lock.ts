@@ -4,25 +4,32 @@
  */
 import type { AgentRuntime } from "./agent-runtime.js";
 
-const sessionLocks = new WeakMap<AgentRuntime, Map<string, Promise<void>>>();
+/** Per agent, per session: the runs waiting for the session (the running one holds it). */
+const sessionQueues = new WeakMap<AgentRuntime, Map<string, (() => void)[]>>();
 
-/** Waits for the session's earlier runs; returns the release. */
-export async function lockSession(runtime: AgentRuntime, sessionId: string): Promise<() => void> {
-  let locks = sessionLocks.get(runtime);
-  if (!locks) {
-    locks = new Map();
-    sessionLocks.set(runtime, locks);
+/**
+ * Takes the session for a run; returns its release. Synchronous when the session is free
+ * (the common case costs no promise); otherwise a promise settled when the earlier runs
+ * released it, in arrival order.
+ */
+export function lockSession(runtime: AgentRuntime, sessionId: string): (() => void) | Promise<() => void> {
+  let queues = sessionQueues.get(runtime);
+  if (queues === undefined) {
+    queues = new Map();
+    sessionQueues.set(runtime, queues);
   }
-  const previous = locks.get(sessionId);
-  let release!: () => void;
-  const mine = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const chained = (previous ?? Promise.resolve()).then(() => mine);
-  locks.set(sessionId, chained);
-  if (previous) await previous;
-  return () => {
-    release();
-    if (locks.get(sessionId) === chained) locks.delete(sessionId);
+  const held = queues;
+  const release = () => {
+    const waiting = held.get(sessionId);
+    const next = waiting?.shift();
+    // Handed to the next run in line, or free again.
+    if (next) next();
+    else held.delete(sessionId);
   };
+  const waiting = held.get(sessionId);
+  if (waiting === undefined) {
+    held.set(sessionId, []);
+    return release;
+  }
+  return new Promise((resolve) => waiting.push(() => resolve(release)));
 }

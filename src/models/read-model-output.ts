@@ -65,16 +65,15 @@ export function readGenerateResult(result: unknown): ModelTurn {
     }
   }
   const response = value.response as { id?: string; modelId?: string } | undefined;
-  const turn: ModelTurn = {
+  // Every field in the literal (one object shape), not a conditional spread (V8's slow path).
+  return {
     text,
     reasoning,
     toolCalls,
     finishReason: readFinishReason(value.finishReason),
     usage: readUsage(value.usage),
+    response: response ? { id: response.id, modelId: response.modelId } : undefined,
   };
-  // Assigned, not spread in: a conditional spread in a literal takes V8's slow path.
-  if (response) turn.response = { id: response.id, modelId: response.modelId };
-  return turn;
 }
 
 export interface StreamFold {
@@ -91,6 +90,7 @@ export function startStreamFold(): StreamFold {
       toolCalls: [],
       finishReason: "other",
       usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
+      response: undefined,
     },
     pendingInputs: new Map(),
   };
