@@ -4,7 +4,7 @@
  *
  *   node --import tsx --cpu-prof bench/loop/profile.ts [--stream]   CPU profile (.cpuprofile)
  *   npx tsx bench/loop/profile.ts --heap [--bare]                    bytes allocated per run, by function
- * `--hooks`: with 10 no-op hooks on every event (bench/hooks (b)).
+ * `--hooks[=N]`: with N (default 10) no-op hooks on every event (bench/hooks (b)).
  */
 import { Session } from "node:inspector/promises";
 import type { Agent, AnyHook } from "../../src/index.js";
@@ -16,10 +16,12 @@ const model = replayModel(toolSteps(10));
 const logger = { debug() {}, info() {}, warn() {}, error() {} };
 let sink: unknown;
 const hooks: AnyHook[] = [];
-if (process.argv.includes("--hooks"))
+const hooksFlag = process.argv.find((arg) => arg.startsWith("--hooks"));
+const hooksPerEvent = hooksFlag === undefined ? 0 : Number(hooksFlag.split("=")[1] ?? 10);
+if (hooksPerEvent > 0)
   for (const event of hookwise.EVENT_NAMES) {
     const kind = hookwise.EVENT_KINDS[event].includes("transform") ? "transform" : "inspect";
-    for (let index = 0; index < 10; index++)
+    for (let index = 0; index < hooksPerEvent; index++)
       hooks.push({
         name: `${event}_${index}`,
         on: event,

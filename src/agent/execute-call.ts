@@ -6,7 +6,7 @@ import type { OnceGuard } from "../approvals/exactly-once.js";
 import type { EventPayload } from "../events/payloads.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOptions, BlockingOutcome } from "../hooks/hook-runner.js";
+import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { abortable } from "./abortable.js";
 import { toolOptions } from "./calling-run.js";
@@ -28,21 +28,6 @@ export interface ExecuteInput {
   once?: OnceGuard;
   /** Siblings run concurrently: yield after the body and the dispatch even when synchronous (`CallControl`). */
   concurrent?: boolean;
-}
-
-/** The validation options of a tool's hooks, made once per tool (not per call). */
-const toolChecks = new WeakMap<ResolvedTool, { args: BlockingOptions; result: BlockingOptions }>();
-
-export function checksOf(tool: ResolvedTool): { args: BlockingOptions; result: BlockingOptions } {
-  let checks = toolChecks.get(tool);
-  if (checks === undefined) {
-    checks = {
-      args: { validateArgs: tool.input.validate },
-      result: { validateResult: tool.output?.validate },
-    };
-    toolChecks.set(tool, checks);
-  }
-  return checks;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -137,7 +122,7 @@ function finishCall(
   const selection = state.runner.select(resultEvent);
   input.context ??= contextFor(state);
   const context = input.context;
-  const rewriting = state.runner.dispatch(resultEvent, context, selection, checksOf(input.tool).result);
+  const rewriting = state.runner.dispatch(resultEvent, context, selection, input.tool.checks);
   if (rewriting instanceof Promise || input.concurrent)
     return resultHooksLater(state, input, rewriting, selection, isError);
   return afterResultHooks(state, input, rewriting, selection, isError);

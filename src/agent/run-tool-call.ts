@@ -11,7 +11,7 @@ import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { AgentRuntime } from "./agent-runtime.js";
-import { checksOf, type ExecuteInput, executeCall } from "./execute-call.js";
+import { type ExecuteInput, executeCall } from "./execute-call.js";
 import { requestApproval } from "./request-approval.js";
 import { abortError } from "./request-step.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
@@ -221,7 +221,7 @@ export function runToolCall(
   const callEvent = toolCallEvent(state, base, resolution.args);
   const context = contextFor(state);
   const selection = state.runner.select(callEvent);
-  const deciding = state.runner.dispatch(callEvent, context, selection, checksOf(tool).args);
+  const deciding = state.runner.dispatch(callEvent, context, selection, tool.checks);
   // One input for the rest of the call; the decision fills in the effective args.
   const input: ExecuteInput = {
     tool,

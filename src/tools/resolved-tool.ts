@@ -14,6 +14,11 @@ export interface ResolvedTool {
   input: NormalizedSchema;
   output: NormalizedSchema | undefined;
   execute: ToolDefinition["execute"];
+  /** What rewrites of this tool's calls and results are checked against (one object per tool). */
+  checks: {
+    validateArgs: NormalizedSchema["validate"];
+    validateResult: NormalizedSchema["validate"] | undefined;
+  };
 }
 
 export function resolveTool(
@@ -25,17 +30,20 @@ export function resolveTool(
   if (typeof definition !== "object" || definition === null || typeof definition.execute !== "function") {
     throw new TypeError(`tool "${qualifiedName}": expected an object with an execute function`);
   }
+  const input = normalizeSchema(definition.inputSchema, `tool "${qualifiedName}"`);
+  const output =
+    definition.outputSchema === undefined
+      ? undefined
+      : normalizeSchema(definition.outputSchema, `tool "${qualifiedName}" outputSchema`);
   return {
     functionName: functionToolName(options.toolset, name, options.prefix ?? true),
     qualifiedName,
     toolset: options.toolset,
     name,
     description: definition.description ?? "",
-    input: normalizeSchema(definition.inputSchema, `tool "${qualifiedName}"`),
-    output:
-      definition.outputSchema === undefined
-        ? undefined
-        : normalizeSchema(definition.outputSchema, `tool "${qualifiedName}" outputSchema`),
+    input,
+    output,
     execute: definition.execute,
+    checks: { validateArgs: input.validate, validateResult: output?.validate },
   };
 }
