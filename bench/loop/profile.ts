@@ -32,7 +32,15 @@ if (hooksPerEvent > 0)
       } as AnyHook);
   }
 const makeAgent = () =>
-  hookwise.createAgent({ name: "bench", model, instructions: INSTRUCTIONS, tools, hooks, maxSteps: 10, logger });
+  hookwise.createAgent({
+    name: "bench",
+    model,
+    instructions: INSTRUCTIONS,
+    tools,
+    hooks,
+    maxSteps: 10,
+    logger,
+  });
 let agent: Agent = makeAgent();
 
 async function once(index: number): Promise<void> {
