@@ -12,7 +12,7 @@ import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { Flow, MessageEdit } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
-import { EMPTY_SELECTION, mergeSelections } from "./hook-registry.js";
+import { mergeSelections } from "./hook-registry.js";
 import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
 import type { NamedPatch } from "./merge-request-patch.js";
 import { type HookTraceEntry, TraceLog } from "./trace.js";
