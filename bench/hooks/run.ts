@@ -10,6 +10,7 @@
  *   npm run build && npx tsx bench/hooks/run.ts   (measures dist/, what ships)
  */
 import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
 import type {
   AnyEventPayload,
   AnyHook,
@@ -18,6 +19,7 @@ import type {
   HookLogger,
   HookRunner as HookRunnerType,
 } from "../../src/index.js";
+import { forkedCase, measureForked } from "../shared/forks.js";
 import { hookwise } from "../shared/hookwise.js";
 import { format, machine, measureAll, verdict } from "../shared/measure.js";
 import {
@@ -38,6 +40,8 @@ type HookRunner = HookRunnerType;
 const silent: HookLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const STEPS = 10;
 const HOOKS_PER_EVENT = 10;
+/** Processes per case (bench/shared/forks.ts). */
+const FORKS = 5;
 
 // ---------------------------------------------------------------------------------------
 // (a) dispatch
@@ -211,105 +215,95 @@ function makeAgent(model: ReplayModel, hooks: AnyHook[]) {
   });
 }
 
-async function loopBench(): Promise<number> {
-  console.log(`(b) loop, ${STEPS} steps × 2 tool calls, scripted model; µs per run (per step)`);
-  const model = replayModel(toolSteps(STEPS));
-  const { hooks, calls, counting } = noOpHooksOnEveryEvent();
+// One fork per case (bench/shared/forks.ts): run() and stream(), with and without hooks,
+// and the bare loops each measured in processes of their own.
+const loopModel = replayModel(toolSteps(STEPS));
+const noOps = noOpHooksOnEveryEvent();
+let plainAgent = makeAgent(loopModel, []);
+let hookedAgent = makeAgent(loopModel, noOps.hooks);
+const seam = noOpSeam();
+const loopCases = {
+  bare: { run: () => (loopModel.reset(), bareLoop(loopModel, STEPS)) },
+  bareSeams: { run: () => (loopModel.reset(), bareLoop(loopModel, STEPS, seam)) },
+  run: {
+    // A fresh agent per round, so its in-memory session store does not grow across the bench.
+    setup: () => (plainAgent = makeAgent(loopModel, [])) && undefined,
+    run: () => (loopModel.reset(), plainAgent.run(INPUT)),
+  },
+  runHooks: {
+    setup: () => (hookedAgent = makeAgent(loopModel, noOps.hooks)) && undefined,
+    run: () => (loopModel.reset(), hookedAgent.run(INPUT)),
+  },
+  stream: {
+    setup: () => (plainAgent = makeAgent(loopModel, [])) && undefined,
+    run: () => (loopModel.reset(), drain(plainAgent.stream(INPUT))),
+  },
+  streamHooks: {
+    setup: () => (hookedAgent = makeAgent(loopModel, noOps.hooks)) && undefined,
+    run: () => (loopModel.reset(), drain(hookedAgent.stream(INPUT))),
+  },
+};
+type LoopCase = keyof typeof loopCases;
 
-  // Check once which events the hooks really fired on (the seams the bare loop mirrors).
-  model.reset();
-  const checked = await makeAgent(model, hooks).run(INPUT);
-  if (checked.outcome !== "max_steps") throw new Error(`unexpected outcome ${checked.outcome}`);
-  const fired = [...calls].map(([event, count]) => `${event}×${count / HOOKS_PER_EVENT}`).join(", ");
+async function loopBench(): Promise<number> {
+  console.log(
+    `(b) loop, ${STEPS} steps × 2 tool calls, scripted model; µs per run (per step); each case in its own processes`,
+  );
+  // Check once which events the hooks really fire on (the seams the bare loop mirrors), on both surfaces.
+  const { calls, counting } = noOps;
+  loopModel.reset();
+  const checked = await makeAgent(loopModel, noOps.hooks).run(INPUT);
   const invocations = [...calls.values()].reduce((sum, count) => sum + count, 0);
-  if (checked.events.length !== invocations)
-    throw new Error("every hook that ran should leave one trace entry");
+  const fired = [...calls].map(([event, count]) => `${event}×${count / HOOKS_PER_EVENT}`).join(", ");
+  loopModel.reset();
+  const streamed = await drain(makeAgent(loopModel, noOps.hooks).stream(INPUT));
+  if (checked.outcome !== "max_steps" || streamed.outcome !== "max_steps")
+    throw new Error(`unexpected outcome ${checked.outcome} / ${streamed.outcome}`);
+  if (checked.events.length !== invocations || streamed.events.length !== invocations)
+    throw new Error("every hook that ran should leave one trace entry, on both surfaces");
   counting.on = false;
 
-  let plain = makeAgent(model, []);
-  let hooked = makeAgent(model, hooks);
-  const seam = noOpSeam();
-  const t = await measureAll(
-    {
-      bare: () => {
-        model.reset();
-        return bareLoop(model, STEPS);
-      },
-      bareSeams: () => {
-        model.reset();
-        return bareLoop(model, STEPS, seam);
-      },
-      none: () => {
-        model.reset();
-        return plain.run(INPUT);
-      },
-      withHooks: () => {
-        model.reset();
-        return hooked.run(INPUT);
-      },
-      streamNone: () => {
-        model.reset();
-        return drain(plain.stream(INPUT));
-      },
-      streamHooks: () => {
-        model.reset();
-        return drain(hooked.stream(INPUT));
-      },
-    },
-    {
-      warmup: 100,
-      rounds: 31,
-      batch: 20,
-      setup: () => {
-        plain = makeAgent(model, []);
-        hooked = makeAgent(model, hooks);
-      },
-    },
-  );
-  const bare = t.bare;
-  const bareSeams = t.bareSeams;
-  const none = t.none;
-  const withHooks = t.withHooks;
-  const streamNone = t.streamNone;
-  const streamHooks = t.streamHooks;
-
+  const names = Object.keys(loopCases) as LoopCase[];
+  const t = measureForked(fileURLToPath(import.meta.url), names, FORKS);
   const row = (label: string, timing: { medianUs: number; minUs: number }, extra = "") =>
     console.log(
       `    ${label.padEnd(46)} ${format(timing.medianUs)} (${format(timing.minUs, 1, 6)}) ${format(timing.medianUs / STEPS, 2)}   ${extra}`,
     );
+  const ratio = t.runHooks.medianUs / t.bareSeams.medianUs;
   console.log(`    ${"".padEnd(46)}    µs/run  (fastest)   µs/step`);
-  row("bare loop", bare);
-  row(`bare loop + ${HOOKS_PER_EVENT} no-op functions at each seam`, bareSeams);
-  row("agent.run(), no hooks", none, `${(none.medianUs / bare.medianUs).toFixed(2)}× bare`);
-  const ratio = withHooks.medianUs / bareSeams.medianUs;
+  row("bare loop", t.bare);
+  row(`bare loop + ${HOOKS_PER_EVENT} no-op functions at each seam`, t.bareSeams);
+  row("agent.run(), no hooks", t.run, `${(t.run.medianUs / t.bare.medianUs).toFixed(2)}× bare`);
   row(
     `agent.run(), ${HOOKS_PER_EVENT} no-op hooks on every event`,
-    withHooks,
-    `${ratio.toFixed(2)}× bare + no-ops (target ≤ 3×: ${verdict(ratio <= 3)}); ${(withHooks.medianUs / none.medianUs).toFixed(2)}× no hooks`,
+    t.runHooks,
+    `${ratio.toFixed(2)}× bare + no-ops (target ≤ 3×: ${verdict(ratio <= 3)}); ${(t.runHooks.medianUs / t.run.medianUs).toFixed(2)}× no hooks`,
   );
-  row("agent.stream(), no hooks", streamNone, `${(streamNone.medianUs / bare.medianUs).toFixed(2)}× bare`);
+  row("agent.stream(), no hooks", t.stream, `${(t.stream.medianUs / t.bare.medianUs).toFixed(2)}× bare`);
   row(
     `agent.stream(), ${HOOKS_PER_EVENT} no-op hooks on every event`,
-    streamHooks,
-    `${(streamHooks.medianUs / bareSeams.medianUs).toFixed(2)}× bare + no-ops; ${(streamHooks.medianUs / streamNone.medianUs).toFixed(2)}× no hooks`,
+    t.streamHooks,
+    `${(t.streamHooks.medianUs / t.stream.medianUs).toFixed(2)}× no hooks (each firing is also a live \`hook\` stream event)`,
   );
-  const perHookNs = ((withHooks.medianUs - none.medianUs) * 1000) / invocations;
-  const perFunctionNs = ((bareSeams.medianUs - bare.medianUs) * 1000) / invocations;
+  const perHookNs = ((t.runHooks.medianUs - t.run.medianUs) * 1000) / invocations;
+  const perFunctionNs = ((t.bareSeams.medianUs - t.bare.medianUs) * 1000) / invocations;
   console.log(
-    `    per hook invocation (run()): ${perHookNs.toFixed(0)} ns, trace entry included; per bare no-op call: ${perFunctionNs.toFixed(1)} ns`,
+    `    per hook invocation (run()): ${perHookNs.toFixed(0)} ns, its event's payload, context and trace entry included; per bare no-op call: ${perFunctionNs.toFixed(1)} ns`,
   );
-  console.log(`    hooks fired per run (run()): ${fired}`);
+  console.log(`    hooks fired per run: ${fired}`);
   return ratio;
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   console.log(
-    `bench/hooks — ${machine()}; load average ${loadavg()[0]!.toFixed(2)}; cases interleaved, median batch\n`,
+    `bench/hooks — ${machine()}; load average ${loadavg()[0]!.toFixed(2)}; measuring dist/; cases interleaved, median batch\n`,
   );
   await dispatchBench();
   await loopBench();
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-await main();
+// In a fork: counting is off (the hooks only store their argument, as the bare no-ops do).
+noOps.counting.on = !process.argv.some((arg) => arg.startsWith("--case="));
+if (!(await forkedCase(loopCases, { warmup: 500, rounds: 61, batch: 50 }))) await main();

@@ -123,7 +123,7 @@ export function prepareAttempt(runtime: AgentRuntime, attempt: Attempt): Prepare
     history: base.messages.length === state.messages.length ? base.messages : state.messages.slice(),
     isFirstStep: state.step === 0,
   };
-  const selection = state.runner.select(event);
+  const selection = state.runner.select(event, "model_request");
   attempt.event = event;
   attempt.selection = selection;
   const patching = state.runner.dispatch(event, attempt.context(), {
@@ -211,5 +211,5 @@ export function inspectResponse(attempt: Attempt, turn: ModelTurn): void {
     finishReason: turn.finishReason,
     usage: turn.usage,
   };
-  state.runner.inspect(response, attempt.context());
+  state.runner.inspect(response, attempt.context(), state.runner.select(response, "model_response"));
 }

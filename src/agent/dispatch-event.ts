@@ -13,9 +13,13 @@ export interface Dispatch<P extends AnyEventPayload> {
   outcome: BlockingOutcome<P> | Promise<BlockingOutcome<P>>;
 }
 
-export function dispatchEvent<P extends AnyEventPayload>(state: RunState, event: P): Dispatch<P> {
+export function dispatchEvent<P extends AnyEventPayload>(
+  state: RunState,
+  event: P,
+  type: P["type"],
+): Dispatch<P> {
   const context = contextFor(state);
-  const selection = state.runner.select(event);
+  const selection = state.runner.select(event, type);
   return { context, selection, outcome: state.runner.dispatch(event, context, selection) };
 }
 

@@ -205,7 +205,7 @@ async function loop(
       agentPath: state.agentPath,
       sessionId: state.sessionId,
     };
-    const dispatch = dispatchEvent(state, event);
+    const dispatch = dispatchEvent(state, event, "session_start");
     const started = dispatch.outcome instanceof Promise ? await dispatch.outcome : dispatch.outcome;
     const stop = stopOf(started, "");
     if (stop) return stop;
@@ -223,7 +223,7 @@ async function loop(
     agentPath: state.agentPath,
     input: state.input,
   };
-  const startDispatch = dispatchEvent(state, startEvent);
+  const startDispatch = dispatchEvent(state, startEvent, "run_start");
   const started =
     startDispatch.outcome instanceof Promise ? await startDispatch.outcome : startDispatch.outcome;
   const startStop = stopOf(started, "");
@@ -262,7 +262,7 @@ export async function runSteps(
         agentPath: state.agentPath,
         step,
       };
-      const stepDispatch = dispatchEvent(state, stepEvent);
+      const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
       const stepped =
         stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
       // A step_start decide is not an accepted kind, so only failures and terminate stop here.
@@ -328,17 +328,20 @@ export async function runSteps(
       commitStep(state, requested, [], false);
       continue;
     }
-    if (state.runner.wants("model_turn_finished"))
+    if (state.runner.wants("model_turn_finished")) {
+      const finished: EventPayload<"model_turn_finished"> = {
+        type: "model_turn_finished",
+        agentPath: state.agentPath,
+        text: turn.text,
+        toolCalls,
+        content: assistantParts(turn.text, turn.reasoning, toolCalls),
+      };
       state.runner.inspect(
-        {
-          type: "model_turn_finished",
-          agentPath: state.agentPath,
-          text: turn.text,
-          toolCalls,
-          content: assistantParts(turn.text, turn.reasoning, toolCalls),
-        } satisfies EventPayload<"model_turn_finished">,
+        finished,
         contextFor(state, requested.attempts),
+        state.runner.select(finished, "model_turn_finished"),
       );
+    }
 
     if (turn.toolCalls.length === 0) {
       commitStep(state, requested, []);

@@ -29,7 +29,7 @@ export function endStep(
     toolCalls,
   };
   const context = contextFor(state);
-  const selection = state.runner.select(event);
+  const selection = state.runner.select(event, "step_end");
   const dispatched = state.runner.dispatch(event, context, selection);
   if (dispatched instanceof Promise)
     return endStepLater(state, surface, text, event, context, selection, dispatched);

@@ -119,7 +119,7 @@ function finishCall(
   };
   if (errorText) resultEvent.error = errorText;
   if (!state.runner.wants("tool_result")) return resultOutcome(input, result, isError);
-  const selection = state.runner.select(resultEvent);
+  const selection = state.runner.select(resultEvent, "tool_result");
   input.context ??= contextFor(state);
   const context = input.context;
   const rewriting = state.runner.dispatch(resultEvent, context, selection, input.tool.checks);

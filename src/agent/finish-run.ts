@@ -185,7 +185,7 @@ export async function finishRun(
       outcome: end.outcome,
     };
     const context = contextFor(state);
-    const selection = state.runner.select(event);
+    const selection = state.runner.select(event, "run_end");
     const deciding = state.runner.dispatch(event, context, selection);
     const decided = deciding instanceof Promise ? await deciding : deciding;
     const terminal = decided.terminal;

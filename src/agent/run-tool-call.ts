@@ -220,7 +220,7 @@ export function runToolCall(
   }
   const callEvent = toolCallEvent(state, base, resolution.args);
   const context = contextFor(state);
-  const selection = state.runner.select(callEvent);
+  const selection = state.runner.select(callEvent, "tool_call");
   const deciding = state.runner.dispatch(callEvent, context, selection, tool.checks);
   // One input for the rest of the call; the decision fills in the effective args.
   const input: ExecuteInput = {

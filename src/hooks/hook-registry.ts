@@ -154,8 +154,8 @@ export class HookRegistry {
   }
 
   /** The hooks that fire for this payload, split by kind, in order. `depth` 0 = the owning agent. */
-  select(payload: AnyEventPayload, depth = 0): HookSelection {
-    const slot = this.#slotOf(payload.type);
+  select(payload: AnyEventPayload, depth = 0, type: EventName = payload.type): HookSelection {
+    const slot = this.#slotOf(type);
     if (slot === undefined || slot.hooks.length === 0) return EMPTY_SELECTION;
     if (!slot.isToolEvent) {
       const cached = depth > 0 ? slot.sub : slot.own;
@@ -174,7 +174,7 @@ export class HookRegistry {
     if (named.qualifiedName !== undefined) {
       first = named.qualifiedName;
       second = named.toolName ?? "";
-    } else if (payload.type === "invalid_tool_call") first = payload.toolName;
+    } else if (type === "invalid_tool_call") first = (payload as { toolName: string }).toolName;
     const byName = slot.byName[depth > 0 ? 1 : 0];
     let selection = byName.get(first)?.get(second);
     if (selection === undefined) {

@@ -69,6 +69,8 @@ export class HookRunner {
   readonly #options: HookRunnerOptions;
   readonly #pending = new Set<Promise<void>>();
   readonly #trace: TraceLog;
+  /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
+  #depth: number | undefined;
 
   constructor(options: HookRunnerOptions) {
     this.#options = options;
@@ -96,11 +98,18 @@ export class HookRunner {
     return false;
   }
 
-  select(payload: AnyEventPayload): HookSelection {
+  /**
+   * The hooks that fire for this payload. `type` is the payload's, passed by callers that
+   * know it: payloads of a dozen shapes pass through here, and reading their fields is a
+   * megamorphic load each time.
+   */
+  select(payload: AnyEventPayload, type: EventName = payload.type): HookSelection {
     const { registries } = this.#options;
     if (registries.length === 1) {
       const only = registries[0]!;
-      return only.registry.select(payload, payload.agentPath.length - 1 - only.depth);
+      // Every payload a runner dispatches carries its run's lineage: the depth is the run's.
+      const depth = this.#depth ?? (this.#depth = payload.agentPath.length - 1 - only.depth);
+      return only.registry.select(payload, depth, type);
     }
     return mergeSelections(
       registries.map(({ registry, depth }) => registry.select(payload, payload.agentPath.length - 1 - depth)),
