@@ -338,7 +338,8 @@ export async function runSteps(
       };
       state.runner.inspect(
         finished,
-        contextFor(state, requested.attempts),
+        // The model call's operation: the context its model_request and model_response hooks got.
+        requested.context?.context() ?? contextFor(state, requested.attempts),
         state.runner.select(finished, "model_turn_finished"),
       );
     }

@@ -9,6 +9,7 @@ import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
 import type { HookError } from "../errors/hook-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ErrorInfo, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
+import type { HookContext } from "../hooks/hook-context.js";
 import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
 import { ModelError } from "../models/model-error.js";
 import { modelLabel, modelSettings } from "../models/model-settings.js";
@@ -29,6 +30,8 @@ export type StepRequestOutcome =
       attempts: number;
       /** The baseline's history: a snapshot of the transcript this attempt was built from. */
       sent: readonly ModelMessage[];
+      /** The accepted attempt's hook context (one model call: one operation), made on first need. */
+      context?: { context(): HookContext };
     }
   | { kind: "terminate"; reason: string; hook: string }
   | { kind: "error"; error: Error; hook?: string };
@@ -117,6 +120,7 @@ function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
     request: attempt.request,
     attempts: attempt.number,
     sent: attempt.baseline.messages,
+    context: attempt,
   };
 }
 
