@@ -7,9 +7,11 @@
  *   npm run build && npx tsx bench/loop/run.ts   (measures dist/, what ships)
  */
 import { loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
 import type { Agent, HookLogger } from "../../src/index.js";
+import { forkedCase, measureForked } from "../shared/forks.js";
 import { hookwise } from "../shared/hookwise.js";
-import { format, machine, measureAll, verdict } from "../shared/measure.js";
+import { format, machine, verdict } from "../shared/measure.js";
 import {
   bareLoop,
   bareStreamLoop,
@@ -50,38 +52,27 @@ async function sanityCheck(steps: number): Promise<void> {
   if (bare !== steps * 2) throw new Error(`bare loop executed ${bare} tools, expected ${steps * 2}`);
 }
 
-async function measureAt(steps: number, rounds: number, batch: number) {
+/** The cases at `steps` steps; each is measured in processes of its own (bench/shared/forks.ts). */
+function casesAt(steps: number) {
   const model = replayModel(toolSteps(steps));
   let agent = makeAgent(model, steps);
-  return measureAll(
-    {
-      bare: () => {
-        model.reset();
-        return bareLoop(model, steps);
-      },
-      bareStream: () => {
-        model.reset();
-        return bareStreamLoop(model, steps);
-      },
-      run: () => {
-        model.reset();
-        return agent.run(INPUT);
-      },
-      stream: () => {
-        model.reset();
-        return drain(agent.stream(INPUT));
-      },
-    },
-    {
-      warmup: batch * 3,
-      rounds,
-      batch,
-      // A fresh agent per round, so its in-memory session store does not grow across the bench.
-      setup: () => {
-        agent = makeAgent(model, steps);
-      },
-    },
-  );
+  // A fresh agent per round, so its in-memory session store does not grow across the bench.
+  const fresh = () => {
+    agent = makeAgent(model, steps);
+  };
+  return {
+    bare: { run: () => (model.reset(), bareLoop(model, steps)) },
+    bareStream: { run: () => (model.reset(), bareStreamLoop(model, steps)) },
+    run: { setup: fresh, run: () => (model.reset(), agent.run(INPUT)) },
+    stream: { setup: fresh, run: () => (model.reset(), drain(agent.stream(INPUT))) },
+  };
+}
+type LoopCase = keyof ReturnType<typeof casesAt>;
+const NAMES: LoopCase[] = ["bare", "bareStream", "run", "stream"];
+const FORKS = 5;
+
+function measureAt(steps: number) {
+  return measureForked(fileURLToPath(import.meta.url), NAMES, FORKS, [`--steps=${steps}`]);
 }
 
 async function main(): Promise<void> {
@@ -89,11 +80,13 @@ async function main(): Promise<void> {
   console.log(
     `bench/loop — ${machine()}; load average ${loadavg()[0]!.toFixed(2)}; measuring dist/ (the built package)`,
   );
-  console.log("scripted model, 2 tool calls per step, no hooks; cases interleaved; median (fastest) batch\n");
+  console.log(
+    `scripted model, 2 tool calls per step, no hooks; each case in ${FORKS} processes of its own; median (fastest) batch\n`,
+  );
   await sanityCheck(10);
   await sanityCheck(100);
 
-  const ten = await measureAt(10, 121, 40);
+  const ten = measureAt(10);
   const ratioRun = ten.run.medianUs / ten.bare.medianUs;
   // A stream is measured against the bare loop over the same transport (doStream).
   const ratioStream = ten.stream.medianUs / ten.bareStream.medianUs;
@@ -116,7 +109,7 @@ async function main(): Promise<void> {
       `${(ten.stream.medianUs / ten.bare.medianUs).toFixed(2)}× the bare doGenerate loop`,
   );
 
-  const hundred = await measureAt(100, 31, 6);
+  const hundred = measureAt(100);
   console.log("\nlinearity: µs per step        10 steps   100 steps   100 ÷ 10");
   const line = (label: string, at10: number, at100: number) =>
     console.log(
@@ -131,4 +124,9 @@ async function main(): Promise<void> {
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-await main();
+// In a fork: measure the one case named on the command line (at `--steps=N`), print, exit.
+const stepsArgument = process.argv.find((arg) => arg.startsWith("--steps="));
+const forkSteps = Number(stepsArgument?.slice("--steps=".length) ?? 10);
+const forkOptions =
+  forkSteps >= 100 ? { warmup: 60, rounds: 41, batch: 6 } : { warmup: 500, rounds: 61, batch: 50 };
+if (!(await forkedCase(stepsArgument ? casesAt(forkSteps) : {}, forkOptions))) await main();
