@@ -77,7 +77,6 @@ class OperationScratch {
 class OperationContext implements HookContext {
   readonly step: number;
   readonly input: string;
-  readonly turn: number;
   readonly #state: RunState;
   readonly #committed: number;
   readonly #stepScratch: Scratchpad;
@@ -90,12 +89,15 @@ class OperationContext implements HookContext {
   ) {
     this.step = state.step;
     this.input = state.input;
-    this.turn = state.turn;
     this.#state = state;
     this.#committed = state.messages.length;
     this.#stepScratch = state.stepScratch;
   }
 
+  /** The run's index in its session: fixed when the run starts. */
+  get turn(): number {
+    return this.#state.turn;
+  }
   get sessionId(): string {
     return this.#state.sessionId;
   }
