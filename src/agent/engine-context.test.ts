@@ -138,6 +138,55 @@ describe("scratchpads", () => {
     });
   });
 
+  test.each(SURFACES)(
+    "one model call is one operation: model_request, model_response and model_turn_finished share it (%s)",
+    async (surface) => {
+      const seen: Record<string, unknown> = {};
+      const model = scriptedModel([{ text: "first" }]);
+      const agent = createAgent({
+        model,
+        hooks: [
+          defineHook({
+            name: "mark",
+            on: "model_request",
+            kind: "transform",
+            handler: (_event, ctx) => {
+              ctx.scratch.operation.set("call", `attempt ${ctx.attempt}`);
+            },
+          }),
+          defineHook({
+            name: "response",
+            on: "model_response",
+            kind: "inspect",
+            handler: (_event, ctx) => {
+              seen.response = ctx.scratch.operation.get("call");
+            },
+          }),
+          defineHook({
+            name: "finished",
+            on: "model_turn_finished",
+            kind: "inspect",
+            handler: (_event, ctx) => {
+              seen.finished = ctx.scratch.operation.get("call");
+            },
+          }),
+          defineHook({
+            name: "end",
+            on: "step_end",
+            kind: "inspect",
+            handler: (_event, ctx) => {
+              // step_end is not part of the model call's operation.
+              seen.stepEnd = ctx.scratch.operation.get("call") ?? "none";
+            },
+          }),
+        ],
+      });
+      const { result } = await runOn(surface, { agent }, "go");
+      expect(result.outcome).toBe("completed");
+      expect(seen).toEqual({ response: "attempt 1", finished: "attempt 1", stepEnd: "none" });
+    },
+  );
+
   test("update is atomic per key: concurrent tool hooks lose no increment", async () => {
     const out = await runBoth(() => {
       const totals: unknown[] = [];
