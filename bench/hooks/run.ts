@@ -222,26 +222,27 @@ const noOps = noOpHooksOnEveryEvent();
 let plainAgent = makeAgent(loopModel, []);
 let hookedAgent = makeAgent(loopModel, noOps.hooks);
 const seam = noOpSeam();
+/** Resets the replayed script, then runs `fn` (one timed call of a case). */
+function replay<T>(fn: () => T): () => T {
+  return () => {
+    loopModel.reset();
+    return fn();
+  };
+}
+const freshPlain = () => {
+  plainAgent = makeAgent(loopModel, []);
+};
+const freshHooked = () => {
+  hookedAgent = makeAgent(loopModel, noOps.hooks);
+};
+// A fresh agent per round (`setup`), so its in-memory session store does not grow.
 const loopCases = {
-  bare: { run: () => (loopModel.reset(), bareLoop(loopModel, STEPS)) },
-  bareSeams: { run: () => (loopModel.reset(), bareLoop(loopModel, STEPS, seam)) },
-  run: {
-    // A fresh agent per round, so its in-memory session store does not grow across the bench.
-    setup: () => (plainAgent = makeAgent(loopModel, [])) && undefined,
-    run: () => (loopModel.reset(), plainAgent.run(INPUT)),
-  },
-  runHooks: {
-    setup: () => (hookedAgent = makeAgent(loopModel, noOps.hooks)) && undefined,
-    run: () => (loopModel.reset(), hookedAgent.run(INPUT)),
-  },
-  stream: {
-    setup: () => (plainAgent = makeAgent(loopModel, [])) && undefined,
-    run: () => (loopModel.reset(), drain(plainAgent.stream(INPUT))),
-  },
-  streamHooks: {
-    setup: () => (hookedAgent = makeAgent(loopModel, noOps.hooks)) && undefined,
-    run: () => (loopModel.reset(), drain(hookedAgent.stream(INPUT))),
-  },
+  bare: { run: replay(() => bareLoop(loopModel, STEPS)) },
+  bareSeams: { run: replay(() => bareLoop(loopModel, STEPS, seam)) },
+  run: { setup: freshPlain, run: replay(() => plainAgent.run(INPUT)) },
+  runHooks: { setup: freshHooked, run: replay(() => hookedAgent.run(INPUT)) },
+  stream: { setup: freshPlain, run: replay(() => drain(plainAgent.stream(INPUT))) },
+  streamHooks: { setup: freshHooked, run: replay(() => drain(hookedAgent.stream(INPUT))) },
 };
 type LoopCase = keyof typeof loopCases;
 

@@ -60,11 +60,17 @@ function casesAt(steps: number) {
   const fresh = () => {
     agent = makeAgent(model, steps);
   };
+  const replay =
+    <T>(fn: () => T) =>
+    () => {
+      model.reset();
+      return fn();
+    };
   return {
-    bare: { run: () => (model.reset(), bareLoop(model, steps)) },
-    bareStream: { run: () => (model.reset(), bareStreamLoop(model, steps)) },
-    run: { setup: fresh, run: () => (model.reset(), agent.run(INPUT)) },
-    stream: { setup: fresh, run: () => (model.reset(), drain(agent.stream(INPUT))) },
+    bare: { run: replay(() => bareLoop(model, steps)) },
+    bareStream: { run: replay(() => bareStreamLoop(model, steps)) },
+    run: { setup: fresh, run: replay(() => agent.run(INPUT)) },
+    stream: { setup: fresh, run: replay(() => drain(agent.stream(INPUT))) },
   };
 }
 type LoopCase = keyof ReturnType<typeof casesAt>;

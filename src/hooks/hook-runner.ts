@@ -108,7 +108,8 @@ export class HookRunner {
     if (registries.length === 1) {
       const only = registries[0]!;
       // Every payload a runner dispatches carries its run's lineage: the depth is the run's.
-      const depth = this.#depth ?? (this.#depth = payload.agentPath.length - 1 - only.depth);
+      this.#depth ??= payload.agentPath.length - 1 - only.depth;
+      const depth = this.#depth;
       return only.registry.select(payload, depth, type);
     }
     return mergeSelections(
