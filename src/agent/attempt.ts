@@ -8,7 +8,7 @@ import type { HookError } from "../errors/hook-error.js";
 import type { EventPayload, ModelRequest } from "../events/payloads.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOutcome } from "../hooks/hook-runner.js";
+import type { BlockingOptions, BlockingOutcome } from "../hooks/hook-runner.js";
 import { mergeRequestPatches } from "../hooks/merge-request-patch.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { StreamSignal } from "../models/read-model-output.js";
@@ -19,6 +19,10 @@ import { contextFor, payload, type RunState } from "./run-state.js";
 import type { DeltaSink, Surface } from "./surface.js";
 
 const NO_PATCH = { patch: {}, setBy: {}, activeToolsBy: [], warnings: [] };
+
+// Transforms see the baseline and decides the patched request: two dispatches, one phase each.
+const TRANSFORMS: BlockingOptions = Object.freeze({ phase: "transforms" });
+const DECIDES: BlockingOptions = Object.freeze({ phase: "decides" });
 
 /**
  * One attempt's hook state: its context (made when a hook first needs it), the
@@ -126,11 +130,7 @@ export function prepareAttempt(runtime: AgentRuntime, attempt: Attempt): Prepare
   const selection = state.runner.select(event, "model_request");
   attempt.event = event;
   attempt.selection = selection;
-  const patching = state.runner.dispatch(event, attempt.context(), {
-    transforms: selection.transforms,
-    decides: EMPTY_SELECTION.decides,
-    inspects: EMPTY_SELECTION.inspects,
-  });
+  const patching = state.runner.dispatch(event, attempt.context(), selection, TRANSFORMS);
   return patching instanceof Promise
     ? patchLater(runtime, attempt, patching)
     : afterPatches(runtime, attempt, patching);
@@ -177,11 +177,7 @@ function afterPatches(
     history: event!.history,
     isFirstStep: event!.isFirstStep,
   };
-  const deciding = state.runner.dispatch(effective, attempt.context(), {
-    transforms: EMPTY_SELECTION.transforms,
-    decides: selection.decides,
-    inspects: EMPTY_SELECTION.inspects,
-  });
+  const deciding = state.runner.dispatch(effective, attempt.context(), selection, DECIDES);
   return deciding instanceof Promise ? deciding.then(afterDecides) : afterDecides(deciding);
 }
 

@@ -180,12 +180,6 @@ async function driveSession(
   return result;
 }
 
-const NO_CALLS = Object.freeze([]) as unknown as { toolCallId: string; toolName: string; args: unknown }[];
-
-function callSummary(call: { toolCallId: string; toolName: string; args: unknown }) {
-  return { toolCallId: call.toolCallId, toolName: call.toolName, args: call.args };
-}
-
 function abortedEnd(text: string, signal: AbortSignal): RunEnd {
   const error = abortError(signal);
   const detail = /abort/i.test(error.message) ? "" : `: ${error.message}`;
@@ -299,12 +293,9 @@ export async function runSteps(
     else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
     if (ephemeral.length) ephemeral = [];
     text = turn.text;
-    // The calls as payloads and stream items show them: made only when something shows them.
-    const toolCalls =
-      turn.toolCalls.length &&
-      (surface.streaming || state.runner.wants("model_turn_finished") || state.runner.wants("step_end"))
-        ? turn.toolCalls.map(callSummary)
-        : NO_CALLS;
+    // The calls as payloads show them: the model's calls themselves (arguments parsed once),
+    // not copies (their raw input comes along; nothing in a payload is for writing).
+    const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
     if (surface.streaming)
       for (const call of toolCalls)
         surface.emit({
@@ -324,7 +315,7 @@ export async function runSteps(
     }
     if (resolved?.kind === "retry") {
       // The invalid step is not committed; the next request carries the feedback, once.
-      ephemeral = retryFeedback(turn, turn.toolCalls.map(callSummary), resolved.feedback);
+      ephemeral = retryFeedback(turn, turn.toolCalls, resolved.feedback);
       commitStep(state, requested, [], false);
       continue;
     }

@@ -24,6 +24,20 @@ export interface BlockingOptions {
   validateArgs?: Validate;
   /** `tool_result`: rewritten results are validated against the tool's output schema, if any. */
   validateResult?: Validate;
+  /** Run only the selection's transforms, or only its decides (`model_request` runs them apart). */
+  phase?: "transforms" | "decides";
+}
+
+const NO_HOOKS: readonly RegisteredHook[] = Object.freeze([]);
+
+/** The selection a dispatch runs: its transforms and decides, or one of them (`phase`). */
+function phased(selection: HookSelection, phase: BlockingOptions["phase"]): HookSelection {
+  if (phase === undefined) return selection;
+  return {
+    transforms: phase === "transforms" ? selection.transforms : NO_HOOKS,
+    decides: phase === "decides" ? selection.decides : NO_HOOKS,
+    inspects: NO_HOOKS,
+  };
 }
 
 export interface BlockingOutcome<P extends AnyEventPayload> {
@@ -147,7 +161,9 @@ export class HookRunner {
       terminal: undefined,
       failure: undefined,
     };
-    const { transforms, decides } = selection;
+    const phase = options.phase;
+    const transforms = phase === "decides" ? NO_HOOKS : selection.transforms;
+    const decides = phase === "transforms" ? NO_HOOKS : selection.decides;
     if (transforms.length === 0 && decides.length === 0) return outcome;
     for (let index = 0; index < transforms.length; index++) {
       const hook = transforms[index]!;
@@ -157,7 +173,16 @@ export class HookRunner {
       const invoked = this.#invoke(hook, input, context);
       if (invoked === QUIET) continue;
       if (invoked instanceof Promise)
-        return this.#resume(initial, outcome, context, selection, options, index, invoked, undefined);
+        return this.#resume(
+          initial,
+          outcome,
+          context,
+          phased(selection, phase),
+          options,
+          index,
+          invoked,
+          undefined,
+        );
       if (this.#transformed(hook, invoked, outcome, options)) return outcome;
     }
     let decided: { ask?: { flow: Flow; hook: string } } | undefined;
@@ -171,7 +196,7 @@ export class HookRunner {
           initial,
           outcome,
           context,
-          selection,
+          phased(selection, phase),
           options,
           transforms.length + index,
           called,
