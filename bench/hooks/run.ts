@@ -21,13 +21,14 @@ import type {
 } from "../../src/index.js";
 import { forkedCase, measureForked } from "../shared/forks.js";
 import { hookwise } from "../shared/hookwise.js";
-import { format, machine, measureAll, verdict } from "../shared/measure.js";
+import { format, machine, measureAll, type Timing, verdict } from "../shared/measure.js";
 import {
   bareLoop,
   drain,
   INPUT,
   INSTRUCTIONS,
   type ReplayModel,
+  RoundStore,
   replayModel,
   type Seam,
   toolSteps,
@@ -203,7 +204,7 @@ function noOpSeam(): Seam {
   };
 }
 
-function makeAgent(model: ReplayModel, hooks: AnyHook[]) {
+function makeAgent(model: ReplayModel, hooks: AnyHook[], store?: RoundStore) {
   return createAgent({
     name: "bench",
     model,
@@ -212,6 +213,7 @@ function makeAgent(model: ReplayModel, hooks: AnyHook[]) {
     hooks,
     maxSteps: STEPS,
     logger: silent,
+    store,
   });
 }
 
@@ -219,8 +221,10 @@ function makeAgent(model: ReplayModel, hooks: AnyHook[]) {
 // and the bare loops each measured in processes of their own.
 const loopModel = replayModel(toolSteps(STEPS));
 const noOps = noOpHooksOnEveryEvent();
-let plainAgent = makeAgent(loopModel, []);
-let hookedAgent = makeAgent(loopModel, noOps.hooks);
+// One agent per fork; its store is emptied between rounds, so sessions do not pile up.
+const roundStore = new RoundStore();
+const plainAgent = makeAgent(loopModel, [], roundStore);
+const hookedAgent = makeAgent(loopModel, noOps.hooks, roundStore);
 const seam = noOpSeam();
 /** Resets the replayed script, then runs `fn` (one timed call of a case). */
 function replay<T>(fn: () => T): () => T {
@@ -229,13 +233,8 @@ function replay<T>(fn: () => T): () => T {
     return fn();
   };
 }
-const freshPlain = () => {
-  plainAgent = makeAgent(loopModel, []);
-};
-const freshHooked = () => {
-  hookedAgent = makeAgent(loopModel, noOps.hooks);
-};
-// A fresh agent per round (`setup`), so its in-memory session store does not grow.
+const freshPlain = () => roundStore.reset();
+const freshHooked = freshPlain;
 const loopCases = {
   bare: { run: replay(() => bareLoop(loopModel, STEPS)) },
   bareSeams: { run: replay(() => bareLoop(loopModel, STEPS, seam)) },
@@ -266,28 +265,28 @@ async function loopBench(): Promise<number> {
 
   const names = Object.keys(loopCases) as LoopCase[];
   const t = measureForked(fileURLToPath(import.meta.url), names, FORKS);
-  const row = (label: string, timing: { medianUs: number; minUs: number }, extra = "") =>
+  const row = (label: string, timing: Timing, extra = "") =>
     console.log(
-      `    ${label.padEnd(46)} ${format(timing.medianUs)} (${format(timing.minUs, 1, 6)}) ${format(timing.medianUs / STEPS, 2)}   ${extra}`,
+      `    ${label.padEnd(46)} ${format(timing.meanUs)} (${format(timing.medianUs, 1, 6)} ${format(timing.minUs, 1, 6)}) ${format(timing.meanUs / STEPS, 2)}   ${extra}`,
     );
-  const ratio = t.runHooks.medianUs / t.bareSeams.medianUs;
-  console.log(`    ${"".padEnd(46)}    µs/run  (fastest)   µs/step`);
+  const ratio = t.runHooks.meanUs / t.bareSeams.meanUs;
+  console.log(`    ${"".padEnd(46)} mean µs/run (median fastest)  µs/step   (ratios of means: GC included)`);
   row("bare loop", t.bare);
   row(`bare loop + ${HOOKS_PER_EVENT} no-op functions at each seam`, t.bareSeams);
-  row("agent.run(), no hooks", t.run, `${(t.run.medianUs / t.bare.medianUs).toFixed(2)}× bare`);
+  row("agent.run(), no hooks", t.run, `${(t.run.meanUs / t.bare.meanUs).toFixed(2)}× bare`);
   row(
     `agent.run(), ${HOOKS_PER_EVENT} no-op hooks on every event`,
     t.runHooks,
-    `${ratio.toFixed(2)}× bare + no-ops (target ≤ 3×: ${verdict(ratio <= 3)}); ${(t.runHooks.medianUs / t.run.medianUs).toFixed(2)}× no hooks`,
+    `${ratio.toFixed(2)}× bare + no-ops (target ≤ 3×: ${verdict(ratio <= 3)}); ${(t.runHooks.meanUs / t.run.meanUs).toFixed(2)}× no hooks`,
   );
-  row("agent.stream(), no hooks", t.stream, `${(t.stream.medianUs / t.bare.medianUs).toFixed(2)}× bare`);
+  row("agent.stream(), no hooks", t.stream, `${(t.stream.meanUs / t.bare.meanUs).toFixed(2)}× bare`);
   row(
     `agent.stream(), ${HOOKS_PER_EVENT} no-op hooks on every event`,
     t.streamHooks,
-    `${(t.streamHooks.medianUs / t.stream.medianUs).toFixed(2)}× no hooks (each firing is also a live \`hook\` stream event)`,
+    `${(t.streamHooks.meanUs / t.stream.meanUs).toFixed(2)}× no hooks (each firing is also a live \`hook\` stream event)`,
   );
-  const perHookNs = ((t.runHooks.medianUs - t.run.medianUs) * 1000) / invocations;
-  const perFunctionNs = ((t.bareSeams.medianUs - t.bare.medianUs) * 1000) / invocations;
+  const perHookNs = ((t.runHooks.meanUs - t.run.meanUs) * 1000) / invocations;
+  const perFunctionNs = ((t.bareSeams.meanUs - t.bare.meanUs) * 1000) / invocations;
   console.log(
     `    per hook invocation (run()): ${perHookNs.toFixed(0)} ns, its event's payload, context and trace entry included; per bare no-op call: ${perFunctionNs.toFixed(1)} ns`,
   );

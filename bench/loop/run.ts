@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import type { Agent, HookLogger } from "../../src/index.js";
 import { forkedCase, measureForked } from "../shared/forks.js";
 import { hookwise } from "../shared/hookwise.js";
-import { format, machine, verdict } from "../shared/measure.js";
+import { format, machine, type Timing, verdict } from "../shared/measure.js";
 import {
   bareLoop,
   bareStreamLoop,
@@ -19,6 +19,7 @@ import {
   INPUT,
   INSTRUCTIONS,
   type ReplayModel,
+  RoundStore,
   replayModel,
   toolSteps,
   tools,
@@ -28,7 +29,7 @@ const { createAgent } = hookwise;
 const TARGET_RATIO = 3;
 const silent: HookLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
-function makeAgent(model: ReplayModel, steps: number): Agent {
+function makeAgent(model: ReplayModel, steps: number, store?: RoundStore): Agent {
   return createAgent({
     name: "bench",
     model,
@@ -36,6 +37,7 @@ function makeAgent(model: ReplayModel, steps: number): Agent {
     tools,
     maxSteps: steps,
     logger: silent,
+    store,
   });
 }
 
@@ -55,11 +57,10 @@ async function sanityCheck(steps: number): Promise<void> {
 /** The cases at `steps` steps; each is measured in processes of its own (bench/shared/forks.ts). */
 function casesAt(steps: number) {
   const model = replayModel(toolSteps(steps));
-  let agent = makeAgent(model, steps);
-  // A fresh agent per round, so its in-memory session store does not grow across the bench.
-  const fresh = () => {
-    agent = makeAgent(model, steps);
-  };
+  // One agent per fork; its store is emptied between rounds, so sessions do not pile up.
+  const store = new RoundStore();
+  const agent = makeAgent(model, steps, store);
+  const fresh = () => store.reset();
   const replay =
     <T>(fn: () => T) =>
     () => {
@@ -87,20 +88,22 @@ async function main(): Promise<void> {
     `bench/loop — ${machine()}; load average ${loadavg()[0]!.toFixed(2)}; measuring dist/ (the built package)`,
   );
   console.log(
-    `scripted model, 2 tool calls per step, no hooks; each case in ${FORKS} processes of its own; median (fastest) batch\n`,
+    `scripted model, 2 tool calls per step, no hooks; each case in ${FORKS} processes of its own; mean over batches, GC included (median, fastest batch)\n`,
   );
   await sanityCheck(10);
   await sanityCheck(100);
 
   const ten = measureAt(10);
-  const ratioRun = ten.run.medianUs / ten.bare.medianUs;
+  const ratioRun = ten.run.meanUs / ten.bare.meanUs;
   // A stream is measured against the bare loop over the same transport (doStream).
-  const ratioStream = ten.stream.medianUs / ten.bareStream.medianUs;
-  const row = (label: string, timing: { medianUs: number; minUs: number }, extra = "") =>
+  const ratioStream = ten.stream.meanUs / ten.bareStream.meanUs;
+  const row = (label: string, timing: Timing, extra = "") =>
     console.log(
-      `  ${label.padEnd(28)} ${format(timing.medianUs)} (${format(timing.minUs, 1, 6)}) ${format(timing.medianUs / 10, 2)}   ${extra}`,
+      `  ${label.padEnd(28)} ${format(timing.meanUs)} (${format(timing.medianUs, 1, 6)} ${format(timing.minUs, 1, 6)}) ${format(timing.meanUs / 10, 2)}   ${extra}`,
     );
-  console.log("10 steps × 2 tool calls          µs/run  (fastest)   µs/step   ratio to the bare loop");
+  console.log(
+    "10 steps × 2 tool calls        mean µs/run (median fastest)  µs/step   ratio to the bare loop (means)",
+  );
   row("bare loop (doGenerate)", ten.bare);
   row("bare loop (doStream)", ten.bareStream);
   row(
@@ -112,7 +115,7 @@ async function main(): Promise<void> {
     "agent.stream(), drained",
     ten.stream,
     `${ratioStream.toFixed(2)}× the bare doStream loop (target ≤ ${TARGET_RATIO}×: ${verdict(ratioStream <= TARGET_RATIO)}); ` +
-      `${(ten.stream.medianUs / ten.bare.medianUs).toFixed(2)}× the bare doGenerate loop`,
+      `${(ten.stream.meanUs / ten.bare.meanUs).toFixed(2)}× the bare doGenerate loop`,
   );
 
   const hundred = measureAt(100);
@@ -121,11 +124,11 @@ async function main(): Promise<void> {
     console.log(
       `  ${label.padEnd(26)} ${format(at10 / 10, 2)} ${format(at100 / 100, 2, 11)}   ${(at100 / 100 / (at10 / 10)).toFixed(2)}×`,
     );
-  line("bare loop (doGenerate)", ten.bare.medianUs, hundred.bare.medianUs);
-  line("agent.run()", ten.run.medianUs, hundred.run.medianUs);
-  line("agent.stream()", ten.stream.medianUs, hundred.stream.medianUs);
+  line("bare loop (doGenerate)", ten.bare.meanUs, hundred.bare.meanUs);
+  line("agent.run()", ten.run.meanUs, hundred.run.meanUs);
+  line("agent.stream()", ten.stream.meanUs, hundred.stream.meanUs);
   console.log(
-    `  (one 100-step run: run() ${hundred.run.medianUs.toFixed(0)} µs, stream() ${hundred.stream.medianUs.toFixed(0)} µs)`,
+    `  (one 100-step run: run() ${hundred.run.meanUs.toFixed(0)} µs, stream() ${hundred.stream.meanUs.toFixed(0)} µs)`,
   );
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

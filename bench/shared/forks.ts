@@ -59,6 +59,7 @@ export function measureForked<K extends string>(
     const timings = samples.get(name)!;
     result[name] = {
       medianUs: median(timings.map((timing) => timing.medianUs)),
+      meanUs: timings.reduce((sum, timing) => sum + timing.meanUs, 0) / timings.length,
       minUs: Math.min(...timings.map((timing) => timing.minUs)),
     };
   }

@@ -12,7 +12,7 @@ import type {
   LanguageModelV3ToolResultPart,
 } from "@ai-sdk/provider";
 import { z } from "zod";
-import type { ScriptEntry, ScriptedModel } from "../../src/index.js";
+import type { ScriptEntry, ScriptedModel, SessionRecord, StateStore } from "../../src/index.js";
 import { hookwise } from "./hookwise.js";
 
 const { scriptedModel, tool } = hookwise;
@@ -192,4 +192,48 @@ export async function drain<T>(live: AsyncIterable<unknown> & { result: Promise<
     // consume every event
   }
   return live.result;
+}
+
+/**
+ * The in-memory store, emptied between rounds (`reset`, untimed): every run still loads,
+ * counts and saves its session through it, but the sessions of earlier rounds do not pile
+ * up, so one agent serves a whole fork (no agent built per round, no garbage of it).
+ */
+export class RoundStore implements StateStore {
+  readonly kind = "memory";
+  #inner: StateStore = new hookwise.MemoryStore();
+
+  reset(): void {
+    this.#inner = new hookwise.MemoryStore();
+  }
+  get<T = unknown>(key: string) {
+    return this.#inner.get<T>(key);
+  }
+  set(key: string, value: unknown, options?: { ttlMs?: number }) {
+    return this.#inner.set(key, value, options);
+  }
+  delete(key: string) {
+    return this.#inner.delete(key);
+  }
+  increment(key: string, by?: number) {
+    return this.#inner.increment(key, by);
+  }
+  hit(key: string, options: { max: number; windowMs: number; now: number }) {
+    return this.#inner.hit(key, options);
+  }
+  setIfAbsent(key: string, value: unknown, options?: { ttlMs?: number }) {
+    return this.#inner.setIfAbsent(key, value, options);
+  }
+  loadSession(id: string) {
+    return this.#inner.loadSession(id);
+  }
+  saveSession(record: SessionRecord) {
+    return this.#inner.saveSession(record);
+  }
+  deleteSession(id: string) {
+    return this.#inner.deleteSession(id);
+  }
+  close() {
+    return this.#inner.close();
+  }
 }
