@@ -306,4 +306,4 @@ async function main(): Promise<void> {
 
 // In a fork: counting is off (the hooks only store their argument, as the bare no-ops do).
 noOps.counting.on = !process.argv.some((arg) => arg.startsWith("--case="));
-if (!(await forkedCase(loopCases, { warmup: 500, rounds: 61, batch: 50 }))) await main();
+if (!(await forkedCase(loopCases, { warmup: 3000, rounds: 61, batch: 50 }))) await main();

@@ -137,5 +137,5 @@ async function main(): Promise<void> {
 const stepsArgument = process.argv.find((arg) => arg.startsWith("--steps="));
 const forkSteps = Number(stepsArgument?.slice("--steps=".length) ?? 10);
 const forkOptions =
-  forkSteps >= 100 ? { warmup: 60, rounds: 41, batch: 6 } : { warmup: 500, rounds: 61, batch: 50 };
+  forkSteps >= 100 ? { warmup: 300, rounds: 41, batch: 6 } : { warmup: 3000, rounds: 61, batch: 50 };
 if (!(await forkedCase(stepsArgument ? casesAt(forkSteps) : {}, forkOptions))) await main();
