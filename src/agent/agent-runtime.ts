@@ -5,6 +5,7 @@ import type { HookLogger } from "../hooks/hook-context.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
 import { isSupportedModel, type LanguageModel } from "../models/language-model.js";
+import { modelLabel } from "../models/model-settings.js";
 import { compilePolicies } from "../policy/policy.js";
 import { MemoryStore } from "../state/memory-store.js";
 import type { StateStore } from "../state/state-store.js";
@@ -34,6 +35,8 @@ export interface AgentRuntime {
   readonly log: HookLogger;
   /** Session scratchpads live in the process, keyed by session id. */
   readonly sessionScratch: Map<string, Scratchpad>;
+  /** `provider:modelId` of `model` (how requests name it). */
+  readonly modelLabel: string;
   /** Room made up front for a run's trace: the longest trace of this agent's runs so far. */
   traceCapacity: number;
 }
@@ -80,6 +83,7 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
   return {
     name: options.name ?? "agent",
     model: options.model,
+    modelLabel: modelLabel(options.model),
     options,
     tools,
     toolSpecs: toolSpecs(tools),

@@ -99,10 +99,12 @@ async function driveSession(
   // A transcript passed in (a stateless server's client holds it) replaces the stored one.
   if (options.messages) session.messages = options.messages.slice();
   const isNewSession = existing === undefined && session.messages.length === 0;
+  // A session scope is kept for the session's next runs once a hook writes to it: a run
+  // whose hooks never do leaves nothing behind in the agent's memory.
   let sessionScratch = runtime.sessionScratch.get(sessionId);
   if (!sessionScratch) {
-    sessionScratch = new Scratchpad();
-    runtime.sessionScratch.set(sessionId, sessionScratch);
+    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
+    sessionScratch = scratch;
   }
   const runScratch = new Scratchpad(sessionScratch);
   const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];

@@ -51,7 +51,8 @@ function baseline(
     messages: ephemeral.length ? [...state.messages, ...ephemeral] : state.messages.slice(),
     tools: runtime.toolSpecs,
     toolChoice: options.toolChoice ?? "auto",
-    model: modelLabel(model),
+    // The agent's own model's label is made once; a fallback's when it is used.
+    model: model === runtime.model ? runtime.modelLabel : modelLabel(model),
   };
   if (options.temperature !== undefined) request.temperature = options.temperature;
   if (options.maxOutputTokens !== undefined) request.maxOutputTokens = options.maxOutputTokens;

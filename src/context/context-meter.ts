@@ -18,16 +18,13 @@ export interface ContextMeterOptions {
   transcript: () => readonly ModelMessage[];
 }
 
-interface Observation {
-  sent: readonly ModelMessage[];
-  inputTokens: number;
-}
-
 export class ContextMeter implements ContextWindowUsage {
   readonly window: number;
   readonly #options: ContextMeterOptions;
   #overhead: number | undefined;
-  #observed: Observation | undefined;
+  // The last report, as two fields (not an object per step).
+  #observedSent: readonly ModelMessage[] | undefined;
+  #observedTokens = 0;
 
   constructor(options: ContextMeterOptions) {
     this.window = options.window;
@@ -40,19 +37,21 @@ export class ContextMeter implements ContextWindowUsage {
    */
   observe(sent: readonly ModelMessage[], inputTokens: number | undefined): void {
     if (inputTokens === undefined || !(inputTokens > 0)) return;
-    this.#observed = { sent: sent.slice(), inputTokens };
+    this.#observedSent = sent.slice();
+    this.#observedTokens = inputTokens;
   }
 
   /** `observe` for a `sent` list that is already a snapshot nobody changes: kept as it is, not copied. */
   observeSnapshot(sent: readonly ModelMessage[], inputTokens: number | undefined): void {
     if (inputTokens === undefined || !(inputTokens > 0)) return;
-    this.#observed = { sent, inputTokens };
+    this.#observedSent = sent;
+    this.#observedTokens = inputTokens;
   }
 
   tokens(messages: readonly ModelMessage[] = this.#options.transcript()): number {
-    const observed = this.#observed;
-    if (observed && startsWith(messages, observed.sent)) {
-      return observed.inputTokens + estimateTokens(messages.slice(observed.sent.length));
+    const sent = this.#observedSent;
+    if (sent && startsWith(messages, sent)) {
+      return this.#observedTokens + estimateTokens(messages.slice(sent.length));
     }
     this.#overhead ??= this.#options.overheadTokens();
     return this.#overhead + estimateTokens(messages);

@@ -48,3 +48,18 @@ describe("Scratchpad", () => {
     expect(pad.get<number[]>("seen")).toHaveLength(50);
   });
 });
+
+describe("a scope that registers itself on its first write", () => {
+  test("calls back once, on the first write, not on reads", () => {
+    let registered = 0;
+    const scope = new Scratchpad(undefined, () => registered++);
+    scope.get("a");
+    scope.has("a");
+    [...scope.entries()];
+    expect(registered).toBe(0);
+    scope.set("a", 1);
+    scope.update<number>("a", (value) => (value ?? 0) + 1);
+    expect(registered).toBe(1);
+    expect(scope.get("a")).toBe(2);
+  });
+});

@@ -7,9 +7,12 @@ export class Scratchpad {
   /** Made on the first write: most scopes (a step with no hook that writes) stay empty. */
   #values: Map<string, unknown> | undefined;
   readonly #parent: Scratchpad | undefined;
+  /** Called once, when this scope is first written to (a session scope registers itself then). */
+  #onFirstWrite: (() => void) | undefined;
 
-  constructor(parent?: Scratchpad) {
+  constructor(parent?: Scratchpad, onFirstWrite?: () => void) {
     this.#parent = parent;
+    this.#onFirstWrite = onFirstWrite;
   }
 
   get<T = unknown>(key: string): T | undefined {
@@ -41,11 +44,16 @@ export class Scratchpad {
 
   /** This scope's own entries (not inherited ones). */
   entries(): IterableIterator<[string, unknown]> {
-    return this.#own().entries();
+    return (this.#values ?? new Map<string, unknown>()).entries();
   }
 
   #own(): Map<string, unknown> {
-    if (this.#values === undefined) this.#values = new Map();
+    if (this.#values === undefined) {
+      this.#values = new Map();
+      const onFirstWrite = this.#onFirstWrite;
+      this.#onFirstWrite = undefined;
+      onFirstWrite?.();
+    }
     return this.#values;
   }
 }
