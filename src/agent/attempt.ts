@@ -6,9 +6,9 @@
  */
 import type { HookError } from "../errors/hook-error.js";
 import type { EventPayload, ModelRequest } from "../events/payloads.js";
+import type { BlockingOptions, BlockingOutcome } from "../hooks/blocking.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOptions, BlockingOutcome } from "../hooks/hook-runner.js";
 import { mergeRequestPatches } from "../hooks/merge-request-patch.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { StreamSignal } from "../models/read-model-output.js";

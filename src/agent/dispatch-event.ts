@@ -1,8 +1,8 @@
 /** One loop event through its blocking hooks, and what ends the run when they stop it. */
 import type { AnyEventPayload } from "../events/payloads.js";
+import type { BlockingOutcome } from "../hooks/blocking.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { RunEnd } from "./finish-run.js";
 import { contextFor, type RunState } from "./run-state.js";
 

@@ -1,8 +1,8 @@
 /** A step's end: `step_end` hooks (which may stop the run or edit the transcript), then `step-finish`. */
 import type { EventPayload } from "../events/payloads.js";
+import type { BlockingOutcome } from "../hooks/blocking.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { RunEnd } from "./finish-run.js";
 import { contextFor, type RunState } from "./run-state.js";

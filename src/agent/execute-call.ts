@@ -4,9 +4,9 @@
  */
 import type { OnceGuard } from "../approvals/exactly-once.js";
 import type { EventPayload } from "../events/payloads.js";
+import type { BlockingOutcome } from "../hooks/blocking.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
-import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { abortable } from "./abortable.js";
 import { toolOptions } from "./calling-run.js";

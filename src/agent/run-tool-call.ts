@@ -5,9 +5,9 @@
  * Never throws for a hook or tool failure: the model gets an error result naming it.
  */
 import type { EventPayload } from "../events/payloads.js";
+import type { BlockingOutcome } from "../hooks/blocking.js";
 import type { AskRequest } from "../hooks/flow.js";
 import { EMPTY_SELECTION } from "../hooks/hook-registry.js";
-import type { BlockingOutcome } from "../hooks/hook-runner.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { AgentRuntime } from "./agent-runtime.js";

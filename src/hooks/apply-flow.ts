@@ -5,9 +5,9 @@
  */
 import { HookError } from "../errors/hook-error.js";
 import type { AnyEventPayload } from "../events/payloads.js";
+import type { BlockingOptions, BlockingOutcome } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { RegisteredHook } from "./hook-registry.js";
-import type { BlockingOptions, BlockingOutcome } from "./hook-runner.js";
 
 /** The shared empty list an outcome starts with (replaced on first write). */
 export const NONE: never[] = Object.freeze([]) as never[];

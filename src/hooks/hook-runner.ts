@@ -8,50 +8,14 @@
 
 import type { HookError } from "../errors/hook-error.js";
 import type { EventName } from "../events/catalogue.js";
-import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
-import type { Flow, MessageEdit } from "./flow.js";
+import type { AnyEventPayload } from "../events/payloads.js";
+import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
+import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
 import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
-import type { NamedPatch } from "./merge-request-patch.js";
-import { type HookTraceEntry, TraceLog } from "./trace.js";
-
-export type Validate = (value: unknown) => { ok: true; value: unknown } | { ok: false; message: string };
-
-export interface BlockingOptions {
-  /** `tool_call`: rewritten args are validated against the tool's input schema (fail closed). */
-  validateArgs?: Validate;
-  /** `tool_result`: rewritten results are validated against the tool's output schema, if any. */
-  validateResult?: Validate;
-  /** Run only the selection's transforms, or only its decides (`model_request` runs them apart). */
-  phase?: "transforms" | "decides";
-}
-
-const NO_HOOKS: readonly RegisteredHook[] = Object.freeze([]);
-
-/** The selection a dispatch runs: its transforms and decides, or one of them (`phase`). */
-function phased(selection: HookSelection, phase: BlockingOptions["phase"]): HookSelection {
-  if (phase === undefined) return selection;
-  return {
-    transforms: phase === "transforms" ? selection.transforms : NO_HOOKS,
-    decides: phase === "decides" ? selection.decides : NO_HOOKS,
-    inspects: NO_HOOKS,
-  };
-}
-
-export interface BlockingOutcome<P extends AnyEventPayload> {
-  /** The payload after chained rewrites (`original` set when args or result changed). */
-  payload: P;
-  patches: NamedPatch[];
-  injected: ModelMessage[];
-  /** Transcript edits (`flow.replaceMessages`, `flow.compact`), in hook order; the loop applies them. */
-  edits: { hook: string; edit: MessageEdit }[];
-  /** A terminal answer: skip, terminate, retry, repair, fallback, deny, ask, or an approval answer. */
-  terminal?: { flow: Flow; hook: string };
-  /** A blocking hook failed closed. */
-  failure?: HookError;
-}
+import { detailOf, type HookTraceEntry, TraceLog } from "./trace.js";
 
 /** `traced`: its trace entry is written already (it failed open, or answered nothing). */
 type InvokedHook = Invocation & { traced?: boolean };
@@ -76,8 +40,6 @@ export interface HookRunnerOptions {
 
 /** The outcome's lists until a hook adds to them (frozen: a dispatch replaces, never mutates them). */
 import { applyFlow, NONE } from "./apply-flow.js";
-
-const NO_OPTIONS: BlockingOptions = Object.freeze({});
 
 export class HookRunner {
   readonly #options: HookRunnerOptions;
@@ -419,19 +381,5 @@ export class HookRunner {
     const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
     if (detail !== undefined) entry.detail = detail;
     this.#trace.record(entry);
-  }
-}
-
-function detailOf(result: Flow): unknown {
-  switch (result.type) {
-    case "deny":
-    case "terminate":
-      return result.reason;
-    case "retry":
-      return result.feedback;
-    case "ask":
-      return result.request.reason;
-    default:
-      return undefined;
   }
 }

@@ -1,3 +1,4 @@
+export type { BlockingOptions, BlockingOutcome, Validate } from "./blocking.js";
 export { type AnyHook, defineHook, type HookDefinition } from "./define-hook.js";
 export { type Flow, type FlowEditMessages, type FlowType, flow, type MessageEdit } from "./flow.js";
 export type {
@@ -17,7 +18,7 @@ export {
   type RegisteredHook,
 } from "./hook-registry.js";
 export { acceptedResults, type HookResult } from "./hook-result.js";
-export { type BlockingOutcome, HookRunner, type Validate } from "./hook-runner.js";
+export { HookRunner } from "./hook-runner.js";
 export { NOT_FIRED } from "./invoke-hook.js";
 export { deepMerge, type MergedPatch, mergeRequestPatches, type NamedPatch } from "./merge-request-patch.js";
 export type { RequestPatch } from "./request-patch.js";

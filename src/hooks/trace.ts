@@ -1,4 +1,5 @@
 import type { EventName, HookKind } from "../events/catalogue.js";
+import type { Flow } from "./flow.js";
 
 /**
  * One entry per hook that fired (`RunResult.events`): why a run went the way it did. Plain,
@@ -49,5 +50,20 @@ export class TraceLog {
     if (events === undefined) return [];
     if (events.length !== this.#count) events.length = this.#count;
     return events;
+  }
+}
+
+/** What a trace entry says of an answer: the reason of a deny, terminate or ask, the feedback of a retry. */
+export function detailOf(result: Flow): unknown {
+  switch (result.type) {
+    case "deny":
+    case "terminate":
+      return result.reason;
+    case "retry":
+      return result.feedback;
+    case "ask":
+      return result.request.reason;
+    default:
+      return undefined;
   }
 }
