@@ -200,3 +200,39 @@ describe("RunResult (DESIGN §11)", () => {
     expect(result.requests).toHaveLength(1);
   });
 });
+
+describe("RunResult.events across runs of one agent", () => {
+  it.each(SURFACES)(
+    "%s: a shorter run after a longer one lists exactly its own firings (the room kept for the longer trace is not shown)",
+    async (surface) => {
+      const model = scriptedModel([
+        { toolCalls: [{ id: "a", name: "noop", args: {} }] },
+        { toolCalls: [{ id: "b", name: "noop", args: {} }] },
+        { text: "long run done" },
+        { text: "short run done" },
+      ]);
+      const agent = createAgent({
+        model,
+        tools: { noop: tool({ inputSchema: z.object({}), execute: () => "ok" }) },
+        hooks: [
+          defineHook({ name: "steps", on: "step_start", kind: "inspect", handler: () => undefined }),
+          defineHook({ name: "calls", on: "tool_call", kind: "transform", handler: () => undefined }),
+        ],
+      });
+      const long = await runOn(surface, agent, "long");
+      const short = await runOn(surface, agent, "short");
+      expect(long.result.events.map((entry) => entry.hook)).toEqual([
+        "steps",
+        "calls",
+        "steps",
+        "calls",
+        "steps",
+      ]);
+      expect(short.result.events).toEqual([
+        { event: "step_start", hook: "steps", kind: "inspect", effect: "observed" },
+      ]);
+      // Each run's list is its own: the second run did not write into the first's.
+      expect(long.result.events).toHaveLength(5);
+    },
+  );
+});
