@@ -28,6 +28,7 @@ import { lockSession } from "./session-lock.js";
 import type { Surface } from "./surface.js";
 import { suspendStep, toEntries } from "./suspend-run.js";
 import { runKey, sessionGuardKey } from "./suspended-run.js";
+import { PromptBuilder } from "./to-prompt.js";
 
 /** A suspended run being resumed: built by resume-run.ts, which settles its pending step. */
 export interface ResumePoint {
@@ -147,6 +148,7 @@ async function driveSession(
     archived: [],
     emit: (event) => surface.emit(event),
     toolView: undefined,
+    prompts: new PromptBuilder(),
   };
 
   resumed?.restore(state);

@@ -20,7 +20,6 @@ import { backoffDelay, sleep } from "./backoff.js";
 import { classifyError } from "./classify-error.js";
 import { payload, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
-import { toPrompt } from "./to-prompt.js";
 
 export type StepRequestOutcome =
   | {
@@ -84,10 +83,11 @@ const PROVIDER_CHOICES = {
   required: Object.freeze({ type: "required" as const }),
 };
 
-function callOptions(request: ModelRequest, signal: AbortSignal) {
+function callOptions(request: ModelRequest, state: RunState) {
   const choice = request.toolChoice;
+  const signal = state.signal;
   return {
-    prompt: toPrompt(request.system, request.messages),
+    prompt: state.prompts.build(request.system, request.messages),
     tools: request.tools.length ? providerToolsOf(request.tools) : undefined,
     toolChoice: request.tools.length
       ? typeof choice === "string"
@@ -158,7 +158,7 @@ export function requestStep(
 function callAttempt(model: LanguageModel, attempt: Attempt): PromiseLike<ModelTurn> {
   const { state } = attempt;
   return abortable(
-    attempt.surface.callModel(model, callOptions(attempt.request, state.signal), attempt),
+    attempt.surface.callModel(model, callOptions(attempt.request, state), attempt),
     state.signal,
   );
 }

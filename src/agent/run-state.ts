@@ -8,6 +8,7 @@ import type { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import type { HookContextView } from "../tools/tool-context.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
+import type { PromptBuilder } from "./to-prompt.js";
 
 /** A registry and its owner's depth in `agentPath` (0 = the top-level agent). */
 export interface GoverningRegistry {
@@ -49,6 +50,8 @@ export interface RunState {
   /** Messages compaction removed during this run; saved with the session. */
   readonly archived: ModelMessage[];
   emit(event: AgentEvent): void;
+  /** The run's provider prompts, built step after step (to-prompt.ts). */
+  readonly prompts: PromptBuilder;
   /** What the current step's tools see of the run (made by their first call; see calling-run.ts). */
   toolView?: HookContextView;
 }

@@ -54,3 +54,38 @@ export function toPrompt(
     prompt[index + offset] = toPromptMessage(messages[index]!);
   return prompt;
 }
+
+/**
+ * A run's prompts, step after step. A step's history is the previous step's plus what was
+ * committed since (the transcript only grows between steps), so the previous prompt is
+ * copied and only the new messages are converted: a long run does not convert its whole
+ * history again on every step. Anything else (an edited or compacted transcript, another
+ * system prompt) is converted whole.
+ */
+export class PromptBuilder {
+  #system: string | undefined;
+  #messages: readonly ModelMessage[] = [];
+  #prompt: LanguageModelV3Prompt | undefined;
+
+  build(system: string | undefined, messages: readonly ModelMessage[]): LanguageModelV3Prompt {
+    const previous = this.#messages;
+    let prompt: LanguageModelV3Prompt;
+    if (this.#prompt !== undefined && system === this.#system && startsWithAll(messages, previous)) {
+      prompt = this.#prompt.slice();
+      for (let index = previous.length; index < messages.length; index++)
+        prompt.push(toPromptMessage(messages[index]!));
+    } else prompt = toPrompt(system, messages);
+    this.#system = system;
+    this.#messages = messages;
+    // Kept as built: providers read a prompt, they do not change it.
+    this.#prompt = prompt;
+    return prompt;
+  }
+}
+
+/** Whether `messages` begins with every message of `prefix` (the same objects, in order). */
+function startsWithAll(messages: readonly ModelMessage[], prefix: readonly ModelMessage[]): boolean {
+  if (messages.length < prefix.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (messages[index] !== prefix[index]) return false;
+  return true;
+}

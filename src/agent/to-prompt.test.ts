@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import type { ModelMessage } from "../events/payloads.js";
+import { PromptBuilder, toPrompt } from "./to-prompt.js";
+
+const user = (text: string): ModelMessage => ({ role: "user", content: text });
+const answer = (text: string): ModelMessage => ({ role: "assistant", content: [{ type: "text", text }] });
+
+describe("PromptBuilder", () => {
+  it("builds what toPrompt builds, step after step, converting only what was added", () => {
+    const builder = new PromptBuilder();
+    const transcript: ModelMessage[] = [user("hi")];
+    const first = builder.build("Be brief.", transcript.slice());
+    expect(first).toEqual(toPrompt("Be brief.", transcript));
+
+    transcript.push(answer("hello"), user("and now?"));
+    const second = builder.build("Be brief.", transcript.slice());
+    expect(second).toEqual(toPrompt("Be brief.", transcript));
+    // Earlier entries are the very objects of the previous prompt: they were not converted again.
+    expect(second[1]).toBe(first[1]);
+    // Each prompt is its own list: the next step's additions never reach the previous one.
+    expect(first).toHaveLength(2);
+    expect(second).toHaveLength(4);
+  });
+
+  it("converts the whole history when it no longer extends the previous one (edited, compacted, other system)", () => {
+    const builder = new PromptBuilder();
+    const transcript = [user("one"), answer("two"), user("three")];
+    builder.build("A", transcript);
+    const compacted = [user("summary of one and two"), transcript[2]!];
+    expect(builder.build("A", compacted)).toEqual(toPrompt("A", compacted));
+    expect(builder.build("B", compacted)).toEqual(toPrompt("B", compacted));
+    expect(builder.build(undefined, compacted)).toEqual(toPrompt(undefined, compacted));
+  });
+
+  it("string and image content are converted as toPrompt converts them", () => {
+    const builder = new PromptBuilder();
+    const transcript: ModelMessage[] = [user("look")];
+    builder.build(undefined, transcript.slice());
+    transcript.push({
+      role: "user",
+      content: [{ type: "image", image: "data:image/png;base64,AAAA", mediaType: "image/png" }],
+    } as ModelMessage);
+    expect(builder.build(undefined, transcript.slice())).toEqual(toPrompt(undefined, transcript));
+  });
+});
