@@ -317,7 +317,7 @@ describe("config errors and hookwise validate", () => {
         const error = await loaded.createAgent().catch((caught: unknown) => caught);
         expect(ConfigError.isInstance(error)).toBe(true);
         expect((error as ConfigError).issues.map(formatIssue)).toEqual([
-          `${config}:10:28: toolsets.api.auth.bearerAuth.token: environment variable BILLING_TOKEN is not set; expected BILLING_TOKEN set in the environment of hookwise`,
+          `${config}:10:28: toolsets.api.auth.bearerAuth.token: environment variable BILLING_TOKEN is not set; expected BILLING_TOKEN to be set in the environment hookwise runs in`,
         ]);
       } finally {
         await loaded.close();

@@ -99,7 +99,7 @@ export function resolveCredentials(
       } catch (error) {
         if (!EnvVariableError.isInstance(error)) throw error;
         fail([field], `environment variable ${error.variable} is not set`, {
-          expected: `${error.variable} set in the environment of hookwise`,
+          expected: `${error.variable} to be set in the environment hookwise runs in`,
         });
       }
       if (SECRET_FIELDS.has(field)) secrets.push(values[field]!);

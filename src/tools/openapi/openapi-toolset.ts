@@ -214,7 +214,7 @@ function expandSetting(toolset: string, value: string, at: SettingPath, env: Nod
       toolset,
       at,
       problem: `environment variable ${error.variable} is not set`,
-      expected: `${error.variable} set in the environment of hookwise`,
+      expected: `${error.variable} to be set in the environment hookwise runs in`,
     });
   }
 }
