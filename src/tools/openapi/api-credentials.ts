@@ -102,7 +102,10 @@ export function resolveCredentials(
           expected: `${error.variable} to be set in the environment hookwise runs in`,
         });
       }
-      if (SECRET_FIELDS.has(field)) secrets.push(values[field]!);
+      if (SECRET_FIELDS.has(field)) {
+        secrets.push(values[field]!);
+        for (const variable of envReferences(raw)) if (env[variable]) secrets.push(env[variable]!);
+      }
     }
     if (scheme!.kind === "bearer")
       bySchemes.set(name, { in: "header", name: "authorization", value: `Bearer ${values.token}` });

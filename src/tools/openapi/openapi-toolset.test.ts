@@ -216,17 +216,27 @@ describe("calls over HTTP", () => {
     expect(refused).toMatchObject({ reason: "status", status: 401 });
   });
 
-  it("429 waits for Retry-After, then succeeds; with retries: 0 it is the tool's error", async () => {
+  it("429 and 503 wait for Retry-After, then succeed; with retries: 0 it is the tool's error", async () => {
     const toolset = await billing().built;
     const flaky = toolset.tools.find((tool) => tool.name === "get_flaky");
-    server.flaky.failures = 1;
-    server.flaky.retryAfter = "1";
+    server.flaky = { failures: 1, status: 429, retryAfter: "1", calls: 0 };
     const started = Date.now();
     expect(await call(flaky, {})).toEqual({ status: 200, body: { ok: true, calls: 2 } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(server.requests.map((request) => request.path)).toEqual(["/v1/flaky", "/v1/flaky"]);
 
-    server.flaky.failures = 3;
+    // 503 with an HTTP date (one-second resolution) is waited for too, twice at most by default.
+    server.flaky = {
+      failures: 2,
+      status: 503,
+      retryAfter: new Date(Date.now() + 1_500).toUTCString(),
+      calls: 0,
+    };
+    const again = Date.now();
+    expect(await call(flaky, {})).toEqual({ status: 200, body: { ok: true, calls: 3 } });
+    expect(Date.now() - again).toBeGreaterThanOrEqual(400);
+
+    server.flaky = { failures: 1, status: 429, retryAfter: "1", calls: 0 };
     const once = (await billing({ retries: 0 }).built).tools.find((tool) => tool.name === "get_flaky");
     const error = await failure(call(once, {}));
     expect(error).toMatchObject({ reason: "status", status: 429 });
@@ -317,7 +327,7 @@ describe("calls over HTTP", () => {
   });
 
   it("credentials echoed back by the server never reach the result or the error", async () => {
-    const toolset = await billing({ headers: { "X-Tenant": "${BILLING_API_KEY}" } }).built;
+    const toolset = await billing({ headers: { "X-Tenant": "tenant ${BILLING_API_KEY}" } }).built;
     const error = await failure(
       call(
         toolset.tools.find((tool) => tool.name === "whoami"),
@@ -330,7 +340,7 @@ describe("calls over HTTP", () => {
     for (const secret of [BILLING_TOKEN, encodeURIComponent(BILLING_TOKEN), BILLING_API_KEY]) {
       expect(seen).not.toContain(secret);
     }
-    expect(error.message).toContain('"authorization":"Bearer [redacted]"');
+    expect(error.message).toContain('"authorization":"Bearer [redacted]","tenant":"tenant [redacted]"');
   });
 });
 
@@ -360,6 +370,25 @@ describe("auth settings", () => {
       at: ["auth", "bearerAuth", "token"],
       problem: "environment variable BILLING_TOKEN is not set",
     });
+  });
+
+  it("an API key in a header, as the scheme names it", async () => {
+    const spec = writeSpec(
+      "header-key.yaml",
+      [
+        "openapi: 3.0.3",
+        "info: { title: keyed, version: '1' }",
+        "components: { securitySchemes: { key: { type: apiKey, in: header, name: X-Api-Key } } }",
+        "security: [{ key: [] }]",
+        "paths:",
+        "  /invoices: { get: { operationId: list, responses: { '200': { description: ok } } } }",
+        "",
+      ].join("\n"),
+    );
+    const toolset = await billing({ spec, auth: { key: { key: "${BILLING_API_KEY}" } } }).built;
+    expect(await call(toolset.tools[0], {})).toMatchObject({ status: 200 });
+    expect(server.requests[0]!.headers["x-api-key"]).toBe(BILLING_API_KEY);
+    expect(server.requests[0]!.query).toBe("");
   });
 
   it("a secret written in the config is refused", async () => {
@@ -523,6 +552,7 @@ describe("documents fetched from a URL", () => {
   const documents = new Map<string, { status?: number; headers?: Record<string, string>; body: string }>();
   beforeAll(async () => {
     specServer = createServer((request, response) => {
+      if (request.url === "/hang") return; // never answers
       const found = documents.get(request.url ?? "");
       if (!found) return void response.writeHead(404).end();
       response.writeHead(found.status ?? 200, found.headers ?? { "content-type": "application/yaml" });
@@ -547,7 +577,7 @@ describe("documents fetched from a URL", () => {
     });
   });
 
-  it("refuses an external $ref, a document over the size cap, a redirect to another host, and plain http to a remote host", async () => {
+  it("refuses an external $ref, a document over the size cap, a redirect to another host, a slow server, and plain http to a remote host", async () => {
     documents.set("/external.yaml", {
       body: "openapi: 3.1.0\ninfo: { title: x, version: '1' }\npaths:\n  /a:\n    get:\n      responses: { '200': { $ref: 'https://elsewhere.example/responses.yaml' } }\n",
     });
@@ -567,6 +597,10 @@ describe("documents fetched from a URL", () => {
     });
     expect((await setupError({ spec: `${origin}/away.yaml` })).problem).toBe(
       `${origin}/away.yaml redirects to another host (https://elsewhere.example); refused`,
+    );
+
+    expect((await setupError({ spec: `${origin}/hang`, timeoutMs: 200 })).problem).toBe(
+      `fetching ${origin}/hang took more than 0.2 s`,
     );
 
     expect(await setupError({ spec: "http://api.example.com/openapi.yaml" })).toMatchObject({

@@ -86,7 +86,8 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
   const secrets = [...credentials.secrets];
   for (const [header, value] of Object.entries(options.headers ?? {})) {
     headers[header.toLowerCase()] = expand(value, ["headers", header]);
-    if (envReferences(value).length) secrets.push(headers[header.toLowerCase()]!);
+    // `Authorization: "Bearer ${TOKEN}"`: the token alone is a secret too (a server may echo it bare).
+    for (const variable of envReferences(value)) if (env[variable]) secrets.push(env[variable]!);
   }
   const configuredBase = options.baseUrl === undefined ? undefined : expand(options.baseUrl, ["base_url"]);
   const context: CallContext = {
