@@ -78,6 +78,22 @@ describe("examples/openapi/hookwise.yaml", () => {
     },
   );
 
+  it("a wrong token: the model reads the 401 as the tool's error, as docs/tools.md shows it", async () => {
+    process.env.BILLING_TOKEN = "not-the-token";
+    const loaded = await loadConfig(join(HERE, "hookwise.yaml"), { store: new MemoryStore() });
+    try {
+      const { result } = await runOn("run", await loaded.createAgent(), "Bill acme");
+      const message =
+        'tool "billing.create_invoice" failed: POST /customers/{customerId}/invoices: the server answered 401 Unauthorized: {"error":"bad token"}';
+      expect(toolResults(result)[0]).toBe(message);
+      const docs = readFileSync(join(HERE, "../../docs/tools.md"), "utf8").replace(/\n {2}/g, " ");
+      expect(docs).toContain(`\`${message}\``);
+    } finally {
+      process.env.BILLING_TOKEN = TOKEN;
+      await loaded.close();
+    }
+  });
+
   it("hookwise validate lists its tools; hookwise run --json never prints the token", async () => {
     const out = await cli(["validate", "examples/openapi/hookwise.yaml"]);
     expect(out).toMatchObject({ code: 0, stderr: "" });
