@@ -121,7 +121,10 @@ const folder = mkdtempSync(join(tmpdir(), "hookwise-docs-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Runs a CLI command on `text` written to a temp `config.yaml`; returns its lines, paths made relative. */
-function cli(text: string, command: (path: string, io: CliIO) => number): string {
+async function cli(
+  text: string,
+  command: (path: string, io: CliIO) => number | Promise<number>,
+): Promise<string> {
   const path = join(folder, "config.yaml");
   writeFileSync(path, text);
   const lines: string[] = [];
@@ -129,7 +132,7 @@ function cli(text: string, command: (path: string, io: CliIO) => number): string
     line: (text: string) => void lines.push(text),
     write: (text: string) => void lines.push(text),
   };
-  command(path, { stdout: printer, stderr: printer, isTTY: false });
+  await command(path, { stdout: printer, stderr: printer, isTTY: false });
   return lines.join("\n").replaceAll(`${folder}/`, "");
 }
 
@@ -144,8 +147,8 @@ describe("docs/config.md examples", () => {
   for (const block of CONFIG_BLOCKS) {
     const name = `docs/config.md:${block.line} (${block.section})`;
     if (block.marker === "validate-output") {
-      it(`${name}: hookwise validate prints what the page shows`, () => {
-        expect(cli(block.text, validateCommand)).toBe(outputAfter(block));
+      it(`${name}: hookwise validate prints what the page shows`, async () => {
+        expect(await cli(block.text, validateCommand)).toBe(outputAfter(block));
       });
       continue;
     }
@@ -156,8 +159,8 @@ describe("docs/config.md examples", () => {
       expect(validated).toBeDefined();
     });
     if (block.marker === "explain-output") {
-      it(`${name}: hookwise explain prints what the page shows`, () => {
-        expect(cli(block.text, (path, io) => explainCommand(path, io))).toBe(outputAfter(block));
+      it(`${name}: hookwise explain prints what the page shows`, async () => {
+        expect(await cli(block.text, (path, io) => explainCommand(path, io))).toBe(outputAfter(block));
       });
     }
   }

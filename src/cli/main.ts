@@ -92,8 +92,8 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     .command("validate")
     .description("check a config: every error with file:line:col, path, expected value")
     .argument("<config>")
-    .action((config: string) => {
-      code = validateCommand(config, io);
+    .action(async (config: string) => {
+      code = await validateCommand(config, io);
     });
 
   program

@@ -1,10 +1,17 @@
-/** `hookwise validate <file>`: exit 0, or 2 listing every error; warnings never fail. */
+/**
+ * `hookwise validate <file>`: exit 0, or 2 listing every error; warnings never fail. The
+ * toolsets it can build without starting anything (OpenAPI documents) are built too, and
+ * their tools listed.
+ */
 import { readFileSync } from "node:fs";
-import { ConfigFileError, formatIssue } from "../config/config-error.js";
+import { dirname, resolve } from "node:path";
+import { checkToolsets, type ToolsetListing } from "../config/check-toolsets.js";
+import { ConfigFileError, type ConfigIssue, formatIssue } from "../config/config-error.js";
+import { positionOf } from "../config/source-map.js";
 import { validateConfigText } from "../config/validate-config.js";
 import type { CliIO } from "./run-command.js";
 
-export function validateCommand(path: string, io: CliIO): number {
+export async function validateCommand(path: string, io: CliIO): Promise<number> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -12,12 +19,40 @@ export function validateCommand(path: string, io: CliIO): number {
     const code = (error as { code?: string }).code;
     throw new ConfigFileError(path, code === "ENOENT" ? "no such file" : String(code ?? error));
   }
-  const { issues } = validateConfigText(text, path);
+  const { issues, validated, source } = validateConfigText(text, path);
+  let listings: ToolsetListing[] = [];
+  if (validated) {
+    const checked = await checkToolsets(validated.config, dirname(resolve(path)), {
+      file: path,
+      positionOf: (at) => positionOf(source, at),
+    });
+    issues.push(...checked.issues);
+    listings = checked.listings;
+  }
+  return report(path, issues, listings, io);
+}
+
+function report(
+  path: string,
+  issues: readonly ConfigIssue[],
+  listings: readonly ToolsetListing[],
+  io: CliIO,
+): number {
   const errors = issues.filter((issue) => issue.severity === "error");
   for (const issue of issues) (issue.severity === "error" ? io.stderr : io.stdout).line(formatIssue(issue));
   if (errors.length) {
     io.stderr.line(`${path}: ${errors.length} error${errors.length === 1 ? "" : "s"}`);
     return 2;
+  }
+  for (const listing of listings) {
+    io.stdout.line(
+      `toolsets.${listing.toolset} (${listing.kind}): ${listing.tools.length} tool${listing.tools.length === 1 ? "" : "s"}`,
+    );
+    const width = Math.max(0, ...listing.tools.map((tool) => tool.qualifiedName.length));
+    for (const tool of listing.tools) {
+      const detail = [tool.endpoint, tool.description].filter(Boolean).join("  ");
+      io.stdout.line(`  ${tool.qualifiedName.padEnd(width)}  ${detail}`.trimEnd());
+    }
   }
   const warnings = issues.length - errors.length;
   io.stdout.line(`${path}: valid${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`);

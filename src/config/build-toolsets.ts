@@ -5,7 +5,8 @@
  * - `mcp`: an MCP server over stdio (`command`, `args`, `env`; started in the config's
  *   folder) or streamable HTTP (`url`, `headers`), see src/tools/mcp;
  * - `builtin`: `filesystem` (under `root`, default the config's folder) or `memory`
- *   (per session, in the StateStore), see src/tools/builtin.
+ *   (per session, in the StateStore), see src/tools/builtin;
+ * - `openapi`: a REST API from its OpenAPI document, see openapi-toolset-entry.ts.
  */
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,6 +19,8 @@ import { mcpToolset } from "../tools/mcp/mcp-toolset.js";
 import { resolveTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Toolset } from "../tools/toolset.js";
+import type { ConfigPath } from "./config-error.js";
+import { openapiToolsetEntry } from "./openapi-toolset-entry.js";
 import type { ToolsetEntry } from "./schema.js";
 
 export type BuiltToolset = Toolset;
@@ -26,9 +29,18 @@ export type BuiltToolset = Toolset;
 export interface ToolsetContext {
   store?: StateStore;
   log?: HookLogger;
+  /** The config file, to report a toolset's problems at their line and column (a ConfigError). */
+  source?: ConfigSource;
+  /** Problems that do not stop a toolset (`path` from the config's root); default: logged. */
+  warn?: (path: ConfigPath, message: string) => void;
 }
 
-type ToolsetFactory = (
+export interface ConfigSource {
+  file: string;
+  positionOf(path: ConfigPath): { line: number; column: number };
+}
+
+export type ToolsetFactory = (
   name: string,
   entry: ToolsetEntry,
   baseDir: string,
@@ -110,11 +122,21 @@ const builtinToolsetEntry: ToolsetFactory = async (name, entry, baseDir, context
   return memoryToolset(name, { store: context.store, prefix });
 };
 
-const TOOLSETS: Record<string, ToolsetFactory> = {
-  module: moduleToolset,
-  mcp: mcpToolsetEntry,
-  builtin: builtinToolsetEntry,
+/**
+ * `checked`: `hookwise validate` builds the toolset and lists its tools — for kinds that
+ * start no process and run no user code (an OpenAPI document is only read).
+ */
+const TOOLSETS: Record<string, { build: ToolsetFactory; checked?: boolean }> = {
+  module: { build: moduleToolset },
+  mcp: { build: mcpToolsetEntry },
+  builtin: { build: builtinToolsetEntry },
+  openapi: { build: openapiToolsetEntry, checked: true },
 };
+
+/** Whether `hookwise validate` builds toolsets of this kind (see TOOLSETS). */
+export function isCheckedToolsetKind(kind: string): boolean {
+  return TOOLSETS[kind]?.checked === true;
+}
 
 export async function buildToolset(
   name: string,
@@ -122,7 +144,7 @@ export async function buildToolset(
   baseDir: string,
   context: ToolsetContext = {},
 ): Promise<BuiltToolset> {
-  const factory = TOOLSETS[entry.kind];
+  const factory = TOOLSETS[entry.kind]?.build;
   if (!factory) {
     throw new HookwiseError(
       `toolsets.${name}: toolset kind "${entry.kind}" is not available in this build (available: ${Object.keys(TOOLSETS).join(", ")})`,

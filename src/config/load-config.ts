@@ -21,13 +21,14 @@ import { trackResource } from "../tools/open-resources.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { type BuiltModel, buildModel } from "./build-models.js";
 import { buildPolicies } from "./build-policies.js";
-import { type BuiltToolset, buildToolsets as buildAllToolsets } from "./build-toolsets.js";
+import { type BuiltToolset, buildToolsets as buildAllToolsets, type ConfigSource } from "./build-toolsets.js";
 import { compileHookEntry } from "./compile-hook.js";
 import { ConfigError, ConfigFileError, type ConfigIssue, ConfigReferenceError } from "./config-error.js";
 import type { ActionServices, Evaluation } from "./evaluation.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
 import type { AgentEntry, ConfigFile } from "./schema.js";
+import { positionOf } from "./source-map.js";
 import { type ValidatedConfig, validateConfigText } from "./validate-config.js";
 
 export interface LoadConfigOptions {
@@ -66,6 +67,8 @@ export function readConfig(path: string): {
   file: string;
   validated: ValidatedConfig;
   warnings: ConfigIssue[];
+  /** Positions in the file, for problems found later (a toolset's settings). */
+  source: ConfigSource;
 } {
   const file = resolve(path);
   let text: string;
@@ -84,11 +87,12 @@ export function readConfig(path: string): {
     file,
     validated: result.validated,
     warnings: result.issues.filter((issue) => issue.severity === "warning"),
+    source: { file: path, positionOf: (at) => positionOf(result.source, at) },
   };
 }
 
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  const { file, validated, warnings } = readConfig(path);
+  const { file, validated, warnings, source } = readConfig(path);
   const dir = dirname(file);
   const { config } = validated;
   const store =
@@ -97,7 +101,11 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   const logger = options.logger;
   let toolsets: Promise<BuiltToolset[]> | undefined;
   const buildToolsets = () => {
-    toolsets ??= buildAllToolsets(config.toolsets, dir, { store, ...(logger ? { log: logger } : {}) });
+    toolsets ??= buildAllToolsets(config.toolsets, dir, {
+      store,
+      source,
+      ...(logger ? { log: logger } : {}),
+    });
     return toolsets;
   };
   // Language servers start on first use (lsp_diagnose, lsp.* tools) and close with the config.

@@ -49,6 +49,52 @@ export const modelSchema = z.union([
 
 const prefix = { prefix: z.boolean().optional() };
 
+const fromEnvironment = z.string().regex(
+  /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/,
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VAR} syntax, shown to the user
+  'a secret is read from the environment, never written in the config: "${API_TOKEN}"',
+);
+
+/** A REST API from its OpenAPI document: one tool per operation (src/tools/openapi). */
+const openapiToolsetSchema = z.strictObject({
+  kind: z.literal("openapi"),
+  spec: z
+    .string()
+    .min(1)
+    .describe("the OpenAPI 3.0/3.1 document: a path relative to the config, or an https:// URL"),
+  base_url: z.string().min(1).optional().describe("the API's address; replaces the document's servers"),
+  operations: z
+    .array(z.string().min(1))
+    .optional()
+    .describe("globs over tool names to keep (invoices_*), !glob to drop; default: every operation"),
+  auth: z
+    .record(
+      z.string(),
+      z.strictObject({
+        token: fromEnvironment.optional().describe("bearer / OAuth 2 token"),
+        key: fromEnvironment.optional().describe("API key (header, query or cookie, as the scheme says)"),
+        username: z.string().optional().describe("HTTP basic user"),
+        password: fromEnvironment.optional().describe("HTTP basic password"),
+      }),
+    )
+    .optional()
+    .describe("credentials per security scheme of the document, from the environment"),
+  headers: z
+    .record(z.string(), z.string())
+    .optional()
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VAR} syntax, shown to the user
+    .describe("sent with every request; ${VAR} values are read from the environment and redacted"),
+  timeout: z.number().positive().optional().describe("seconds per attempt (default 30)"),
+  max_response_bytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("larger answers are refused (default 1048576)"),
+  retries: z.number().int().min(0).max(10).optional().describe("retries of a 429 / 503 answer (default 2)"),
+  ...prefix,
+});
+
 export const toolsetSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("module"), path: z.string(), ...prefix }),
   z.strictObject({
@@ -66,6 +112,7 @@ export const toolsetSchema = z.discriminatedUnion("kind", [
     root: z.string().optional(),
     ...prefix,
   }),
+  openapiToolsetSchema,
 ]);
 
 /** A condition or action: `type` picks the registry entry that validates the rest. */

@@ -8,6 +8,14 @@ export {
 export { type NormalizedSchema, normalizeSchema, type Validation } from "./input-schema.js";
 export { type McpServerSpec, McpToolError, type McpToolsetOptions, mcpToolset } from "./mcp/index.js";
 export { type Closeable, closeAllResources, trackResource } from "./open-resources.js";
+export {
+  type AuthSetting,
+  OpenApiCallError,
+  type OpenApiToolset,
+  OpenApiToolsetError,
+  type OpenApiToolsetOptions,
+  openapiToolset,
+} from "./openapi/index.js";
 export { type ResolvedTool, resolveTool } from "./resolved-tool.js";
 export { type ToolDefinition, type ToolExecutionOptions, tool } from "./tool.js";
 export type { HookContextView } from "./tool-context.js";

@@ -5,6 +5,9 @@
  * (`headers: { Authorization: "Bearer ${GITHUB_TOKEN}" }`).
  */
 import { HookwiseError } from "../../errors/hookwise-error.js";
+import { expandEnv } from "../expand-env.js";
+
+export { expandEnv };
 
 export type McpServerSpec =
   | {
@@ -16,20 +19,6 @@ export type McpServerSpec =
       cwd?: string;
     }
   | { url: string; headers?: Readonly<Record<string, string>> };
-
-const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
-
-/** Expands `${VAR}` and `${VAR:-default}`; an unset variable without default is an error naming it. */
-export function expandEnv(value: string, where: string, env: NodeJS.ProcessEnv = process.env): string {
-  return value.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
-    const found = env[name];
-    if (found !== undefined && found !== "") return found;
-    if (fallback !== undefined) return fallback;
-    throw new HookwiseError(
-      `${where}: environment variable ${name} is not set (write \${${name}:-default} for a default)`,
-    );
-  });
-}
 
 function expandRecord(
   record: Readonly<Record<string, string>> | undefined,

@@ -1,0 +1,43 @@
+/**
+ * `${VAR}` / `${VAR:-default}` in toolset settings, read from the environment when the
+ * toolset starts, so tokens stay out of config files. An unset (or empty) variable without
+ * a default is an EnvVariableError naming it and where it was written.
+ */
+import { HookwiseError } from "../errors/hookwise-error.js";
+
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+export class EnvVariableError extends HookwiseError {
+  override readonly name = "EnvVariableError";
+  /** The variable's name. */
+  readonly variable: string;
+  /** Where it was written (`toolsets.api.auth.bearer.token`). */
+  readonly where: string;
+
+  constructor(variable: string, where: string) {
+    super(
+      `${where}: environment variable ${variable} is not set (write \${${variable}:-default} for a default)`,
+    );
+    this.variable = variable;
+    this.where = where;
+  }
+
+  static override isInstance(error: unknown): error is EnvVariableError {
+    return HookwiseError.isInstance(error) && error.name === "EnvVariableError";
+  }
+}
+
+/** Expands `${VAR}` and `${VAR:-default}`; an unset variable without default throws EnvVariableError. */
+export function expandEnv(value: string, where: string, env: NodeJS.ProcessEnv = process.env): string {
+  return value.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if (found !== undefined && found !== "") return found;
+    if (fallback !== undefined) return fallback;
+    throw new EnvVariableError(name, where);
+  });
+}
+
+/** The names of the variables a value refers to (`Bearer ${A}` → `["A"]`). */
+export function envReferences(value: string): string[] {
+  return [...value.matchAll(VARIABLE)].map((match) => match[1]!);
+}

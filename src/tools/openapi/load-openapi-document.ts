@@ -1,0 +1,136 @@
+/**
+ * Loads an OpenAPI document for a toolset: reads it (file or URL), parses it keeping
+ * positions (a syntax error is reported at its line:column), validates it against the
+ * OpenAPI 3.0 / 3.1 (or Swagger 2.0) specification with `@readme/openapi-parser`, and
+ * resolves every `$ref`. External `$ref`s are followed for a document read from a file
+ * (relative to it); a document fetched from a URL must be self-contained, so loading it
+ * never reaches a server the configuration did not name.
+ */
+import { loadOpenApiParser } from "./load-openapi-parser.js";
+import { OpenApiToolsetError } from "./openapi-toolset-error.js";
+import { type ParsedSpecText, parseSpecText } from "./parse-spec-text.js";
+import { readSpecSource, type SpecSource } from "./read-spec-source.js";
+import { validationProblemPath, validationProblemText } from "./validation-problem-path.js";
+import type { DocumentPath } from "./yaml-positions.js";
+
+export interface ApiDocument {
+  /** The document with every `$ref` resolved (a recursive schema is a cycle of objects). */
+  document: Record<string, any>;
+  source: SpecSource;
+  positionOf: ParsedSpecText["positionOf"];
+}
+
+export interface LoadDocumentOptions {
+  toolset: string;
+  baseDir: string;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+const SUPPORTED = /^(3\.0|3\.1)\.\d+$/;
+
+export async function loadOpenApiDocument(spec: string, options: LoadDocumentOptions): Promise<ApiDocument> {
+  const source = await readSpecSource(spec, options);
+  const parsed = parseSpecText(source, options.toolset);
+  const value = parsed.value as Record<string, any>;
+  const fail = (problem: string, path: DocumentPath = [], expected?: string, suggestion?: string): never => {
+    throw new OpenApiToolsetError({
+      toolset: options.toolset,
+      at: ["spec"],
+      file: source.display,
+      ...parsed.positionOf(path),
+      problem,
+      ...(expected ? { expected } : {}),
+      ...(suggestion ? { suggestion } : {}),
+    });
+  };
+  checkVersion(value, fail);
+
+  const parser = await loadOpenApiParser();
+  const external = findExternalRef(value, []);
+  let bundled: Record<string, any> = value;
+  if (external) {
+    if (!source.file) {
+      fail(
+        `$ref "${external.ref}" points outside the document, which a document fetched from a URL may not do`,
+        external.path,
+        "a self-contained document (bundle it, e.g. with `redocly bundle`), or a local file",
+      );
+    }
+    try {
+      bundled = (await parser.bundle(source.file!)) as Record<string, any>;
+    } catch (error) {
+      fail(`cannot resolve $ref "${external.ref}": ${firstLine(error)}`, external.path);
+    }
+  }
+
+  const validated = structuredClone(bundled);
+  let result: Awaited<ReturnType<typeof parser.validate>>;
+  try {
+    result = await parser.validate(validated as never, { resolve: { external: false } });
+  } catch (error) {
+    fail(`invalid OpenAPI document: ${firstLine(error)}`);
+  }
+  if (!result!.valid) {
+    const [first, ...rest] = result!.errors;
+    const more = rest.length + result!.additionalErrors;
+    const message = first?.message ?? "unknown problem";
+    const problem = validationProblemText(message);
+    fail(
+      `invalid OpenAPI document: ${problem.text}` +
+        (more ? ` (and ${more} more problem${more === 1 ? "" : "s"})` : ""),
+      validationProblemPath(message, validated) ?? [],
+      undefined,
+      problem.suggestion,
+    );
+  }
+  let document: Record<string, any>;
+  try {
+    document = (await parser.dereference(bundled as never, { resolve: { external: false } })) as Record<
+      string,
+      any
+    >;
+  } catch (error) {
+    fail(`cannot resolve the document's $refs: ${firstLine(error)}`);
+  }
+  return { document: document!, source, positionOf: parsed.positionOf };
+}
+
+function checkVersion(
+  value: Record<string, any>,
+  fail: (problem: string, path?: DocumentPath, expected?: string) => never,
+) {
+  const expected = 'openapi: 3.0.x or 3.1.x (or swagger: "2.0")';
+  if (value.swagger !== undefined) {
+    if (String(value.swagger) !== "2.0")
+      fail(`swagger: ${value.swagger} is not supported`, ["swagger"], expected);
+    return;
+  }
+  if (value.openapi === undefined) fail("not an OpenAPI document: it has no openapi field", [], expected);
+  if (!SUPPORTED.test(String(value.openapi)))
+    fail(`openapi: ${value.openapi} is not supported`, ["openapi"], expected);
+}
+
+function findExternalRef(
+  value: unknown,
+  path: DocumentPath,
+): { ref: string; path: DocumentPath } | undefined {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = findExternalRef(value[index], [...path, index]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key === "$ref" && typeof item === "string" && !item.startsWith("#")) return { ref: item, path };
+    const found = findExternalRef(item, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}

@@ -1,0 +1,222 @@
+/**
+ * An OpenAPI document as a toolset: one tool per selected operation, named by its
+ * `operationId` (`api.create_invoice`, function `api_create_invoice`), described by its
+ * summary and description, whose input holds its parameters and JSON body. A call sends
+ * the HTTP request (credentials from the environment, by the document's security schemes)
+ * and returns `{ status, body }`; a 4xx/5xx answer, a timeout, an oversized answer or a
+ * redirect to another host is a tool error the model reads. Hooks and policies see these
+ * tools like any other.
+ */
+import type { HookwiseError } from "../../errors/hookwise-error.js";
+import { EnvVariableError, envReferences, expandEnv } from "../expand-env.js";
+import { normalizeSchema } from "../input-schema.js";
+import { type ResolvedTool, resolveTool } from "../resolved-tool.js";
+import type { ToolExecutionOptions } from "../tool.js";
+import type { Toolset } from "../toolset.js";
+import {
+  type ApiCredentials,
+  type AuthSetting,
+  credentialsFor,
+  resolveCredentials,
+} from "./api-credentials.js";
+import type { ApiDescription, ApiOperation } from "./api-description.js";
+import { buildHttpRequest } from "./build-http-request.js";
+import { describeOpenApi3 } from "./describe-openapi3.js";
+import { describeSwagger2 } from "./describe-swagger2.js";
+import { type ApiDocument, loadOpenApiDocument } from "./load-openapi-document.js";
+import { OpenApiToolsetError, type SettingPath } from "./openapi-toolset-error.js";
+import { operationInput } from "./operation-input.js";
+import { operationToolNames } from "./operation-tool-names.js";
+import { resolveBaseUrl } from "./resolve-base-url.js";
+import { type Redactor, secretRedactor } from "./secret-redactor.js";
+import { selectOperations } from "./select-operations.js";
+import { sendHttpRequest } from "./send-http-request.js";
+
+export interface OpenApiToolsetOptions {
+  /** The document: a path (relative to `baseDir`) or an `https://` URL. `${VAR}` is expanded. */
+  spec: string;
+  /** Where a relative `spec` is found. Default: the working folder. */
+  baseDir?: string;
+  /** Replaces the document's servers (`${VAR}` is expanded). */
+  baseUrl?: string;
+  /** Globs over tool names; `!glob` drops. Default: every operation. */
+  operations?: readonly string[];
+  /** Credentials per security scheme of the document; secrets as `${VAR}`. */
+  auth?: Readonly<Record<string, AuthSetting>>;
+  /** Sent with every request; `${VAR}` values are read from the environment and redacted like credentials. */
+  headers?: Readonly<Record<string, string>>;
+  /** Per attempt (and for fetching the document). Default 30 000. */
+  timeoutMs?: number;
+  /** Larger answers are refused. Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Retries of a 429 / 503 answer. Default 2. */
+  retries?: number;
+  /** Default true: function names are `toolset_tool`. */
+  prefix?: boolean;
+  /** Where `${VAR}`s are read. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Problems that do not stop the toolset (an operation skipped, a credential never used). */
+  onWarning?: (warning: { at: SettingPath; message: string }) => void;
+}
+
+export interface OpenApiToolset extends Toolset {
+  /** Per qualified tool name, its endpoint: `POST /invoices`. */
+  readonly endpoints: ReadonlyMap<string, string>;
+}
+
+const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 1_048_576, retries: 2 };
+const MAX_DOCUMENT_BYTES = 10 * 1_048_576;
+
+export async function openapiToolset(name: string, options: OpenApiToolsetOptions): Promise<OpenApiToolset> {
+  const env = options.env ?? process.env;
+  const warn = options.onWarning ?? (() => {});
+  const expand = (value: string, at: SettingPath) => expandSetting(name, value, at, env);
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const loaded = await loadOpenApiDocument(expand(options.spec, ["spec"]), {
+    toolset: name,
+    baseDir: options.baseDir ?? process.cwd(),
+    timeoutMs,
+    maxBytes: MAX_DOCUMENT_BYTES,
+  });
+  const api = describe(loaded);
+  const names = operationToolNames(api.operations);
+  const selected = selectOperations(name, names, options.operations);
+  const credentials = resolveCredentials(name, options.auth ?? {}, api.securitySchemes, env);
+  const headers: Record<string, string> = {};
+  const secrets = [...credentials.secrets];
+  for (const [header, value] of Object.entries(options.headers ?? {})) {
+    headers[header.toLowerCase()] = expand(value, ["headers", header]);
+    // `Authorization: "Bearer ${TOKEN}"`: the token alone is a secret too (a server may echo it bare).
+    for (const variable of envReferences(value)) if (env[variable]) secrets.push(env[variable]!);
+  }
+  const configuredBase = options.baseUrl === undefined ? undefined : expand(options.baseUrl, ["base_url"]);
+  const context: CallContext = {
+    toolset: name,
+    headers,
+    credentials,
+    redactor: secretRedactor(secrets),
+    timeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
+    retries: options.retries ?? DEFAULTS.retries,
+  };
+  const tools: ResolvedTool[] = [];
+  const endpoints = new Map<string, string>();
+  const used = new Set<string>();
+  api.operations.forEach((operation, index) => {
+    if (!selected[index]) return;
+    const tool = names[index]!;
+    if (operation.unsupportedBody?.required) {
+      warn({
+        at: ["spec"],
+        message: `${operation.method} ${operation.path} (${tool}) is left out: its request body is ${operation.unsupportedBody.mediaTypes.join(" or ")}, and OpenAPI tools send JSON`,
+      });
+      return;
+    }
+    const sent = credentialsFor(operation.security, credentials);
+    if (sent === undefined) {
+      const needed = operation.security
+        .map((alternative) => Object.keys(alternative).join(" + "))
+        .join(" or ");
+      warn({
+        at: ["auth"],
+        message: `${tool} requires ${needed}, which has no credentials under auth: it is called without`,
+      });
+    }
+    for (const alternative of operation.security)
+      for (const scheme of Object.keys(alternative)) used.add(scheme);
+    const baseUrl = resolveBaseUrl(name, configuredBase ?? operation.server ?? api.server, {
+      configured: configuredBase !== undefined,
+      documentUrl: loaded.source.url,
+    });
+    const resolved = operationTool(tool, operation, { ...context, baseUrl }, options.prefix ?? true, warn);
+    tools.push(resolved);
+    endpoints.set(resolved.qualifiedName, `${operation.method} ${operation.path}`);
+  });
+  if (tools.length === 0) warn({ at: ["spec"], message: "no operation is selected: the toolset has no tools" });
+  for (const scheme of Object.keys(options.auth ?? {})) {
+    if (!used.has(scheme))
+      warn({ at: ["auth", scheme], message: `no selected operation requires "${scheme}": it is never sent` });
+  }
+  return { name, tools, endpoints, close: async () => {} };
+}
+
+interface CallContext {
+  toolset: string;
+  headers: Readonly<Record<string, string>>;
+  credentials: ApiCredentials;
+  redactor: Redactor;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  retries: number;
+}
+
+function operationTool(
+  tool: string,
+  operation: ApiOperation,
+  context: CallContext & { baseUrl: string },
+  prefix: boolean,
+  warn: NonNullable<OpenApiToolsetOptions["onWarning"]>,
+): ResolvedTool {
+  const input = operationInput(operation);
+  const execute = (args: Record<string, unknown>, execution: ToolExecutionOptions) => {
+    const request = buildHttpRequest({
+      operation,
+      input,
+      args: args ?? {},
+      baseUrl: context.baseUrl,
+      headers: context.headers,
+      credentials: credentialsFor(operation.security, context.credentials) ?? [],
+    });
+    return sendHttpRequest(request, {
+      timeoutMs: context.timeoutMs,
+      maxResponseBytes: context.maxResponseBytes,
+      retries: context.retries,
+      signal: execution.signal,
+      redactor: context.redactor,
+    });
+  };
+  const description =
+    [operation.summary, operation.description].filter(Boolean).join("\n\n") ||
+    `${operation.method} ${operation.path}`;
+  const definition = {
+    description: operation.deprecated ? `(deprecated) ${description}` : description,
+    inputSchema: input.schema,
+    execute,
+  };
+  try {
+    normalizeSchema(input.schema, `tool "${context.toolset}.${tool}"`);
+  } catch (error) {
+    // A schema the local validator cannot read still reaches the model; the server validates.
+    warn({
+      at: ["spec"],
+      message: `${tool}: input not checked locally (${(error as HookwiseError).message})`,
+    });
+    const resolved = resolveTool(
+      tool,
+      { ...definition, inputSchema: undefined },
+      { toolset: context.toolset, prefix },
+    );
+    return { ...resolved, input: { jsonSchema: input.schema, validate: (value) => ({ ok: true, value }) } };
+  }
+  return resolveTool(tool, definition, { toolset: context.toolset, prefix });
+}
+
+function describe(loaded: ApiDocument): ApiDescription {
+  return loaded.document.swagger !== undefined
+    ? describeSwagger2(loaded.document)
+    : describeOpenApi3(loaded.document);
+}
+
+function expandSetting(toolset: string, value: string, at: SettingPath, env: NodeJS.ProcessEnv): string {
+  try {
+    return expandEnv(value, at.join("."), env);
+  } catch (error) {
+    if (!EnvVariableError.isInstance(error)) throw error;
+    throw new OpenApiToolsetError({
+      toolset,
+      at,
+      problem: `environment variable ${error.variable} is not set`,
+      expected: `${error.variable} to be set in the environment hookwise runs in`,
+    });
+  }
+}
