@@ -3,12 +3,12 @@
 import type { ModelMessage, ToolChoice } from "../events/payloads.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
+import type { RetryOptions } from "../loop/backoff.js";
 import type { LanguageModel } from "../models/language-model.js";
 import type { Policy } from "../policy/policy.js";
 import type { StateStore } from "../state/state-store.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
-import type { RetryOptions } from "./backoff.js";
 import type { Agent } from "./create-agent.js";
 
 export interface ApprovalRequest {

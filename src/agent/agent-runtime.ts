@@ -4,6 +4,8 @@ import type { ToolSpec } from "../events/payloads.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
+import type { RetryOptions } from "../loop/backoff.js";
+import { toolSpecs } from "../loop/build-request.js";
 import { isSupportedModel, type LanguageModel } from "../models/language-model.js";
 import { modelLabel } from "../models/model-settings.js";
 import { compilePolicies } from "../policy/policy.js";
@@ -11,8 +13,6 @@ import { MemoryStore } from "../state/memory-store.js";
 import type { StateStore } from "../state/state-store.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
 import type { AgentOptions } from "./agent-options.js";
-import type { RetryOptions } from "./backoff.js";
-import { toolSpecs } from "./build-request.js";
 import { subAgentTool } from "./sub-agent-tool.js";
 
 export interface AgentRuntime {

@@ -3,16 +3,17 @@
  * loop; `stream()` surfaces events as they happen and resolves `result` with the same
  * RunResult `run()` would give.
  */
+
+import { bindApprovalSettings, resolveApprovalSettings } from "../approvals/approval-settings.js";
+import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
 import type { AnyHook } from "../hooks/define-hook.js";
+import { drive } from "../loop/drive.js";
+import type { AgentEvent, PendingApproval, RunResult } from "../loop/run-result.js";
+import { generateSurface, type Surface, streamSurface } from "../loop/surface.js";
+import { type EndSessionOptions, endSession } from "../sessions/end-session.js";
 import type { AgentOptions, ApprovalDecision, RunOptions } from "./agent-options.js";
 import { type AgentRuntime, resolveRuntime } from "./agent-runtime.js";
-import { bindApprovalSettings, resolveApprovalSettings } from "./approval-settings.js";
 import { AsyncQueue } from "./async-queue.js";
-import { drive } from "./drive.js";
-import { type EndSessionOptions, endSession } from "./end-session.js";
-import { pendingApprovals, resumeRun } from "./resume-run.js";
-import type { AgentEvent, PendingApproval, RunResult } from "./run-result.js";
-import { generateSurface, type Surface, streamSurface } from "./surface.js";
 
 export interface AgentStream extends AsyncIterable<AgentEvent> {
   /** The run's result; resolves after the last event. */

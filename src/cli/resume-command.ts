@@ -8,10 +8,10 @@
 
 import type { ApprovalDecision } from "../agent/agent-options.js";
 import type { Agent } from "../agent/create-agent.js";
-import type { PendingApproval, RunResult } from "../agent/run-result.js";
-import { loadSuspendedRun } from "../agent/suspended-run.js";
 import { isApprovalToken } from "../approvals/approval-signer.js";
+import { loadSuspendedRun } from "../approvals/suspended-run.js";
 import { formatIssue } from "../config/config-error.js";
+import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { loadCliConfig } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";

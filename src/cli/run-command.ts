@@ -7,8 +7,8 @@
 import { randomUUID } from "node:crypto";
 import type { AgentOptions } from "../agent/agent-options.js";
 import type { Agent } from "../agent/create-agent.js";
-import type { RunResult } from "../agent/run-result.js";
 import { formatIssue } from "../config/config-error.js";
+import type { RunResult } from "../loop/run-result.js";
 import { approvalPrompt } from "./approval-prompt.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { loadCliConfig } from "./load-cli-config.js";
