@@ -5,7 +5,8 @@ import type { EventPayload, ModelMessage, ModelRequest } from "../events/payload
 import type { HookContext, HookLogger, HookModel } from "../hooks/hook-context.js";
 import type { HookRegistry } from "../hooks/hook-registry.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
-import { Scratchpad } from "../hooks/scratchpad.js";
+import { OperationContext } from "../hooks/operation-context.js";
+import type { Scratchpad } from "../hooks/scratchpad.js";
 import type { HookContextView } from "../tools/tool-context.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
 import type { PromptBuilder } from "./to-prompt.js";
@@ -54,111 +55,6 @@ export interface RunState {
   readonly prompts: PromptBuilder;
   /** What the current step's tools see of the run (made by their first call; see calling-run.ts). */
   toolView?: HookContextView;
-}
-
-class OperationScratch {
-  #operation: Scratchpad | undefined;
-
-  constructor(
-    readonly session: Scratchpad,
-    readonly run: Scratchpad,
-    readonly step: Scratchpad,
-  ) {}
-
-  get operation(): Scratchpad {
-    this.#operation ??= new Scratchpad(this.step);
-    return this.#operation;
-  }
-}
-
-/**
- * A class, not a literal with getters: one is made for every operation that has hooks.
- * What moves during a run (step, attempt, input, the committed transcript, the step's
- * scratchpad) is captured when the operation begins; what a run never changes is read
- * from the run, and the scratchpads are put together on first use.
- */
-class OperationContext implements HookContext {
-  readonly step: number;
-  readonly input: string;
-  readonly #state: RunState;
-  readonly #committed: number;
-  readonly #stepScratch: Scratchpad;
-  #messages: readonly ModelMessage[] | undefined;
-  #scratch: OperationScratch | undefined;
-
-  constructor(
-    state: RunState,
-    readonly attempt: number,
-  ) {
-    this.step = state.step;
-    this.input = state.input;
-    this.#state = state;
-    this.#committed = state.messages.length;
-    this.#stepScratch = state.stepScratch;
-  }
-
-  /** The run's index in its session: fixed when the run starts. */
-  get turn(): number {
-    return this.#state.turn;
-  }
-  get sessionId(): string {
-    return this.#state.sessionId;
-  }
-  get runId(): string {
-    return this.#state.runId;
-  }
-  get agentName(): string {
-    return this.#state.agentName;
-  }
-  get agentPath(): readonly string[] {
-    return this.#state.agentPath;
-  }
-  get isStreaming(): boolean {
-    return this.#state.isStreaming;
-  }
-  get signal(): AbortSignal {
-    return this.#state.signal;
-  }
-  get log(): HookContext["log"] {
-    return this.#state.log;
-  }
-  get usage(): HookContext["usage"] {
-    return this.#state.usage;
-  }
-  get contextWindow(): ContextMeter {
-    return this.#state.meter;
-  }
-  get model(): HookModel {
-    return this.#state.model;
-  }
-
-  get scratch(): OperationScratch {
-    const state = this.#state;
-    this.#scratch ??= new OperationScratch(state.sessionScratch, state.runScratch, this.#stepScratch);
-    return this.#scratch;
-  }
-
-  /** What was committed when the operation began, even if a slow inspect hook reads it later. */
-  get messages(): readonly ModelMessage[] {
-    this.#messages ??= this.#state.messages.slice(0, this.#committed);
-    return this.#messages;
-  }
-
-  /** The context as plain data (JSON, logs): its fields, not the run behind it. */
-  toJSON(): Record<string, unknown> {
-    return {
-      sessionId: this.sessionId,
-      runId: this.runId,
-      step: this.step,
-      attempt: this.attempt,
-      agentName: this.agentName,
-      agentPath: this.agentPath,
-      isStreaming: this.isStreaming,
-      input: this.input,
-      turn: this.turn,
-      usage: this.usage,
-    };
-  }
 }
 
 /** A fresh context for one operation; its operation scratchpad is made on first use. */
