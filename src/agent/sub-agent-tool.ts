@@ -24,9 +24,8 @@ import { contextFor, payload } from "../loop/run-state.js";
 import { generateSurface, streamSurface } from "../loop/surface.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
 import type { ToolExecutionOptions } from "../tools/tool.js";
-import type { AgentRuntime } from "./agent-runtime.js";
-import type { Agent } from "./create-agent.js";
 import { SubAgentError } from "./sub-agent-error.js";
+import type { Agent, AgentRuntime } from "./types.js";
 
 export interface SubAgentToolOptions {
   /** The tool is `agents.<name>`; default: the agent's name. */

@@ -9,9 +9,10 @@
  * handler.
  */
 
-import type { AgentOptions, ApprovalOptions } from "../agent/agent-options.js";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
+import type { LoopRuntime } from "../loop/types.js";
+import type { Policy } from "../policy/policy.js";
 import { type ApprovalSigner, resolveApprovalSigner } from "./approval-signer.js";
+import type { ApprovalOptions } from "./types.js";
 
 export const DEFAULT_APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -22,10 +23,16 @@ export interface ApprovalSettings {
   readonly signer: ApprovalSigner | undefined;
 }
 
-const settings = new WeakMap<AgentRuntime, ApprovalSettings>();
+/** The agent options the settings are resolved from (`AgentOptions` has them). */
+export interface ApprovalSettingsSource {
+  approvals?: ApprovalOptions;
+  policies?: readonly Policy[];
+}
+
+const settings = new WeakMap<LoopRuntime, ApprovalSettings>();
 
 /** Checks `options.approvals` and the policies' handlers; throws a TypeError naming the problem. */
-export function resolveApprovalSettings(options: AgentOptions): ApprovalSettings {
+export function resolveApprovalSettings(options: ApprovalSettingsSource): ApprovalSettings {
   const approvals = options.approvals ?? {};
   if (typeof approvals !== "object" || approvals === null) {
     throw new TypeError("createAgent: approvals must be an object ({ handler?, ttlMs?, suspend?, key? })");
@@ -57,15 +64,16 @@ export function resolveApprovalSettings(options: AgentOptions): ApprovalSettings
 }
 
 /** Registers the settings checked at construction for this runtime. */
-export function bindApprovalSettings(runtime: AgentRuntime, resolved: ApprovalSettings): void {
+export function bindApprovalSettings(runtime: LoopRuntime, resolved: ApprovalSettings): void {
   settings.set(runtime, resolved);
 }
 
 /** The runtime's settings; resolved on first use for runtimes built without `createAgent`. */
-export function approvalSettings(runtime: AgentRuntime): ApprovalSettings {
+export function approvalSettings(runtime: LoopRuntime): ApprovalSettings {
   let resolved = settings.get(runtime);
   if (!resolved) {
-    resolved = resolveApprovalSettings(runtime.options);
+    // The loop's view of the options omits them; an agent's runtime carries its AgentOptions.
+    resolved = resolveApprovalSettings(runtime.options as ApprovalSettingsSource);
     settings.set(runtime, resolved);
   }
   return resolved;

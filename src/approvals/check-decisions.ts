@@ -6,13 +6,14 @@
  * started). The first failure throws an ApprovalError; nothing has changed by then.
  */
 import { timingSafeEqual } from "node:crypto";
-import type { ApprovalDecision } from "../agent/agent-options.js";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import { type Decision, hasStarted } from "../loop/batch/settle-batch.js";
+import type { PendingEntry } from "../loop/batch/types.js";
+import type { LoopRuntime } from "../loop/types.js";
 import { approvalSettings } from "./approval-settings.js";
 import { type ApprovalSigner, bindingHash } from "./approval-signer.js";
-import { type PendingEntry, pendingApprovalsOf, type SuspendedRunRecord } from "./suspended-run.js";
+import { pendingApprovalsOf, type SuspendedRunRecord } from "./suspended-run.js";
+import type { ApprovalDecision } from "./types.js";
 
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
@@ -112,7 +113,7 @@ export function checkBinding(runId: string, entry: PendingEntry, signer: Approva
 
 /** The decisions by approval id, every one checked (and every recorded approval re-checked). */
 export async function checkDecisions(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   record: SuspendedRunRecord,
   decisions: readonly ApprovalDecision[],
   now: number,

@@ -5,31 +5,14 @@
  * out of suspension denies the call with a reason saying so.
  */
 import { randomUUID } from "node:crypto";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
-import type { AskRequest } from "../hooks/flow.js";
+import type { ApprovalCall, ApprovalOutcome } from "../loop/batch/types.js";
 import { contextFor, payload, type RunState } from "../loop/run-state.js";
+import type { LoopRuntime } from "../loop/types.js";
 import { errorMessage } from "../tools/tool-output.js";
 import { approvalSettings } from "./approval-settings.js";
 
-export interface ApprovalCall {
-  toolCallId: string;
-  toolName: string;
-  qualifiedName: string;
-  args: unknown;
-  reason?: string;
-  /** The asking policy's own handler: it answers before the agent's channel. */
-  handler?: AskRequest["handler"];
-}
-
-/** `pending`: nobody answered; the call waits for `resume` (approved stays false until then). */
-export interface ApprovalOutcome {
-  approved: boolean;
-  reason: string;
-  pending?: { id: string; reason?: string };
-}
-
 export async function requestApproval(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ApprovalCall,
 ): Promise<ApprovalOutcome> {

@@ -12,18 +12,16 @@
  *      It ends (the record becomes a tombstone) or suspends again.
  */
 
-import type { ApprovalDecision, RunOptions } from "../agent/agent-options.js";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import { type Decision, planBatch, runPlan } from "../loop/batch/settle-batch.js";
 import { drive, type ResumePoint, runSteps } from "../loop/drive.js";
 import { endStep } from "../loop/end-step.js";
-import { commitStep, type RunEnd } from "../loop/finish-run.js";
-import type { StepRequestOutcome } from "../loop/request-step.js";
+import { commitStep } from "../loop/finish-run.js";
 import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import type { RunState } from "../loop/run-state.js";
 import type { Surface } from "../loop/surface.js";
+import type { LoopRuntime, RunEnd, RunOptions, StepRequestOutcome } from "../loop/types.js";
 import { checkDecisions } from "./check-decisions.js";
 import { forgetOnce } from "./exactly-once.js";
 import { bindResumeContext, listApprovals, suspendStep } from "./suspend-run.js";
@@ -37,15 +35,16 @@ import {
   releaseClaim,
   type SuspendedRunRecord,
 } from "./suspended-run.js";
+import type { ApprovalDecision } from "./types.js";
 
 /** The approvals a suspended run waits for (what its RunResult listed). */
-export async function pendingApprovals(runtime: AgentRuntime, runId: string): Promise<PendingApproval[]> {
+export async function pendingApprovals(runtime: LoopRuntime, runId: string): Promise<PendingApproval[]> {
   const record = await loadSuspendedRun(runtime.store, runId);
   return listApprovals(runtime, runId, record.pending.entries);
 }
 
 function resumePoint(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   record: SuspendedRunRecord,
   decisions: ReadonlyMap<string, Decision>,
   claim: Claim,
@@ -104,7 +103,7 @@ function resumePoint(
 }
 
 export async function resumeRun(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   runId: string,
   decisions: readonly ApprovalDecision[],
   options: Pick<RunOptions, "signal">,

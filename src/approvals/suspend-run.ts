@@ -6,25 +6,15 @@
  * run's inspections settled (called by `finishRun`), so the saved trace is complete.
  */
 import { randomUUID } from "node:crypto";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
-import type { PendingCall } from "../loop/batch/run-tool-call.js";
-import { commitStep, type RunEnd } from "../loop/finish-run.js";
-import type { StepRequestOutcome } from "../loop/request-step.js";
+import type { BatchEntry, PendingCall, PendingEntry, ResultOutcome } from "../loop/batch/types.js";
+import { commitStep } from "../loop/finish-run.js";
 import type { PendingApproval } from "../loop/run-result.js";
 import type { RunState } from "../loop/run-state.js";
+import type { LoopRuntime, RunEnd, StepRequestOutcome } from "../loop/types.js";
 import { approvalSettings } from "./approval-settings.js";
 import { bindingHash } from "./approval-signer.js";
 import { storable } from "./storable.js";
-import {
-  type BatchEntry,
-  type Claim,
-  claimLost,
-  type PendingEntry,
-  type ResultOutcome,
-  runKey,
-  type SuspendedRunRecord,
-  sessionGuardKey,
-} from "./suspended-run.js";
+import { type Claim, claimLost, runKey, type SuspendedRunRecord, sessionGuardKey } from "./suspended-run.js";
 
 export type SuspensionDraft = Omit<
   SuspendedRunRecord,
@@ -45,7 +35,7 @@ export function bindResumeContext(state: RunState, context: ResumeContext): void
 
 /** The batch's outcomes as saved entries: new approvals get their binding and expiry here. */
 export function toEntries(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   outcomes: readonly (ResultOutcome | PendingCall)[],
   now = Date.now(),
 ): BatchEntry[] {
@@ -76,7 +66,7 @@ export function toEntries(
 
 /** What `RunResult.approvals` lists: each pending approval, with a signed token when a key is set. */
 export function listApprovals(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   runId: string,
   entries: readonly BatchEntry[],
 ): PendingApproval[] {
@@ -113,7 +103,7 @@ export function listApprovals(
  * approvals are listed.
  */
 export function suspendStep(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   requested: Extract<StepRequestOutcome, { kind: "turn" }>,
   entries: BatchEntry[],
@@ -159,7 +149,7 @@ export function suspendStep(
 
 /** Writes the suspended run (and its session guard). A resume that lost its claim writes nothing. */
 export async function saveSuspension(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   draft: SuspensionDraft,
 ): Promise<void> {

@@ -14,7 +14,7 @@ import { hostname } from "node:os";
 import { ApprovalError } from "../errors/approval-error.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
-import type { CallOutcome } from "../loop/batch/run-tool-call.js";
+import type { BatchEntry, PendingEntry } from "../loop/batch/types.js";
 import type { RunOutcome, StepRecord, Usage } from "../loop/run-result.js";
 import type { ModelToolCall, ModelUsage } from "../models/language-model.js";
 import type { StateStore } from "../state/state-store.js";
@@ -32,33 +32,6 @@ const claimKey = (runId: string, token: string) => `run:${runId}:claim:${token}`
 /** The exactly-once key of a pending call: its approval's id, or the run and call ids. */
 export const onceKey = (runId: string, entry: PendingEntry) =>
   entry.approval ? `approval:${entry.approval.id}` : `run:${runId}:call:${entry.toolCallId}`;
-
-export interface PendingApprovalRecord {
-  id: string;
-  reason?: string;
-  /** `bindingHash(qualifiedName, args)`: what this approval can authorise, and nothing else. */
-  binding: string;
-  createdAt: number;
-  expiresAt: number;
-  /** A decision a partial resume recorded while an earlier sibling was still undecided. */
-  decision?: { approved: boolean; reason?: string };
-}
-
-export type ResultOutcome = Extract<CallOutcome, { kind: "result" }>;
-
-/** A call of the pending batch that has not settled: awaiting a decision, or deferred behind one. */
-export interface PendingEntry {
-  kind: "pending";
-  toolCallId: string;
-  toolName: string;
-  qualifiedName: string;
-  args: unknown;
-  /** `tool_call`'s `original` (what the model asked for before rewrites), if args were rewritten. */
-  original?: unknown;
-  approval?: PendingApprovalRecord;
-}
-
-export type BatchEntry = { kind: "settled"; outcome: ResultOutcome } | PendingEntry;
 
 /** The step whose batch is pending: the model's accepted output and each call's state. */
 export interface PendingStep {

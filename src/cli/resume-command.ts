@@ -6,10 +6,10 @@
  * approval) exits 1 having run nothing, and the run stays resumable.
  */
 
-import type { ApprovalDecision } from "../agent/agent-options.js";
-import type { Agent } from "../agent/create-agent.js";
+import type { Agent } from "../agent/types.js";
 import { isApprovalToken } from "../approvals/approval-signer.js";
 import { loadSuspendedRun } from "../approvals/suspended-run.js";
+import type { ApprovalDecision } from "../approvals/types.js";
 import { formatIssue } from "../config/config-error.js";
 import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import { exitCodeFor } from "./exit-codes.js";

@@ -5,8 +5,7 @@
  */
 
 import { randomUUID } from "node:crypto";
-import type { AgentOptions } from "../agent/agent-options.js";
-import type { Agent } from "../agent/create-agent.js";
+import type { Agent, AgentOptions } from "../agent/types.js";
 import { formatIssue } from "../config/config-error.js";
 import type { RunResult } from "../loop/run-result.js";
 import { approvalPrompt } from "./approval-prompt.js";

@@ -13,8 +13,8 @@ import { HookError } from "../errors/hook-error.js";
 import type { EventName } from "../events/catalogue.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { MessageEdit } from "../hooks/flow.js";
-import type { RunEnd } from "./finish-run.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
+import type { RunEnd } from "./types.js";
 
 export type EditsOutcome =
   | { kind: "applied" }

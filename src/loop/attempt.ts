@@ -5,7 +5,6 @@
  * inspections and the stream's delta events.
  */
 
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import type { HookError } from "../errors/hook-error.js";
 import type { EventPayload, ModelRequest } from "../events/payloads.js";
 import type { BlockingOptions, BlockingOutcome } from "../hooks/blocking.js";
@@ -15,9 +14,9 @@ import { mergeRequestPatches } from "../hooks/merge-request-patch.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { StreamSignal } from "../models/read-model-output.js";
 import { applyPatch, RequestValidationError, validateRequest } from "./build-request.js";
-import type { StepRequestOutcome } from "./request-step.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 import type { DeltaSink, Surface } from "./surface.js";
+import type { LoopRuntime, StepRequestOutcome } from "./types.js";
 
 const NO_PATCH = { patch: {}, setBy: {}, activeToolsBy: [], warnings: [] };
 
@@ -111,7 +110,7 @@ const READY: Prepared = Object.freeze({ kind: "ready" });
  * the merged patch is applied to an outbound copy and validated, and decides judge the
  * request that will really be sent (TOCTOU-safe, DESIGN §3). Synchronous while the hooks are.
  */
-export function prepareAttempt(runtime: AgentRuntime, attempt: Attempt): Prepared | Promise<Prepared> {
+export function prepareAttempt(runtime: LoopRuntime, attempt: Attempt): Prepared | Promise<Prepared> {
   const { state } = attempt;
   const base = attempt.request;
   if (!state.runner.wants("model_request")) {
@@ -139,7 +138,7 @@ export function prepareAttempt(runtime: AgentRuntime, attempt: Attempt): Prepare
 
 /** A function of its own: a closure in `prepareAttempt` would cost every attempt a context. */
 function patchLater(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   attempt: Attempt,
   patching: Promise<BlockingOutcome<EventPayload<"model_request">>>,
 ): Promise<Prepared> {
@@ -147,7 +146,7 @@ function patchLater(
 }
 
 function afterPatches(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   attempt: Attempt,
   patched: BlockingOutcome<EventPayload<"model_request">>,
 ): Prepared | Promise<Prepared> {

@@ -3,8 +3,8 @@ import type { AnyEventPayload } from "../events/payloads.js";
 import type { BlockingOutcome } from "../hooks/blocking.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
-import type { RunEnd } from "./finish-run.js";
 import { contextFor, type RunState } from "./run-state.js";
+import type { RunEnd } from "./types.js";
 
 export interface Dispatch<P extends AnyEventPayload> {
   context: HookContext;

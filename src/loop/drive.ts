@@ -5,8 +5,6 @@
  * here over plain data; hooks are dispatched by the HookRunner.
  */
 import { randomUUID } from "node:crypto";
-import type { RunOptions } from "../agent/agent-options.js";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import { suspendStep, toEntries } from "../approvals/suspend-run.js";
 import { runKey, sessionGuardKey } from "../approvals/suspended-run.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
@@ -21,7 +19,7 @@ import { assistantParts, retryFeedback } from "./assistant-message.js";
 import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
 import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { endStep } from "./end-step.js";
-import { addUsage, commitStep, finishRun, type RunEnd } from "./finish-run.js";
+import { addUsage, commitStep, finishRun } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
 import { createRunMeter } from "./run-meter.js";
@@ -29,6 +27,7 @@ import type { AgentEvent, RunResult } from "./run-result.js";
 import { contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
+import type { LoopRuntime, RunEnd, RunOptions } from "./types.js";
 
 /** A suspended run being resumed: built by resume-run.ts, which settles its pending step. */
 export interface ResumePoint {
@@ -44,7 +43,7 @@ export interface ResumePoint {
  * A session whose run is suspended takes no new run until that one is resumed (or denied):
  * the pending step would otherwise land after later messages and break the transcript.
  */
-async function sessionWaiting(runtime: AgentRuntime, state: RunState): Promise<RunEnd | undefined> {
+async function sessionWaiting(runtime: LoopRuntime, state: RunState): Promise<RunEnd | undefined> {
   const waiting = await runtime.store.get<string>(sessionGuardKey(state.sessionId));
   if (waiting === undefined) return undefined;
   const record = await runtime.store.get<{ status?: string }>(runKey(waiting));
@@ -57,7 +56,7 @@ async function sessionWaiting(runtime: AgentRuntime, state: RunState): Promise<R
 }
 
 export async function drive(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   input: string,
   options: RunOptions,
   surface: Surface,
@@ -80,7 +79,7 @@ export async function drive(
 }
 
 async function driveSession(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   input: string,
   options: RunOptions,
   surface: Surface,
@@ -191,7 +190,7 @@ function abortedEnd(text: string, signal: AbortSignal): RunEnd {
 }
 
 async function loop(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   isNewSession: boolean,
@@ -240,7 +239,7 @@ async function loop(
 
 /** Steps from `first` until the run ends; a resumed run enters here once its pending step settled. */
 export async function runSteps(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   first: number,

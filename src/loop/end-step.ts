@@ -4,9 +4,9 @@ import type { BlockingOutcome } from "../hooks/blocking.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
-import type { RunEnd } from "./finish-run.js";
 import { contextFor, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
+import type { RunEnd } from "./types.js";
 
 type StepEnd = Omit<RunEnd, "text"> | undefined;
 

@@ -1,34 +1,15 @@
 /** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
 import type { ToolResultPart } from "@ai-sdk/provider-utils";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
-import { type SuspensionDraft, saveSuspension } from "../approvals/suspend-run.js";
+import { saveSuspension } from "../approvals/suspend-run.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
-import type { CallOutcome } from "./batch/run-tool-call.js";
-import type { StepRequestOutcome } from "./request-step.js";
-import type {
-  PendingApproval,
-  RunOutcome,
-  RunResult,
-  StepRecord,
-  ToolResultRecord,
-  Usage,
-} from "./run-result.js";
+import type { CallOutcome } from "./batch/types.js";
+import type { RunResult, StepRecord, ToolResultRecord, Usage } from "./run-result.js";
 import { contextFor, type RunState } from "./run-state.js";
-
-export interface RunEnd {
-  outcome: RunOutcome;
-  text: string;
-  reason?: string;
-  hook?: string;
-  error?: Error;
-  /** `suspended`: the approvals waited for, and the state `saveSuspension` writes. */
-  approvals?: PendingApproval[];
-  suspension?: SuspensionDraft;
-}
+import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
 export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
@@ -169,7 +150,7 @@ function replaceFinalAnswer(state: RunState, text: string | undefined): void {
 }
 
 export async function finishRun(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   session: SessionRecord,
   end: RunEnd,

@@ -4,7 +4,6 @@
  * to the run's. A named model comes from the agent's `models` option, as fallbacks do.
  */
 
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { HookModel, ModelCallRequest, ModelCallResult } from "../hooks/hook-context.js";
 import { callableModel, isSupportedModel, type LanguageModel } from "../models/language-model.js";
@@ -12,8 +11,9 @@ import { readGenerateResult } from "../models/read-model-output.js";
 import { abortable, NEVER_ABORTED } from "./abortable.js";
 import type { Usage } from "./run-result.js";
 import { toPrompt } from "./to-prompt.js";
+import type { LoopRuntime } from "./types.js";
 
-function namedModel(runtime: AgentRuntime, name: string): LanguageModel {
+function namedModel(runtime: LoopRuntime, name: string): LanguageModel {
   const models = runtime.options.models;
   const found = typeof models === "function" ? models(name) : models?.[name];
   if (!found || !isSupportedModel(found)) {
@@ -22,7 +22,7 @@ function namedModel(runtime: AgentRuntime, name: string): LanguageModel {
   return found;
 }
 
-export function createHookModel(runtime: AgentRuntime, usage: Usage, signal: AbortSignal): HookModel {
+export function createHookModel(runtime: LoopRuntime, usage: Usage, signal: AbortSignal): HookModel {
   const model = runtime.model;
   return {
     provider: model.provider,

@@ -6,11 +6,9 @@
  */
 
 import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import type { HookError } from "../errors/hook-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ErrorInfo, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
-import type { HookContext } from "../hooks/hook-context.js";
 import { classifyError } from "../models/classify-error.js";
 import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
 import { ModelError } from "../models/model-error.js";
@@ -20,23 +18,10 @@ import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attem
 import { backoffDelay, sleep } from "./backoff.js";
 import { payload, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
-
-export type StepRequestOutcome =
-  | {
-      kind: "turn";
-      turn: ModelTurn;
-      request: ModelRequest;
-      attempts: number;
-      /** The baseline's history: a snapshot of the transcript this attempt was built from. */
-      sent: readonly ModelMessage[];
-      /** The accepted attempt's hook context (one model call: one operation), made on first need. */
-      context?: { context(): HookContext };
-    }
-  | { kind: "terminate"; reason: string; hook: string }
-  | { kind: "error"; error: Error; hook?: string };
+import type { LoopRuntime, StepRequestOutcome } from "./types.js";
 
 function baseline(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   attempt: number,
   ephemeral: readonly ModelMessage[],
@@ -105,7 +90,7 @@ function callOptions(request: ModelRequest, state: RunState) {
   };
 }
 
-function resolveFallback(runtime: AgentRuntime, model: LanguageModel | string): LanguageModel | undefined {
+function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): LanguageModel | undefined {
   if (typeof model !== "string") return isSupportedModel(model) ? model : undefined;
   const models = runtime.options.models;
   return typeof models === "function" ? models(model) : models?.[model];
@@ -131,7 +116,7 @@ function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
  * that await, a failed attempt, retries, fallbacks) continues in `requestAttempts`.
  */
 export function requestStep(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   ephemeral: readonly ModelMessage[],
@@ -168,7 +153,7 @@ function callAttempt(model: LanguageModel, attempt: Attempt): PromiseLike<ModelT
  * (`preparing`) or already failed (`failed`). Retries, fallbacks and `model_error` hooks.
  */
 async function requestAttempts(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   ephemeral: readonly ModelMessage[],
@@ -268,7 +253,7 @@ const NO_FALLBACK = new Set(["auth", "bad_request", "aborted"]);
 
 /** A fallback target as a model: itself, or a name resolved through the agent's `models`. */
 function fallbackModel(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   target: LanguageModel | string,
   what: string,
 ): LanguageModel | Error {

@@ -4,10 +4,10 @@
  * transcript stays in the store unless the caller asks for it to be deleted.
  */
 import { randomUUID } from "node:crypto";
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import { contextFor, payload, type RunState } from "../loop/run-state.js";
+import type { LoopRuntime } from "../loop/types.js";
 import { sessionRunsKey } from "./run-index.js";
 
 export interface EndSessionOptions {
@@ -18,7 +18,7 @@ export interface EndSessionOptions {
 }
 
 export async function endSession(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   sessionId: string,
   options: EndSessionOptions = {},
 ): Promise<void> {

@@ -1,7 +1,7 @@
 /** The run's index in its session: seed 003's `turn`. */
 
-import type { AgentRuntime } from "../agent/agent-runtime.js";
 import type { ModelMessage } from "../events/payloads.js";
+import type { LoopRuntime } from "../loop/types.js";
 import type { SessionRecord } from "../state/state-store.js";
 
 /**
@@ -11,7 +11,7 @@ import type { SessionRecord } from "../state/state-store.js";
  * (archived ones included, so compaction never makes it go back).
  */
 export async function runIndex(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   sessionId: string,
   session: SessionRecord,
   fromTranscript: boolean,

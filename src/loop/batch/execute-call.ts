@@ -2,7 +2,7 @@
  * A call's operation and what follows it (DESIGN §3, §5): the tool body, `tool_error`
  * recovery, `tool_result` transforms (chained rewrites, fail closed), then inspections.
  */
-import type { OnceGuard } from "../../approvals/exactly-once.js";
+
 import type { EventPayload } from "../../events/payloads.js";
 import type { BlockingOutcome } from "../../hooks/blocking.js";
 import type { HookContext } from "../../hooks/hook-context.js";
@@ -13,7 +13,7 @@ import { abortable } from "../abortable.js";
 import { abortError } from "../request-step.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
 import { toolOptions } from "./calling-run.js";
-import type { CallOutcome } from "./run-tool-call.js";
+import type { CallOutcome, OnceGuard } from "./types.js";
 
 export interface ExecuteInput {
   tool: ResolvedTool;

@@ -8,17 +8,11 @@
  * until `resume` settles the batch.
  */
 
-import type { AgentRuntime } from "../../agent/agent-runtime.js";
 import type { ModelToolCall } from "../../models/language-model.js";
 import type { RunState } from "../run-state.js";
-import {
-  type CallControl,
-  type CallOutcome,
-  type PendingCall,
-  type Resolution,
-  resolveCall,
-  runToolCall,
-} from "./run-tool-call.js";
+import type { LoopRuntime } from "../types.js";
+import { type CallControl, type Resolution, resolveCall, runToolCall } from "./run-tool-call.js";
+import type { CallOutcome, PendingCall } from "./types.js";
 
 export type BatchOutcome =
   | { kind: "committed"; results: Extract<CallOutcome, { kind: "result" }>[] }
@@ -36,7 +30,7 @@ type Resolved =
  * Synchronous when every call is valid (no recovery to await).
  */
 export function resolveBatch(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
 ): Resolved | Promise<Resolved> {
@@ -60,7 +54,7 @@ function stops(
 
 /** The rest of `resolveBatch` once a call needs recovery (awaited, in call order). */
 async function resolveRest(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
   resolutions: Resolution[],
@@ -80,7 +74,7 @@ type BatchEnd = Exclude<BatchOutcome, { kind: "retry" }>;
 
 /** Synchronous while every call is (a sequential batch of synchronous tools with no hook awaiting). */
 export function runToolBatch(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
   resolutions: readonly Resolution[],
@@ -103,7 +97,7 @@ export function runToolBatch(
 
 /** `width` workers taking calls in order (a function of its own: its closure would cost every batch). */
 function concurrentBatch(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
   resolutions: readonly Resolution[],
@@ -125,7 +119,7 @@ function concurrentBatch(
 
 /** The rest of a sequential batch once a call answered with a promise. */
 async function sequentialRest(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   calls: readonly ModelToolCall[],
   resolutions: readonly Resolution[],

@@ -5,7 +5,6 @@
  * Never throws for a hook or tool failure: the model gets an error result naming it.
  */
 
-import type { AgentRuntime } from "../../agent/agent-runtime.js";
 import { requestApproval } from "../../approvals/request-approval.js";
 import type { EventPayload } from "../../events/payloads.js";
 import type { BlockingOutcome } from "../../hooks/blocking.js";
@@ -15,41 +14,9 @@ import type { ModelToolCall } from "../../models/language-model.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
 import { abortError } from "../request-step.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
+import type { LoopRuntime } from "../types.js";
 import { type ExecuteInput, executeCall } from "./execute-call.js";
-
-export type CallOutcome =
-  | {
-      kind: "result";
-      toolCallId: string;
-      toolName: string;
-      qualifiedName: string;
-      args: unknown;
-      result: unknown;
-      isError: boolean;
-      executed: boolean;
-      /** The body ran in an earlier process of this (resumed) run; it was not run again. */
-      replayed?: boolean;
-    }
-  | { kind: "terminate"; reason: string; hook: string }
-  | { kind: "retry"; feedback: string; hook: string }
-  | PendingCall;
-
-/**
- * A call decided but not executed: it awaits a human (`approval`), or it is allowed and
- * deferred because a sibling awaits one (so a sequential batch keeps its order). A batch
- * with pending calls suspends the run; `resume` settles them (DESIGN §7b).
- */
-export interface PendingCall {
-  kind: "pending";
-  toolCallId: string;
-  toolName: string;
-  qualifiedName: string;
-  /** The effective arguments (after rewrites) that will run. */
-  args: unknown;
-  /** The `tool_call` payload after rewrites (`original` kept), for the inspections after the run. */
-  callPayload: EventPayload<"tool_call">;
-  approval?: { id: string; reason?: string };
-}
+import type { CallOutcome, PendingCall } from "./types.js";
 
 /** How a batch steers one call: `defer` is asked right before the body would start. */
 export interface CallControl {
@@ -82,14 +49,14 @@ function errorResult(call: ModelToolCall, message: string, args: unknown, tool?:
 type Problem = { reason: "unknown_tool" | "invalid_args"; message: string };
 
 /** The tools the model may call in this step (the agent's, narrowed by activeTools). */
-function availableTools(runtime: AgentRuntime, state: RunState): string[] {
+function availableTools(runtime: LoopRuntime, state: RunState): string[] {
   const names = runtime.tools.map((tool) => tool.functionName);
   return state.offeredTools ? names.filter((name) => state.offeredTools!.has(name)) : names;
 }
 
 /** Finds the tool and checks the arguments (`parsed`: the arguments were valid JSON). */
 function checkCall(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   toolName: string,
   args: unknown,
@@ -121,7 +88,7 @@ function checkCall(
  * Synchronous for a valid call (the common case costs no promise); a promise otherwise.
  */
 export function resolveCall(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ModelToolCall,
 ): Resolution | Promise<Resolution> {
@@ -133,7 +100,7 @@ export function resolveCall(
 
 /** `invalid_tool_call` recovery of a call that failed its check: one hook round, then a recheck. */
 async function recoverCall(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ModelToolCall,
   invalidArgs: unknown,
@@ -185,7 +152,7 @@ async function recoverCall(
  * sequential batch of synchronous tools then costs no microtask per call.
  */
 export function runToolCall(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ModelToolCall,
   control: CallControl = {},
@@ -243,7 +210,7 @@ export function runToolCall(
 // every call a context object, synchronous or not.
 
 function runWhenResolved(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ModelToolCall,
   control: CallControl,
@@ -253,7 +220,7 @@ function runWhenResolved(
 }
 
 function decideLater(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ModelToolCall,
   control: CallControl,
@@ -288,7 +255,7 @@ function pendingCall(state: RunState, base: ExecuteInput["base"], input: Execute
 
 /** What the tool_call transforms and decides answered: fail closed, skip, deny, ask, or run. */
 function afterDecide(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ModelToolCall,
   control: CallControl,
@@ -327,7 +294,7 @@ function afterDecide(
 
 /** An `ask` decision: the approval channel answers (or the call waits for a human). */
 async function askThenExecute(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   call: ModelToolCall,
   control: CallControl,

@@ -12,18 +12,13 @@
  *   suspends the run again; otherwise the batch commits, in call order.
  */
 
-import type { AgentRuntime } from "../../agent/agent-runtime.js";
 import { exactlyOnce, intentKey } from "../../approvals/exactly-once.js";
-import {
-  type BatchEntry,
-  onceKey,
-  type PendingEntry,
-  type ResultOutcome,
-} from "../../approvals/suspended-run.js";
+import { onceKey } from "../../approvals/suspended-run.js";
 import type { StateStore } from "../../state/state-store.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
+import type { LoopRuntime } from "../types.js";
 import { executeCall } from "./execute-call.js";
-import type { CallOutcome } from "./run-tool-call.js";
+import type { BatchEntry, CallOutcome, PendingEntry, ResultOutcome } from "./types.js";
 
 export interface Decision {
   approved: boolean;
@@ -106,7 +101,7 @@ function errorOutcome(entry: PendingEntry, message: string): ResultOutcome {
 }
 
 async function execute(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   entry: PendingEntry,
   replay: boolean,
@@ -150,7 +145,7 @@ async function execute(
 }
 
 export async function runPlan(
-  runtime: AgentRuntime,
+  runtime: LoopRuntime,
   state: RunState,
   plan: readonly PlannedCall[],
   onceKeys: Set<string>,
