@@ -4,6 +4,7 @@
  * RunResult `run()` would give.
  */
 
+import { approvalFlow } from "../approvals/approval-flow.js";
 import { bindApprovalSettings, resolveApprovalSettings } from "../approvals/approval-settings.js";
 import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
 import { drive } from "../loop/drive.js";
@@ -35,7 +36,7 @@ export function createAgent(options: AgentOptions): Agent {
     name: runtime.name,
     runtime,
     run(input, runOptions = {}) {
-      return drive(runtime, input, runOptions, generateSurface());
+      return drive(runtime, input, runOptions, generateSurface(), approvalFlow);
     },
     stream(input, runOptions = {}) {
       const queue = new AsyncQueue<AgentEvent>();
@@ -44,6 +45,7 @@ export function createAgent(options: AgentOptions): Agent {
         input,
         runOptions,
         streamSurface((event) => queue.push(event)),
+        approvalFlow,
       ).finally(() => queue.close());
       // The caller may only iterate; the rejection is still delivered through `result`.
       result.catch(() => {});

@@ -18,6 +18,7 @@
  * - An agent already running in the lineage is not started again (no unbounded recursion).
  */
 import { z } from "zod";
+import { approvalFlow } from "../approvals/approval-flow.js";
 import { callingRunOf } from "../loop/batch/calling-run.js";
 import { drive } from "../loop/drive.js";
 import { contextFor, payload } from "../loop/run-state.js";
@@ -86,6 +87,7 @@ async function runSubAgent(
     task,
     { sessionId, signal: execution.signal },
     surface,
+    approvalFlow,
     [...parentPath, id],
     // The caller's registries (its ancestors' included): their decide hooks and policies
     // govern this run too. Without a calling run (a hook's call_tool), only its own.

@@ -7,12 +7,12 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { ApprovalError } from "../errors/approval-error.js";
-import { type Decision, hasStarted } from "../loop/batch/settle-batch.js";
+import type { Decision } from "../loop/batch/settle-batch.js";
 import type { PendingEntry } from "../loop/batch/types.js";
 import type { LoopRuntime } from "../loop/types.js";
 import { approvalSettings } from "./approval-settings.js";
 import { type ApprovalSigner, bindingHash } from "./approval-signer.js";
-import { pendingApprovalsOf, type SuspendedRunRecord } from "./suspended-run.js";
+import { hasStarted, pendingApprovalsOf, type SuspendedRunRecord } from "./suspended-run.js";
 import type { ApprovalDecision } from "./types.js";
 
 function sameText(a: string, b: string): boolean {

@@ -22,6 +22,7 @@ import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import type { RunState } from "../loop/run-state.js";
 import type { Surface } from "../loop/surface.js";
 import type { LoopRuntime, RunEnd, RunOptions, StepRequestOutcome } from "../loop/types.js";
+import { approvalFlow } from "./approval-flow.js";
 import { checkDecisions } from "./check-decisions.js";
 import { forgetOnce } from "./exactly-once.js";
 import { bindResumeContext, listApprovals, suspendStep } from "./suspend-run.js";
@@ -32,6 +33,7 @@ import {
   loadSuspendedRun,
   markFinished,
   onceKey,
+  onceLedger,
   releaseClaim,
   type SuspendedRunRecord,
 } from "./suspended-run.js";
@@ -84,8 +86,9 @@ function resumePoint(
         sent: [],
       };
       const text = pending.turn.text;
-      const plan = await planBatch(runtime.store, record.runId, pending.entries, decisions);
-      const batch = await runPlan(runtime, state, plan, onceKeys);
+      const ledger = onceLedger(runtime.store, record.runId, onceKeys);
+      const plan = await planBatch(ledger, pending.entries, decisions);
+      const batch = await runPlan(runtime, state, plan, ledger);
       if (batch.kind === "terminate")
         return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
       if (batch.kind === "suspend") return suspendStep(runtime, state, requested, batch.entries, text);
@@ -134,6 +137,7 @@ export async function resumeRun(
       record.input,
       { sessionId: record.sessionId, ...(options.signal ? { signal: options.signal } : {}) },
       surface,
+      approvalFlow,
       record.agentPath,
       [],
       resumePoint(runtime, record, checked, claim),

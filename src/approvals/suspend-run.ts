@@ -3,7 +3,8 @@
  * Nothing of the batch is committed; the run's state goes to the StateStore so that
  * `resume` can settle the batch later, in any process. `suspendStep` decides what is
  * saved (plain data, at the moment of suspension); `saveSuspension` writes it once the
- * run's inspections settled (called by `finishRun`), so the saved trace is complete.
+ * run's inspections settled (`finishRun` calls the run end's `saveSuspension`), so the
+ * saved trace is complete.
  */
 import { randomUUID } from "node:crypto";
 import type { BatchEntry, PendingCall, PendingEntry, ResultOutcome } from "../loop/batch/types.js";
@@ -143,7 +144,7 @@ export function suspendStep(
     text,
     reason: `awaiting approval: ${names} (${approvals.length} pending; resume with agent.resume or hookwise resume)`,
     approvals,
-    suspension,
+    saveSuspension: () => saveSuspension(runtime, state, suspension),
   };
 }
 

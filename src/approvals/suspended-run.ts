@@ -14,10 +14,12 @@ import { hostname } from "node:os";
 import { ApprovalError } from "../errors/approval-error.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
+import type { OnceLedger } from "../loop/batch/settle-batch.js";
 import type { BatchEntry, PendingEntry } from "../loop/batch/types.js";
 import type { RunOutcome, StepRecord, Usage } from "../loop/run-result.js";
 import type { ModelToolCall, ModelUsage } from "../models/language-model.js";
 import type { StateStore } from "../state/state-store.js";
+import { exactlyOnce, intentKey } from "./exactly-once.js";
 
 export const FINISHED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const CLAIM_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -79,6 +81,23 @@ export interface FinishedRunRecord {
 }
 
 export type RunRecord = SuspendedRunRecord | FinishedRunRecord;
+
+/** Whether the call's tool already started in an earlier process (its exactly-once intent exists). */
+export async function hasStarted(store: StateStore, runId: string, entry: PendingEntry): Promise<boolean> {
+  return (await store.get(intentKey(onceKey(runId, entry)))) !== undefined;
+}
+
+/** A resumed run's exactly-once records; each guard's key joins `onceKeys` (deleted when the run ends). */
+export function onceLedger(store: StateStore, runId: string, onceKeys: Set<string>): OnceLedger {
+  return {
+    started: (entry) => hasStarted(store, runId, entry),
+    guard(entry, label) {
+      const key = onceKey(runId, entry);
+      onceKeys.add(key);
+      return exactlyOnce(store, key, label);
+    },
+  };
+}
 
 export function pendingApprovalsOf(record: SuspendedRunRecord): PendingEntry[] {
   return record.pending.entries.filter(

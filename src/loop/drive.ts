@@ -5,8 +5,6 @@
  * here over plain data; hooks are dispatched by the HookRunner.
  */
 import { randomUUID } from "node:crypto";
-import { suspendStep, toEntries } from "../approvals/suspend-run.js";
-import { runKey, sessionGuardKey } from "../approvals/suspended-run.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
@@ -24,7 +22,7 @@ import { createHookModel } from "./hook-model.js";
 import { abortError, requestStep } from "./request-step.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
-import { contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
+import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
 import type { LoopRuntime, RunEnd, RunOptions } from "./types.js";
@@ -39,27 +37,13 @@ export interface ResumePoint {
   settle(state: RunState, surface: Surface): Promise<RunEnd>;
 }
 
-/**
- * A session whose run is suspended takes no new run until that one is resumed (or denied):
- * the pending step would otherwise land after later messages and break the transcript.
- */
-async function sessionWaiting(runtime: LoopRuntime, state: RunState): Promise<RunEnd | undefined> {
-  const waiting = await runtime.store.get<string>(sessionGuardKey(state.sessionId));
-  if (waiting === undefined) return undefined;
-  const record = await runtime.store.get<{ status?: string }>(runKey(waiting));
-  if (record?.status !== "suspended") return undefined;
-  return {
-    outcome: "error",
-    text: "",
-    reason: `session "${state.sessionId}" is waiting on suspended run "${waiting}": resume it (approve or deny its pending approvals) before starting another run`,
-  };
-}
-
 export async function drive(
   runtime: LoopRuntime,
   input: string,
   options: RunOptions,
   surface: Surface,
+  /** Asks for approvals and suspends the run: approvals/ implements it (see `ApprovalFlow`). */
+  approvals: ApprovalFlow,
   agentPath: readonly string[] = [runtime.name],
   /** A sub-agent's run: the registries governing its parent (their owners' depths in agentPath). */
   inherited: readonly GoverningRegistry[] = [],
@@ -72,7 +56,17 @@ export async function drive(
   const locking = lockSession(runtime, sessionId);
   const release = locking instanceof Promise ? await locking : locking;
   try {
-    return await driveSession(runtime, input, options, surface, agentPath, inherited, resumed, sessionId);
+    return await driveSession(
+      runtime,
+      input,
+      options,
+      surface,
+      approvals,
+      agentPath,
+      inherited,
+      resumed,
+      sessionId,
+    );
   } finally {
     release();
   }
@@ -83,6 +77,7 @@ async function driveSession(
   input: string,
   options: RunOptions,
   surface: Surface,
+  approvals: ApprovalFlow,
   agentPath: readonly string[],
   inherited: readonly GoverningRegistry[],
   resumed: ResumePoint | undefined,
@@ -131,6 +126,7 @@ async function driveSession(
       keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
     }),
+    approvals,
     sessionScratch,
     runScratch,
     stepScratch: new Scratchpad(runScratch),
@@ -166,7 +162,7 @@ async function driveSession(
   try {
     end = resumed
       ? await resumed.settle(state, surface)
-      : (existing !== undefined && (await sessionWaiting(runtime, state))) ||
+      : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
         (await loop(runtime, state, surface, isNewSession));
   } catch (error) {
     end = {
@@ -353,7 +349,7 @@ export async function runSteps(
       return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
     }
     if (batch.kind === "suspend")
-      return suspendStep(runtime, state, requested, toEntries(runtime, batch.outcomes), text);
+      return state.approvals.suspend(runtime, state, requested, batch.outcomes, text);
     commitStep(state, requested, batch.results);
     // Synchronous unless a step_end hook needs a promise: no await on the common path.
     const ending = endStep(state, surface, turn.text, toolCalls);

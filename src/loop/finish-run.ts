@@ -1,6 +1,5 @@
 /** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
 import type { ToolResultPart } from "@ai-sdk/provider-utils";
-import { saveSuspension } from "../approvals/suspend-run.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { SessionRecord } from "../state/state-store.js";
@@ -198,7 +197,7 @@ export async function finishRun(
     state.runner.inspect(inspected, context, selection);
   }
   await state.runner.settle();
-  if (end.suspension) await saveSuspension(runtime, state, end.suspension);
+  if (end.saveSuspension) await end.saveSuspension();
   session.messages = state.messages;
   // What compaction removed stays with the session: nothing is lost.
   if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];

@@ -8,13 +8,35 @@ import type { HookRunner } from "../hooks/hook-runner.js";
 import { OperationContext } from "../hooks/operation-context.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
 import type { HookContextView } from "../tools/tool-context.js";
+import type { ApprovalCall, ApprovalOutcome, PendingCall, ResultOutcome } from "./batch/types.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
 import type { PromptBuilder } from "./to-prompt.js";
+import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** A registry and its owner's depth in `agentPath` (0 = the top-level agent). */
 export interface GoverningRegistry {
   readonly registry: HookRegistry;
   readonly depth: number;
+}
+
+/**
+ * What the loop needs of the approval flow: approvals/ implements it and `createAgent` hands
+ * it to every run. The loop never imports approvals/, which builds on the loop (a resume
+ * drives it).
+ */
+export interface ApprovalFlow {
+  /** An `ask` decision for one call: the channel approves, denies, or leaves it pending. */
+  ask(runtime: LoopRuntime, state: RunState, call: ApprovalCall): Promise<ApprovalOutcome>;
+  /** Ends the run as `suspended`: its batch has calls waiting for a human. */
+  suspend(
+    runtime: LoopRuntime,
+    state: RunState,
+    requested: Extract<StepRequestOutcome, { kind: "turn" }>,
+    outcomes: readonly (ResultOutcome | PendingCall)[],
+    text: string,
+  ): RunEnd;
+  /** A stored session waiting on a suspended run takes no new run: the end saying so, if it waits. */
+  waiting(runtime: LoopRuntime, state: RunState): Promise<RunEnd | undefined>;
 }
 
 export interface RunState {
@@ -28,6 +50,8 @@ export interface RunState {
   readonly signal: AbortSignal;
   readonly log: HookLogger;
   readonly runner: HookRunner;
+  /** Asks for approvals and suspends the run (approvals/ implements it). */
+  readonly approvals: ApprovalFlow;
   readonly sessionScratch: Scratchpad;
   readonly runScratch: Scratchpad;
   stepScratch: Scratchpad;

@@ -3,7 +3,6 @@
  * The loop never imports agent/: `LoopRuntime` is the runtime as the loop reads it, and
  * agent/'s `LoopRuntime` extends it with the options the agent was made from.
  */
-import type { SuspensionDraft } from "../approvals/suspend-run.js";
 import type { ModelMessage, ModelRequest, ToolChoice, ToolSpec } from "../events/payloads.js";
 import type { HookContext, HookLogger } from "../hooks/hook-context.js";
 import type { HookRegistry } from "../hooks/hook-registry.js";
@@ -71,9 +70,13 @@ export interface RunEnd {
   reason?: string;
   hook?: string;
   error?: Error;
-  /** `suspended`: the approvals waited for, and the state `saveSuspension` writes. */
+  /** `suspended`: the approvals waited for. */
   approvals?: PendingApproval[];
-  suspension?: SuspensionDraft;
+  /**
+   * `suspended`: writes the suspended run to the store. `finishRun` calls it once the run's
+   * inspections settled, so the saved trace is complete.
+   */
+  saveSuspension?: () => Promise<void>;
 }
 
 export type StepRequestOutcome =

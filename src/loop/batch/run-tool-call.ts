@@ -5,7 +5,6 @@
  * Never throws for a hook or tool failure: the model gets an error result naming it.
  */
 
-import { requestApproval } from "../../approvals/request-approval.js";
 import type { EventPayload } from "../../events/payloads.js";
 import type { BlockingOutcome } from "../../hooks/blocking.js";
 import type { AskRequest } from "../../hooks/flow.js";
@@ -302,7 +301,7 @@ async function askThenExecute(
   request: AskRequest,
 ): Promise<CallOutcome> {
   const { base, args, tool } = input;
-  const answer = await requestApproval(runtime, state, {
+  const answer = await state.approvals.ask(runtime, state, {
     ...base,
     args,
     reason: request.reason,

@@ -10,15 +10,15 @@
  *   ordinary tail — execute → tool_error → tool_result → inspects — with an exactly-once
  *   guard. A terminate stops the batch as in `runToolBatch`; anything still waiting
  *   suspends the run again; otherwise the batch commits, in call order.
+ *
+ * The exactly-once records live in the StateStore under approvals/' keys: the resume hands
+ * them in as a `OnceLedger`.
  */
 
-import { exactlyOnce, intentKey } from "../../approvals/exactly-once.js";
-import { onceKey } from "../../approvals/suspended-run.js";
-import type { StateStore } from "../../state/state-store.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
 import type { LoopRuntime } from "../types.js";
 import { executeCall } from "./execute-call.js";
-import type { BatchEntry, CallOutcome, PendingEntry, ResultOutcome } from "./types.js";
+import type { BatchEntry, CallOutcome, OnceGuard, PendingEntry, ResultOutcome } from "./types.js";
 
 export interface Decision {
   approved: boolean;
@@ -35,14 +35,16 @@ export type SettledBatch =
   | { kind: "terminate"; reason: string; hook: string }
   | { kind: "suspend"; entries: BatchEntry[] };
 
-/** Whether the call's tool already started in an earlier process (its exactly-once intent exists). */
-export async function hasStarted(store: StateStore, runId: string, entry: PendingEntry): Promise<boolean> {
-  return (await store.get(intentKey(onceKey(runId, entry)))) !== undefined;
+/** The exactly-once records of a resumed run's pending calls. */
+export interface OnceLedger {
+  /** Whether the call's tool already started in an earlier process (its exactly-once intent exists). */
+  started(entry: PendingEntry): Promise<boolean>;
+  /** The guard the call's body runs under; its key is kept as one of the run's. */
+  guard(entry: PendingEntry, label: string): OnceGuard;
 }
 
 export async function planBatch(
-  store: StateStore,
-  runId: string,
+  ledger: OnceLedger,
   entries: readonly BatchEntry[],
   decisions: ReadonlyMap<string, Decision>,
 ): Promise<PlannedCall[]> {
@@ -53,7 +55,7 @@ export async function planBatch(
       plan.push({ kind: "keep", entry });
       continue;
     }
-    if (await hasStarted(store, runId, entry)) {
+    if (await ledger.started(entry)) {
       plan.push({ kind: "execute", entry, replay: true });
       continue;
     }
@@ -105,7 +107,7 @@ async function execute(
   state: RunState,
   entry: PendingEntry,
   replay: boolean,
-  onceKeys: Set<string>,
+  ledger: OnceLedger,
 ): Promise<CallOutcome> {
   const tool = runtime.toolsByName.get(entry.toolName);
   if (!tool) {
@@ -128,10 +130,8 @@ async function execute(
     args = checked.value;
   }
   const callPayload = toolCallPayload(state, entry);
-  const key = onceKey(state.runId, entry);
-  onceKeys.add(key);
   const label = `tool "${entry.qualifiedName}"${entry.approval ? ` (approval ${entry.approval.id})` : ""}`;
-  const once = exactlyOnce(runtime.store, key, label);
+  const once = ledger.guard(entry, label);
   return executeCall(state, {
     tool,
     base: { toolCallId: entry.toolCallId, toolName: entry.toolName, qualifiedName: entry.qualifiedName },
@@ -148,7 +148,7 @@ export async function runPlan(
   runtime: LoopRuntime,
   state: RunState,
   plan: readonly PlannedCall[],
-  onceKeys: Set<string>,
+  ledger: OnceLedger,
 ): Promise<SettledBatch> {
   const outcomes: (CallOutcome | BatchEntry | undefined)[] = new Array(plan.length);
   const runnable: number[] = [];
@@ -171,7 +171,7 @@ export async function runPlan(
     while (!stopped && next < runnable.length) {
       const index = runnable[next++]!;
       const planned = plan[index] as Extract<PlannedCall, { kind: "execute" }>;
-      const outcome = await execute(runtime, state, planned.entry, planned.replay, onceKeys);
+      const outcome = await execute(runtime, state, planned.entry, planned.replay, ledger);
       outcomes[index] = outcome;
       if (outcome.kind === "terminate") stopped = true;
     }
