@@ -4,11 +4,12 @@
  * transcript stays in the store unless the caller asks for it to be deleted.
  */
 import { randomUUID } from "node:crypto";
+import type { EventPayload } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
+import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
-import { contextFor, payload, type RunState } from "../loop/run-state.js";
-import type { LoopRuntime } from "../loop/types.js";
 import { sessionRunsKey } from "./run-index.js";
+import type { SessionRuntime } from "./types.js";
 
 export interface EndSessionOptions {
   /** Why it ended, as hooks see it (default "closed"). */
@@ -18,7 +19,7 @@ export interface EndSessionOptions {
 }
 
 export async function endSession(
-  runtime: LoopRuntime,
+  runtime: SessionRuntime,
   sessionId: string,
   options: EndSessionOptions = {},
 ): Promise<void> {
@@ -28,7 +29,7 @@ export async function endSession(
     const sessionScratch = runtime.sessionScratch.get(sessionId) ?? new Scratchpad();
     const runScratch = new Scratchpad(sessionScratch);
     // A context outside any run: identity, the transcript as stored, empty run scopes.
-    const state = {
+    const source: ContextSource = {
       runId: `session-end-${randomUUID()}`,
       sessionId,
       agentName: runtime.name,
@@ -36,7 +37,6 @@ export async function endSession(
       isStreaming: false,
       signal: new AbortController().signal,
       log: runtime.log,
-      runner,
       sessionScratch,
       runScratch,
       stepScratch: new Scratchpad(runScratch),
@@ -45,11 +45,14 @@ export async function endSession(
       input: "",
       turn: 0,
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    } as unknown as RunState;
-    runner.inspect(
-      payload(state, "session_end", { sessionId, reason: options.reason ?? "closed" }),
-      contextFor(state),
-    );
+    };
+    const event: EventPayload<"session_end"> = {
+      type: "session_end",
+      agentPath: source.agentPath,
+      sessionId,
+      reason: options.reason ?? "closed",
+    };
+    runner.inspect(event, new OperationContext(source, 1));
     await runner.settle();
   }
   runtime.sessionScratch.delete(sessionId);

@@ -1,8 +1,8 @@
 /** The run's index in its session: seed 003's `turn`. */
 
 import type { ModelMessage } from "../events/payloads.js";
-import type { LoopRuntime } from "../loop/types.js";
 import type { SessionRecord } from "../state/state-store.js";
+import type { SessionRuntime } from "./types.js";
 
 /**
  * The run's index in its session (seed 003's `turn`): an atomic per-session counter in the
@@ -11,7 +11,7 @@ import type { SessionRecord } from "../state/state-store.js";
  * (archived ones included, so compaction never makes it go back).
  */
 export async function runIndex(
-  runtime: LoopRuntime,
+  runtime: SessionRuntime,
   sessionId: string,
   session: SessionRecord,
   fromTranscript: boolean,
