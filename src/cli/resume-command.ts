@@ -16,7 +16,8 @@ import { exitCodeFor } from "./exit-codes.js";
 import { loadCliConfig } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";
 import { eventRenderer } from "./render-event.js";
-import { approvalChannel, type CliIO } from "./run-command.js";
+import { approvalChannel } from "./run-command.js";
+import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 
 /** One `--approve` / `--deny [--reason]`, in command-line order. */

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { ConfigFileError, formatIssue } from "../config/config-error.js";
 import { validateConfigText } from "../config/validate-config.js";
-import type { CliIO } from "./run-command.js";
+import type { CliIO } from "./types.js";
 
 export function validateCommand(path: string, io: CliIO): number {
   let text: string;

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CliIO } from "../../src/cli/run-command.js";
+import type { CliIO } from "../../src/cli/types.js";
 import type { AgentEvent } from "../../src/loop/run-result.js";
 import { createModel } from "../../src/models/create-model.js";
 import type { LanguageModel } from "../../src/models/language-model.js";
