@@ -7,6 +7,15 @@ import { setMaxListeners } from "node:events";
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 setMaxListeners(0, NEVER_ABORTED);
 
+/** What an aborted run throws: the signal's reason when it is an Error, else an AbortError saying so. */
+export function abortError(signal: AbortSignal): Error {
+  const reason = signal.reason;
+  if (reason instanceof Error) return reason;
+  const error = new Error(typeof reason === "string" ? reason : "the run was aborted");
+  error.name = "AbortError";
+  return error;
+}
+
 /**
  * Races a promise against the run's AbortSignal: an aborted run ends now, even when a tool
  * or a model ignores its signal (its late result is dropped, never committed).

@@ -13,7 +13,7 @@ import { classifyError } from "../models/classify-error.js";
 import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
 import { ModelError } from "../models/model-error.js";
 import { modelLabel, modelSettings } from "../models/model-settings.js";
-import { abortable, NEVER_ABORTED } from "./abortable.js";
+import { abortable, abortError, NEVER_ABORTED } from "./abortable.js";
 import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attempt.js";
 import { backoffDelay, sleep } from "./backoff.js";
 import { payload, type RunState } from "./run-state.js";
@@ -283,12 +283,4 @@ function finalError(model: LanguageModel, info: ErrorInfo, attempts: number, err
     attempts,
     cause: error,
   });
-}
-
-export function abortError(signal: AbortSignal): Error {
-  const reason = signal.reason;
-  if (reason instanceof Error) return reason;
-  const error = new Error(typeof reason === "string" ? reason : "the run was aborted");
-  error.name = "AbortError";
-  return error;
 }

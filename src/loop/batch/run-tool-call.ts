@@ -11,7 +11,7 @@ import type { AskRequest } from "../../hooks/flow.js";
 import { EMPTY_SELECTION } from "../../hooks/hook-registry.js";
 import type { ModelToolCall } from "../../models/language-model.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
-import { abortError } from "../request-step.js";
+import { abortError } from "../abortable.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
 import type { LoopRuntime } from "../types.js";
 import { type ExecuteInput, executeCall } from "./execute-call.js";
