@@ -27,7 +27,7 @@ import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
 import type { LoopRuntime, RunEnd, RunOptions } from "./types.js";
 
-/** A suspended run being resumed: built by resume-run.ts, which settles its pending step. */
+/** A suspended run being resumed: built by approvals/resume-run.ts, which settles its pending step. */
 export interface ResumePoint {
   readonly runId: string;
   readonly sessionId: string;
@@ -47,7 +47,7 @@ export async function drive(
   agentPath: readonly string[] = [runtime.name],
   /** A sub-agent's run: the registries governing its parent (their owners' depths in agentPath). */
   inherited: readonly GoverningRegistry[] = [],
-  /** A suspended run continuing (resume-run.ts): its identity, saved state and pending step. */
+  /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
   const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();

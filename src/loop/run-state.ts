@@ -77,7 +77,7 @@ export interface RunState {
   emit(event: AgentEvent): void;
   /** The run's provider prompts, built step after step (to-prompt.ts). */
   readonly prompts: PromptBuilder;
-  /** What the current step's tools see of the run (made by their first call; see calling-run.ts). */
+  /** What the current step's tools see of the run (made by their first call; see batch/calling-run.ts). */
   toolView?: HookContextView;
 }
 
