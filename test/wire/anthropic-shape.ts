@@ -3,7 +3,7 @@
  * content_block_start / _delta (thinking_delta, text_delta, input_json_delta) / _stop →
  * message_delta (stop_reason, usage) → message_stop; a failure is an `error` event.
  */
-import { pieces, type ShapeRenderer, type SseWriter, type WireAnswer } from "./wire-server.js";
+import { pieces, type ShapeRenderer, type SseWriter, type WireAnswer } from "./wire-shape.js";
 
 function stopReason(answer: WireAnswer): string {
   return answer.toolCalls?.length ? "tool_use" : "end_turn";

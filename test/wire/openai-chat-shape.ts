@@ -3,7 +3,7 @@
  * SSE events with content, `reasoning_content` and tool-call deltas (arguments cut in pieces),
  * a finish chunk, a usage chunk (`choices: []`) and `data: [DONE]`.
  */
-import { pieces, type ShapeRenderer, type WireAnswer } from "./wire-server.js";
+import { pieces, type ShapeRenderer, type WireAnswer } from "./wire-shape.js";
 
 const CREATED = 1_700_000_000;
 

@@ -8,24 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { renderAnthropic } from "./anthropic-shape.js";
 import { renderOpenAIChat } from "./openai-chat-shape.js";
-
-export interface WireToolCall {
-  id: string;
-  name: string;
-  args: unknown;
-}
-
-/** A model answer, rendered in the server's API shape, streamed or not. */
-export interface WireAnswer {
-  kind: "answer";
-  text?: string;
-  reasoning?: string;
-  toolCalls?: WireToolCall[];
-  usage?: { input: number; output: number };
-  /** Streaming only: after this many text pieces, fail with `breakWith` instead of finishing. */
-  breakAfter?: number;
-  breakWith?: "malformed" | Record<string, unknown>;
-}
+import type { SseWriter, WireAnswer } from "./wire-shape.js";
 
 export type WireReply =
   | WireAnswer
@@ -54,20 +37,6 @@ export interface WireServer {
   /** Forgets recorded requests and queued replies. */
   reset(): void;
   close(): Promise<void>;
-}
-
-/** The pieces an SSE answer is cut into, so assembling them is really exercised. */
-export function pieces(text: string, count = 3): string[] {
-  if (text.length <= 1) return text ? [text] : [];
-  const size = Math.ceil(text.length / count);
-  const out: string[] = [];
-  for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size));
-  return out;
-}
-
-export interface SseWriter {
-  event(data: unknown, name?: string): void;
-  raw(line: string): void;
 }
 
 export async function startWireServer(shape: WireShape): Promise<WireServer> {
@@ -173,9 +142,4 @@ function respond(
   };
   render.sse(answer, body, writer);
   response.end();
-}
-
-export interface ShapeRenderer {
-  json(answer: WireAnswer, body: Record<string, any>): unknown;
-  sse(answer: WireAnswer, body: Record<string, any>, writer: SseWriter): void;
 }
