@@ -6,6 +6,7 @@ export * from "./context/index.js";
 export * from "./errors/index.js";
 export * from "./events/index.js";
 export * from "./hooks/index.js";
+export * from "./loop/index.js";
 export {
   LanguageServerError,
   type LanguageServerSpec,
@@ -15,5 +16,6 @@ export {
 } from "./lsp/index.js";
 export * from "./models/index.js";
 export * from "./policy/index.js";
+export * from "./sessions/index.js";
 export * from "./state/index.js";
 export * from "./tools/index.js";

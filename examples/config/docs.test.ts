@@ -24,7 +24,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
 import { explainCommand } from "../../src/cli/explain-command.js";
-import type { CliIO } from "../../src/cli/run-command.js";
+import type { CliIO } from "../../src/cli/types.js";
 import { validateCommand } from "../../src/cli/validate-command.js";
 import { ACTIONS, actionTypes } from "../../src/config/actions/index.js";
 import { providerNames } from "../../src/config/build-models.js";

@@ -1,45 +1,15 @@
 /** An agent's options resolved once at `createAgent`: tools named, hooks indexed, defaults set. */
 
-import type { ToolSpec } from "../events/payloads.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
-import type { Scratchpad } from "../hooks/scratchpad.js";
-import { isSupportedModel, type LanguageModel } from "../models/language-model.js";
+import { toolSpecs } from "../loop/build-request.js";
+import { isSupportedModel } from "../models/language-model.js";
 import { modelLabel } from "../models/model-settings.js";
 import { compilePolicies } from "../policy/policy.js";
 import { MemoryStore } from "../state/memory-store.js";
-import type { StateStore } from "../state/state-store.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
-import type { AgentOptions } from "./agent-options.js";
-import type { RetryOptions } from "./backoff.js";
-import { toolSpecs } from "./build-request.js";
 import { subAgentTool } from "./sub-agent-tool.js";
-
-export interface AgentRuntime {
-  readonly name: string;
-  readonly model: LanguageModel;
-  readonly options: AgentOptions;
-  readonly tools: readonly ResolvedTool[];
-  /** The tools as requests carry them, built once. */
-  readonly toolSpecs: readonly ToolSpec[];
-  /** By function name (what the model calls). */
-  readonly toolsByName: ReadonlyMap<string, ResolvedTool>;
-  /** Qualified and function names → function name. */
-  readonly canonicalTool: (name: string) => string;
-  readonly registry: HookRegistry;
-  readonly toolConcurrency: number;
-  readonly maxSteps: number;
-  readonly maxRetries: number;
-  readonly retry: RetryOptions;
-  readonly store: StateStore;
-  readonly log: HookLogger;
-  /** Session scratchpads live in the process, keyed by session id. */
-  readonly sessionScratch: Map<string, Scratchpad>;
-  /** `provider:modelId` of `model` (how requests name it). */
-  readonly modelLabel: string;
-  /** Room made up front for a run's trace: the longest trace of this agent's runs so far. */
-  traceCapacity: number;
-}
+import type { AgentOptions, AgentRuntime } from "./types.js";
 
 export const consoleLogger: HookLogger = {
   debug() {},

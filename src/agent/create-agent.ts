@@ -3,57 +3,17 @@
  * loop; `stream()` surfaces events as they happen and resolves `result` with the same
  * RunResult `run()` would give.
  */
-import type { AnyHook } from "../hooks/define-hook.js";
-import type { AgentOptions, ApprovalDecision, RunOptions } from "./agent-options.js";
-import { type AgentRuntime, resolveRuntime } from "./agent-runtime.js";
-import { bindApprovalSettings, resolveApprovalSettings } from "./approval-settings.js";
+
+import { approvalFlow } from "../approvals/approval-flow.js";
+import { bindApprovalSettings, resolveApprovalSettings } from "../approvals/approval-settings.js";
+import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
+import { drive } from "../loop/drive.js";
+import type { AgentEvent, RunResult } from "../loop/run-result.js";
+import { generateSurface, type Surface, streamSurface } from "../loop/surface.js";
+import { endSession } from "../sessions/end-session.js";
+import { resolveRuntime } from "./agent-runtime.js";
 import { AsyncQueue } from "./async-queue.js";
-import { drive } from "./drive.js";
-import { type EndSessionOptions, endSession } from "./end-session.js";
-import { pendingApprovals, resumeRun } from "./resume-run.js";
-import type { AgentEvent, PendingApproval, RunResult } from "./run-result.js";
-import { generateSurface, type Surface, streamSurface } from "./surface.js";
-
-export interface AgentStream extends AsyncIterable<AgentEvent> {
-  /** The run's result; resolves after the last event. */
-  readonly result: Promise<RunResult>;
-}
-
-export interface Agent {
-  readonly name: string;
-  run(input: string, options?: RunOptions): Promise<RunResult>;
-  stream(input: string, options?: RunOptions): AgentStream;
-  /**
-   * Continues a suspended run (DESIGN §7b) from the StateStore, in this or any process
-   * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided
-   * approvals keep the run suspended (the result lists them). Rejects with an
-   * ApprovalError — having run nothing, the run still resumable — when the run is not
-   * suspended, an id is unknown, a token is forged or for another call, or an approval
-   * expired.
-   */
-  resume(
-    runId: string,
-    decisions: readonly ApprovalDecision[],
-    options?: Pick<RunOptions, "signal">,
-  ): Promise<RunResult>;
-  /** `resume`, surfacing events as they happen (starts with `run-start` with `resumed: true`). */
-  resumeStream(
-    runId: string,
-    decisions: readonly ApprovalDecision[],
-    options?: Pick<RunOptions, "signal">,
-  ): AgentStream;
-  /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
-  pendingApprovals(runId: string): Promise<PendingApproval[]>;
-  /**
-   * Ends a session: `session_end` hooks fire (inspect), its scratchpad is dropped; the
-   * transcript stays in the store unless `delete: true`.
-   */
-  endSession(sessionId: string, options?: EndSessionOptions): Promise<void>;
-  /** Registers a hook on this agent; returns its disposer. */
-  use(hook: AnyHook): () => void;
-  /** The resolved runtime (tools, hooks, store), for introspection and the CLI. */
-  readonly runtime: AgentRuntime;
-}
+import type { Agent, AgentOptions, AgentStream } from "./types.js";
 
 /** Drives `start` on a stream surface; the stream ends after the last event. */
 function streamOf(start: (surface: Surface) => Promise<RunResult>): AgentStream {
@@ -76,7 +36,7 @@ export function createAgent(options: AgentOptions): Agent {
     name: runtime.name,
     runtime,
     run(input, runOptions = {}) {
-      return drive(runtime, input, runOptions, generateSurface());
+      return drive(runtime, input, runOptions, generateSurface(), approvalFlow);
     },
     stream(input, runOptions = {}) {
       const queue = new AsyncQueue<AgentEvent>();
@@ -85,6 +45,7 @@ export function createAgent(options: AgentOptions): Agent {
         input,
         runOptions,
         streamSurface((event) => queue.push(event)),
+        approvalFlow,
       ).finally(() => queue.close());
       // The caller may only iterate; the rejection is still delivered through `result`.
       result.catch(() => {});

@@ -18,15 +18,15 @@
  * - An agent already running in the lineage is not started again (no unbounded recursion).
  */
 import { z } from "zod";
+import { approvalFlow } from "../approvals/approval-flow.js";
+import { callingRunOf } from "../loop/batch/calling-run.js";
+import { drive } from "../loop/drive.js";
+import { contextFor, payload } from "../loop/run-state.js";
+import { generateSurface, streamSurface } from "../loop/surface.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
 import type { ToolExecutionOptions } from "../tools/tool.js";
-import type { AgentRuntime } from "./agent-runtime.js";
-import { callingRunOf } from "./calling-run.js";
-import type { Agent } from "./create-agent.js";
-import { drive } from "./drive.js";
-import { contextFor, payload } from "./run-state.js";
 import { SubAgentError } from "./sub-agent-error.js";
-import { generateSurface, streamSurface } from "./surface.js";
+import type { Agent, AgentRuntime } from "./types.js";
 
 export interface SubAgentToolOptions {
   /** The tool is `agents.<name>`; default: the agent's name. */
@@ -87,6 +87,7 @@ async function runSubAgent(
     task,
     { sessionId, signal: execution.signal },
     surface,
+    approvalFlow,
     [...parentPath, id],
     // The caller's registries (its ancestors' included): their decide hooks and policies
     // govern this run too. Without a calling run (a hook's call_tool), only its own.

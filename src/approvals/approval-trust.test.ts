@@ -4,11 +4,11 @@
  * checked before anything runs. The approval channel is validated at construction.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { balanceCall, type Ledger, newStore, payCall, teller } from "../agent/approval-fixture.js";
-import { runKey, type SuspendedRunRecord } from "../agent/suspended-run.js";
+import { balanceCall, type Ledger, newStore, payCall, teller } from "../../test/support/approval-fixture.js";
 import { createAgent, policy, scriptedModel } from "../index.js";
 import { bindingHash, createApprovalSigner, resolveApprovalSigner } from "./approval-signer.js";
 import { canonicalJson } from "./canonical-json.js";
+import { runKey, type SuspendedRunRecord } from "./suspended-run.js";
 
 const KEY = "test-approval-key-0123456789abcdef";
 

@@ -12,6 +12,7 @@
  */
 import { hostname } from "node:os";
 import { HookwiseError } from "../errors/hookwise-error.js";
+import type { OnceGuard } from "../loop/batch/types.js";
 import type { StateStore } from "../state/state-store.js";
 import { storable } from "./storable.js";
 
@@ -51,13 +52,6 @@ class RecordedToolError extends Error {
     super(message);
     this.name = name;
   }
-}
-
-export interface OnceGuard {
-  /** Runs `body` at most once for this key, in any process; see the module comment. */
-  run<T>(body: () => Promise<T> | T): Promise<T>;
-  /** True once `run` replayed an earlier outcome (recorded or unknown) instead of running. */
-  readonly replayed: boolean;
 }
 
 export function intentKey(key: string): string {

@@ -6,3 +6,4 @@ export {
 } from "./approval-signer.js";
 export { canonicalJson } from "./canonical-json.js";
 export { ToolOutcomeUnknownError } from "./exactly-once.js";
+export type { ApprovalAnswer, ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./types.js";

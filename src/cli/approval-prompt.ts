@@ -4,7 +4,7 @@
  * (deny, with that text as the reason the model receives). Without a terminal the CLI
  * gives no handler, so the run suspends and `hookwise resume` decides later.
  */
-import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-options.js";
+import type { ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
 import type { Printer } from "./render-event.js";
 
 export function approvalPrompt(

@@ -12,7 +12,7 @@ import { EVENT_NAMES } from "../events/catalogue.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
 import { compilePolicies } from "../policy/policy.js";
 import { MemoryStore } from "../state/memory-store.js";
-import type { CliIO } from "./run-command.js";
+import type { CliIO } from "./types.js";
 
 function describeCondition(condition: HookEntry["condition"]): string {
   const { type, ...rest } = condition as { type: string };

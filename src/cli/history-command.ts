@@ -7,7 +7,7 @@ import { loadConfig } from "../config/load-config.js";
 import { transcriptText } from "../context/transcript-text.js";
 import type { ModelMessage } from "../events/payloads.js";
 import { EXIT } from "./exit-codes.js";
-import type { CliIO } from "./run-command.js";
+import type { CliIO } from "./types.js";
 
 const LINE = 160;
 

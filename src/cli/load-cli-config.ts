@@ -4,7 +4,7 @@
  * says otherwise, so they survive the process.
  */
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
-import type { CliIO } from "./run-command.js";
+import type { CliIO } from "./types.js";
 
 export function loadCliConfig(
   configPath: string,

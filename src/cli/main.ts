@@ -13,8 +13,9 @@ import { EXIT } from "./exit-codes.js";
 import { explainCommand } from "./explain-command.js";
 import { historyCommand } from "./history-command.js";
 import { type CliDecision, resumeCommand } from "./resume-command.js";
-import { type CliIO, runCommand } from "./run-command.js";
+import { runCommand } from "./run-command.js";
 import { schemaCommand } from "./schema-command.js";
+import type { CliIO } from "./types.js";
 import { validateCommand } from "./validate-command.js";
 
 function ioFromProcess(): CliIO {

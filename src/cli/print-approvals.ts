@@ -1,5 +1,5 @@
 /** Human output of a suspended run: what it waits for, and the commands that decide it. */
-import type { RunResult } from "../agent/run-result.js";
+import type { RunResult } from "../loop/run-result.js";
 import type { Printer } from "./render-event.js";
 
 function quote(text: string): string {

@@ -1,5 +1,5 @@
 /** Human output of a run as it happens: steps, tool calls, hook firings, the answer. */
-import type { AgentEvent } from "../agent/run-result.js";
+import type { AgentEvent } from "../loop/run-result.js";
 
 export interface Printer {
   line(text: string): void;

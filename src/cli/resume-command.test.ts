@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { RunResult } from "../agent/run-result.js";
+import type { RunResult } from "../loop/run-result.js";
 import { main } from "./main.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -6,17 +6,18 @@
  * approval) exits 1 having run nothing, and the run stays resumable.
  */
 
-import type { ApprovalDecision } from "../agent/agent-options.js";
-import type { Agent } from "../agent/create-agent.js";
-import type { PendingApproval, RunResult } from "../agent/run-result.js";
-import { loadSuspendedRun } from "../agent/suspended-run.js";
+import type { Agent } from "../agent/types.js";
 import { isApprovalToken } from "../approvals/approval-signer.js";
+import { loadSuspendedRun } from "../approvals/suspended-run.js";
+import type { ApprovalDecision } from "../approvals/types.js";
 import { formatIssue } from "../config/config-error.js";
+import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { loadCliConfig } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";
 import { eventRenderer } from "./render-event.js";
-import { approvalChannel, type CliIO } from "./run-command.js";
+import { approvalChannel } from "./run-command.js";
+import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 
 /** One `--approve` / `--deny [--reason]`, in command-line order. */

@@ -5,17 +5,17 @@
  */
 
 import { randomUUID } from "node:crypto";
-import type { AgentOptions } from "../agent/agent-options.js";
-import type { Agent } from "../agent/create-agent.js";
-import type { RunResult } from "../agent/run-result.js";
+import type { Agent, AgentOptions } from "../agent/types.js";
 import { formatIssue } from "../config/config-error.js";
+import type { RunResult } from "../loop/run-result.js";
 import { approvalPrompt } from "./approval-prompt.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { loadCliConfig } from "./load-cli-config.js";
 import { modelOverride } from "./model-override.js";
 import { printApprovals } from "./print-approvals.js";
-import { eventRenderer, type Printer } from "./render-event.js";
+import { eventRenderer } from "./render-event.js";
 import { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
+import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 
 export interface RunCommandOptions {
@@ -25,14 +25,6 @@ export interface RunCommandOptions {
   json?: boolean;
   /** A model declared under models:, or `provider:model-id`, instead of the agent's. */
   model?: string;
-}
-
-export interface CliIO {
-  stdout: Printer;
-  stderr: Printer;
-  isTTY: boolean;
-  /** Reads one answer on the terminal (tests pass one; default: readline on stdin). */
-  ask?: (question: string) => Promise<string>;
 }
 
 async function runOnce(

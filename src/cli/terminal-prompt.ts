@@ -4,7 +4,7 @@
  * other's lines). Created on first use; `io.ask` replaces it in tests.
  */
 import { createInterface, type Interface } from "node:readline/promises";
-import type { CliIO } from "./run-command.js";
+import type { CliIO } from "./types.js";
 
 export interface TerminalPrompt {
   ask(question: string): Promise<string>;

@@ -9,7 +9,7 @@ import { checkToolsets, type ToolsetListing } from "../config/check-toolsets.js"
 import { ConfigFileError, type ConfigIssue, formatIssue } from "../config/config-error.js";
 import { positionOf } from "../config/source-map.js";
 import { validateConfigText } from "../config/validate-config.js";
-import type { CliIO } from "./run-command.js";
+import type { CliIO } from "./types.js";
 
 export async function validateCommand(path: string, io: CliIO): Promise<number> {
   let text: string;

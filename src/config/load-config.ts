@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import picomatch from "picomatch";
-import type { AgentOptions } from "../agent/agent-options.js";
-import { type Agent, createAgent } from "../agent/create-agent.js";
+import { createAgent } from "../agent/create-agent.js";
 import { subAgentTool } from "../agent/sub-agent-tool.js";
+import type { Agent, AgentOptions } from "../agent/types.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
 import type { AnyHook } from "../hooks/define-hook.js";

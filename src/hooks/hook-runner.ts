@@ -9,6 +9,7 @@
 import type { HookError } from "../errors/hook-error.js";
 import type { EventName } from "../events/catalogue.js";
 import type { AnyEventPayload } from "../events/payloads.js";
+import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
@@ -37,9 +38,6 @@ export interface HookRunnerOptions {
   keep?: { capacity: number };
   log: HookLogger;
 }
-
-/** The outcome's lists until a hook adds to them (frozen: a dispatch replaces, never mutates them). */
-import { applyFlow, NONE } from "./apply-flow.js";
 
 export class HookRunner {
   readonly #options: HookRunnerOptions;

@@ -1,3 +1,4 @@
+export { classifyError, retryAfterMs } from "./classify-error.js";
 export {
   type CreateModelOptions,
   createModel,

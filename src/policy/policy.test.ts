@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { deferred, runBoth, toolResultsSent } from "../agent/engine-harness.js";
+import { deferred, runBoth, toolResultsSent } from "../../test/support/engine-harness.js";
 import {
   type AgentOptions,
   createAgent,

@@ -215,7 +215,7 @@ describe.each(implementations)("$name (shared StateStore suite)", ({ open }) => 
   });
 });
 
-const workerPath = fileURLToPath(new URL("./fixtures/store-worker.ts", import.meta.url));
+const workerPath = fileURLToPath(new URL("../../test/fixtures/state/store-worker.ts", import.meta.url));
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 describe("SqliteStore", () => {

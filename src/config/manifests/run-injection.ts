@@ -14,10 +14,11 @@
  * Everything it needs is in the history, so a stateless server that receives the history
  * from its client behaves like one that stores it.
  */
-import { toToolOutput } from "../../agent/tool-output.js";
+
 import { toolCallIdsOf } from "../../context/tool-pairing.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { type Flow, flow } from "../../hooks/flow.js";
+import { toToolOutput } from "../../tools/tool-output.js";
 import type { ActionServices, Evaluation } from "../evaluation.js";
 import { CONTENT_STRATEGIES } from "./content/index.js";
 import { injectedToolName } from "./injected-tool-name.js";

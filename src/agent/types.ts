@@ -1,0 +1,110 @@
+/**
+ * The public agent's types: what `createAgent` takes and returns, and the runtime it
+ * resolves. One file: an agent's options name other agents (`agents`), an agent carries its
+ * runtime, and the runtime carries the options.
+ */
+import type { ApprovalDecision, ApprovalOptions } from "../approvals/types.js";
+import type { ToolChoice } from "../events/payloads.js";
+import type { AnyHook } from "../hooks/define-hook.js";
+import type { HookLogger } from "../hooks/hook-context.js";
+import type { RetryOptions } from "../loop/backoff.js";
+import type { AgentEvent, PendingApproval, RunResult } from "../loop/run-result.js";
+import type { LoopRuntime, RunOptions } from "../loop/types.js";
+import type { LanguageModel } from "../models/language-model.js";
+import type { Policy } from "../policy/policy.js";
+import type { EndSessionOptions } from "../sessions/end-session.js";
+import type { StateStore } from "../state/state-store.js";
+import type { ResolvedTool } from "../tools/resolved-tool.js";
+import type { ToolDefinition } from "../tools/tool.js";
+
+export interface AgentOptions {
+  /** Default "agent". The first element of every event's `agentPath`. */
+  name?: string;
+  model: LanguageModel;
+  instructions?: string;
+  /** Tools by function name (`tool()` or plain objects), or tools already resolved from toolsets. */
+  tools?: Record<string, ToolDefinition> | readonly ResolvedTool[];
+  /**
+   * Sub-agents by id: each is the tool `agents.<id>` (function `agents_<id>`, input
+   * `{ task }`), run under this agent's hooks and policies as well as its own (DESIGN §5).
+   * The same as adding `subAgentTool(agent, { name: id })` to `tools`.
+   */
+  agents?: Readonly<Record<string, Agent>>;
+  hooks?: readonly AnyHook[];
+  /** Timeout of every hook that sets none of its own (default 30 000 ms). A blocking hook that times out fails closed. */
+  hookTimeoutMs?: number;
+  policies?: readonly Policy[];
+  /** How many tool calls of one step run at once. Default 1 (sequential). */
+  toolConcurrency?: number;
+  /** Maximum steps (model calls that are accepted) per run. Default 20. */
+  maxSteps?: number;
+  /** Retries of a failed provider request (each a new attempt). Default 2. */
+  maxRetries?: number;
+  retry?: RetryOptions;
+  /** Sessions and hook bookkeeping. Default: a new in-memory store. */
+  store?: StateStore;
+  logger?: HookLogger;
+  /** The approval channel for `ask` decisions that no `approval_request` hook answered. */
+  approvals?: ApprovalOptions;
+  /** Resolves a model named by a `flow.fallback("name")`. */
+  models?: Record<string, LanguageModel> | ((name: string) => LanguageModel | undefined);
+  temperature?: number;
+  maxOutputTokens?: number;
+  toolChoice?: ToolChoice;
+  providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * The model's context window in tokens, for token accounting (`ctx.contextWindow`,
+   * `context_pressure`). Default: the known window of the model's family (gpt-4.1, gpt-4o,
+   * o*, claude-*, gemini-*…), else 128 000.
+   */
+  contextWindow?: number;
+}
+
+/**
+ * An agent's options resolved once at `createAgent`: tools named, hooks indexed, defaults
+ * set. The loop reads it as a `LoopRuntime`; here it keeps the options it was made from.
+ */
+export interface AgentRuntime extends LoopRuntime {
+  readonly options: AgentOptions;
+}
+
+export interface AgentStream extends AsyncIterable<AgentEvent> {
+  /** The run's result; resolves after the last event. */
+  readonly result: Promise<RunResult>;
+}
+
+export interface Agent {
+  readonly name: string;
+  run(input: string, options?: RunOptions): Promise<RunResult>;
+  stream(input: string, options?: RunOptions): AgentStream;
+  /**
+   * Continues a suspended run (DESIGN §7b) from the StateStore, in this or any process
+   * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided
+   * approvals keep the run suspended (the result lists them). Rejects with an
+   * ApprovalError — having run nothing, the run still resumable — when the run is not
+   * suspended, an id is unknown, a token is forged or for another call, or an approval
+   * expired.
+   */
+  resume(
+    runId: string,
+    decisions: readonly ApprovalDecision[],
+    options?: Pick<RunOptions, "signal">,
+  ): Promise<RunResult>;
+  /** `resume`, surfacing events as they happen (starts with `run-start` with `resumed: true`). */
+  resumeStream(
+    runId: string,
+    decisions: readonly ApprovalDecision[],
+    options?: Pick<RunOptions, "signal">,
+  ): AgentStream;
+  /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
+  pendingApprovals(runId: string): Promise<PendingApproval[]>;
+  /**
+   * Ends a session: `session_end` hooks fire (inspect), its scratchpad is dropped; the
+   * transcript stays in the store unless `delete: true`.
+   */
+  endSession(sessionId: string, options?: EndSessionOptions): Promise<void>;
+  /** Registers a hook on this agent; returns its disposer. */
+  use(hook: AnyHook): () => void;
+  /** The resolved runtime (tools, hooks, store), for introspection and the CLI. */
+  readonly runtime: AgentRuntime;
+}

@@ -1,0 +1,11 @@
+/** Types the CLI's commands share. */
+import type { Printer } from "./render-event.js";
+
+/** Where a command prints and how it asks: the process's streams, or a test's capture. */
+export interface CliIO {
+  stdout: Printer;
+  stderr: Printer;
+  isTTY: boolean;
+  /** Reads one answer on the terminal (tests pass one; default: readline on stdin). */
+  ask?: (question: string) => Promise<string>;
+}

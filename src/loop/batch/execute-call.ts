@@ -1,0 +1,189 @@
+/**
+ * A call's operation and what follows it (DESIGN §3, §5): the tool body, `tool_error`
+ * recovery, `tool_result` transforms (chained rewrites, fail closed), then inspections.
+ */
+
+import type { EventPayload } from "../../events/payloads.js";
+import type { BlockingOutcome } from "../../hooks/blocking.js";
+import type { HookContext } from "../../hooks/hook-context.js";
+import type { HookSelection } from "../../hooks/hook-registry.js";
+import type { ResolvedTool } from "../../tools/resolved-tool.js";
+import { errorMessage } from "../../tools/tool-output.js";
+import { abortable, abortError } from "../abortable.js";
+import { contextFor, payload, type RunState } from "../run-state.js";
+import { toolOptions } from "./calling-run.js";
+import type { CallOutcome, OnceGuard } from "./types.js";
+
+export interface ExecuteInput {
+  tool: ResolvedTool;
+  base: { toolCallId: string; toolName: string; qualifiedName: string };
+  args: unknown;
+  /** The `tool_call` payload after rewrites; undefined when no `tool_call` hook is registered. */
+  callPayload: EventPayload<"tool_call"> | undefined;
+  /** The operation's context, when a hook already needed one; made on first need otherwise. */
+  context: HookContext | undefined;
+  selection: HookSelection;
+  /** Runs the body at most once across processes (approved calls of a resumed run). */
+  once?: OnceGuard;
+  /** Siblings run concurrently: yield after the body and the dispatch even when synchronous (`CallControl`). */
+  concurrent?: boolean;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+/**
+ * The operation and what follows it: execute → tool_error recovery → tool_result
+ * transforms → inspects. Shared by `runToolCall` and a resumed run's approved calls.
+ * Synchronous while the body and the hooks answer synchronously (and no sibling runs).
+ */
+export function executeCall(state: RunState, input: ExecuteInput): CallOutcome | Promise<CallOutcome> {
+  const { tool, base, args, once } = input;
+  // The hooks above may have outlived an abort; the body must not start after it.
+  if (state.signal.aborted) return Promise.reject(abortError(state.signal));
+  let value: unknown;
+  try {
+    value = once ? runOnce(once, input, state) : tool.execute(args, toolOptions(base.toolCallId, state));
+  } catch (error) {
+    return recoverCallError(state, input, error);
+  }
+  // A synchronous tool's value needs no promise; an abort during its body still wins.
+  if (isPromiseLike(value) || input.concurrent) {
+    return bodyLater(state, input, value);
+  }
+  if (state.signal.aborted) return recoverCallError(state, input, state.signal.reason);
+  return afterBody(state, input, value);
+}
+
+/** The body answered: inspections of tool_call (after the operation, DESIGN §3), then tool_result. */
+function afterBody(
+  state: RunState,
+  input: ExecuteInput,
+  result: unknown,
+): CallOutcome | Promise<CallOutcome> {
+  if (input.selection.inspects.length) {
+    input.context ??= contextFor(state);
+    state.runner.inspect(input.callPayload!, input.context, input.selection);
+  }
+  return finishCall(state, input, result, false, undefined);
+}
+
+/** The body threw or rejected: `tool_error` hooks may recover, rewrite the result or terminate. */
+async function recoverCallError(state: RunState, input: ExecuteInput, error: unknown): Promise<CallOutcome> {
+  const { tool, base, args, selection } = input;
+  input.context ??= contextFor(state);
+  const context = input.context;
+  if (selection.inspects.length) state.runner.inspect(input.callPayload!, context, selection);
+  if (state.signal.aborted) throw error;
+  const errorEvent = payload(state, "tool_error", { ...base, args, error });
+  const recovered = await state.runner.blocking(errorEvent, context);
+  state.runner.inspect(errorEvent, context);
+  if (recovered.terminal?.flow.type === "terminate") {
+    return { kind: "terminate", reason: recovered.terminal.flow.reason, hook: recovered.terminal.hook };
+  }
+  if (recovered.terminal?.flow.type === "rewriteResult")
+    return finishCall(state, input, recovered.terminal.flow.result, false, undefined);
+  const errorText = errorMessage(error);
+  const result = recovered.failure
+    ? `tool "${tool.qualifiedName}" failed: ${errorText}; recovery ${recovered.failure.message}`
+    : `tool "${tool.qualifiedName}" failed: ${errorText}`;
+  return finishCall(state, input, result, true, errorText);
+}
+
+/** `tool_result` transforms (chained rewrites; fail closed withholds the raw output), then inspects. */
+function finishCall(
+  state: RunState,
+  input: ExecuteInput,
+  result: unknown,
+  isError: boolean,
+  errorText: string | undefined,
+): CallOutcome | Promise<CallOutcome> {
+  const { base, args } = input;
+  // Payload fields are listed, not spread: on Node 20 `{ ...base, args }` costs about a
+  // microsecond per object (spread-then-property literals take a slow path); see bench/loop.
+  const resultEvent: EventPayload<"tool_result"> = {
+    type: "tool_result",
+    agentPath: state.agentPath,
+    toolCallId: base.toolCallId,
+    toolName: base.toolName,
+    qualifiedName: base.qualifiedName,
+    args,
+    result,
+    isError,
+  };
+  if (errorText) resultEvent.error = errorText;
+  if (!state.runner.wants("tool_result")) return resultOutcome(input, result, isError);
+  const selection = state.runner.select(resultEvent, "tool_result");
+  input.context ??= contextFor(state);
+  const context = input.context;
+  const rewriting = state.runner.dispatch(resultEvent, context, selection, input.tool.checks);
+  if (rewriting instanceof Promise || input.concurrent)
+    return resultHooksLater(state, input, rewriting, selection, isError);
+  return afterResultHooks(state, input, rewriting, selection, isError);
+}
+
+// The promise paths have functions of their own: a closure in `executeCall` or `finishCall`
+// would cost every call a context object, synchronous or not.
+
+function runOnce(once: OnceGuard, input: ExecuteInput, state: RunState): unknown {
+  return once.run(() => input.tool.execute(input.args, toolOptions(input.base.toolCallId, state)));
+}
+
+function bodyLater(state: RunState, input: ExecuteInput, value: unknown): Promise<CallOutcome> {
+  return abortable(value, state.signal).then(
+    (result) => afterBody(state, input, result),
+    (error: unknown) => recoverCallError(state, input, error),
+  );
+}
+
+function resultHooksLater(
+  state: RunState,
+  input: ExecuteInput,
+  rewriting:
+    | BlockingOutcome<EventPayload<"tool_result">>
+    | Promise<BlockingOutcome<EventPayload<"tool_result">>>,
+  selection: HookSelection,
+  isError: boolean,
+): Promise<CallOutcome> {
+  return Promise.resolve(rewriting).then((rewritten) =>
+    afterResultHooks(state, input, rewritten, selection, isError),
+  );
+}
+
+function afterResultHooks(
+  state: RunState,
+  input: ExecuteInput,
+  rewritten: BlockingOutcome<EventPayload<"tool_result">>,
+  selection: HookSelection,
+  isError: boolean,
+): CallOutcome {
+  if (rewritten.failure) {
+    // Fail closed: the raw output never reaches the model, the trace or the logs.
+    return resultOutcome(input, `tool result withheld: ${rewritten.failure.message} (failed closed)`, true);
+  }
+  if (rewritten.terminal?.flow.type === "terminate") {
+    return { kind: "terminate", reason: rewritten.terminal.flow.reason, hook: rewritten.terminal.hook };
+  }
+  if (selection.inspects.length) state.runner.inspect(rewritten.payload, input.context!, selection);
+  return resultOutcome(input, rewritten.payload.result, isError);
+}
+
+function resultOutcome(input: ExecuteInput, result: unknown, isError: boolean): CallOutcome {
+  const outcome: Extract<CallOutcome, { kind: "result" }> = {
+    kind: "result",
+    toolCallId: input.base.toolCallId,
+    toolName: input.base.toolName,
+    qualifiedName: input.base.qualifiedName,
+    args: input.args,
+    result,
+    isError,
+    executed: true,
+  };
+  if (input.once?.replayed) outcome.replayed = true;
+  return outcome;
+}

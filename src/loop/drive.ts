@@ -1,0 +1,360 @@
+/**
+ * The drive loop: one loop for `run()` and `stream()` (they differ only in their Surface).
+ * session_start → run_start → [step_start → model_request… → model_turn_finished →
+ * tool batch → step_end]* → run_end. Decisions (what is next, what is committed) are made
+ * here over plain data; hooks are dispatched by the HookRunner.
+ */
+import { randomUUID } from "node:crypto";
+import type { EventPayload, ModelMessage } from "../events/payloads.js";
+import { HookRunner } from "../hooks/hook-runner.js";
+import { Scratchpad } from "../hooks/scratchpad.js";
+import { runIndex } from "../sessions/run-index.js";
+import { lockSession } from "../sessions/session-lock.js";
+import type { SessionRecord } from "../state/state-store.js";
+import { abortError, NEVER_ABORTED } from "./abortable.js";
+import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
+import { assistantParts, retryFeedback } from "./assistant-message.js";
+import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
+import { dispatchEvent, stopOf } from "./dispatch-event.js";
+import { endStep } from "./end-step.js";
+import { addUsage, commitStep, finishRun } from "./finish-run.js";
+import { createHookModel } from "./hook-model.js";
+import { requestStep } from "./request-step.js";
+import { createRunMeter } from "./run-meter.js";
+import type { AgentEvent, RunResult } from "./run-result.js";
+import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
+import type { Surface } from "./surface.js";
+import { PromptBuilder } from "./to-prompt.js";
+import type { LoopRuntime, RunEnd, RunOptions } from "./types.js";
+
+/** A suspended run being resumed: built by approvals/resume-run.ts, which settles its pending step. */
+export interface ResumePoint {
+  readonly runId: string;
+  readonly sessionId: string;
+  /** Puts the saved transcript, steps, trace and usage back into the new run state. */
+  restore(state: RunState): void;
+  /** Settles the pending batch, commits the step, and continues with `runSteps`. */
+  settle(state: RunState, surface: Surface): Promise<RunEnd>;
+}
+
+export async function drive(
+  runtime: LoopRuntime,
+  input: string,
+  options: RunOptions,
+  surface: Surface,
+  /** Asks for approvals and suspends the run: approvals/ implements it (see `ApprovalFlow`). */
+  approvals: ApprovalFlow,
+  agentPath: readonly string[] = [runtime.name],
+  /** A sub-agent's run: the registries governing its parent (their owners' depths in agentPath). */
+  inherited: readonly GoverningRegistry[] = [],
+  /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
+  resumed?: ResumePoint,
+): Promise<RunResult> {
+  const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
+  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
+  // two at once would lose one's messages. (Within this process; see docs/hooks.md.)
+  const locking = lockSession(runtime, sessionId);
+  const release = locking instanceof Promise ? await locking : locking;
+  try {
+    return await driveSession(
+      runtime,
+      input,
+      options,
+      surface,
+      approvals,
+      agentPath,
+      inherited,
+      resumed,
+      sessionId,
+    );
+  } finally {
+    release();
+  }
+}
+
+async function driveSession(
+  runtime: LoopRuntime,
+  input: string,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  sessionId: string,
+): Promise<RunResult> {
+  const runId = resumed?.runId ?? randomUUID();
+  // The caller's signal is the run's: a run that got none can never be aborted, and shares
+  // one signal that never aborts (an AbortController per run costs ~2 µs; see bench/loop).
+  const signal = options.signal ?? NEVER_ABORTED;
+
+  const existing = await runtime.store.loadSession(sessionId);
+  const now = Date.now();
+  const session: SessionRecord = existing ?? { id: sessionId, messages: [], createdAt: now, updatedAt: now };
+  // A transcript passed in (a stateless server's client holds it) replaces the stored one.
+  if (options.messages) session.messages = options.messages.slice();
+  const isNewSession = existing === undefined && session.messages.length === 0;
+  // A session scope is kept for the session's next runs once a hook writes to it: a run
+  // whose hooks never do leaves nothing behind in the agent's memory.
+  let sessionScratch = runtime.sessionScratch.get(sessionId);
+  if (!sessionScratch) {
+    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
+    sessionScratch = scratch;
+  }
+  const runScratch = new Scratchpad(sessionScratch);
+  const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
+  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const turn = await runIndex(
+    runtime,
+    sessionId,
+    session,
+    resumed !== undefined || options.messages !== undefined,
+  );
+  const state: RunState = {
+    runId,
+    sessionId,
+    agentName: runtime.name,
+    agentPath,
+    registries,
+    isStreaming: surface.streaming,
+    signal,
+    log: runtime.log,
+    runner: new HookRunner({
+      registries,
+      // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
+      trace: surface.streaming ? (entry) => surface.emit({ type: "hook", ...entry }) : undefined,
+      keep: { capacity: runtime.traceCapacity },
+      log: runtime.log,
+    }),
+    approvals,
+    sessionScratch,
+    runScratch,
+    stepScratch: new Scratchpad(runScratch),
+    step: -1,
+    messages: session.messages,
+    userMessageIndex: -1,
+    input,
+    turn,
+    requests: [],
+    steps: [],
+    usage,
+    meter: createRunMeter(runtime, () => state.messages),
+    model: createHookModel(runtime, usage, signal),
+    archived: [],
+    emit: (event) => surface.emit(event),
+    toolView: undefined,
+    prompts: new PromptBuilder(),
+  };
+
+  resumed?.restore(state);
+  if (surface.streaming) {
+    const start: Extract<AgentEvent, { type: "run-start" }> = {
+      type: "run-start",
+      runId,
+      sessionId,
+      input,
+      agentPath,
+    };
+    if (resumed) start.resumed = true;
+    surface.emit(start);
+  }
+  let end: RunEnd;
+  try {
+    end = resumed
+      ? await resumed.settle(state, surface)
+      : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
+        (await loop(runtime, state, surface, isNewSession));
+  } catch (error) {
+    end = {
+      outcome: "error",
+      text: "",
+      reason: error instanceof Error ? error.message : String(error),
+      error: error as Error,
+    };
+  }
+  // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
+  if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
+  const result = await finishRun(runtime, state, session, end);
+  surface.emit({ type: "run-finish", result });
+  return result;
+}
+
+function abortedEnd(text: string, signal: AbortSignal): RunEnd {
+  const error = abortError(signal);
+  const detail = /abort/i.test(error.message) ? "" : `: ${error.message}`;
+  return { outcome: "error", text, reason: `aborted${detail}`, error };
+}
+
+async function loop(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  isNewSession: boolean,
+): Promise<RunEnd> {
+  // An event nobody hooks is not dispatched: no payload, context or await.
+  if (isNewSession && state.runner.wants("session_start")) {
+    const event: EventPayload<"session_start"> = {
+      type: "session_start",
+      agentPath: state.agentPath,
+      sessionId: state.sessionId,
+    };
+    const dispatch = dispatchEvent(state, event, "session_start");
+    const started = dispatch.outcome instanceof Promise ? await dispatch.outcome : dispatch.outcome;
+    const stop = stopOf(started, "");
+    if (stop) return stop;
+    if (started.injected.length) state.messages.push(...started.injected);
+    state.runner.inspect(event, dispatch.context, dispatch.selection);
+  }
+
+  if (!state.runner.wants("run_start")) {
+    state.userMessageIndex = state.messages.length;
+    state.messages.push({ role: "user", content: state.input });
+    return runSteps(runtime, state, surface, 0, "");
+  }
+  const startEvent: EventPayload<"run_start"> = {
+    type: "run_start",
+    agentPath: state.agentPath,
+    input: state.input,
+  };
+  const startDispatch = dispatchEvent(state, startEvent, "run_start");
+  const started =
+    startDispatch.outcome instanceof Promise ? await startDispatch.outcome : startDispatch.outcome;
+  const startStop = stopOf(started, "");
+  if (startStop) return startStop;
+  if (started.edits.length) {
+    const edited = editsEnd(await applyMessageEdits(state, "run_start", started.edits), "");
+    if (edited) return edited;
+  }
+  state.input = started.payload.input;
+  state.userMessageIndex = state.messages.length;
+  state.messages.push({ role: "user", content: state.input });
+  if (started.injected.length) state.messages.push(...started.injected);
+  state.runner.inspect(started.payload, startDispatch.context, startDispatch.selection);
+  return runSteps(runtime, state, surface, 0, "");
+}
+
+/** Steps from `first` until the run ends; a resumed run enters here once its pending step settled. */
+export async function runSteps(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  first: number,
+  lastText: string,
+): Promise<RunEnd> {
+  let ephemeral: ModelMessage[] = [];
+  let text = lastText;
+  for (let step = first; step < runtime.maxSteps; step++) {
+    if (state.signal.aborted) throw abortError(state.signal);
+    state.step = step;
+    state.stepScratch = new Scratchpad(state.runScratch);
+    if (surface.streaming) surface.emit({ type: "step-start", step });
+
+    if (state.runner.wants("step_start")) {
+      const stepEvent: EventPayload<"step_start"> = {
+        type: "step_start",
+        agentPath: state.agentPath,
+        step,
+      };
+      const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
+      const stepped =
+        stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
+      // A step_start decide is not an accepted kind, so only failures and terminate stop here.
+      const stepStop = stopOf(stepped, text);
+      if (stepStop) return stepStop;
+      if (stepped.edits.length) {
+        const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), text);
+        if (edited) return edited;
+      }
+      if (stepped.injected.length) state.messages.push(...stepped.injected);
+      state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
+    }
+
+    const requested = await requestStep(runtime, state, surface, ephemeral);
+    if (requested.kind === "terminate")
+      return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
+    if (requested.kind === "error") {
+      return {
+        outcome: "error",
+        text,
+        reason: requested.error.message,
+        hook: requested.hook,
+        error: requested.error,
+      };
+    }
+    const { turn } = requested;
+    state.offeredTools =
+      requested.request.tools === runtime.toolSpecs
+        ? undefined
+        : new Set(requested.request.tools.map((tool) => tool.name));
+    // The provider's count of what this step sent: token accounting measures from it. The
+    // baseline's history is a snapshot of the transcript (when nothing ephemeral was added).
+    if (ephemeral.length) state.meter.observe(state.messages, turn.usage.inputTokens);
+    else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
+    if (ephemeral.length) ephemeral = [];
+    text = turn.text;
+    // The calls as payloads show them: the model's calls themselves (arguments parsed once),
+    // not copies (their raw input comes along; nothing in a payload is for writing).
+    const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
+    if (surface.streaming)
+      for (const call of toolCalls)
+        surface.emit({
+          type: "tool-call",
+          step,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          args: call.args,
+        });
+    // Calls are found and checked before the turn counts as accepted: a turn that an
+    // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
+    const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
+    const resolved = resolving instanceof Promise ? await resolving : resolving;
+    if (resolved?.kind === "terminate") {
+      addUsage(state, turn.usage);
+      return { outcome: "terminated", text, reason: resolved.reason, hook: resolved.hook };
+    }
+    if (resolved?.kind === "retry") {
+      // The invalid step is not committed; the next request carries the feedback, once.
+      ephemeral = retryFeedback(turn, turn.toolCalls, resolved.feedback);
+      commitStep(state, requested, [], false);
+      continue;
+    }
+    if (state.runner.wants("model_turn_finished")) {
+      const finished: EventPayload<"model_turn_finished"> = {
+        type: "model_turn_finished",
+        agentPath: state.agentPath,
+        text: turn.text,
+        toolCalls,
+        content: assistantParts(turn.text, turn.reasoning, toolCalls),
+      };
+      state.runner.inspect(
+        finished,
+        // The model call's operation: the context its model_request and model_response hooks got.
+        requested.context?.context() ?? contextFor(state, requested.attempts),
+        state.runner.select(finished, "model_turn_finished"),
+      );
+    }
+
+    if (turn.toolCalls.length === 0) {
+      commitStep(state, requested, []);
+      const ending = endStep(state, surface, turn.text, toolCalls);
+      const ended = ending instanceof Promise ? await ending : ending;
+      if (ended) return { ...ended, text };
+      return { outcome: "completed", text };
+    }
+
+    const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
+    const batch = running instanceof Promise ? await running : running;
+    if (batch.kind === "terminate") {
+      addUsage(state, turn.usage);
+      return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
+    }
+    if (batch.kind === "suspend")
+      return state.approvals.suspend(runtime, state, requested, batch.outcomes, text);
+    commitStep(state, requested, batch.results);
+    // Synchronous unless a step_end hook needs a promise: no await on the common path.
+    const ending = endStep(state, surface, turn.text, toolCalls);
+    const ended = ending instanceof Promise ? await ending : ending;
+    if (ended) return { ...ended, text };
+  }
+  return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
+}

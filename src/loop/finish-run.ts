@@ -1,0 +1,227 @@
+/** Committing a step to the transcript, and ending a run: run_end hooks, inspections, save. */
+import type { ToolResultPart } from "@ai-sdk/provider-utils";
+import type { EventPayload, ModelMessage } from "../events/payloads.js";
+import type { ModelTurn } from "../models/language-model.js";
+import type { SessionRecord } from "../state/state-store.js";
+import { toToolOutput } from "../tools/tool-output.js";
+import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
+import type { CallOutcome } from "./batch/types.js";
+import type { RunResult, StepRecord, ToolResultRecord, Usage } from "./run-result.js";
+import { contextFor, type RunState } from "./run-state.js";
+import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
+
+/** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
+export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
+  const usage = {
+    inputTokens: reported.inputTokens ?? 0,
+    outputTokens: reported.outputTokens ?? 0,
+    totalTokens: reported.totalTokens ?? (reported.inputTokens ?? 0) + (reported.outputTokens ?? 0),
+  };
+  state.usage.inputTokens += usage.inputTokens;
+  state.usage.outputTokens += usage.outputTokens;
+  state.usage.totalTokens += usage.totalTokens;
+  return usage;
+}
+
+/**
+ * Records the step, and (when `commit`) appends the assistant message and its tool
+ * results to the transcript and surfaces execution starts and results in call order.
+ */
+export function commitStep(
+  state: RunState,
+  requested: Extract<StepRequestOutcome, { kind: "turn" }>,
+  results: Extract<CallOutcome, { kind: "result" }>[],
+  commit = true,
+): void {
+  const { turn } = requested;
+  const usage = addUsage(state, turn.usage);
+  // Plain loops into lists of their size: no closure, no regrowth (this runs every step).
+  const calls = turn.toolCalls;
+  const toolResults: ToolResultRecord[] = new Array(commit ? results.length : 0);
+  const toolCalls: StepRecord["toolCalls"] = new Array(commit ? calls.length : 0);
+  if (commit) {
+    for (let index = 0; index < results.length; index++) {
+      const result = results[index]!;
+      const record: ToolResultRecord = {
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        qualifiedName: result.qualifiedName,
+        args: result.args,
+        result: result.result,
+        isError: result.isError,
+        executed: result.executed,
+      };
+      if (result.replayed) record.replayed = true;
+      toolResults[index] = record;
+    }
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index]!;
+      toolCalls[index] = {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        args: results[index]?.args ?? call.rawInput,
+      };
+    }
+  }
+  state.steps.push({
+    index: state.step,
+    text: turn.text,
+    reasoning: turn.reasoning,
+    toolCalls,
+    toolResults,
+    finishReason: turn.finishReason,
+    usage,
+    attempts: requested.attempts,
+  });
+  if (!commit) return;
+
+  // The assistant's parts, built directly into a list of their size (no intermediate list).
+  let at = (turn.reasoning ? 1 : 0) + (turn.text ? 1 : 0);
+  const content: unknown[] = new Array(at + calls.length);
+  if (turn.text) content[--at] = { type: "text", text: turn.text };
+  if (turn.reasoning) content[--at] = { type: "reasoning", text: turn.reasoning };
+  at = content.length - calls.length;
+  for (let index = 0; index < calls.length; index++) {
+    const call = calls[index]!;
+    content[at + index] = {
+      type: "tool-call",
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      // The transcript keeps what the model asked for; results record what ran.
+      input: call.argsParsed ? call.args : (results[index]?.args ?? call.rawInput),
+    };
+  }
+  if (content.length) state.messages.push({ role: "assistant", content: content as never });
+  if (results.length) {
+    const parts: ToolResultPart[] = new Array(results.length);
+    for (let index = 0; index < results.length; index++) {
+      const result = results[index]!;
+      parts[index] = {
+        type: "tool-result",
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        output: toToolOutput(result.result, result.isError),
+      };
+    }
+    state.messages.push({ role: "tool", content: parts });
+  }
+  // Only the stream surfaces items; run() builds none of them.
+  if (state.isStreaming)
+    for (const result of results) {
+      // A replayed call ran in an earlier process; its body does not start again here.
+      if (result.executed && !result.replayed) {
+        state.emit({
+          type: "tool-execution-start",
+          step: state.step,
+          toolCallId: result.toolCallId,
+          toolName: result.toolName,
+          args: result.args,
+        });
+      }
+      state.emit({
+        type: "tool-result",
+        step: state.step,
+        toolCallId: result.toolCallId,
+        toolName: result.toolName,
+        result: result.result,
+        isError: result.isError,
+      });
+    }
+}
+
+/**
+ * Replaces the text of the run's final answer (the last assistant message, committed by a
+ * step with no tool calls) with `text`, or removes that message when `text` is undefined.
+ */
+function replaceFinalAnswer(state: RunState, text: string | undefined): void {
+  const index = state.messages.length - 1;
+  const last = state.messages[index];
+  if (last?.role !== "assistant") return;
+  const parts =
+    typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
+  if (parts.some((part) => part.type === "tool-call")) return;
+  if (text === undefined) {
+    state.messages.splice(index, 1);
+    return;
+  }
+  const kept = parts.filter((part) => part.type !== "text");
+  state.messages[index] = { ...last, content: [...kept, { type: "text", text }] } as ModelMessage;
+}
+
+export async function finishRun(
+  runtime: LoopRuntime,
+  state: RunState,
+  session: SessionRecord,
+  end: RunEnd,
+): Promise<RunResult> {
+  let final = end;
+  // A suspended run has not ended: run_end fires when its resume ends it.
+  // No run_end hook: the dispatch would change nothing (no payload, context or await).
+  if (!state.signal.aborted && end.outcome !== "suspended" && state.runner.wants("run_end")) {
+    const event: EventPayload<"run_end"> = {
+      type: "run_end",
+      agentPath: state.agentPath,
+      output: end.text,
+      outcome: end.outcome,
+    };
+    const context = contextFor(state);
+    const selection = state.runner.select(event, "run_end");
+    const deciding = state.runner.dispatch(event, context, selection);
+    const decided = deciding instanceof Promise ? await deciding : deciding;
+    const terminal = decided.terminal;
+    if (decided.failure) {
+      final = {
+        outcome: "error",
+        text: "",
+        reason: decided.failure.message,
+        hook: decided.failure.hook,
+        error: decided.failure,
+      };
+    } else if (terminal && (terminal.flow.type === "terminate" || terminal.flow.type === "deny")) {
+      final = { outcome: "terminated", text: "", reason: terminal.flow.reason, hook: terminal.hook };
+      // An output guardrail's verdict holds for the transcript too: the refused answer is
+      // neither saved nor sent with the session's next run.
+      if (end.outcome === "completed") replaceFinalAnswer(state, undefined);
+    } else if (decided.payload.output !== end.text) {
+      final = { ...end, text: decided.payload.output };
+      // A rewrite (e.g. redaction) is what the session keeps, not only what the caller sees.
+      if (end.outcome === "completed") replaceFinalAnswer(state, decided.payload.output);
+    }
+    if (!decided.failure && !terminal && decided.edits.length) {
+      final = editsEnd(await applyMessageEdits(state, "run_end", decided.edits), "") ?? final;
+    }
+    // Built field by field: a spread-then-property literal takes V8's slow path.
+    const inspected = Object.assign({}, decided.payload);
+    inspected.output = final.text;
+    inspected.outcome = final.outcome;
+    state.runner.inspect(inspected, context, selection);
+  }
+  await state.runner.settle();
+  if (end.saveSuspension) await end.saveSuspension();
+  session.messages = state.messages;
+  // What compaction removed stays with the session: nothing is lost.
+  if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];
+  session.updatedAt = Date.now();
+  await runtime.store.saveSession(session);
+
+  const events = state.runner.events();
+  // The next run of this agent makes room for as long a trace up front (bounded: a freak
+  // run does not make every later one reserve megabytes).
+  if (events.length > runtime.traceCapacity) runtime.traceCapacity = Math.min(events.length, 100_000);
+  const result: RunResult = {
+    outcome: final.outcome,
+    text: final.text,
+    messages: state.messages.slice(),
+    steps: state.steps,
+    requests: state.requests,
+    events,
+    usage: state.usage,
+    runId: state.runId,
+    sessionId: state.sessionId,
+  };
+  if (final.reason !== undefined) result.reason = final.reason;
+  if (final.hook !== undefined) result.hook = final.hook;
+  if (final.error) result.error = { name: final.error.name, message: final.error.message };
+  if (final.approvals) result.approvals = final.approvals;
+  return result;
+}

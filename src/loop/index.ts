@@ -1,0 +1,12 @@
+export type { RetryOptions } from "./backoff.js";
+export { RequestValidationError } from "./build-request.js";
+export type {
+  AgentEvent,
+  PendingApproval,
+  RunOutcome,
+  RunResult,
+  StepRecord,
+  ToolResultRecord,
+  Usage,
+} from "./run-result.js";
+export type { RunOptions } from "./types.js";

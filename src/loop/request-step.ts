@@ -1,0 +1,286 @@
+/**
+ * One step's provider request, attempt by attempt (DESIGN §4, seed 004): every attempt
+ * rebuilds the baseline from the transcript, re-runs `model_request` hooks, merges their
+ * patches into an outbound copy, validates it locally, records it, then calls the model.
+ * A failed attempt fires `model_error`; hooks may retry, fall back or terminate.
+ */
+
+import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { HookError } from "../errors/hook-error.js";
+import { HookwiseError } from "../errors/hookwise-error.js";
+import type { ErrorInfo, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
+import { classifyError } from "../models/classify-error.js";
+import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
+import { ModelError } from "../models/model-error.js";
+import { modelLabel, modelSettings } from "../models/model-settings.js";
+import { abortable, abortError, NEVER_ABORTED } from "./abortable.js";
+import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attempt.js";
+import { backoffDelay, sleep } from "./backoff.js";
+import { payload, type RunState } from "./run-state.js";
+import type { Surface } from "./surface.js";
+import type { LoopRuntime, StepRequestOutcome } from "./types.js";
+
+function baseline(
+  runtime: LoopRuntime,
+  state: RunState,
+  attempt: number,
+  ephemeral: readonly ModelMessage[],
+  model: LanguageModel,
+): ModelRequest {
+  const options = runtime.options;
+  const request: ModelRequest = {
+    step: state.step,
+    attempt,
+    system: options.instructions,
+    messages: ephemeral.length ? [...state.messages, ...ephemeral] : state.messages.slice(),
+    tools: runtime.toolSpecs,
+    toolChoice: options.toolChoice ?? "auto",
+    // The agent's own model's label is made once; a fallback's when it is used.
+    model: model === runtime.model ? runtime.modelLabel : modelLabel(model),
+  };
+  if (options.temperature !== undefined) request.temperature = options.temperature;
+  if (options.maxOutputTokens !== undefined) request.maxOutputTokens = options.maxOutputTokens;
+  if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
+  return request;
+}
+
+/** Provider tool lists, made once per tool-spec list (the agent's list is shared by every step). */
+const providerTools = new WeakMap<readonly ToolSpec[], LanguageModelV3FunctionTool[]>();
+
+function providerToolsOf(tools: readonly ToolSpec[]): LanguageModelV3FunctionTool[] {
+  let converted = providerTools.get(tools);
+  if (converted === undefined) {
+    converted = tools.map((tool) => ({
+      type: "function" as const,
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema as never,
+    }));
+    providerTools.set(tools, converted);
+  }
+  return converted;
+}
+
+/** The provider's form of each named tool choice, made once (frozen: providers only read them). */
+const PROVIDER_CHOICES = {
+  auto: Object.freeze({ type: "auto" as const }),
+  none: Object.freeze({ type: "none" as const }),
+  required: Object.freeze({ type: "required" as const }),
+};
+
+function callOptions(request: ModelRequest, state: RunState) {
+  const choice = request.toolChoice;
+  const signal = state.signal;
+  return {
+    prompt: state.prompts.build(request.system, request.messages),
+    tools: request.tools.length ? providerToolsOf(request.tools) : undefined,
+    toolChoice: request.tools.length
+      ? typeof choice === "string"
+        ? PROVIDER_CHOICES[choice]
+        : choice
+      : undefined,
+    temperature: request.temperature,
+    maxOutputTokens: request.maxOutputTokens,
+    topP: request.topP,
+    seed: request.seed,
+    stopSequences: request.stopSequences,
+    providerOptions: request.providerOptions as never,
+    // A run nothing can abort gives the provider no signal to listen to.
+    abortSignal: signal === NEVER_ABORTED ? undefined : signal,
+  };
+}
+
+function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): LanguageModel | undefined {
+  if (typeof model !== "string") return isSupportedModel(model) ? model : undefined;
+  const models = runtime.options.models;
+  return typeof models === "function" ? models(model) : models?.[model];
+}
+
+/** The answer of an accepted attempt: its inspections run, the step gets its turn. */
+function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+  attempt.inspectRequest();
+  inspectResponse(attempt, turn);
+  return {
+    kind: "turn",
+    turn,
+    request: attempt.request,
+    attempts: attempt.number,
+    sent: attempt.baseline.messages,
+    context: attempt,
+  };
+}
+
+/**
+ * One step's provider request. The first attempt, when its hooks answer synchronously, runs
+ * with no async frame (the common path: one model call, one promise); anything else (hooks
+ * that await, a failed attempt, retries, fallbacks) continues in `requestAttempts`.
+ */
+export function requestStep(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  ephemeral: readonly ModelMessage[],
+): Promise<StepRequestOutcome> {
+  const attempt = new Attempt(state, surface, 1, baseline(runtime, state, 1, ephemeral, runtime.model));
+  const preparing = prepareAttempt(runtime, attempt);
+  if (preparing instanceof Promise)
+    return requestAttempts(runtime, state, surface, ephemeral, attempt, preparing);
+  if (preparing.kind !== "ready") return Promise.resolve(preparing);
+  state.requests.push(attempt.request);
+  let pending: PromiseLike<ModelTurn>;
+  try {
+    pending = callAttempt(runtime.model, attempt);
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  return Promise.resolve(pending).then(
+    (turn) => accepted(attempt, turn),
+    (error: unknown) => requestAttempts(runtime, state, surface, ephemeral, attempt, undefined, { error }),
+  );
+}
+
+/** Issues one attempt. A model that ignores its abortSignal must not keep an aborted run alive. */
+function callAttempt(model: LanguageModel, attempt: Attempt): PromiseLike<ModelTurn> {
+  const { state } = attempt;
+  return abortable(
+    attempt.surface.callModel(model, callOptions(attempt.request, state), attempt),
+    state.signal,
+  );
+}
+
+/**
+ * Attempts from the first on: `first` is the step's first attempt, still being prepared
+ * (`preparing`) or already failed (`failed`). Retries, fallbacks and `model_error` hooks.
+ */
+async function requestAttempts(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  ephemeral: readonly ModelMessage[],
+  first: Attempt,
+  preparing?: Promise<Prepared>,
+  failed?: { error: unknown },
+): Promise<StepRequestOutcome> {
+  let model = runtime.model;
+  // Retries of the current model; a fallback starts its own count.
+  let retries = 0;
+  // The models this step has used; made on the first failure (the common path never needs it).
+  let tried: Set<LanguageModel> | undefined;
+  for (let number = 1; ; number++) {
+    const attempt =
+      number === 1
+        ? first
+        : new Attempt(state, surface, number, baseline(runtime, state, number, ephemeral, model));
+    let error: unknown;
+    if (number === 1 && failed) error = failed.error;
+    else {
+      const prepared = number === 1 && preparing ? await preparing : await prepareAttempt(runtime, attempt);
+      if (prepared.kind !== "ready") return prepared;
+      state.requests.push(attempt.request);
+      try {
+        return accepted(attempt, await callAttempt(model, attempt));
+      } catch (thrown) {
+        error = thrown;
+      }
+    }
+    const request = attempt.request;
+    attempt.inspectRequest();
+    if (state.signal.aborted) return { kind: "error", error: abortError(state.signal) };
+    tried ??= new Set([model]);
+    const info = classifyError(error);
+    const errorEvent = payload(state, "model_error", {
+      error: info,
+      attempt: number,
+      request,
+      cause: error,
+    });
+    const handled = await state.runner.blocking(errorEvent, attempt.context());
+    state.runner.inspect(errorEvent, attempt.context());
+    // A failing model_error hook fails closed: no retry, no fallback.
+    if (handled.failure)
+      return { kind: "error", error: handled.failure as HookError, hook: handled.failure.hook };
+    const flow = handled.terminal?.flow;
+    if (flow?.type === "terminate")
+      return { kind: "terminate", reason: flow.reason, hook: handled.terminal!.hook };
+    if (flow?.type === "fallback") {
+      const next = fallbackModel(runtime, flow.model, "flow.fallback");
+      if (next instanceof Error) return { kind: "error", error: next, hook: handled.terminal!.hook };
+      // Each model once per step: a hook that keeps falling back between failing models
+      // must end the step, not loop (with no backoff) forever.
+      if (!tried.has(next)) {
+        model = next;
+        retries = 0;
+        tried.add(next);
+        continue;
+      }
+      return {
+        kind: "error",
+        error: finalError(model, info, retries + 1, error),
+        hook: handled.terminal!.hook,
+      };
+    }
+    const maxRetries = modelSettings(model).maxRetries ?? runtime.maxRetries;
+    if ((flow?.type === "retry" || info.retryable) && retries < maxRetries) {
+      retries++;
+      try {
+        await sleep(backoffDelay(retries, error, runtime.retry), state.signal);
+      } catch {
+        return { kind: "error", error: abortError(state.signal) };
+      }
+      continue;
+    }
+    // Given up on this model: continue on its fallback, unless the request itself is at
+    // fault (auth, bad request), which another model would not fix.
+    const target = modelSettings(model).fallback;
+    if (target !== undefined && !NO_FALLBACK.has(info.type)) {
+      const next = fallbackModel(runtime, target, `the fallback of ${modelLabel(model)}`);
+      if (next instanceof Error) return { kind: "error", error: next };
+      if (!tried.has(next)) {
+        state.log.warn(
+          `${modelLabel(model)} failed (${info.type}); continuing on its fallback ${modelLabel(next)}`,
+        );
+        model = next;
+        retries = 0;
+        tried.add(next);
+        continue;
+      }
+    }
+    return { kind: "error", error: finalError(model, info, retries + 1, error) };
+  }
+}
+
+const NO_FALLBACK = new Set(["auth", "bad_request", "aborted"]);
+
+/** A fallback target as a model: itself, or a name resolved through the agent's `models`. */
+function fallbackModel(
+  runtime: LoopRuntime,
+  target: LanguageModel | string,
+  what: string,
+): LanguageModel | Error {
+  try {
+    const next = resolveFallback(runtime, target);
+    if (next) return next;
+  } catch (error) {
+    // Building the fallback failed (a missing key names its variable).
+    return error instanceof Error ? error : new HookwiseError(String(error));
+  }
+  const name = typeof target === "string" ? `"${target}"` : "(an object that is not a language model)";
+  return new HookwiseError(
+    `${what}: model ${name} is not known; declare it in the agent's models option (or under models: in config)`,
+  );
+}
+
+/** The step's error: hookwise's own errors as they are, provider errors named by provider and class. */
+function finalError(model: LanguageModel, info: ErrorInfo, attempts: number, error: unknown): Error {
+  if (HookwiseError.isInstance(error)) return error;
+  return new ModelError({
+    provider: model.provider,
+    modelId: model.modelId,
+    errorType: info.type,
+    message: info.message,
+    ...(info.status === undefined ? {} : { status: info.status }),
+    ...(info.code === undefined ? {} : { code: info.code }),
+    attempts,
+    cause: error,
+  });
+}

@@ -1,0 +1,97 @@
+/** Per-run bookkeeping shared by the loop's pieces: identity, scratchpads, trace, results. */
+import type { ContextMeter } from "../context/context-meter.js";
+import type { EventName } from "../events/catalogue.js";
+import type { EventPayload, ModelMessage, ModelRequest } from "../events/payloads.js";
+import type { HookContext, HookLogger, HookModel } from "../hooks/hook-context.js";
+import type { HookRegistry } from "../hooks/hook-registry.js";
+import type { HookRunner } from "../hooks/hook-runner.js";
+import { OperationContext } from "../hooks/operation-context.js";
+import type { Scratchpad } from "../hooks/scratchpad.js";
+import type { HookContextView } from "../tools/tool-context.js";
+import type { ApprovalCall, ApprovalOutcome, PendingCall, ResultOutcome } from "./batch/types.js";
+import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
+import type { PromptBuilder } from "./to-prompt.js";
+import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
+
+/** A registry and its owner's depth in `agentPath` (0 = the top-level agent). */
+export interface GoverningRegistry {
+  readonly registry: HookRegistry;
+  readonly depth: number;
+}
+
+/**
+ * What the loop needs of the approval flow: approvals/ implements it and `createAgent` hands
+ * it to every run. The loop never imports approvals/, which builds on the loop (a resume
+ * drives it).
+ */
+export interface ApprovalFlow {
+  /** An `ask` decision for one call: the channel approves, denies, or leaves it pending. */
+  ask(runtime: LoopRuntime, state: RunState, call: ApprovalCall): Promise<ApprovalOutcome>;
+  /** Ends the run as `suspended`: its batch has calls waiting for a human. */
+  suspend(
+    runtime: LoopRuntime,
+    state: RunState,
+    requested: Extract<StepRequestOutcome, { kind: "turn" }>,
+    outcomes: readonly (ResultOutcome | PendingCall)[],
+    text: string,
+  ): RunEnd;
+  /** A stored session waiting on a suspended run takes no new run: the end saying so, if it waits. */
+  waiting(runtime: LoopRuntime, state: RunState): Promise<RunEnd | undefined>;
+}
+
+export interface RunState {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly agentName: string;
+  readonly agentPath: readonly string[];
+  /** The hook registries dispatched to: a sub-agent's start with its ancestors' (DESIGN §5). */
+  readonly registries: readonly GoverningRegistry[];
+  readonly isStreaming: boolean;
+  readonly signal: AbortSignal;
+  readonly log: HookLogger;
+  readonly runner: HookRunner;
+  /** Asks for approvals and suspends the run (approvals/ implements it). */
+  readonly approvals: ApprovalFlow;
+  readonly sessionScratch: Scratchpad;
+  readonly runScratch: Scratchpad;
+  stepScratch: Scratchpad;
+  step: number;
+  /** The session transcript; committed messages are never mutated, only appended. */
+  messages: ModelMessage[];
+  /** Index in `messages` of this run's user message. */
+  userMessageIndex: number;
+  input: string;
+  /** The run's index in its session (0 = first run). */
+  turn: number;
+  /** The function names this step's request offered, when a patch narrowed them (activeTools). */
+  offeredTools?: ReadonlySet<string>;
+  readonly requests: ModelRequest[];
+  readonly steps: StepRecord[];
+  readonly usage: Usage;
+  /** Token accounting of the context window (`ctx.contextWindow`). */
+  readonly meter: ContextMeter;
+  /** The agent's model for hooks (`ctx.model`). */
+  readonly model: HookModel;
+  /** Messages compaction removed during this run; saved with the session. */
+  readonly archived: ModelMessage[];
+  emit(event: AgentEvent): void;
+  /** The run's provider prompts, built step after step (to-prompt.ts). */
+  readonly prompts: PromptBuilder;
+  /** What the current step's tools see of the run (made by their first call; see batch/calling-run.ts). */
+  toolView?: HookContextView;
+}
+
+/** A fresh context for one operation; its operation scratchpad is made on first use. */
+export function contextFor(state: RunState, attempt = 1): HookContext {
+  return new OperationContext(state, attempt);
+}
+
+/** Builds a payload with the run's lineage. */
+export function payload<E extends EventName>(
+  state: RunState,
+  type: E,
+  fields: Omit<EventPayload<E>, "type" | "agentPath">,
+): EventPayload<E> {
+  // Object.assign, not a spread literal: the spread form takes a slow path on Node 20.
+  return Object.assign({ type, agentPath: state.agentPath }, fields) as unknown as EventPayload<E>;
+}

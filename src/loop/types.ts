@@ -1,0 +1,94 @@
+/**
+ * Types the loop's files share, and what the rooms above it (approvals/, agent/) hand it.
+ * The loop never imports agent/: `LoopRuntime` is the runtime as the loop reads it, and
+ * agent/'s `LoopRuntime` extends it with the options the agent was made from.
+ */
+import type { ModelMessage, ModelRequest, ToolChoice, ToolSpec } from "../events/payloads.js";
+import type { HookContext, HookLogger } from "../hooks/hook-context.js";
+import type { HookRegistry } from "../hooks/hook-registry.js";
+import type { Scratchpad } from "../hooks/scratchpad.js";
+import type { LanguageModel, ModelTurn } from "../models/language-model.js";
+import type { StateStore } from "../state/state-store.js";
+import type { ResolvedTool } from "../tools/resolved-tool.js";
+import type { RetryOptions } from "./backoff.js";
+import type { PendingApproval, RunOutcome } from "./run-result.js";
+
+/** The agent's options the loop reads (as `AgentOptions` documents them). */
+export interface RunSettings {
+  instructions?: string;
+  toolChoice?: ToolChoice;
+  temperature?: number;
+  maxOutputTokens?: number;
+  providerOptions?: Record<string, Record<string, unknown>>;
+  models?: Record<string, LanguageModel> | ((name: string) => LanguageModel | undefined);
+  contextWindow?: number;
+}
+
+/** An agent's options resolved once at `createAgent`: tools named, hooks indexed, defaults set. */
+export interface LoopRuntime {
+  readonly name: string;
+  readonly model: LanguageModel;
+  readonly options: RunSettings;
+  readonly tools: readonly ResolvedTool[];
+  /** The tools as requests carry them, built once. */
+  readonly toolSpecs: readonly ToolSpec[];
+  /** By function name (what the model calls). */
+  readonly toolsByName: ReadonlyMap<string, ResolvedTool>;
+  /** Qualified and function names → function name. */
+  readonly canonicalTool: (name: string) => string;
+  readonly registry: HookRegistry;
+  readonly toolConcurrency: number;
+  readonly maxSteps: number;
+  readonly maxRetries: number;
+  readonly retry: RetryOptions;
+  readonly store: StateStore;
+  readonly log: HookLogger;
+  /** Session scratchpads live in the process, keyed by session id. */
+  readonly sessionScratch: Map<string, Scratchpad>;
+  /** `provider:modelId` of `model` (how requests name it). */
+  readonly modelLabel: string;
+  /** Room made up front for a run's trace: the longest trace of this agent's runs so far. */
+  traceCapacity: number;
+}
+
+export interface RunOptions {
+  sessionId?: string;
+  signal?: AbortSignal;
+  /**
+   * The transcript to continue, instead of the stored session's (a stateless server passes
+   * back what its client holds: `RunResult.messages` of the previous run). Messages a
+   * compaction archived in the store stay archived. With messages, the run is not a new
+   * session (`session_start` does not fire) unless the list is empty.
+   */
+  messages?: readonly ModelMessage[];
+}
+
+/** How a run ended, before `finishRun` turns it into its RunResult. */
+export interface RunEnd {
+  outcome: RunOutcome;
+  text: string;
+  reason?: string;
+  hook?: string;
+  error?: Error;
+  /** `suspended`: the approvals waited for. */
+  approvals?: PendingApproval[];
+  /**
+   * `suspended`: writes the suspended run to the store. `finishRun` calls it once the run's
+   * inspections settled, so the saved trace is complete.
+   */
+  saveSuspension?: () => Promise<void>;
+}
+
+export type StepRequestOutcome =
+  | {
+      kind: "turn";
+      turn: ModelTurn;
+      request: ModelRequest;
+      attempts: number;
+      /** The baseline's history: a snapshot of the transcript this attempt was built from. */
+      sent: readonly ModelMessage[];
+      /** The accepted attempt's hook context (one model call: one operation), made on first need. */
+      context?: { context(): HookContext };
+    }
+  | { kind: "terminate"; reason: string; hook: string }
+  | { kind: "error"; error: Error; hook?: string };

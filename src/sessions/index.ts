@@ -1,0 +1,1 @@
+export type { EndSessionOptions } from "./end-session.js";
