@@ -132,7 +132,8 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
     tools.push(resolved);
     endpoints.set(resolved.qualifiedName, `${operation.method} ${operation.path}`);
   });
-  if (tools.length === 0) warn({ at: ["spec"], message: "no operation is selected: the toolset has no tools" });
+  if (tools.length === 0)
+    warn({ at: ["spec"], message: "no operation is selected: the toolset has no tools" });
   for (const scheme of Object.keys(options.auth ?? {})) {
     if (!used.has(scheme))
       warn({ at: ["auth", scheme], message: `no selected operation requires "${scheme}": it is never sent` });
