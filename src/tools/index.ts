@@ -10,6 +10,7 @@ export { type McpServerSpec, McpToolError, type McpToolsetOptions, mcpToolset } 
 export { type Closeable, closeAllResources, trackResource } from "./open-resources.js";
 export { type ResolvedTool, resolveTool } from "./resolved-tool.js";
 export { type ToolDefinition, type ToolExecutionOptions, tool } from "./tool.js";
+export type { ToolAlias } from "./tool-alias.js";
 export type { HookContextView } from "./tool-context.js";
 export { functionToolName, qualifiedToolName, sanitizeToolName } from "./tool-name.js";
 export type { Toolset } from "./toolset.js";
