@@ -143,8 +143,11 @@ class Reader {
       source.data = JSON.parse(text);
     } catch (error) {
       const message = (error as Error).message;
+      // Node names the offset for most mistakes; the YAML parser (a JSON superset) places others.
       const at = /position (\d+)/.exec(message);
-      const { line, col } = document.lines.linePos(at ? Number(at[1]) : 0);
+      const { line, col } = at
+        ? document.lines.linePos(Number(at[1]))
+        : (document.errors[0]?.linePos?.[0] ?? { line: 1, col: 1 });
       this.issues.push({
         severity: "error",
         file,
