@@ -147,7 +147,7 @@ class Reader {
       const at = /position (\d+)/.exec(message);
       const { line, col } = at
         ? document.lines.linePos(Number(at[1]))
-        : (document.errors[0]?.linePos?.[0] ?? { line: 1, col: 1 });
+        : (document.document.errors[0]?.linePos?.[0] ?? { line: 1, col: 1 });
       this.issues.push({
         severity: "error",
         file,
