@@ -16,7 +16,10 @@ const DOC = readFileSync(join(ROOT, "docs/claude-hooks.md"), "utf8");
 const FIXTURE = join(ROOT, "test/fixtures/claude-hooks/project");
 
 function blocks(lang: string): string[] {
-  return [...DOC.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((match) => match[1]!);
+  const fence = "```";
+  return [...DOC.matchAll(new RegExp(`${fence}${lang}\\n([\\s\\S]*?)${fence}`, "g"))].map(
+    (match) => match[1]!,
+  );
 }
 
 const base = mkdtempSync(join(tmpdir(), "hookwise-claude-docs-"));
