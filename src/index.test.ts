@@ -11,6 +11,7 @@ describe("public surface (DESIGN §11)", () => {
       "tool",
       "scriptedModel",
       "loadConfig",
+      "claudeHooks",
     ]) {
       expect(hookwise, name).toHaveProperty(name);
     }

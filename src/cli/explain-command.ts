@@ -3,7 +3,10 @@
  * (transforms → decides → inspects, each by priority), with kind, condition, limits.
  */
 
+import { dirname } from "node:path";
 import { buildPolicies } from "../config/build-policies.js";
+import { CONTEXT_HOOK, claudeHooks } from "../config/claude-hooks/claude-hooks.js";
+import type { ClaudeHandlerInfo } from "../config/claude-hooks/compile-claude-handler.js";
 import { compileHookEntry } from "../config/compile-hook.js";
 import { readConfig } from "../config/load-config.js";
 import { NotificationBus } from "../config/notification-bus.js";
@@ -29,8 +32,29 @@ function limits(entry: HookEntry): string {
   return parts.join(", ");
 }
 
+/** A Claude Code handler's line: its event and what it maps to, its matcher, what it runs. */
+function describeClaude(info: ClaudeHandlerInfo): string {
+  const matcher = info.matcher === undefined ? "" : ` matcher ${JSON.stringify(info.matcher)}`;
+  const extras = [
+    `timeout ${info.timeoutSeconds}s`,
+    `failure ${info.failure}`,
+    ...(info.scope === "all" ? [] : [`scope ${info.scope}`]),
+    ...(info.claudeEvent === "Notification" ? ["also on every notify notification"] : []),
+  ];
+  return `Claude Code ${info.claudeEvent}${matcher} → ${info.event} · ${info.target} · ${extras.join(", ")}`;
+}
+
 export function explainCommand(path: string, io: CliIO, options: { json?: boolean } = {}): number {
-  const { validated, warnings } = readConfig(path);
+  const { file, validated, warnings } = readConfig(path);
+  // Compiled to be listed, never run (its warnings are among the config's).
+  const claude = validated.claudeSettings.length
+    ? claudeHooks(validated.claudeSettings, {
+        baseDir: dirname(file),
+        failure: validated.config.claude_hooks_failure ?? "open",
+        onWarning: () => {},
+      })
+    : undefined;
+  const claudeInfo = new Map((claude?.handlers ?? []).map((info) => [info.hook, info]));
   const services = {
     log: { debug() {}, info() {}, warn() {}, error() {} },
     notifications: new NotificationBus(),
@@ -52,6 +76,7 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
       entries.set(entry.id, { entry, scope });
     };
     for (const entry of validated.appHooks) add(entry, "app");
+    for (const hook of claude ?? []) registry.register(hook);
     for (const entry of validated.agentHooks.get(agentId) ?? []) add(entry, `agent ${agentId}`, agentId);
     const policies = [...validated.appPolicies, ...(validated.agentPolicies.get(agentId) ?? [])];
     if (policies.length) registry.register(compilePolicies(buildPolicies(policies)));
@@ -68,15 +93,32 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
       io.stdout.line(`  ${event}`);
       report[agentId][event] = sorted.map((hook, index) => {
         const known = entries.get(hook.name);
+        const fromClaude = claudeInfo.get(hook.name);
+        const head = `    ${index + 1}. ${hook.name} [${hook.kind}] priority ${hook.priority}`;
         const line = known
-          ? `    ${index + 1}. ${hook.name} [${hook.kind}] priority ${hook.priority} · ${known.scope} · when ${describeCondition(known.entry.condition)} · ${known.entry.action.type}${limits(known.entry) ? ` · ${limits(known.entry)}` : ""}`
-          : `    ${index + 1}. ${hook.name} [${hook.kind}] priority ${hook.priority} · ${policies.length} polic${policies.length === 1 ? "y" : "ies"} (exact → glob → *, deny → ask → allow)`;
+          ? `${head} · ${known.scope} · when ${describeCondition(known.entry.condition)} · ${known.entry.action.type}${limits(known.entry) ? ` · ${limits(known.entry)}` : ""}`
+          : fromClaude
+            ? `${head} · ${describeClaude(fromClaude)}`
+            : hook.name === CONTEXT_HOOK
+              ? `${head} · delivers Claude Code tool hooks' additionalContext to the model`
+              : `${head} · ${policies.length} polic${policies.length === 1 ? "y" : "ies"} (exact → glob → *, deny → ask → allow)`;
         io.stdout.line(line);
+        if (fromClaude)
+          return {
+            hook: hook.name,
+            kind: hook.kind,
+            priority: hook.priority,
+            scope: "claude",
+            claudeEvent: fromClaude.claudeEvent,
+            matcher: fromClaude.matcher,
+            target: fromClaude.target,
+            failure: fromClaude.failure,
+          };
         return {
           hook: hook.name,
           kind: hook.kind,
           priority: hook.priority,
-          scope: known?.scope ?? "policies",
+          scope: known?.scope ?? (hook.name === CONTEXT_HOOK ? "claude" : "policies"),
           condition: known?.entry.condition,
           action: known?.entry.action.type,
         };

@@ -10,6 +10,8 @@ export function loadCliConfig(
   configPath: string,
   io: CliIO,
   json: boolean | undefined,
+  /** `--claude-settings`: more Claude Code settings files whose hooks run. */
+  claudeSettings: readonly string[] = [],
 ): Promise<LoadedConfig> {
   const logs = json ? io.stderr : io.stdout;
   return loadConfig(configPath, {
@@ -20,5 +22,6 @@ export function loadCliConfig(
       error: (message) => io.stderr.line(`  error: ${message}`),
     },
     defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+    claudeSettings,
   });
 }

@@ -47,6 +47,11 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     .option("-a, --agent <id>", "which agent to run (default: the first)")
     .option("-s, --session <id>", "continue this session (transcripts persist beside the config)")
     .option("--json", "print the RunResult as one JSON document on stdout")
+    .option(
+      "--claude-settings <path>",
+      "also run the hooks of this Claude Code settings file, e.g. .claude/settings.json (repeatable)",
+      (path: string, previous: string[] = []) => [...previous, path],
+    )
     .addOption(
       new Option(
         "-m, --model <model>",

@@ -25,6 +25,8 @@ export interface RunCommandOptions {
   json?: boolean;
   /** A model declared under models:, or `provider:model-id`, instead of the agent's. */
   model?: string;
+  /** More Claude Code settings files whose hooks run (`--claude-settings`). */
+  claudeSettings?: string[];
 }
 
 async function runOnce(
@@ -58,7 +60,7 @@ export function approvalChannel(
 }
 
 export async function runCommand(configPath: string, options: RunCommandOptions, io: CliIO): Promise<number> {
-  const loaded = await loadCliConfig(configPath, io, options.json);
+  const loaded = await loadCliConfig(configPath, io, options.json, options.claudeSettings);
   try {
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
     const channel = approvalChannel(io, options.json);

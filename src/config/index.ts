@@ -1,4 +1,14 @@
 export {
+  type ClaudeFailure,
+  type ClaudeHandlerInfo,
+  ClaudeHookError,
+  type ClaudeHookSet,
+  type ClaudeHooksOptions,
+  type ClaudeSettings,
+  type ClaudeSettingsSource,
+  claudeHooks,
+} from "./claude-hooks/index.js";
+export {
   ConfigError,
   ConfigFileError,
   type ConfigIssue,

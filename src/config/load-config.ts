@@ -4,7 +4,7 @@
  * lazily when an agent is first created, and closed by `close()`.
  */
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import picomatch from "picomatch";
 import { createAgent } from "../agent/create-agent.js";
 import { subAgentTool } from "../agent/sub-agent-tool.js";
@@ -22,6 +22,7 @@ import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { type BuiltModel, buildModel } from "./build-models.js";
 import { buildPolicies } from "./build-policies.js";
 import { type BuiltToolset, buildToolsets as buildAllToolsets, type ConfigSource } from "./build-toolsets.js";
+import { type ClaudeHookSet, claudeHooks } from "./claude-hooks/claude-hooks.js";
 import { compileHookEntry } from "./compile-hook.js";
 import { ConfigError, ConfigFileError, type ConfigIssue, ConfigReferenceError } from "./config-error.js";
 import type { ActionServices, Evaluation } from "./evaluation.js";
@@ -39,6 +40,11 @@ export interface LoadConfigOptions {
   logger?: HookLogger;
   /** The clock (ms since the epoch) of injection TTLs (seed 000); default `Date.now`. */
   now?: () => number;
+  /**
+   * More Claude Code settings files whose hooks run, after the config's `claude_hooks`
+   * (relative to the current folder: the CLI's `--claude-settings`).
+   */
+  claudeSettings?: readonly string[];
 }
 
 export interface LoadedConfig {
@@ -46,8 +52,10 @@ export interface LoadedConfig {
   readonly dir: string;
   readonly config: ConfigFile;
   readonly validated: ValidatedConfig;
-  /** Warnings found while validating (errors throw). */
+  /** Warnings found while validating (errors throw), the Claude Code settings files' included. */
   readonly warnings: readonly ConfigIssue[];
+  /** The compiled `claude_hooks` (and `claudeSettings`), when there are any. */
+  readonly claudeHooks: ClaudeHookSet | undefined;
   readonly notifications: NotificationBus;
   readonly store: StateStore;
   /** Declared agent ids; a config without agents has one implicit agent, "main". */
@@ -95,10 +103,36 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   const { file, validated, warnings, source } = readConfig(path);
   const dir = dirname(file);
   const { config } = validated;
-  const store =
-    options.store ?? createStore(config.runtime.state ?? options.defaultState ?? { kind: "memory" }, dir);
   const notifications = new NotificationBus();
   const logger = options.logger;
+  const log: HookLogger = logger ?? {
+    debug() {},
+    info: (m) => console.error(m),
+    warn: (m) => console.error(m),
+    error: (m) => console.error(m),
+  };
+  // Claude Code hooks are app-wide; they see the toolsets' tools by their Claude Code names
+  // once the toolsets are built (the first agent built sets them).
+  let claudeTools: readonly ResolvedTool[] = [];
+  const extraSettings = (options.claudeSettings ?? []).map((path) => resolve(path));
+  const claudeWarnings: ConfigIssue[] = [];
+  const claudeSources = [...validated.claudeSettings, ...extraSettings];
+  const claude = claudeSources.length
+    ? claudeHooks(claudeSources, {
+        baseDir: dir,
+        failure: config.claude_hooks_failure ?? "open",
+        tools: () => claudeTools,
+        transcriptDir: join(dir, ".hookwise", "claude-transcripts"),
+        notifications,
+        log,
+        // The config's own files were validated (their warnings are in `warnings` already).
+        onWarning: (issue) => {
+          if (extraSettings.includes(issue.file)) claudeWarnings.push(issue);
+        },
+      })
+    : undefined;
+  const store =
+    options.store ?? createStore(config.runtime.state ?? options.defaultState ?? { kind: "memory" }, dir);
   let toolsets: Promise<BuiltToolset[]> | undefined;
   const buildToolsets = () => {
     toolsets ??= buildAllToolsets(config.toolsets, dir, {
@@ -117,12 +151,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     ...implicitLsp,
   ];
   const services: ActionServices = {
-    log: logger ?? {
-      debug() {},
-      info: (m) => console.error(m),
-      warn: (m) => console.error(m),
-      error: (m) => console.error(m),
-    },
+    log,
     notifications,
     store,
     workspace: dir,
@@ -176,7 +205,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
           defaultTimeout: config.runtime.hook_timeout,
         }),
       );
-    return onlyOwn ? own : [...manifests, ...app, ...own];
+    return onlyOwn ? own : [...manifests, ...app, ...(claude ?? []), ...own];
   };
 
   /**
@@ -249,6 +278,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       );
     }
     const allTools = (await buildToolsets()).flatMap((toolset) => toolset.tools);
+    claudeTools = allTools;
     const tools = [
       ...selectTools(allTools, agent),
       ...(await subAgentsOf(agent, [...lineage, agent.id], overrides.approvals)),
@@ -289,6 +319,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   const close = () => {
     closing ??= (async () => {
       untrack();
+      await claude?.close();
       if (toolsets) await Promise.all((await toolsets.catch(() => [])).map((toolset) => toolset.close()));
       await languageServers.close();
       await store.close();
@@ -303,7 +334,8 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     dir,
     config,
     validated,
-    warnings,
+    warnings: [...warnings, ...claudeWarnings],
+    claudeHooks: claude,
     notifications,
     store,
     agentIds: agents.map((agent) => agent.id),

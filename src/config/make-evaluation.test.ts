@@ -6,7 +6,13 @@ import { makeEvaluation } from "./make-evaluation.js";
 import { testContext } from "./test-evaluation.js";
 
 const messages: ModelMessage[] = [{ role: "user", content: "How warm is it in Lyon today?" }];
-const event = { type: "run_end", agentPath: ["main"], output: "", outcome: "completed" } as const;
+const event = {
+  type: "run_end",
+  agentPath: ["main"],
+  output: "",
+  outcome: "completed",
+  continuations: 0,
+} as const;
 
 function window(size: number, tokens: number): ContextWindowUsage {
   return { window: size, tokens: () => tokens, pressure: () => tokens / size };

@@ -213,6 +213,18 @@ export const configSchema = z.strictObject({
   execution: z.strictObject({ hooks: z.array(z.unknown()).default([]) }).optional(),
   agents: z.array(agentSchema).default([]),
   hooks: z.array(z.unknown()).default([]),
+  claude_hooks: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .describe(
+      "Claude Code settings files (.claude/settings.json…) whose hooks run here, relative to this file; several merge as Claude Code merges user, project and local settings",
+    ),
+  claude_hooks_failure: z
+    .enum(["open", "closed"])
+    .optional()
+    .describe(
+      "what a Claude Code hook that crashes, times out or answers unusable output does: open (default, as in Claude Code) lets the operation through; closed blocks it",
+    ),
 });
 
 export type HookEntry = z.output<typeof hookEntrySchema>;

@@ -66,7 +66,13 @@ export interface TestEvaluationOptions {
 
 export function testEvaluation(options: TestEvaluationOptions = {}): Evaluation {
   return {
-    event: options.event ?? { type: "run_end", agentPath: ["main"], output: "done", outcome: "completed" },
+    event: options.event ?? {
+      type: "run_end",
+      agentPath: ["main"],
+      output: "done",
+      outcome: "completed",
+      continuations: 0,
+    },
     context: testContext(options.context),
     stats: { ...DEFAULT_STATS, ...options.stats },
     tool: options.tool,

@@ -72,6 +72,7 @@ agents:
         "memory_server_get_memories",
         "fs_read_file",
         "fs_write_file",
+        "fs_edit_file",
         "fs_list_directory",
         "fs_search_files",
         "fs_delete_file",

@@ -3,9 +3,12 @@
  * seed-000 manifests, cross references. Returns every issue at once; `config` only when
  * there is no error (nothing half-loads).
  */
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import picomatch from "picomatch";
 import { nearest } from "../errors/nearest.js";
 import { checkModels } from "./check-models.js";
+import { readClaudeSettings } from "./claude-hooks/read-claude-settings.js";
 import { compileExpression } from "./conditions/expression.js";
 import type { ConfigIssue } from "./config-error.js";
 import {
@@ -29,6 +32,8 @@ export interface ValidatedConfig {
   appPolicies: PolicyEntry[];
   agentPolicies: Map<string, PolicyEntry[]>;
   manifests: ManifestHook[];
+  /** `claude_hooks`: the Claude Code settings files, as absolute paths. */
+  claudeSettings: string[];
 }
 
 export interface ValidationResult {
@@ -109,6 +114,28 @@ function checkToolReferences(sink: IssueSink, config: ConfigFile): void {
   });
 }
 
+/**
+ * `claude_hooks`: every settings file must exist and hold hooks hookwise can run; its own
+ * problems are reported at their place in it (unsupported events and unknown fields as warnings).
+ */
+function checkClaudeHooks(sink: IssueSink, config: ConfigFile): string[] {
+  if (config.claude_hooks === undefined) return [];
+  const dir = dirname(resolve(sink.file));
+  const listed = typeof config.claude_hooks === "string" ? [config.claude_hooks] : config.claude_hooks;
+  const files: string[] = [];
+  listed.forEach((path, index) => {
+    const file = resolve(dir, path);
+    const at = typeof config.claude_hooks === "string" ? ["claude_hooks"] : ["claude_hooks", index];
+    if (existsSync(file)) files.push(file);
+    else
+      report(sink, at, `Claude Code settings file ${path} does not exist (${file})`, {
+        expected: "a settings.json path relative to this config, e.g. .claude/settings.json",
+      });
+  });
+  sink.issues.push(...readClaudeSettings(files, { baseDir: dir }).issues);
+  return files;
+}
+
 function checkAgents(sink: IssueSink, config: ConfigFile): void {
   const models = Object.keys(config.models);
   const ids = new Map<string, number>();
@@ -181,15 +208,32 @@ export function validateConfigText(text: string, file: string): ValidationResult
     });
   }
   const manifests = validateManifests(sink, raw.hooks);
+  let claudeSettings: string[] = [];
   if (parsed.success) {
     checkAgents(sink, parsed.data);
     checkModels(sink, parsed.data);
     checkToolReferences(sink, parsed.data);
+    claudeSettings = checkClaudeHooks(sink, parsed.data);
   }
-  const issues = sink.issues.sort((a, b) => a.line - b.line || a.column - b.column);
+  // The config's own issues by position, then each Claude Code settings file's.
+  const issues = sink.issues.sort(
+    (a, b) =>
+      Number(a.file !== file) - Number(b.file !== file) ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line ||
+      a.column - b.column,
+  );
   if (!parsed.success || issues.some((issue) => issue.severity === "error")) return { issues, source };
   return {
-    validated: { config: parsed.data, appHooks, agentHooks, appPolicies, agentPolicies, manifests },
+    validated: {
+      config: parsed.data,
+      appHooks,
+      agentHooks,
+      appPolicies,
+      agentPolicies,
+      manifests,
+      claudeSettings,
+    },
     issues,
     source,
   };

@@ -118,7 +118,12 @@ export interface EventPayloads {
     availableTools: readonly string[];
   };
   step_end: Base<"step_end"> & { step: number; text: string; toolCalls: readonly ToolCallSummary[] };
-  run_end: Base<"run_end"> & { output: string; outcome: string };
+  run_end: Base<"run_end"> & {
+    output: string;
+    outcome: string;
+    /** How many times a `run_end` hook sent this run back to work (`flow.retry`) so far; 0 at first. */
+    continuations: number;
+  };
   pre_compact: Base<"pre_compact"> & {
     /** The transcript before compaction. */
     messages: readonly ModelMessage[];

@@ -105,7 +105,12 @@ export const flow = {
   ask: (request: AskRequest = {}): FlowAsk => ({ type: "ask", request }),
   /** End the run with outcome `terminated`; nothing half-done is committed. */
   terminate: (reason: string): FlowTerminate => ({ type: "terminate", reason }),
-  /** `invalid_tool_call`: re-ask the model with feedback; `model_error`: retry the attempt. */
+  /**
+   * `invalid_tool_call`: re-ask the model with feedback; `model_error`: retry the attempt;
+   * `run_end` (a completed run): do not finish yet — `feedback` (default "Continue.") is
+   * appended as a user message and the run takes another step, counted against `maxSteps`.
+   * The next `run_end` payload's `continuations` says how often this happened in the run.
+   */
   retry: (feedback?: string): FlowRetry =>
     feedback === undefined ? { type: "retry" } : { type: "retry", feedback },
   /** `invalid_tool_call`: run this call instead. */

@@ -136,6 +136,8 @@ describe("defineHook", () => {
       kind: "transform",
       handler: (event) => {
         expectTypeOf(event.output).toBeString();
+        expectTypeOf(event.continuations).toBeNumber();
+        if (event.continuations === 0) return flow.retry("check your answer once more");
         return flow.rewriteOutput(event.output.trim());
       },
     });
@@ -149,7 +151,7 @@ describe("defineHook", () => {
       "inject" | "editMessages" | "terminate"
     >();
     expectTypeOf<Types<HookResult<"run_end", "transform">>>().toEqualTypeOf<
-      "rewriteOutput" | "editMessages" | "terminate"
+      "rewriteOutput" | "editMessages" | "retry" | "terminate"
     >();
     defineHook({
       name: "compactor",

@@ -144,6 +144,7 @@ async function driveSession(
     emit: (event) => surface.emit(event),
     toolView: undefined,
     prompts: new PromptBuilder(),
+    continuations: 0,
   };
 
   resumed?.restore(state);
@@ -174,9 +175,33 @@ async function driveSession(
   }
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-  const result = await finishRun(runtime, state, session, end);
+  const result = await finishRun(runtime, state, session, end, (text) =>
+    continueSteps(runtime, state, surface, text),
+  );
   surface.emit({ type: "run-finish", result });
   return result;
+}
+
+/** The run goes on after a `run_end` hook's `flow.retry`: its next step, errors handled as above. */
+async function continueSteps(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  text: string,
+): Promise<RunEnd> {
+  let end: RunEnd;
+  try {
+    end = await runSteps(runtime, state, surface, state.step + 1, text);
+  } catch (error) {
+    end = {
+      outcome: "error",
+      text: "",
+      reason: error instanceof Error ? error.message : String(error),
+      error: error as Error,
+    };
+  }
+  if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
+  return end;
 }
 
 function abortedEnd(text: string, signal: AbortSignal): RunEnd {

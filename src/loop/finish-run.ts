@@ -148,27 +148,47 @@ function replaceFinalAnswer(state: RunState, text: string | undefined): void {
   state.messages[index] = { ...last, content: [...kept, { type: "text", text }] } as ModelMessage;
 }
 
-export async function finishRun(
+/**
+ * The `run_end` hooks: a guardrail's deny, a rewrite, transcript edits, or (for a completed
+ * run) a `flow.retry` that sends the run back to work; then the inspections of the end that
+ * stands. A suspended run has not ended: run_end fires when its resume ends it.
+ */
+async function runEndHooks(
   runtime: LoopRuntime,
   state: RunState,
-  session: SessionRecord,
-  end: RunEnd,
-): Promise<RunResult> {
-  let final = end;
-  // A suspended run has not ended: run_end fires when its resume ends it.
+  initial: RunEnd,
+  continueRun: ContinueRun | undefined,
+): Promise<RunEnd> {
+  let end = initial;
   // No run_end hook: the dispatch would change nothing (no payload, context or await).
-  if (!state.signal.aborted && end.outcome !== "suspended" && state.runner.wants("run_end")) {
+  while (!state.signal.aborted && end.outcome !== "suspended" && state.runner.wants("run_end")) {
     const event: EventPayload<"run_end"> = {
       type: "run_end",
       agentPath: state.agentPath,
       output: end.text,
       outcome: end.outcome,
+      continuations: state.continuations,
     };
     const context = contextFor(state);
     const selection = state.runner.select(event, "run_end");
     const deciding = state.runner.dispatch(event, context, selection);
     const decided = deciding instanceof Promise ? await deciding : deciding;
     const terminal = decided.terminal;
+    if (!decided.failure && terminal?.flow.type === "retry") {
+      const next = await continueAfter(
+        runtime,
+        state,
+        end,
+        terminal.hook,
+        terminal.flow.feedback,
+        continueRun,
+      );
+      if (next) {
+        end = next;
+        continue;
+      }
+    }
+    let final = end;
     if (decided.failure) {
       final = {
         outcome: "error",
@@ -195,9 +215,59 @@ export async function finishRun(
     inspected.output = final.text;
     inspected.outcome = final.outcome;
     state.runner.inspect(inspected, context, selection);
+    return final;
   }
+  return end;
+}
+
+/**
+ * A `run_end` hook's `flow.retry`: the feedback becomes a user message and the run takes its
+ * next step. Only a completed run goes on (another outcome stands, with a warning); a run
+ * that has no step left ends with `max_steps`, the feedback unsent.
+ */
+async function continueAfter(
+  runtime: LoopRuntime,
+  state: RunState,
+  end: RunEnd,
+  hook: string,
+  feedback: string | undefined,
+  continueRun: ContinueRun | undefined,
+): Promise<RunEnd | undefined> {
+  if (end.outcome !== "completed" || !continueRun) {
+    state.log.warn(
+      `run_end hook "${hook}" asked the run to continue, but only a completed run can (outcome: ${end.outcome}); the run ends as it was`,
+    );
+    return undefined;
+  }
+  if (state.step + 1 >= runtime.maxSteps) {
+    return {
+      outcome: "max_steps",
+      text: end.text,
+      reason: `run_end hook "${hook}" asked the run to continue, but it already took maxSteps (${runtime.maxSteps}) steps`,
+      hook,
+    };
+  }
+  state.messages.push({ role: "user", content: feedback ?? "Continue." });
+  state.continuations++;
+  return continueRun(end.text);
+}
+
+/**
+ * Takes the run on after a `run_end` hook's `flow.retry` (drive.ts): the next step, with the
+ * loop's error handling. Its end goes through the `run_end` hooks again.
+ */
+export type ContinueRun = (text: string) => Promise<RunEnd>;
+
+export async function finishRun(
+  runtime: LoopRuntime,
+  state: RunState,
+  session: SessionRecord,
+  end: RunEnd,
+  continueRun?: ContinueRun,
+): Promise<RunResult> {
+  const final = await runEndHooks(runtime, state, end, continueRun);
   await state.runner.settle();
-  if (end.saveSuspension) await end.saveSuspension();
+  if (final.saveSuspension) await final.saveSuspension();
   session.messages = state.messages;
   // What compaction removed stays with the session: nothing is lost.
   if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];

@@ -77,6 +77,8 @@ export interface RunState {
   emit(event: AgentEvent): void;
   /** The run's provider prompts, built step after step (to-prompt.ts). */
   readonly prompts: PromptBuilder;
+  /** How many times a `run_end` hook sent this run back to work (`flow.retry`). */
+  continuations: number;
   /** What the current step's tools see of the run (made by their first call; see batch/calling-run.ts). */
   toolView?: HookContextView;
 }

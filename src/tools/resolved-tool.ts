@@ -1,6 +1,7 @@
 /** A tool as the loop sees it: names resolved, schema normalised, execute bound. */
 import { type NormalizedSchema, normalizeSchema } from "./input-schema.js";
 import type { ToolDefinition } from "./tool.js";
+import type { ToolAlias } from "./tool-alias.js";
 import { functionToolName, qualifiedToolName } from "./tool-name.js";
 
 export interface ResolvedTool {
@@ -14,6 +15,8 @@ export interface ResolvedTool {
   input: NormalizedSchema;
   output: NormalizedSchema | undefined;
   execute: ToolDefinition["execute"];
+  /** The name and argument shape hooks written for Claude Code know it by (see tool-alias.ts). */
+  alias?: ToolAlias;
   /** What rewrites of this tool's calls and results are checked against (one object per tool). */
   checks: {
     validateArgs: NormalizedSchema["validate"];
@@ -24,7 +27,7 @@ export interface ResolvedTool {
 export function resolveTool(
   name: string,
   definition: ToolDefinition,
-  options: { toolset?: string; prefix?: boolean } = {},
+  options: { toolset?: string; prefix?: boolean; alias?: ToolAlias } = {},
 ): ResolvedTool {
   const qualifiedName = qualifiedToolName(options.toolset, name);
   if (typeof definition !== "object" || definition === null || typeof definition.execute !== "function") {
@@ -35,7 +38,7 @@ export function resolveTool(
     definition.outputSchema === undefined
       ? undefined
       : normalizeSchema(definition.outputSchema, `tool "${qualifiedName}" outputSchema`);
-  return {
+  const resolved: ResolvedTool = {
     functionName: functionToolName(options.toolset, name, options.prefix ?? true),
     qualifiedName,
     toolset: options.toolset,
@@ -46,4 +49,7 @@ export function resolveTool(
     execute: definition.execute,
     checks: { validateArgs: input.validate, validateResult: output?.validate },
   };
+  const alias = definition.alias ?? options.alias;
+  if (alias !== undefined) resolved.alias = alias;
+  return resolved;
 }

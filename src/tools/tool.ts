@@ -2,6 +2,8 @@
  * `tool()`: a typed identity helper for tool definitions. Plain objects of the same shape
  * are accepted everywhere a tool is (so a tools module needs no import of hookwise).
  */
+
+import type { ToolAlias } from "./tool-alias.js";
 import type { HookContextView } from "./tool-context.js";
 
 export interface ToolExecutionOptions {
@@ -18,6 +20,8 @@ export interface ToolDefinition<Args = any, Result = unknown> {
   inputSchema: unknown;
   /** Optional: a rewritten result is validated against it. */
   outputSchema?: unknown;
+  /** Optional: the name and argument shape hooks written for Claude Code know this tool by. */
+  alias?: ToolAlias;
   execute(args: Args, options: ToolExecutionOptions): Result | Promise<Result>;
 }
 
@@ -32,6 +36,7 @@ export function tool<Schema, Result>(definition: {
   description?: string;
   inputSchema: Schema;
   outputSchema?: unknown;
+  alias?: ToolAlias;
   execute(args: InferArgs<Schema>, options: ToolExecutionOptions): Result | Promise<Result>;
 }): ToolDefinition<InferArgs<Schema>, Result> {
   return definition;

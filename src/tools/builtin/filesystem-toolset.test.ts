@@ -52,6 +52,7 @@ describe("builtin filesystem toolset", () => {
     expect(fs.tools.map((tool) => tool.functionName)).toEqual([
       "fs_read_file",
       "fs_write_file",
+      "fs_edit_file",
       "fs_list_directory",
       "fs_search_files",
       "fs_delete_file",
@@ -87,6 +88,50 @@ describe("builtin filesystem toolset", () => {
     expect(await call("read_file", { path: join(root, "src", "a.ts") })).toBe("export const a = 1;\n");
   });
 
+  it("edits one occurrence, or every one with replace_all; refuses a missing or ambiguous old_string", async () => {
+    writeFileSync(join(root, "edit.txt"), "a-b-a");
+    await expect(call("edit_file", { path: "edit.txt", old_string: "a", new_string: "c" })).rejects.toThrow(
+      "occurs 2 times",
+    );
+    await expect(call("edit_file", { path: "edit.txt", old_string: "z", new_string: "c" })).rejects.toThrow(
+      "not found",
+    );
+    expect(readFileSync(join(root, "edit.txt"), "utf8")).toBe("a-b-a");
+    expect(await call("edit_file", { path: "edit.txt", old_string: "b", new_string: "$&$1" })).toBe(
+      "replaced 1 occurrence in edit.txt",
+    );
+    expect(readFileSync(join(root, "edit.txt"), "utf8")).toBe("a-$&$1-a");
+    expect(
+      await call("edit_file", { path: "edit.txt", old_string: "a", new_string: "x", replace_all: true }),
+    ).toBe("replaced 2 occurrences in edit.txt");
+    expect(readFileSync(join(root, "edit.txt"), "utf8")).toBe("x-$&$1-x");
+  });
+
+  it("declares Claude Code's names and shapes: Read, Write, Edit with an absolute file_path", () => {
+    const byName = new Map(fs.tools.map((tool) => [tool.name, tool]));
+    expect(byName.get("read_file")?.alias?.name).toBe("Read");
+    expect(byName.get("write_file")?.alias?.name).toBe("Write");
+    expect(byName.get("edit_file")?.alias?.name).toBe("Edit");
+    expect(byName.get("list_directory")?.alias).toBeUndefined();
+    const write = byName.get("write_file")!.alias!;
+    expect(write.toAliasInput!({ path: "docs/a.md", content: "x" })).toEqual({
+      file_path: join(root, "docs", "a.md"),
+      content: "x",
+    });
+    expect(write.fromAliasInput!({ file_path: join(root, "docs", "b.md"), content: "y" })).toEqual({
+      path: join("docs", "b.md"),
+      content: "y",
+    });
+    // A path outside the root stays as given: the tool refuses it when it runs.
+    expect(write.fromAliasInput!({ file_path: "/etc/passwd", content: "y" })).toEqual({
+      path: "/etc/passwd",
+      content: "y",
+    });
+    expect(() => byName.get("read_file")!.alias!.fromAliasInput!({ file_path: "a", limit: 5 })).toThrow(
+      "Read here takes file_path; not limit",
+    );
+  });
+
   const escapes: [string, () => string, PathEscapeError["via"]][] = [
     ["..", () => "../outside/secret.txt", "parent"],
     ["nested ..", () => "src/../../outside/secret.txt", "parent"],
@@ -97,6 +142,7 @@ describe("builtin filesystem toolset", () => {
     for (const [tool, args] of [
       ["read_file", { path: path() }],
       ["write_file", { path: path(), content: "pwned" }],
+      ["edit_file", { path: path(), old_string: "secret", new_string: "pwned" }],
       ["delete_file", { path: path() }],
       ["list_directory", { path: path() }],
       ["search_files", { path: path() }],

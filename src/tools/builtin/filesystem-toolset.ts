@@ -1,6 +1,6 @@
 /**
  * The builtin `filesystem` toolset (`{ kind: builtin, module: filesystem, root }`): read,
- * write, list, search and delete files under `root`, never outside it (resolve-inside.ts).
+ * write, edit, list, search and delete files under `root`, never outside it (resolve-inside.ts).
  * Reads and search results are capped so one huge file cannot flood the context.
  */
 import type { Dirent } from "node:fs";
@@ -12,6 +12,7 @@ import { HookwiseError } from "../../errors/hookwise-error.js";
 import { resolveTool } from "../resolved-tool.js";
 import { tool } from "../tool.js";
 import type { Toolset } from "../toolset.js";
+import { fileAlias } from "./file-alias.js";
 import { resolveInside } from "./resolve-inside.js";
 
 const MAX_READ = 256 * 1024;
@@ -50,6 +51,7 @@ function fileTools(root: string) {
     read_file: tool({
       description: "Reads a text file under the workspace root.",
       inputSchema: z.object({ path: z.string().describe("Relative to the root") }),
+      alias: fileAlias(root, "Read", []),
       async execute({ path }) {
         const file = await resolveInside(root, path);
         const data = await readFile(file);
@@ -62,11 +64,39 @@ function fileTools(root: string) {
     write_file: tool({
       description: "Writes a text file under the workspace root (creating folders as needed).",
       inputSchema: z.object({ path: z.string(), content: z.string() }),
+      alias: fileAlias(root, "Write", ["content"]),
       async execute({ path, content }) {
         const file = await resolveInside(root, path);
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, content, "utf8");
         return `wrote ${Buffer.byteLength(content)} bytes to ${display(file)}`;
+      },
+    }),
+    edit_file: tool({
+      description:
+        "Replaces old_string with new_string in a text file under the workspace root: exactly one occurrence, or every one with replace_all.",
+      inputSchema: z.object({
+        path: z.string(),
+        old_string: z.string().min(1),
+        new_string: z.string(),
+        replace_all: z.boolean().default(false),
+      }),
+      alias: fileAlias(root, "Edit", ["old_string", "new_string", "replace_all"]),
+      async execute({ path, old_string: before, new_string: after, replace_all: all }) {
+        const file = await resolveInside(root, path);
+        const text = await readFile(file, "utf8");
+        const count = text.split(before).length - 1;
+        if (count === 0) throw new HookwiseError(`old_string was not found in ${display(file)}`);
+        if (count > 1 && !all)
+          throw new HookwiseError(
+            `old_string occurs ${count} times in ${display(file)}; give more context to make it unique, or set replace_all`,
+          );
+        await writeFile(
+          file,
+          all ? text.split(before).join(after) : text.replace(before, () => after),
+          "utf8",
+        );
+        return `replaced ${all ? count : 1} occurrence${(all ? count : 1) === 1 ? "" : "s"} in ${display(file)}`;
       },
     }),
     list_directory: tool({

@@ -66,6 +66,8 @@ describe("MCP toolsets over stdio (real server, official SDK)", () => {
       ["memory.env", "memory_env"],
       ["memory.weird.name", "memory_weird_name"],
     ]);
+    // Hooks written for Claude Code know it as mcp__<server>__<tool>.
+    expect(byName(memory, "memory.echo").alias?.name).toBe("mcp__memory__echo");
     expect(byName(memory, "memory.echo").description).toBe("Echoes its text");
     expect(byName(memory, "memory.add").input.jsonSchema).toMatchObject({
       type: "object",

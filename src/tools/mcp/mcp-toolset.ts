@@ -62,7 +62,8 @@ function toResolvedTool(
   const resolved = resolveTool(
     tool.name,
     { description: tool.description ?? tool.title ?? "", inputSchema: schema, execute },
-    { toolset: server, prefix: options.prefix ?? true },
+    // Claude Code's spelling of an MCP tool, for hooks written for it.
+    { toolset: server, prefix: options.prefix ?? true, alias: { name: `mcp__${server}__${tool.name}` } },
   );
   if (schema !== undefined) return resolved;
   return {

@@ -1,0 +1,258 @@
+/**
+ * Reads Claude Code settings (files or objects) into the handlers hookwise runs, checking
+ * their structure and reporting every problem with its file, line, column and path.
+ *
+ * Several sources merge as Claude Code merges its settings files: the hooks of every file
+ * run; scalar settings (`disableAllHooks`, each `env` variable) take the value of the most
+ * specific file — user (`~/.claude/settings.json`) < project (`.claude/settings.json`) <
+ * local (`.claude/settings.local.json`) < managed (`managed-settings.json`). Handlers are
+ * ordered the same way (user first), then in file order: the order rewrites chain in.
+ *
+ * Only `hooks`, `disableAllHooks` and `env` are read; other settings are left alone. Unknown
+ * fields of a hook and unsupported events or handler types are warnings (those handlers do
+ * not run); a structure hookwise cannot run (a handler without a command, a matcher that is
+ * not a valid regular expression, a bad timeout) is an error.
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { nearest } from "../../errors/nearest.js";
+import type { ConfigIssue, ConfigPath } from "../config-error.js";
+import { parseSource } from "../source-map.js";
+import { checkClaudeHandler, isObject } from "./check-claude-handler.js";
+import type { ClaudeHandlerSpec, ClaudeSettingsSource } from "./claude-handler-spec.js";
+import { compileClaudeMatcher } from "./claude-matcher.js";
+import { CLAUDE_EVENTS } from "./events/index.js";
+import { SettingsIssues, type SettingsSource } from "./settings-issues.js";
+
+export interface ReadClaudeSettingsOptions {
+  /** Relative settings paths resolve against it (default: the current folder). */
+  baseDir?: string;
+  /** `$CLAUDE_PROJECT_DIR`; default: the folder holding the first project file's `.claude/`. */
+  projectDir?: string;
+}
+
+export interface ClaudeSettingsRead {
+  /** In run order: by file precedence (user first), then file order. */
+  handlers: ClaudeHandlerSpec[];
+  /** Errors and warnings, each with its file, line, column and path. */
+  issues: ConfigIssue[];
+  /** The merged `env` settings, for every hook command. */
+  env: Record<string, string>;
+  projectDir: string;
+}
+
+type Source = SettingsSource;
+
+const LEVELS = ["user", "project", "local", "managed"] as const;
+
+function levelOf(file: string): number {
+  const name = basename(file);
+  if (name === "managed-settings.json") return 3;
+  if (name === "settings.local.json") return 2;
+  if (resolve(file) === join(homedir(), ".claude", "settings.json")) return 0;
+  return 1;
+}
+
+class Reader {
+  readonly issues = new SettingsIssues();
+
+  /** A file read and parsed (JSON, with positions); undefined after reporting why not. */
+  load(path: string, baseDir: string): Source | undefined {
+    const file = resolve(baseDir, path);
+    const shell: Source = {
+      origin: path,
+      file: path,
+      level: levelOf(file),
+      data: undefined,
+      document: undefined,
+    };
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      const reason =
+        code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : String(code ?? error);
+      this.issues.error(shell, [], `cannot read Claude Code settings file ${path}: ${reason}`);
+      return undefined;
+    }
+    const document = parseSource(text);
+    const source: Source = { ...shell, file, document };
+    try {
+      source.data = JSON.parse(text);
+    } catch (error) {
+      const message = (error as Error).message;
+      // Node names the offset for most mistakes; the YAML parser (a JSON superset) places others.
+      const at = /position (\d+)/.exec(message);
+      const { line, col } = at
+        ? document.lines.linePos(Number(at[1]))
+        : (document.document.errors[0]?.linePos?.[0] ?? { line: 1, col: 1 });
+      this.issues.list.push({
+        severity: "error",
+        file,
+        line,
+        column: col,
+        path: [],
+        message: `Claude Code settings must be JSON: ${message}`,
+      });
+      return undefined;
+    }
+    return source;
+  }
+
+  handlers(source: Source): ClaudeHandlerSpec[] {
+    const data = source.data;
+    if (!isObject(data)) {
+      this.issues.error(source, [], "Claude Code settings must be a JSON object", {
+        expected: '{ "hooks": { … } }',
+      });
+      return [];
+    }
+    if (data.hooks === undefined) return [];
+    if (!isObject(data.hooks)) {
+      this.issues.error(source, ["hooks"], "hooks must be an object of events", {
+        expected: '{ "PreToolUse": [ { "matcher": "Bash", "hooks": [ … ] } ] }',
+      });
+      return [];
+    }
+    const out: ClaudeHandlerSpec[] = [];
+    const supported = [...CLAUDE_EVENTS.keys()];
+    for (const [event, groups] of Object.entries(data.hooks)) {
+      const at = ["hooks", event];
+      const mapping = CLAUDE_EVENTS.get(event);
+      if (!mapping) {
+        this.issues.warn(source, at, `unsupported Claude Code event "${event}": its hooks do not run`, {
+          expected: `one of ${supported.join(", ")}`,
+          suggestion: nearest(event, supported),
+          key: true,
+        });
+        continue;
+      }
+      if (!Array.isArray(groups)) {
+        this.issues.error(source, at, `${event} must be a list of matcher groups`, {
+          expected: '[ { "matcher": "…", "hooks": [ … ] } ]',
+        });
+        continue;
+      }
+      groups.forEach((group, index) => {
+        out.push(...this.group(source, event, group, [...at, index]));
+      });
+    }
+    return out;
+  }
+
+  group(source: Source, event: string, group: unknown, at: ConfigPath): ClaudeHandlerSpec[] {
+    if (!isObject(group)) {
+      this.issues.error(source, at, "a matcher group must be an object", {
+        expected: '{ "matcher": "…", "hooks": [ … ] }',
+      });
+      return [];
+    }
+    for (const key of Object.keys(group))
+      if (key !== "matcher" && key !== "hooks")
+        this.issues.warn(source, [...at, key], `unknown field "${key}" of a matcher group (ignored)`, {
+          expected: "matcher, hooks",
+          suggestion: nearest(key, ["matcher", "hooks"]),
+          key: true,
+        });
+    const { matcher } = group;
+    if (matcher !== undefined && typeof matcher !== "string") {
+      this.issues.error(source, [...at, "matcher"], "matcher must be a string", {
+        expected: 'a tool name, "Edit|Write", a regular expression, or "*"',
+      });
+      return [];
+    }
+    const mapping = CLAUDE_EVENTS.get(event)!;
+    if (matcher && matcher !== "*" && !mapping.subject)
+      this.issues.warn(source, [...at, "matcher"], `${event} takes no matcher; "${matcher}" is ignored`);
+    if (mapping.subject) {
+      try {
+        compileClaudeMatcher(matcher);
+      } catch (error) {
+        this.issues.error(source, [...at, "matcher"], (error as Error).message);
+        return [];
+      }
+    }
+    if (!Array.isArray(group.hooks)) {
+      this.issues.error(source, [...at, "hooks"], "a matcher group needs hooks: a list of handlers", {
+        expected: '[ { "type": "command", "command": "…" } ]',
+      });
+      return [];
+    }
+    const out: ClaudeHandlerSpec[] = [];
+    group.hooks.forEach((handler, index) => {
+      const spec = checkClaudeHandler(
+        this.issues,
+        source,
+        { event, matcher: mapping.subject ? matcher : undefined, at: [...at, "hooks", index] },
+        handler,
+      );
+      if (spec) out.push(spec);
+    });
+    return out;
+  }
+}
+
+function projectDirOf(sources: readonly Source[], options: ReadClaudeSettingsOptions): string {
+  if (options.projectDir) return resolve(options.projectDir);
+  for (const source of sources)
+    if (source.level >= 1 && isAbsolute(source.file) && basename(dirname(source.file)) === ".claude")
+      return dirname(dirname(source.file));
+  return resolve(options.baseDir ?? ".");
+}
+
+/** Reads and checks the sources; never throws (problems are `issues`). */
+export function readClaudeSettings(
+  sources: readonly ClaudeSettingsSource[],
+  options: ReadClaudeSettingsOptions = {},
+): ClaudeSettingsRead {
+  const reader = new Reader();
+  const baseDir = resolve(options.baseDir ?? ".");
+  const loaded: Source[] = [];
+  sources.forEach((source, index) => {
+    if (typeof source === "string") {
+      const file = reader.load(source, baseDir);
+      if (file) loaded.push(file);
+    } else {
+      const origin = sources.length > 1 ? `settings[${index}]` : "settings";
+      loaded.push({ origin, file: `(${origin} object)`, level: 1, data: source, document: undefined });
+    }
+  });
+  // Most specific last: its scalar settings win, its handlers run last.
+  const ordered = [...loaded].sort((a, b) => a.level - b.level);
+  const projectDir = projectDirOf(ordered, options);
+  for (const source of ordered)
+    if (isAbsolute(source.file)) {
+      const inside = relative(projectDir, source.file);
+      source.origin = inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : source.file;
+    }
+  const env: Record<string, string> = {};
+  let disabledBy: Source | undefined;
+  for (const source of ordered) {
+    const data = isObject(source.data) ? source.data : {};
+    if (data.disableAllHooks !== undefined) {
+      if (typeof data.disableAllHooks !== "boolean")
+        reader.issues.error(source, ["disableAllHooks"], "disableAllHooks must be true or false");
+      else disabledBy = data.disableAllHooks ? source : undefined;
+    }
+    if (data.env !== undefined) {
+      if (!isObject(data.env))
+        reader.issues.warn(source, ["env"], "env must be an object of strings (ignored)");
+      else
+        for (const [name, value] of Object.entries(data.env))
+          if (typeof value === "string") env[name] = value;
+          else reader.issues.warn(source, ["env", name], `env.${name} must be a string (ignored)`);
+    }
+  }
+  const handlers = ordered.flatMap((source) => reader.handlers(source));
+  if (disabledBy) {
+    reader.issues.warn(
+      disabledBy,
+      ["disableAllHooks"],
+      `disableAllHooks is true (${LEVELS[disabledBy.level]} settings): no Claude Code hook runs`,
+    );
+    return { handlers: [], issues: reader.issues.list, env, projectDir };
+  }
+  return { handlers, issues: reader.issues.list, env, projectDir };
+}

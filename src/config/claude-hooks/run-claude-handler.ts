@@ -1,0 +1,34 @@
+/** One run of a handler, command or http, with its input; the answer read by Claude Code's rules. */
+import type { ClaudeHandlerSpec } from "./claude-handler-spec.js";
+import { ClaudeHookError } from "./claude-hook-error.js";
+import { type ClaudeAnswer, readCommandAnswer, readHttpAnswer } from "./read-claude-answer.js";
+import { runCommandHandler } from "./run-command-handler.js";
+import { runHttpHandler } from "./run-http-handler.js";
+
+/** Throws `ClaudeHookError` for what Claude Code calls a non-blocking error. */
+export async function runClaudeHandler(
+  spec: ClaudeHandlerSpec,
+  input: string,
+  where: { projectDir: string; env: NodeJS.ProcessEnv },
+  timeoutSeconds: number,
+  signal?: AbortSignal,
+): Promise<ClaudeAnswer> {
+  const timeoutMs = timeoutSeconds * 1000;
+  if (spec.type === "command") {
+    const result = await runCommandHandler(spec, {
+      cwd: where.projectDir,
+      env: where.env,
+      input,
+      timeoutMs,
+      signal,
+    });
+    return readCommandAnswer(result, timeoutSeconds);
+  }
+  let response: { status: number; body: string };
+  try {
+    response = await runHttpHandler(spec, { input, timeoutMs, env: where.env, signal });
+  } catch (error) {
+    throw new ClaudeHookError(`request to ${spec.url} failed: ${(error as Error).message}`);
+  }
+  return readHttpAnswer(response.status, response.body);
+}

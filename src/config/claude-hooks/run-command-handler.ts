@@ -1,0 +1,123 @@
+/**
+ * Runs a Claude Code command handler as Claude Code does: the user's own command line,
+ * untouched, through `/bin/sh -c` (nothing of the event is ever templated into it: the
+ * event JSON goes to stdin), or the exec form `command` + `args` with no shell. The process
+ * leads its own process group, so a timeout or an abort kills it and everything it started
+ * (no orphan keeps running). Output is capped. Never throws: `error` says why it could not
+ * start.
+ */
+import { spawn } from "node:child_process";
+
+export interface CommandResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Why it could not start (ENOENT…). */
+  error?: string;
+}
+
+export interface RunCommandOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The JSON written to stdin. */
+  input: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes kept of stdout and of stderr each (default 1 MiB). */
+  maxOutput?: number;
+}
+
+const SHELLS = { sh: "/bin/sh", bash: "bash" } as const;
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group is gone already.
+  }
+}
+
+/** Collects a stream up to `max` bytes (what a hook prints past that is dropped). */
+function collector(max: number): { push(chunk: Buffer): void; text(): string } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    push(chunk) {
+      if (size >= max) return;
+      const kept = chunk.subarray(0, max - size);
+      chunks.push(kept);
+      size += kept.length;
+    },
+    text: () => Buffer.concat(chunks).toString("utf8"),
+  };
+}
+
+export function runCommandHandler(
+  handler: { command: string; args?: readonly string[] | undefined; shell?: "sh" | "bash" },
+  options: RunCommandOptions,
+): Promise<CommandResult> {
+  const [program, argv] =
+    handler.args === undefined
+      ? [SHELLS[handler.shell ?? "sh"], ["-c", handler.command]]
+      : [handler.command, [...handler.args]];
+  return new Promise((resolve) => {
+    const max = options.maxOutput ?? 1024 * 1024;
+    const stdout = collector(max);
+    const stderr = collector(max);
+    let timedOut = false;
+    let settled = false;
+    const child = spawn(program, argv, {
+      cwd: options.cwd,
+      env: options.env,
+      shell: false,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const finish = (result: CommandResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      resolve(result);
+    };
+    const stop = () => killGroup(child.pid);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, options.timeoutMs);
+    const onAbort = () => stop();
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.on("data", stdout.push);
+    child.stderr.on("data", stderr.push);
+    // A script that exits without reading stdin closes the pipe under our feet: not an error.
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.input);
+    child.on("error", (error) => {
+      if (child.pid === undefined)
+        finish({
+          exitCode: null,
+          signal: null,
+          stdout: "",
+          stderr: "",
+          timedOut: false,
+          error: error.message,
+        });
+    });
+    child.on("exit", (code, signal) => {
+      // Killed: a process that left the group may still hold the pipes; do not wait for it.
+      if (!timedOut && !options.signal?.aborted) return;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      finish({ exitCode: code, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut });
+    });
+    child.on("close", (code, signal) => {
+      // Whatever the leader left behind after a timeout or an abort goes with it.
+      if (timedOut || options.signal?.aborted) stop();
+      finish({ exitCode: code, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut });
+    });
+  });
+}
