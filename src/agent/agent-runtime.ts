@@ -7,6 +7,7 @@ import type { Scratchpad } from "../hooks/scratchpad.js";
 import { isSupportedModel, type LanguageModel } from "../models/language-model.js";
 import { modelLabel } from "../models/model-settings.js";
 import { compilePolicies } from "../policy/policy.js";
+import { type ResolvedSessionOptions, resolveSessionOptions } from "../sessions/session-lease.js";
 import { MemoryStore } from "../state/memory-store.js";
 import type { StateStore } from "../state/state-store.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
@@ -32,6 +33,8 @@ export interface AgentRuntime {
   readonly maxRetries: number;
   readonly retry: RetryOptions;
   readonly store: StateStore;
+  /** How runs of one session take turns (waits, lease, one-shot sessions' lifetime). */
+  readonly sessions: ResolvedSessionOptions;
   readonly log: HookLogger;
   /** Session scratchpads live in the process, keyed by session id. */
   readonly sessionScratch: Map<string, Scratchpad>;
@@ -95,6 +98,7 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
     maxRetries: positiveInteger(options.maxRetries, 2, "maxRetries", 0),
     retry: options.retry ?? {},
     store: options.store ?? new MemoryStore(),
+    sessions: resolveSessionOptions(options.sessions),
     log: options.logger ?? consoleLogger,
     sessionScratch: new Map(),
     traceCapacity: 0,

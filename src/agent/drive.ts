@@ -8,7 +8,8 @@ import { randomUUID } from "node:crypto";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
-import type { SessionRecord } from "../state/state-store.js";
+import { acquireSessionLease } from "../sessions/session-lease.js";
+import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import { NEVER_ABORTED } from "./abortable.js";
 import type { RunOptions } from "./agent-options.js";
 import type { AgentRuntime } from "./agent-runtime.js";
@@ -69,11 +70,36 @@ export async function drive(
 ): Promise<RunResult> {
   const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
-  // two at once would lose one's messages. (Within this process; see docs/hooks.md.)
-  const locking = lockSession(runtime, sessionId);
+  // two at once would lose one's messages — in this process (the lock), and across
+  // processes sharing the store (the lease). Both waits together stay within waitMs.
+  const { waitMs, leaseMs, oneShotTtlMs } = runtime.sessions;
+  const started = Date.now();
+  const locking = lockSession(runtime, sessionId, waitMs);
   const release = locking instanceof Promise ? await locking : locking;
   try {
-    return await driveSession(runtime, input, options, surface, agentPath, inherited, resumed, sessionId);
+    const lease = await acquireSessionLease(runtime.store, sessionId, {
+      waitMs: Math.max(0, waitMs - (Date.now() - started)),
+      leaseMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    try {
+      // A session the agent named itself (no sessionId given) is not kept forever.
+      const oneShot = resumed === undefined && options.sessionId === undefined;
+      const save = oneShot ? { ttlMs: oneShotTtlMs } : {};
+      return await driveSession(
+        runtime,
+        input,
+        options,
+        surface,
+        agentPath,
+        inherited,
+        resumed,
+        sessionId,
+        save,
+      );
+    } finally {
+      await lease.release();
+    }
   } finally {
     release();
   }
@@ -88,6 +114,7 @@ async function driveSession(
   inherited: readonly GoverningRegistry[],
   resumed: ResumePoint | undefined,
   sessionId: string,
+  save: SaveSessionOptions,
 ): Promise<RunResult> {
   const runId = resumed?.runId ?? randomUUID();
   // The caller's signal is the run's: a run that got none can never be aborted, and shares
@@ -96,7 +123,13 @@ async function driveSession(
 
   const existing = await runtime.store.loadSession(sessionId);
   const now = Date.now();
-  const session: SessionRecord = existing ?? { id: sessionId, messages: [], createdAt: now, updatedAt: now };
+  const session: SessionRecord = existing ?? {
+    id: sessionId,
+    messages: [],
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+  };
   // A transcript passed in (a stateless server's client holds it) replaces the stored one.
   if (options.messages) session.messages = options.messages.slice();
   const isNewSession = existing === undefined && session.messages.length === 0;
@@ -110,11 +143,13 @@ async function driveSession(
   const runScratch = new Scratchpad(sessionScratch);
   const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  // A one-shot session's first run is turn 0 without a counter in the store (a later run
+  // that continues it counts from its transcript).
   const turn = await runIndex(
     runtime,
     sessionId,
     session,
-    resumed !== undefined || options.messages !== undefined,
+    resumed !== undefined || options.messages !== undefined || save.ttlMs !== undefined,
   );
   const state: RunState = {
     runId,
@@ -179,7 +214,7 @@ async function driveSession(
   }
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-  const result = await finishRun(runtime, state, session, end);
+  const result = await finishRun(runtime, state, session, end, save);
   surface.emit({ type: "run-finish", result });
   return result;
 }

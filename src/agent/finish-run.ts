@@ -2,7 +2,7 @@
 import type { ToolResultPart } from "@ai-sdk/provider-utils";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
-import type { SessionRecord } from "../state/state-store.js";
+import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { StepRequestOutcome } from "./request-step.js";
@@ -173,6 +173,7 @@ export async function finishRun(
   state: RunState,
   session: SessionRecord,
   end: RunEnd,
+  save: SaveSessionOptions = {},
 ): Promise<RunResult> {
   let final = end;
   // A suspended run has not ended: run_end fires when its resume ends it.
@@ -217,12 +218,14 @@ export async function finishRun(
     state.runner.inspect(inspected, context, selection);
   }
   await state.runner.settle();
-  if (end.suspension) await saveSuspension(runtime, state, end.suspension);
   session.messages = state.messages;
   // What compaction removed stays with the session: nothing is lost.
   if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];
   session.updatedAt = Date.now();
-  await runtime.store.saveSession(session);
+  // On top of the version this run read, or SessionBusyError: never over another run's turn.
+  // A suspension is saved only once its session committed, so a refused commit leaves none.
+  session.version = await runtime.store.saveSession(session, save);
+  if (end.suspension) await saveSuspension(runtime, state, end.suspension);
 
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak

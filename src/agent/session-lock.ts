@@ -1,7 +1,9 @@
 /**
  * Runs of one session take turns in a process: each run loads the transcript, adds to it
  * and saves it, so two at once would lose one's messages. Runs of other sessions go on.
+ * (Across processes the session's lease does the same: src/sessions/session-lease.ts.)
  */
+import { SessionBusyError } from "../errors/session-busy-error.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 
 /** Per agent, per session: the runs waiting for the session (the running one holds it). */
@@ -10,9 +12,13 @@ const sessionQueues = new WeakMap<AgentRuntime, Map<string, (() => void)[]>>();
 /**
  * Takes the session for a run; returns its release. Synchronous when the session is free
  * (the common case costs no promise); otherwise a promise settled when the earlier runs
- * released it, in arrival order.
+ * released it, in arrival order — or rejected with SessionBusyError after `waitMs`.
  */
-export function lockSession(runtime: AgentRuntime, sessionId: string): (() => void) | Promise<() => void> {
+export function lockSession(
+  runtime: AgentRuntime,
+  sessionId: string,
+  waitMs = Number.POSITIVE_INFINITY,
+): (() => void) | Promise<() => void> {
   let queues = sessionQueues.get(runtime);
   if (queues === undefined) {
     queues = new Map();
@@ -31,5 +37,25 @@ export function lockSession(runtime: AgentRuntime, sessionId: string): (() => vo
     held.set(sessionId, []);
     return release;
   }
-  return new Promise((resolve) => waiting.push(() => resolve(release)));
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const turn = () => {
+      clearTimeout(timer);
+      resolve(release);
+    };
+    const timer = setTimeout(
+      () => {
+        waiting.splice(waiting.indexOf(turn), 1);
+        reject(
+          new SessionBusyError({
+            reason: "busy",
+            sessionId,
+            message: `session "${sessionId}" is busy: another run in this process has held it for the ${Date.now() - started} ms this run waited. Run again when it is done, or let runs wait longer (runtime.session_wait, or createAgent's sessions.waitMs)`,
+          }),
+        );
+      },
+      Math.min(waitMs, 2 ** 31 - 1),
+    );
+    waiting.push(turn);
+  });
 }
