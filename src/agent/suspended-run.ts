@@ -11,11 +11,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { suspendedRunProblem } from "../approvals/suspended-run-shape.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
 import type { ModelToolCall, ModelUsage } from "../models/language-model.js";
 import type { StateStore } from "../state/state-store.js";
+import { StateStoreError } from "../state/state-store-error.js";
 import type { RunOutcome, StepRecord, Usage } from "./run-result.js";
 import type { CallOutcome } from "./run-tool-call.js";
 
@@ -121,6 +123,18 @@ export async function loadSuspendedRun(store: StateStore, runId: string): Promis
       reason: "unknown_run",
       runId,
       message: `no suspended run "${runId}" in this state store (${store.kind})`,
+    });
+  }
+  const problem =
+    record.status === "finished"
+      ? typeof record.outcome === "string" && Number.isFinite(record.finishedAt)
+        ? undefined
+        : "a finished run needs outcome and finishedAt"
+      : suspendedRunProblem(record);
+  if (problem) {
+    throw new StateStoreError({
+      kind: store.kind,
+      message: `The stored suspended run "${runId}" in ${store.location} is malformed (${problem}); it cannot be resumed: delete its key "${runKey(runId)}" from that store (and "${sessionGuardKey((record as { sessionId?: string }).sessionId ?? "<its session>")}", which keeps its session waiting)`,
     });
   }
   if (record.status !== "suspended") {
