@@ -209,6 +209,7 @@ export async function drain<T>(live: AsyncIterable<unknown> & { result: Promise<
 export class RoundStore implements StateStore {
   readonly kind = "memory";
   readonly location = "memory";
+  readonly sharing = "process";
   #inner: StateStore = new hookwise.MemoryStore();
 
   reset(): void {

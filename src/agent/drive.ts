@@ -77,11 +77,15 @@ export async function drive(
   const locking = lockSession(runtime, sessionId, waitMs);
   const release = locking instanceof Promise ? await locking : locking;
   try {
-    const lease = await acquireSessionLease(runtime.store, sessionId, {
-      waitMs: Math.max(0, waitMs - (Date.now() - started)),
-      leaseMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    // A store only this process sees needs no lease: the queue above is all the turn-taking.
+    const lease =
+      runtime.store.sharing === "process"
+        ? undefined
+        : await acquireSessionLease(runtime.store, sessionId, {
+            waitMs: Math.max(0, waitMs - (Date.now() - started)),
+            leaseMs,
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
     try {
       // A session the agent named itself (no sessionId given) is not kept forever.
       const oneShot = resumed === undefined && options.sessionId === undefined;
@@ -98,7 +102,7 @@ export async function drive(
         save,
       );
     } finally {
-      await lease.release();
+      if (lease) await lease.release();
     }
   } finally {
     release();

@@ -1,13 +1,17 @@
 /**
  * Runs of one session take turns in a process: each run loads the transcript, adds to it
  * and saves it, so two at once would lose one's messages. Runs of other sessions go on.
- * (Across processes the session's lease does the same: src/sessions/session-lease.ts.)
+ * (Across processes, on a shared store, the session's lease does the same:
+ * src/sessions/session-lease.ts.)
  */
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import type { AgentRuntime } from "./agent-runtime.js";
 
-/** Per agent, per session: the runs waiting for the session (the running one holds it). */
-const sessionQueues = new WeakMap<AgentRuntime, Map<string, (() => void)[]>>();
+/**
+ * Per store, per session: the runs waiting for the session (the running one holds it).
+ * Keyed by the store, so two agents sharing one also take turns.
+ */
+const sessionQueues = new WeakMap<object, Map<string, (() => void)[]>>();
 
 /**
  * Takes the session for a run; returns its release. Synchronous when the session is free
@@ -19,10 +23,10 @@ export function lockSession(
   sessionId: string,
   waitMs = Number.POSITIVE_INFINITY,
 ): (() => void) | Promise<() => void> {
-  let queues = sessionQueues.get(runtime);
+  let queues = sessionQueues.get(runtime.store);
   if (queues === undefined) {
     queues = new Map();
-    sessionQueues.set(runtime, queues);
+    sessionQueues.set(runtime.store, queues);
   }
   const held = queues;
   const release = () => {

@@ -62,6 +62,19 @@ export function resolveSessionOptions(options: SessionOptions = {}): ResolvedSes
 
 export const sessionLeaseKey = (sessionId: string) => `session:${sessionId}:lease`;
 
+/** This process in a holder (`"pid":…,"host":…`), and a count that makes each holder unique. */
+let thisProcess: { json: string; host: string; token: string } | undefined;
+let holders = 0;
+
+/** Built once per process: reading the host name is a system call (several µs) a run need not pay. */
+function processIdentity(): { json: string; host: string; token: string } {
+  if (!thisProcess) {
+    const host = hostname();
+    thisProcess = { json: `"pid":${process.pid},"host":${JSON.stringify(host)}`, host, token: randomUUID() };
+  }
+  return thisProcess;
+}
+
 interface Holder {
   token: string;
   pid: number;
@@ -81,7 +94,7 @@ function parseHolder(text: unknown): Holder | undefined {
 
 /** The holder's process is gone (same host, its pid no longer exists). */
 function deadHere(holder: Holder | undefined): boolean {
-  if (!holder || holder.host !== hostname() || holder.pid === process.pid) return false;
+  if (!holder || holder.host !== processIdentity().host || holder.pid === process.pid) return false;
   try {
     process.kill(holder.pid, 0);
     return false;
@@ -93,7 +106,7 @@ function deadHere(holder: Holder | undefined): boolean {
 function busy(sessionId: string, holder: Holder | undefined, waitedMs: number): SessionBusyError {
   const who = !holder
     ? "another run"
-    : holder.pid === process.pid && holder.host === hostname()
+    : holder.pid === process.pid && holder.host === processIdentity().host
       ? "another run in this process"
       : `a run in pid ${holder.pid} on ${holder.host}`;
   const since = holder ? ` since ${new Date(holder.since).toISOString()}` : "";
@@ -118,12 +131,9 @@ export async function acquireSessionLease(
 ): Promise<SessionLease> {
   const key = sessionLeaseKey(sessionId);
   const started = Date.now();
-  const holder = JSON.stringify({
-    token: randomUUID(),
-    pid: process.pid,
-    host: hostname(),
-    since: started,
-  } satisfies Holder);
+  const identity = processIdentity();
+  // JSON of a Holder, written out: this runs for every run.
+  const holder = `{"token":"${identity.token}-${++holders}",${identity.json},"since":${started}}`;
   let delay = 2;
   for (;;) {
     if (await store.lease(key, holder, options.leaseMs)) break;
@@ -170,7 +180,7 @@ export async function acquireSessionLease(
       if (released) return;
       released = true;
       clearInterval(timer);
-      await renewing;
+      if (renewing) await renewing;
       await store.releaseLease(key, holder);
     },
   };

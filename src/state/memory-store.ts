@@ -48,6 +48,7 @@ const copy = <T>(value: T): T =>
 export class MemoryStore implements StateStore {
   readonly kind = "memory";
   readonly location = "memory";
+  readonly sharing = "process";
   readonly #values = new Map<string, Entry>();
   readonly #windows = new Map<string, Window>();
   readonly #sessions = new Map<string, StoredSession>();

@@ -63,6 +63,10 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     );
     expect(await raw.pttl("ttl:kv:short")).toBeGreaterThan(59_000);
     expect(await raw.pttl("ttl:session:s")).toBeGreaterThan(119_000);
+    // A rate window outlives its last event by its width (plus a minute), not forever.
+    await store.hit("limited", { max: 5, windowMs: 30_000, now: Date.now() });
+    expect(await raw.pttl("ttl:hits:limited")).toBeGreaterThan(89_000);
+    expect(await raw.pttl("ttl:hits:limited")).toBeLessThanOrEqual(90_000);
     // A commit without a ttl (and no store default) keeps the session for good.
     await store.saveSession({ id: "s", messages: [], createdAt: 1, updatedAt: 2, version: 1 });
     expect(await raw.pttl("ttl:session:s")).toBe(-1);

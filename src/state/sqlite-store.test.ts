@@ -185,6 +185,8 @@ describe("SqliteStore", () => {
     await expect(store.get("run:r1:suspended")).rejects.toThrow(
       `The stored key "run:r1:suspended" in ${path} is malformed (not JSON: `,
     );
+    // A counter over a value that is not JSON starts again (as over any non-number).
+    expect(await store.increment("run:r1:suspended")).toBe(1);
 
     const db2 = new Database(path);
     db2

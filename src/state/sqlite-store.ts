@@ -187,7 +187,8 @@ export class SqliteStore implements StateStore {
       ),
       deleteValue: db.prepare<[string]>("DELETE FROM kv WHERE key = ?"),
       deleteHits: db.prepare<[string]>("DELETE FROM rate_hits WHERE key = ?"),
-      // An expired or non-numeric value restarts from `by`, as if the key were absent;
+      // An expired or non-numeric value restarts from `by`, as if the key were absent (a
+      // value that is not JSON too: json_type would fail on it, so the CASE tests it first);
       // SET expressions all read the old row, so `expires_at` is tested before it is cleared.
       increment: db.prepare<
         { key: string; by: number | bigint; initial: string; now: number },
@@ -197,7 +198,8 @@ export class SqliteStore implements StateStore {
          ON CONFLICT (key) DO UPDATE SET
            value = CASE
              WHEN ${expired} THEN @initial
-             WHEN json_valid(kv.value) AND json_type(kv.value) IN ('integer', 'real') THEN kv.value + @by
+             WHEN (CASE WHEN json_valid(kv.value) THEN json_type(kv.value) END) IN ('integer', 'real')
+               THEN kv.value + @by
              ELSE @initial
            END,
            expires_at = CASE WHEN ${expired} THEN NULL ELSE kv.expires_at END

@@ -51,6 +51,13 @@ export interface StateStore {
   /** The store kind: "memory", "sqlite", "redis", or your own. */
   readonly kind: string;
   /**
+   * Who can see the data: `"process"` (only this process: the memory store) or `"shared"`
+   * (other processes too: a file, a server). Runs of a session take turns through an
+   * in-process queue either way; on a shared store they also hold the session's lease in
+   * the store, which costs a round trip or two per run. Default: shared.
+   */
+  readonly sharing?: "process" | "shared";
+  /**
    * Where the data lives, for messages: a file path, a Redis URL without credentials, or
    * "memory". Never holds a secret.
    */

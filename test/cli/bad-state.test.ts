@@ -124,18 +124,16 @@ describe("a state database the CLI cannot read", () => {
     );
     expect(notJson).toContain(`delete it: sqlite3 ${db} "DELETE FROM kv WHERE key = '${key}'"`);
 
-    sqlite
-      .prepare("UPDATE kv SET value = ? WHERE key = ?")
-      .run(
-        JSON.stringify({
-          version: 1,
-          status: "suspended",
-          runId,
-          sessionId: "s1",
-          pending: { entries: "?" },
-        }),
-        key,
-      );
+    sqlite.prepare("UPDATE kv SET value = ? WHERE key = ?").run(
+      JSON.stringify({
+        version: 1,
+        status: "suspended",
+        runId,
+        sessionId: "s1",
+        pending: { entries: "?" },
+      }),
+      key,
+    );
     sqlite.close();
     const line = expectOneLine(
       await cli(["resume", config, "--run", runId, "--approve", "all", "--json"]),

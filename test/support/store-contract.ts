@@ -186,11 +186,14 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.increment("object")).toBe(1);
       });
 
-      it("increment keeps a live key's expiry", async () => {
+      it("increment keeps a live key's expiry, counting on or starting again", async () => {
         await store.set("window", 10, { ttlMs: 300 });
         expect(await store.increment("window")).toBe(11);
+        await store.set("note", "text", { ttlMs: 300 });
+        expect(await store.increment("note", 2)).toBe(2);
         await harness.advance(300);
         expect(await store.get("window")).toBeUndefined();
+        expect(await store.get("note")).toBeUndefined();
       });
 
       it("counts 1,000 concurrent increments exactly, each caller seeing a distinct value", async () => {
