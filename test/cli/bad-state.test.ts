@@ -144,3 +144,23 @@ describe("a state database the CLI cannot read", () => {
     );
   });
 });
+
+describe("a state server the CLI cannot reach", () => {
+  it("HOOKWISE_STATE_URL pointing at no server: one line naming it, exit 1, nothing run", async () => {
+    const saved = process.env.HOOKWISE_STATE_URL;
+    process.env.HOOKWISE_STATE_URL = "redis://someone:hunter2@127.0.0.1:1/0";
+    try {
+      const out = await cli(["run", config, "--session", "s1", "--prompt", "pay it", "--json"]);
+      const line = expectOneLine(
+        out,
+        "hookwise: Cannot reach Redis at redis://127.0.0.1:1/0 (connect ECONNREFUSED",
+      );
+      expect(line).toContain("start it, or point HOOKWISE_STATE_URL / runtime.state.url at a running server");
+      expect(out.stderr).not.toContain("hunter2");
+      expect(out.stdout).toBe("");
+    } finally {
+      if (saved === undefined) delete process.env.HOOKWISE_STATE_URL;
+      else process.env.HOOKWISE_STATE_URL = saved;
+    }
+  });
+});
