@@ -147,13 +147,11 @@ async function driveSession(
   const runScratch = new Scratchpad(sessionScratch);
   const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
   const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  // A one-shot session's first run is turn 0 without a counter in the store (a later run
-  // that continues it counts from its transcript).
   const turn = await runIndex(
     runtime,
     sessionId,
     session,
-    resumed !== undefined || options.messages !== undefined || save.ttlMs !== undefined,
+    resumed !== undefined || options.messages !== undefined,
   );
   const state: RunState = {
     runId,

@@ -222,6 +222,8 @@ export async function finishRun(
   // What compaction removed stays with the session: nothing is lost.
   if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];
   session.updatedAt = Date.now();
+  // This run counts once it is committed (a resumed run was counted when it suspended).
+  session.runs = state.turn + 1;
   // On top of the version this run read, or SessionBusyError: never over another run's turn.
   // A suspension is saved only once its session committed, so a refused commit leaves none.
   session.version = await runtime.store.saveSession(session, save);

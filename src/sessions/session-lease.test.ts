@@ -134,8 +134,8 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
 
   it("a long run keeps its lease by renewing it: a waiting run does not take over", async () => {
     const [store, other] = STORES.sqlite();
-    const first = slowAgent(store, "one", 300, { leaseMs: 60 });
-    const second = slowAgent(other, "two", 0, { leaseMs: 60 });
+    const first = slowAgent(store, "one", 1_500, { leaseMs: 600 });
+    const second = slowAgent(other, "two", 0, { leaseMs: 600 });
     const runs = [runOn(surface, first.agent, "first", { sessionId: "s" })];
     await delay(10);
     runs.push(runOn(surface, second.agent, "second", { sessionId: "s" }));

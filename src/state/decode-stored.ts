@@ -63,6 +63,7 @@ export interface StoredSessionFields {
   createdAt: number;
   updatedAt: number;
   version: number;
+  runs: number | null | undefined;
 }
 
 export function decodeStoredSession(place: StoredPlace, fields: StoredSessionFields): SessionRecord {
@@ -95,5 +96,15 @@ export function decodeStoredSession(place: StoredPlace, fields: StoredSessionFie
     version: fields.version,
   };
   if (fields.archived != null) record.archived = field("archived", fields.archived);
+  if (fields.runs != null) {
+    if (!Number.isSafeInteger(fields.runs) || fields.runs < 0)
+      throw malformed(
+        place,
+        "session",
+        fields.id,
+        `runs: expected a whole number, got ${String(fields.runs)}`,
+      );
+    record.runs = fields.runs;
+  }
   return record;
 }

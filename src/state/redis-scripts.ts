@@ -90,7 +90,7 @@ return 0
 
 /**
  * Compare-and-swap of a session hash. ARGV: expected version, messages, "1" when archived
- * is given, archived, createdAt, updatedAt, ttlMs ('' = keep forever). Returns
+ * is given, archived, createdAt, updatedAt, ttlMs ('' = keep forever), runs ('' = none). Returns
  * {1, new version} when committed, {0, stored version} when another commit came first,
  * {-1, raw} when the stored version is not a number.
  */
@@ -107,6 +107,11 @@ if ARGV[3] == '1' then
   redis.call('HSET', KEYS[1], 'archived', ARGV[4])
 else
   redis.call('HDEL', KEYS[1], 'archived')
+end
+if ARGV[8] == '' then
+  redis.call('HDEL', KEYS[1], 'runs')
+else
+  redis.call('HSET', KEYS[1], 'runs', ARGV[8])
 end
 if ARGV[7] == '' then
   redis.call('PERSIST', KEYS[1])

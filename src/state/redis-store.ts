@@ -8,7 +8,7 @@
  *
  *   <prefix>kv:<key>         a value (JSON text), a counter, or a lease holder
  *   <prefix>hits:<key>       a rate window (sorted set of event times)
- *   <prefix>session:<id>     a session (hash: messages, archived, createdAt, updatedAt, version)
+ *   <prefix>session:<id>     a session (hash: messages, archived, createdAt, updatedAt, version, runs)
  *
  * `ioredis` is an optional dependency, loaded on first use. With `url` the store opens (and
  * closes) its own connection; with `client` it uses yours and leaves it open.
@@ -276,8 +276,18 @@ export class RedisStore implements StateStore {
   }
 
   async loadSession(id: string): Promise<SessionRecord | undefined> {
-    const [messages, archived, createdAt, updatedAt, version] = await this.#call<(string | null)[]>((redis) =>
-      redis.call("HMGET", this.#sessionKey(id), "messages", "archived", "createdAt", "updatedAt", "version"),
+    const [messages, archived, createdAt, updatedAt, version, runs] = await this.#call<(string | null)[]>(
+      (redis) =>
+        redis.call(
+          "HMGET",
+          this.#sessionKey(id),
+          "messages",
+          "archived",
+          "createdAt",
+          "updatedAt",
+          "version",
+          "runs",
+        ),
     );
     if (messages === null || messages === undefined) return undefined;
     return decodeStoredSession(this.#place, {
@@ -287,6 +297,7 @@ export class RedisStore implements StateStore {
       createdAt: Number(createdAt),
       updatedAt: Number(updatedAt),
       version: Number(version),
+      runs: runs == null ? undefined : Number(runs),
     });
   }
 
@@ -304,6 +315,7 @@ export class RedisStore implements StateStore {
         record.createdAt,
         record.updatedAt,
         ttlMs === undefined ? "" : Math.max(1, Math.ceil(ttlMs)),
+        record.runs === undefined ? "" : record.runs,
       ),
     );
     if (committed === -1) {

@@ -31,7 +31,7 @@ export interface SqliteStoreOptions {
   sessionTtlMs?: number;
 }
 
-/** 2: sessions have a version (compare-and-swap) and an expiry. */
+/** 2: sessions have a version (compare-and-swap), an expiry and a count of runs. */
 const schemaVersion = 2;
 
 const schema = `
@@ -52,7 +52,8 @@ const schema = `
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
     version INTEGER NOT NULL,
-    expires_at INTEGER
+    expires_at INTEGER,
+    runs INTEGER
   );
 `;
 
@@ -60,6 +61,7 @@ const schema = `
 const fromVersion1 = `
   ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
   ALTER TABLE sessions ADD COLUMN expires_at INTEGER;
+  ALTER TABLE sessions ADD COLUMN runs INTEGER;
 `;
 
 const live = "(expires_at IS NULL OR expires_at > @now)";
@@ -73,6 +75,7 @@ interface SessionRow {
   updated_at: number;
   version: number;
   expires_at: number | null;
+  runs: number | null;
 }
 
 /** SQLite's verdicts on a file that is not a (healthy) database. */
@@ -228,12 +231,12 @@ export class SqliteStore implements StateStore {
         `SELECT version FROM sessions WHERE id = @id AND ${live}`,
       ),
       saveSession: db.prepare<SessionRow>(
-        `INSERT INTO sessions (id, messages, archived, created_at, updated_at, version, expires_at)
-         VALUES (@id, @messages, @archived, @created_at, @updated_at, @version, @expires_at)
+        `INSERT INTO sessions (id, messages, archived, created_at, updated_at, version, expires_at, runs)
+         VALUES (@id, @messages, @archived, @created_at, @updated_at, @version, @expires_at, @runs)
          ON CONFLICT (id) DO UPDATE SET
            messages = excluded.messages, archived = excluded.archived,
            created_at = excluded.created_at, updated_at = excluded.updated_at,
-           version = excluded.version, expires_at = excluded.expires_at`,
+           version = excluded.version, expires_at = excluded.expires_at, runs = excluded.runs`,
       ),
       deleteSession: db.prepare<[string]>("DELETE FROM sessions WHERE id = ?"),
     };
@@ -350,6 +353,7 @@ export class SqliteStore implements StateStore {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       version: row.version,
+      runs: row.runs,
     });
   }
 
@@ -371,6 +375,7 @@ export class SqliteStore implements StateStore {
             updated_at: record.updatedAt,
             version: current + 1,
             expires_at: ttlMs === undefined ? null : now + ttlMs,
+            runs: record.runs ?? null,
           });
           return current + 1;
         })

@@ -25,6 +25,12 @@ export interface SessionRecord {
   createdAt: number;
   updatedAt: number;
   /**
+   * How many runs the session has had: its next run's index (`turn`). Committed with the
+   * transcript, so it is exact whenever commits are. Absent on sessions stored before it
+   * was kept.
+   */
+  runs?: number;
+  /**
    * The version this record was read at: 0 for a session that is not stored yet, then
    * 1, 2, … — one more at every commit. `saveSession` commits only on top of it.
    */

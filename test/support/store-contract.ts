@@ -313,8 +313,11 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.saveSession(compacted)).toBe(2);
         expect(await store.loadSession("s1")).toEqual({ ...compacted, version: 2 });
         // A later commit without archived messages drops them (the record is what is stored).
-        expect(await store.saveSession({ ...session("s1", 2), archived: undefined })).toBe(3);
+        expect(await store.saveSession({ ...session("s1", 2), archived: undefined, runs: 7 })).toBe(3);
         expect((await store.loadSession("s1"))!.archived).toBeUndefined();
+        expect((await store.loadSession("s1"))!.runs).toBe(7);
+        expect(await store.saveSession(session("s1", 3))).toBe(4);
+        expect((await store.loadSession("s1"))!.runs).toBeUndefined();
 
         await store.deleteSession("s1");
         expect(await store.loadSession("s1")).toBeUndefined();
