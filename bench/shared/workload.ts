@@ -12,7 +12,14 @@ import type {
   LanguageModelV3ToolResultPart,
 } from "@ai-sdk/provider";
 import { z } from "zod";
-import type { ScriptEntry, ScriptedModel, SessionRecord, StateStore } from "../../src/index.js";
+import type {
+  LeaseOptions,
+  SaveSessionOptions,
+  ScriptEntry,
+  ScriptedModel,
+  SessionRecord,
+  StateStore,
+} from "../../src/index.js";
 import { hookwise } from "./hookwise.js";
 
 const { scriptedModel, tool } = hookwise;
@@ -201,6 +208,8 @@ export async function drain<T>(live: AsyncIterable<unknown> & { result: Promise<
  */
 export class RoundStore implements StateStore {
   readonly kind = "memory";
+  readonly location = "memory";
+  readonly sharing = "process";
   #inner: StateStore = new hookwise.MemoryStore();
 
   reset(): void {
@@ -224,11 +233,17 @@ export class RoundStore implements StateStore {
   setIfAbsent(key: string, value: unknown, options?: { ttlMs?: number }) {
     return this.#inner.setIfAbsent(key, value, options);
   }
+  lease(key: string, holder: string, ttlMs: number, options?: LeaseOptions) {
+    return this.#inner.lease(key, holder, ttlMs, options);
+  }
+  releaseLease(key: string, holder: string) {
+    return this.#inner.releaseLease(key, holder);
+  }
   loadSession(id: string) {
     return this.#inner.loadSession(id);
   }
-  saveSession(record: SessionRecord) {
-    return this.#inner.saveSession(record);
+  saveSession(record: SessionRecord, options?: SaveSessionOptions) {
+    return this.#inner.saveSession(record, options);
   }
   deleteSession(id: string) {
     return this.#inner.deleteSession(id);

@@ -6,6 +6,7 @@ import { toolSpecs } from "../loop/build-request.js";
 import { isSupportedModel } from "../models/language-model.js";
 import { modelLabel } from "../models/model-settings.js";
 import { compilePolicies } from "../policy/policy.js";
+import { resolveSessionOptions } from "../sessions/session-lease.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
 import { subAgentTool } from "./sub-agent-tool.js";
@@ -65,6 +66,7 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
     maxRetries: positiveInteger(options.maxRetries, 2, "maxRetries", 0),
     retry: options.retry ?? {},
     store: options.store ?? new MemoryStore(),
+    sessions: resolveSessionOptions(options.sessions),
     log: options.logger ?? consoleLogger,
     sessionScratch: new Map(),
     traceCapacity: 0,

@@ -13,6 +13,7 @@ import type { LoopRuntime, RunOptions } from "../loop/types.js";
 import type { LanguageModel } from "../models/language-model.js";
 import type { Policy } from "../policy/policy.js";
 import type { EndSessionOptions } from "../sessions/end-session.js";
+import type { SessionOptions } from "../sessions/session-lease.js";
 import type { StateStore } from "../state/state-store.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
@@ -43,6 +44,13 @@ export interface AgentOptions {
   retry?: RetryOptions;
   /** Sessions and hook bookkeeping. Default: a new in-memory store. */
   store?: StateStore;
+  /**
+   * How runs of one session take turns — in this process and across every process sharing
+   * `store`: how long a run waits for its session before failing with SessionBusyError,
+   * the lease that frees the session of a process that died, how long a session started
+   * without a `sessionId` is kept.
+   */
+  sessions?: SessionOptions;
   logger?: HookLogger;
   /** The approval channel for `ask` decisions that no `approval_request` hook answered. */
   approvals?: ApprovalOptions;

@@ -19,7 +19,9 @@ import type { BatchEntry, PendingEntry } from "../loop/batch/types.js";
 import type { RunOutcome, StepRecord, Usage } from "../loop/run-result.js";
 import type { ModelToolCall, ModelUsage } from "../models/language-model.js";
 import type { StateStore } from "../state/state-store.js";
+import { StateStoreError } from "../state/state-store-error.js";
 import { exactlyOnce, intentKey } from "./exactly-once.js";
+import { suspendedRunProblem } from "./suspended-run-shape.js";
 
 export const FINISHED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const CLAIM_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -113,6 +115,18 @@ export async function loadSuspendedRun(store: StateStore, runId: string): Promis
       reason: "unknown_run",
       runId,
       message: `no suspended run "${runId}" in this state store (${store.kind})`,
+    });
+  }
+  const problem =
+    record.status === "finished"
+      ? typeof record.outcome === "string" && Number.isFinite(record.finishedAt)
+        ? undefined
+        : "a finished run needs outcome and finishedAt"
+      : suspendedRunProblem(record);
+  if (problem) {
+    throw new StateStoreError({
+      kind: store.kind,
+      message: `The stored suspended run "${runId}" in ${store.location} is malformed (${problem}); it cannot be resumed: delete its key "${runKey(runId)}" from that store (and "${sessionGuardKey((record as { sessionId?: string }).sessionId ?? "<its session>")}", which keeps its session waiting)`,
     });
   }
   if (record.status !== "suspended") {

@@ -15,7 +15,7 @@ import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { LanguageServers } from "../lsp/language-servers.js";
 import { lspToolset } from "../lsp/lsp-toolset.js";
-import { createStore, type StateConfig } from "../state/create-store.js";
+import { createStore, resolveStateConfig, type StateConfig } from "../state/create-store.js";
 import type { StateStore } from "../state/state-store.js";
 import { trackResource } from "../tools/open-resources.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
@@ -33,9 +33,9 @@ import { positionOf } from "./source-map.js";
 import { type ValidatedConfig, validateConfigText } from "./validate-config.js";
 
 export interface LoadConfigOptions {
-  /** Overrides `runtime.state` (the CLI passes SQLite beside the config by default). */
+  /** Overrides `runtime.state` and `HOOKWISE_STATE_URL`. */
   store?: StateStore;
-  /** The store used when the config has no `runtime.state` (default: memory). */
+  /** The store used when neither `runtime.state` nor `HOOKWISE_STATE_URL` names one (default: memory; the CLI passes SQLite beside the config). */
   defaultState?: StateConfig;
   logger?: HookLogger;
   /** The clock (ms since the epoch) of injection TTLs (seed 000); default `Date.now`. */
@@ -103,6 +103,9 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   const { file, validated, warnings, source } = readConfig(path);
   const dir = dirname(file);
   const { config } = validated;
+  const store =
+    options.store ??
+    createStore(resolveStateConfig(config.runtime.state, options.defaultState ?? { kind: "memory" }), dir);
   const notifications = new NotificationBus();
   const logger = options.logger;
   const log: HookLogger = logger ?? {
@@ -131,8 +134,6 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         },
       })
     : undefined;
-  const store =
-    options.store ?? createStore(config.runtime.state ?? options.defaultState ?? { kind: "memory" }, dir);
   let toolsets: Promise<BuiltToolset[]> | undefined;
   const buildToolsets = () => {
     toolsets ??= buildAllToolsets(config.toolsets, dir, {
@@ -306,6 +307,12 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       maxSteps: agent.max_steps ?? config.runtime.max_steps,
       maxRetries: agent.max_retries ?? config.runtime.max_retries,
       store,
+      sessions: {
+        ...(config.runtime.session_wait !== undefined ? { waitMs: config.runtime.session_wait * 1000 } : {}),
+        ...(config.runtime.session_lease !== undefined
+          ? { leaseMs: config.runtime.session_lease * 1000 }
+          : {}),
+      },
       models: (name: string) => (config.models[name] ? modelFor(name).model : undefined),
       ...(logger ? { logger } : {}),
       contextWindow: configuredContextWindow(config, agent),

@@ -159,9 +159,37 @@ export const manifestHookSchema = z.strictObject({
     .optional(),
 });
 
+const sessionTtl = z
+  .number()
+  .positive()
+  .optional()
+  .describe("seconds a session is kept after its last run (default: until deleted)");
+
 export const stateSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("memory") }),
-  z.strictObject({ kind: z.literal("sqlite"), path: z.string().default(".hookwise/state.db") }),
+  z.strictObject({
+    kind: z.literal("memory"),
+    session_ttl: sessionTtl,
+    max_sessions: z.number().int().positive().optional().describe("sessions kept at most (default 10000)"),
+  }),
+  z.strictObject({
+    kind: z.literal("sqlite"),
+    path: z.string().default(".hookwise/state.db"),
+    session_ttl: sessionTtl,
+  }),
+  z.strictObject({
+    kind: z.literal("redis"),
+    url: z
+      .string()
+      .regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL")
+      .refine(
+        (url) => !/^rediss?:\/\/[^/]*@/.test(url),
+        "no user or password in the config file: put the whole URL in the HOOKWISE_STATE_URL environment variable instead",
+      )
+      .optional()
+      .describe("redis://host:6379[/db] (default: the HOOKWISE_STATE_URL environment variable)"),
+    prefix: z.string().optional().describe('prefix of every key (default "hookwise:")'),
+    session_ttl: sessionTtl,
+  }),
 ]);
 
 export const agentSchema = z.strictObject({
@@ -188,6 +216,16 @@ export const agentSchema = z.strictObject({
 
 export const runtimeSchema = z.strictObject({
   state: stateSchema.optional(),
+  session_wait: z
+    .number()
+    .min(0)
+    .optional()
+    .describe("seconds a run waits while another run has its session, then fails as busy (default 10)"),
+  session_lease: z
+    .number()
+    .positive()
+    .optional()
+    .describe("seconds a session stays taken by a run whose process died on another machine (default 30)"),
   hooks: z.array(z.unknown()).default([]),
   policies: z.array(z.unknown()).default([]),
   max_steps: z.number().int().positive().optional(),

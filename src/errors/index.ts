@@ -2,3 +2,4 @@ export { ApprovalError } from "./approval-error.js";
 export { HookError } from "./hook-error.js";
 export { HookwiseError } from "./hookwise-error.js";
 export { editDistance, nearest } from "./nearest.js";
+export { SessionBusyError } from "./session-busy-error.js";

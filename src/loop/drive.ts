@@ -9,8 +9,9 @@ import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import { runIndex } from "../sessions/run-index.js";
+import { acquireSessionLease } from "../sessions/session-lease.js";
 import { lockSession } from "../sessions/session-lock.js";
-import type { SessionRecord } from "../state/state-store.js";
+import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import { abortError, NEVER_ABORTED } from "./abortable.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
@@ -52,21 +53,41 @@ export async function drive(
 ): Promise<RunResult> {
   const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
-  // two at once would lose one's messages. (Within this process; see docs/hooks.md.)
-  const locking = lockSession(runtime, sessionId);
+  // two at once would lose one's messages — in this process (the lock), and across
+  // processes sharing the store (the lease). Both waits together stay within waitMs.
+  const { waitMs, leaseMs, oneShotTtlMs } = runtime.sessions;
+  const started = Date.now();
+  const locking = lockSession(runtime, sessionId, waitMs);
   const release = locking instanceof Promise ? await locking : locking;
   try {
-    return await driveSession(
-      runtime,
-      input,
-      options,
-      surface,
-      approvals,
-      agentPath,
-      inherited,
-      resumed,
-      sessionId,
-    );
+    // A store only this process sees needs no lease: the queue above is all the turn-taking.
+    const lease =
+      runtime.store.sharing === "process"
+        ? undefined
+        : await acquireSessionLease(runtime.store, sessionId, {
+            waitMs: Math.max(0, waitMs - (Date.now() - started)),
+            leaseMs,
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
+    try {
+      // A session the agent named itself (no sessionId given) is not kept forever.
+      const oneShot = resumed === undefined && options.sessionId === undefined;
+      const save = oneShot ? { ttlMs: oneShotTtlMs } : {};
+      return await driveSession(
+        runtime,
+        input,
+        options,
+        surface,
+        approvals,
+        agentPath,
+        inherited,
+        resumed,
+        sessionId,
+        save,
+      );
+    } finally {
+      if (lease) await lease.release();
+    }
   } finally {
     release();
   }
@@ -82,6 +103,7 @@ async function driveSession(
   inherited: readonly GoverningRegistry[],
   resumed: ResumePoint | undefined,
   sessionId: string,
+  save: SaveSessionOptions,
 ): Promise<RunResult> {
   const runId = resumed?.runId ?? randomUUID();
   // The caller's signal is the run's: a run that got none can never be aborted, and shares
@@ -90,7 +112,13 @@ async function driveSession(
 
   const existing = await runtime.store.loadSession(sessionId);
   const now = Date.now();
-  const session: SessionRecord = existing ?? { id: sessionId, messages: [], createdAt: now, updatedAt: now };
+  const session: SessionRecord = existing ?? {
+    id: sessionId,
+    messages: [],
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+  };
   // A transcript passed in (a stateless server's client holds it) replaces the stored one.
   if (options.messages) session.messages = options.messages.slice();
   const isNewSession = existing === undefined && session.messages.length === 0;
@@ -175,8 +203,13 @@ async function driveSession(
   }
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-  const result = await finishRun(runtime, state, session, end, (text) =>
-    continueSteps(runtime, state, surface, text),
+  const result = await finishRun(
+    runtime,
+    state,
+    session,
+    end,
+    (text) => continueSteps(runtime, state, surface, text),
+    save,
   );
   surface.emit({ type: "run-finish", result });
   return result;

@@ -2,7 +2,7 @@
 import type { ToolResultPart } from "@ai-sdk/provider-utils";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
-import type { SessionRecord } from "../state/state-store.js";
+import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
@@ -264,15 +264,20 @@ export async function finishRun(
   session: SessionRecord,
   end: RunEnd,
   continueRun?: ContinueRun,
+  save: SaveSessionOptions = {},
 ): Promise<RunResult> {
   const final = await runEndHooks(runtime, state, end, continueRun);
   await state.runner.settle();
-  if (final.saveSuspension) await final.saveSuspension();
   session.messages = state.messages;
   // What compaction removed stays with the session: nothing is lost.
   if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];
   session.updatedAt = Date.now();
-  await runtime.store.saveSession(session);
+  // This run counts once it is committed (a resumed run was counted when it suspended).
+  session.runs = state.turn + 1;
+  // On top of the version this run read, or SessionBusyError: never over another run's turn.
+  // A suspension is saved only once its session committed, so a refused commit leaves none.
+  session.version = await runtime.store.saveSession(session, save);
+  if (final.saveSuspension) await final.saveSuspension();
 
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak

@@ -8,6 +8,7 @@ import type { HookContext, HookLogger } from "../hooks/hook-context.js";
 import type { HookRegistry } from "../hooks/hook-registry.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
 import type { LanguageModel, ModelTurn } from "../models/language-model.js";
+import type { ResolvedSessionOptions } from "../sessions/session-lease.js";
 import type { StateStore } from "../state/state-store.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { RetryOptions } from "./backoff.js";
@@ -42,6 +43,8 @@ export interface LoopRuntime {
   readonly maxRetries: number;
   readonly retry: RetryOptions;
   readonly store: StateStore;
+  /** How runs of one session take turns (waits, lease, one-shot sessions' lifetime). */
+  readonly sessions: ResolvedSessionOptions;
   readonly log: HookLogger;
   /** Session scratchpads live in the process, keyed by session id. */
   readonly sessionScratch: Map<string, Scratchpad>;

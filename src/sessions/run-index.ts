@@ -5,10 +5,12 @@ import type { SessionRecord } from "../state/state-store.js";
 import type { SessionRuntime } from "./types.js";
 
 /**
- * The run's index in its session (seed 003's `turn`): an atomic per-session counter in the
- * store, so injected user messages and compaction never shift it. A resumed run, or a
- * transcript passed in by a stateless client, has no counter: it counts the user messages
- * (archived ones included, so compaction never makes it go back).
+ * The run's index in its session (seed 003's `turn`): the session's count of runs, committed
+ * with its transcript (exact: runs of a session take turns and commit by compare-and-swap),
+ * so injected user messages and compaction never shift it. A new session's first run is 0.
+ * A transcript passed in by a stateless client, on a session the store does not know, counts
+ * its user messages (archived ones included, so compaction never makes it go back); so does
+ * a session stored before the count was kept, unless it has the counter key of that time.
  */
 export async function runIndex(
   runtime: SessionRuntime,
@@ -16,15 +18,14 @@ export async function runIndex(
   session: SessionRecord,
   fromTranscript: boolean,
 ): Promise<number> {
+  if (session.runs !== undefined) return session.runs;
   const counted = userMessages(session.archived ?? []) + userMessages(session.messages);
   if (fromTranscript) return counted;
-  const key = sessionRunsKey(sessionId);
-  // A session that predates the counter starts from what its transcript shows (a counter
-  // that does not exist counts from 0, so a new session needs no write first).
-  if (counted > 0) await runtime.store.setIfAbsent(key, counted);
-  return (await runtime.store.increment(key)) - 1;
+  if (session.version === 0) return 0;
+  return (await runtime.store.get<number>(sessionRunsKey(sessionId))) ?? counted;
 }
 
+/** Where sessions stored before `SessionRecord.runs` kept their count (read, never written). */
 export function sessionRunsKey(sessionId: string): string {
   return `session:${sessionId}:runs`;
 }

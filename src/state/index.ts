@@ -1,5 +1,12 @@
-export { createStore, type StateConfig, type StateStoreKind, stateStoreKinds } from "./create-store.js";
-export { MemoryStore } from "./memory-store.js";
+export {
+  createStore,
+  resolveStateConfig,
+  type StateConfig,
+  type StateStoreKind,
+  stateStoreKinds,
+} from "./create-store.js";
+export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
+export { type RedisClientLike, RedisStore, type RedisStoreOptions } from "./redis-store.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
-export type { SessionRecord, StateStore } from "./state-store.js";
+export type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
 export { StateStoreError } from "./state-store-error.js";

@@ -1,21 +1,73 @@
-/** The in-memory StateStore: the library's default. Single process; nothing survives exit. */
-import type { SessionRecord, StateStore } from "./state-store.js";
+/**
+ * The in-memory StateStore: the library's default. Single process; nothing survives exit.
+ *
+ * It stays bounded in a long-lived process: sessions are kept least-recently-used first up
+ * to `maxSessions` (and expire after their TTL), and expired keys and stale rate windows
+ * are swept as writes go on (a sweep visits every entry, at most once per as many writes
+ * as there are entries, so it costs O(1) per write on average).
+ */
+import { SessionBusyError } from "../errors/session-busy-error.js";
+import { decodeJson, encodeJson } from "./json-codec.js";
+import type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
 
 interface Entry {
   value: unknown;
   expiresAt: number | undefined;
 }
 
+interface Window {
+  times: number[];
+  windowMs: number;
+}
+
+interface StoredSession {
+  record: SessionRecord;
+  expiresAt: number | undefined;
+}
+
+export interface MemoryStoreOptions {
+  /** The clock for TTLs (default `Date.now`); tests inject one. */
+  now?: () => number;
+  /**
+   * Sessions kept at most; beyond it the least recently used one is dropped (default
+   * 10 000). A run on a dropped session starts it again from an empty transcript.
+   */
+  maxSessions?: number;
+  /** A session not committed for this long is dropped (default: kept, within `maxSessions`). */
+  sessionTtlMs?: number;
+}
+
+/**
+ * Values go in and out as a persistent store would give them back (the same JSON codec):
+ * a copy, bytes and URLs revived, a Date as its ISO text — so code tested on the default
+ * store behaves the same on SQLite or Redis.
+ */
+const copy = <T>(value: T): T =>
+  typeof value === "object" && value !== null ? (decodeJson(encodeJson(value)!) as T) : value;
+
 export class MemoryStore implements StateStore {
   readonly kind = "memory";
+  readonly location = "memory";
+  readonly sharing = "process";
   readonly #values = new Map<string, Entry>();
-  readonly #windows = new Map<string, number[]>();
-  readonly #sessions = new Map<string, SessionRecord>();
+  readonly #windows = new Map<string, Window>();
+  readonly #sessions = new Map<string, StoredSession>();
   readonly #now: () => number;
+  readonly #maxSessions: number;
+  readonly #sessionTtlMs: number | undefined;
+  #writesSinceSweep = 0;
 
-  /** `now`: the clock for TTLs (default `Date.now`); tests inject one. */
-  constructor(options: { now?: () => number } = {}) {
+  constructor(options: MemoryStoreOptions = {}) {
     this.#now = options.now ?? (() => Date.now());
+    this.#maxSessions = options.maxSessions ?? 10_000;
+    this.#sessionTtlMs = options.sessionTtlMs;
+    if (!Number.isInteger(this.#maxSessions) || this.#maxSessions < 1)
+      throw new TypeError(`MemoryStore: maxSessions must be an integer ≥ 1 (got ${options.maxSessions})`);
+  }
+
+  /** How many entries it holds (expired ones not swept yet included). */
+  get size(): { values: number; windows: number; sessions: number } {
+    return { values: this.#values.size, windows: this.#windows.size, sessions: this.#sessions.size };
   }
 
   #live(key: string): Entry | undefined {
@@ -27,14 +79,34 @@ export class MemoryStore implements StateStore {
     return entry;
   }
 
+  #write(key: string, entry: Entry): void {
+    this.#values.set(key, entry);
+    this.#wrote();
+  }
+
+  #wrote(): void {
+    const entries = this.#values.size + this.#windows.size + this.#sessions.size;
+    if (++this.#writesSinceSweep >= Math.max(1_000, entries)) this.#sweep();
+  }
+
+  #sweep(): void {
+    this.#writesSinceSweep = 0;
+    const now = this.#now();
+    for (const [key, entry] of this.#values)
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.#values.delete(key);
+    for (const [key, window] of this.#windows)
+      if ((window.times.at(-1) ?? 0) <= now - window.windowMs) this.#windows.delete(key);
+    for (const [id, session] of this.#sessions)
+      if (session.expiresAt !== undefined && session.expiresAt <= now) this.#sessions.delete(id);
+  }
+
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    const value = this.#live(key)?.value;
-    return (typeof value === "object" && value !== null ? structuredClone(value) : value) as T | undefined;
+    return copy(this.#live(key)?.value) as T | undefined;
   }
 
   async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
-    this.#values.set(key, {
-      value: typeof value === "object" && value !== null ? structuredClone(value) : value,
+    this.#write(key, {
+      value: copy(value),
       expiresAt: options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs,
     });
   }
@@ -47,19 +119,17 @@ export class MemoryStore implements StateStore {
   async increment(key: string, by = 1): Promise<number> {
     const entry = this.#live(key);
     const next = (typeof entry?.value === "number" ? entry.value : 0) + by;
-    this.#values.set(key, { value: next, expiresAt: entry?.expiresAt });
+    this.#write(key, { value: next, expiresAt: entry?.expiresAt });
     return next;
   }
 
   async hit(key: string, options: { max: number; windowMs: number; now: number }): Promise<boolean> {
     const since = options.now - options.windowMs;
-    const times = (this.#windows.get(key) ?? []).filter((time) => time > since);
-    if (times.length >= options.max) {
-      this.#windows.set(key, times);
-      return false;
-    }
+    const times = (this.#windows.get(key)?.times ?? []).filter((time) => time > since);
+    this.#windows.set(key, { times, windowMs: options.windowMs });
+    this.#wrote();
+    if (times.length >= options.max) return false;
     times.push(options.now);
-    this.#windows.set(key, times);
     return true;
   }
 
@@ -69,21 +139,60 @@ export class MemoryStore implements StateStore {
     return true;
   }
 
-  async loadSession(id: string): Promise<SessionRecord | undefined> {
-    // Messages are immutable once committed, so a shallow copy of the list is enough
-    // (a deep clone per save would make long sessions quadratic).
-    const record = this.#sessions.get(id);
-    return record
-      ? { ...record, messages: [...record.messages], archived: record.archived && [...record.archived] }
-      : undefined;
+  async lease(key: string, holder: string, ttlMs: number, options: LeaseOptions = {}): Promise<boolean> {
+    const current = this.#live(key)?.value;
+    if (current !== undefined && current !== holder && current !== options.replacing) return false;
+    this.#write(key, { value: holder, expiresAt: this.#now() + ttlMs });
+    return true;
   }
 
-  async saveSession(record: SessionRecord): Promise<void> {
+  async releaseLease(key: string, holder: string): Promise<boolean> {
+    if (this.#live(key)?.value !== holder) return false;
+    this.#values.delete(key);
+    return true;
+  }
+
+  #liveSession(id: string): StoredSession | undefined {
+    const stored = this.#sessions.get(id);
+    if (stored?.expiresAt !== undefined && stored.expiresAt <= this.#now()) {
+      this.#sessions.delete(id);
+      return undefined;
+    }
+    return stored;
+  }
+
+  async loadSession(id: string): Promise<SessionRecord | undefined> {
+    const stored = this.#liveSession(id);
+    if (!stored) return undefined;
+    // Least recently used goes first: a read counts as a use.
+    this.#sessions.delete(id);
+    this.#sessions.set(id, stored);
+    // Messages are immutable once committed, so a shallow copy of the list is enough
+    // (a deep clone per save would make long sessions quadratic).
+    const { record } = stored;
+    return { ...record, messages: [...record.messages], archived: record.archived && [...record.archived] };
+  }
+
+  async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
+    const stored = this.#liveSession(record.id);
+    const current = stored?.record.version ?? 0;
+    if (current !== record.version) throw SessionBusyError.changed(record.id, record.version, current);
+    const version = current + 1;
+    const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
+    this.#sessions.delete(record.id);
     this.#sessions.set(record.id, {
-      ...record,
-      messages: [...record.messages],
-      archived: record.archived && [...record.archived],
+      record: {
+        ...record,
+        messages: [...record.messages],
+        archived: record.archived && [...record.archived],
+        version,
+      },
+      expiresAt: ttlMs === undefined ? undefined : this.#now() + ttlMs,
     });
+    // The map keeps use order: its first key is the least recently used session.
+    if (this.#sessions.size > this.#maxSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
+    this.#wrote();
+    return version;
   }
 
   async deleteSession(id: string): Promise<void> {

@@ -2,17 +2,22 @@
  * The SQLite StateStore: one machine, persistent, shared by every process that opens the
  * same file. Every counting operation is atomic inside SQLite — a single UPSERT statement
  * or an IMMEDIATE transaction (which takes the write lock before reading, so two
- * processes never count from the same snapshot) — never read-modify-write in JS.
+ * processes never count from the same snapshot) — never read-modify-write in JS. A
+ * session commit is a compare-and-swap on its version inside such a transaction.
  *
  * Values are stored as JSON text (see json-codec.ts); SQL NULL stands for `undefined`.
- * Expired keys are treated as absent by every operation and pruned when the file opens.
+ * Expired keys and sessions are treated as absent by every operation and pruned when the
+ * file opens. A file that is not a database, or is corrupt, is a StateStoreError naming
+ * it and saying what to do, whichever operation finds out.
  * better-sqlite3 is synchronous; the async methods only match the StateStore interface.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { decodeJson, encodeJson } from "./json-codec.js";
-import type { SessionRecord, StateStore } from "./state-store.js";
+import { SessionBusyError } from "../errors/session-busy-error.js";
+import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
+import { encodeJson } from "./json-codec.js";
+import type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
 import { StateStoreError } from "./state-store-error.js";
 
 export interface SqliteStoreOptions {
@@ -22,9 +27,12 @@ export interface SqliteStoreOptions {
   now?: () => number;
   /** How long to wait for another process's write lock before failing (default 5,000 ms). */
   busyTimeoutMs?: number;
+  /** A session not committed for this long is dropped (default: kept until deleted). */
+  sessionTtlMs?: number;
 }
 
-const schemaVersion = 1;
+/** 2: sessions have a version (compare-and-swap), an expiry and a count of runs. */
+const schemaVersion = 2;
 
 const schema = `
   CREATE TABLE IF NOT EXISTS kv (
@@ -42,8 +50,18 @@ const schema = `
     messages TEXT NOT NULL,
     archived TEXT,
     created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    expires_at INTEGER,
+    runs INTEGER
   );
+`;
+
+/** From schema 1: sessions stored before versions count as committed once. */
+const fromVersion1 = `
+  ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE sessions ADD COLUMN expires_at INTEGER;
+  ALTER TABLE sessions ADD COLUMN runs INTEGER;
 `;
 
 const live = "(expires_at IS NULL OR expires_at > @now)";
@@ -55,46 +73,106 @@ interface SessionRow {
   archived: string | null;
   created_at: number;
   updated_at: number;
+  version: number;
+  expires_at: number | null;
+  runs: number | null;
 }
+
+/** SQLite's verdicts on a file that is not a (healthy) database. */
+const unreadable = /^SQLITE_(NOTADB|CORRUPT)/;
+
+/** A SQL string literal (for commands printed in messages, never executed here). */
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 export class SqliteStore implements StateStore {
   readonly kind = "sqlite";
   readonly path: string;
+  readonly location: string;
   readonly #db: Database.Database;
   readonly #now: () => number;
+  readonly #sessionTtlMs: number | undefined;
+  readonly #place: StoredPlace;
   readonly #statements;
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
+    this.location = options.path;
     this.#now = options.now ?? (() => Date.now());
+    this.#sessionTtlMs = options.sessionTtlMs;
+    this.#place = {
+      kind: this.kind,
+      location: this.path,
+      path: this.path,
+      removal: (entry, name) =>
+        entry === "session"
+          ? `continue with another session id, or delete this one: sqlite3 ${this.path} "DELETE FROM sessions WHERE id = ${sqlText(name)}"`
+          : `delete it: sqlite3 ${this.path} "DELETE FROM kv WHERE key = ${sqlText(name)}"`,
+    };
     if (options.path !== ":memory:" && options.path !== "") {
       mkdirSync(dirname(options.path), { recursive: true });
     }
-    this.#db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 });
+    this.#db = this.#guard(() => new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 }));
     try {
-      this.#migrate();
+      this.#guard(() => this.#migrate());
+      this.#statements = this.#prepare();
+      this.#guard(() => {
+        this.#statements.pruneExpired.run({ now: this.#now() });
+        this.#statements.pruneSessions.run({ now: this.#now() });
+      });
     } catch (error) {
       this.#db.close();
       throw error;
     }
-    this.#statements = this.#prepare();
-    this.#statements.pruneExpired.run({ now: this.#now() });
+  }
+
+  /**
+   * Runs `operation`, turning SQLite's "not a database" / "corrupt" / "locked" into a
+   * StateStoreError that names the file and says what to do.
+   */
+  #guard<T>(operation: () => T): T {
+    try {
+      return operation();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_")) throw error;
+      const detail = (error as Error).message;
+      let message: string;
+      if (unreadable.test(code)) {
+        message = `The state database ${this.path} is not a readable SQLite database (${detail}): move it aside (mv ${this.path} ${this.path}.broken) to start from empty state — its sessions, suspended runs and hook counters are then gone — or point runtime.state at another file`;
+      } else if (code.startsWith("SQLITE_BUSY")) {
+        message = `The state database ${this.path} stayed locked by another process (${detail}); retry, or raise the store's busyTimeoutMs`;
+      } else if (
+        code.startsWith("SQLITE_CANTOPEN") ||
+        code.startsWith("SQLITE_READONLY") ||
+        code.startsWith("SQLITE_PERM")
+      ) {
+        message = `Cannot write the state database ${this.path} (${detail}): check that the file and its folder are writable, or point runtime.state at another file`;
+      } else {
+        throw error;
+      }
+      throw new StateStoreError({ kind: this.kind, path: this.path, message, cause: error });
+    }
   }
 
   #migrate(): void {
     // Switching modes needs an exclusive lock; the mode persists in the file, so only a new
     // database asks for it (two processes opening an existing file do not contend here).
     if (this.#db.pragma("journal_mode", { simple: true }) !== "wal") this.#db.pragma("journal_mode = WAL");
-    const version = this.#db.pragma("user_version", { simple: true }) as number;
-    if (version > schemaVersion) {
+    const found = this.#db.pragma("user_version", { simple: true }) as number;
+    if (found > schemaVersion) {
       throw new StateStoreError({
         kind: this.kind,
         path: this.path,
-        message: `The state database ${this.path} has schema version ${version}, written by a newer hookwise; this version reads up to ${schemaVersion}. Upgrade hookwise or point runtime.state at another file.`,
+        message: `The state database ${this.path} has schema version ${found}, written by a newer hookwise; this version reads up to ${schemaVersion}. Upgrade hookwise or point runtime.state at another file.`,
       });
     }
+    if (found === schemaVersion) return;
     this.#db
       .transaction(() => {
+        // Read again under the write lock: another process may have migrated meanwhile.
+        const version = this.#db.pragma("user_version", { simple: true }) as number;
+        if (version === schemaVersion) return;
+        if (version === 1) this.#db.exec(fromVersion1);
         this.#db.exec(schema);
         this.#db.pragma(`user_version = ${schemaVersion}`);
       })
@@ -112,7 +190,8 @@ export class SqliteStore implements StateStore {
       ),
       deleteValue: db.prepare<[string]>("DELETE FROM kv WHERE key = ?"),
       deleteHits: db.prepare<[string]>("DELETE FROM rate_hits WHERE key = ?"),
-      // An expired or non-numeric value restarts from `by`, as if the key were absent;
+      // An expired or non-numeric value restarts from `by`, as if the key were absent (a
+      // value that is not JSON too: json_type would fail on it, so the CASE tests it first);
       // SET expressions all read the old row, so `expires_at` is tested before it is cleared.
       increment: db.prepare<
         { key: string; by: number | bigint; initial: string; now: number },
@@ -122,7 +201,8 @@ export class SqliteStore implements StateStore {
          ON CONFLICT (key) DO UPDATE SET
            value = CASE
              WHEN ${expired} THEN @initial
-             WHEN json_type(kv.value) IN ('integer', 'real') THEN kv.value + @by
+             WHEN (CASE WHEN json_valid(kv.value) THEN json_type(kv.value) END) IN ('integer', 'real')
+               THEN kv.value + @by
              ELSE @initial
            END,
            expires_at = CASE WHEN ${expired} THEN NULL ELSE kv.expires_at END
@@ -141,101 +221,170 @@ export class SqliteStore implements StateStore {
       pruneExpired: db.prepare<{ now: number }>(
         "DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now",
       ),
-      loadSession: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE id = ?"),
+      pruneSessions: db.prepare<{ now: number }>(
+        "DELETE FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= @now",
+      ),
+      loadSession: db.prepare<{ id: string; now: number }, SessionRow>(
+        `SELECT * FROM sessions WHERE id = @id AND ${live}`,
+      ),
+      sessionVersion: db.prepare<{ id: string; now: number }, { version: number }>(
+        `SELECT version FROM sessions WHERE id = @id AND ${live}`,
+      ),
       saveSession: db.prepare<SessionRow>(
-        `INSERT INTO sessions (id, messages, archived, created_at, updated_at)
-         VALUES (@id, @messages, @archived, @created_at, @updated_at)
+        `INSERT INTO sessions (id, messages, archived, created_at, updated_at, version, expires_at, runs)
+         VALUES (@id, @messages, @archived, @created_at, @updated_at, @version, @expires_at, @runs)
          ON CONFLICT (id) DO UPDATE SET
            messages = excluded.messages, archived = excluded.archived,
-           created_at = excluded.created_at, updated_at = excluded.updated_at`,
+           created_at = excluded.created_at, updated_at = excluded.updated_at,
+           version = excluded.version, expires_at = excluded.expires_at, runs = excluded.runs`,
       ),
       deleteSession: db.prepare<[string]>("DELETE FROM sessions WHERE id = ?"),
     };
   }
 
+  #decode(key: string, text: string | null | undefined): unknown {
+    return text == null ? undefined : decodeStoredValue(this.#place, key, text);
+  }
+
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    const row = this.#statements.get.get({ key, now: this.#now() });
-    return row?.value == null ? undefined : (decodeJson(row.value) as T);
+    const row = this.#guard(() => this.#statements.get.get({ key, now: this.#now() }));
+    return this.#decode(key, row?.value) as T | undefined;
   }
 
   async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
-    this.#statements.set.run({
-      key,
-      value: encodeJson(value) ?? null,
-      expiresAt: options.ttlMs === undefined ? null : this.#now() + options.ttlMs,
-    });
+    this.#guard(() =>
+      this.#statements.set.run({
+        key,
+        value: encodeJson(value) ?? null,
+        expiresAt: options.ttlMs === undefined ? null : this.#now() + options.ttlMs,
+      }),
+    );
   }
 
   async delete(key: string): Promise<void> {
-    this.#db.transaction(() => {
-      this.#statements.deleteValue.run(key);
-      this.#statements.deleteHits.run(key);
-    })();
+    this.#guard(() =>
+      this.#db.transaction(() => {
+        this.#statements.deleteValue.run(key);
+        this.#statements.deleteHits.run(key);
+      })(),
+    );
   }
 
   async increment(key: string, by = 1): Promise<number> {
     // A safe integer is bound as a BigInt so SQLite adds INTEGERs (a JS number binds as REAL).
-    const row = this.#statements.increment.get({
-      key,
-      by: Number.isSafeInteger(by) ? BigInt(by) : by,
-      initial: JSON.stringify(by),
-      now: this.#now(),
-    });
-    return Number(decodeJson(row!.value));
+    const row = this.#guard(() =>
+      this.#statements.increment.get({
+        key,
+        by: Number.isSafeInteger(by) ? BigInt(by) : by,
+        initial: JSON.stringify(by),
+        now: this.#now(),
+      }),
+    );
+    return Number(this.#decode(key, row!.value));
   }
 
   async hit(key: string, options: { max: number; windowMs: number; now: number }): Promise<boolean> {
     const since = options.now - options.windowMs;
-    return this.#db
-      .transaction(() => {
-        this.#statements.pruneHits.run({ key, since });
-        if (this.#statements.countHits.get({ key, since })!.count >= options.max) return false;
-        this.#statements.addHit.run({ key, ts: options.now });
-        return true;
-      })
-      .immediate();
+    return this.#guard(() =>
+      this.#db
+        .transaction(() => {
+          this.#statements.pruneHits.run({ key, since });
+          if (this.#statements.countHits.get({ key, since })!.count >= options.max) return false;
+          this.#statements.addHit.run({ key, ts: options.now });
+          return true;
+        })
+        .immediate(),
+    );
   }
 
   async setIfAbsent(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<boolean> {
-    return this.#db
-      .transaction(() => {
-        const now = this.#now();
-        if (this.#statements.isLive.get({ key, now })) return false;
-        this.#statements.set.run({
-          key,
-          value: encodeJson(value) ?? null,
-          expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs,
-        });
-        return true;
-      })
-      .immediate();
+    return this.#guard(() =>
+      this.#db
+        .transaction(() => {
+          const now = this.#now();
+          if (this.#statements.isLive.get({ key, now })) return false;
+          this.#statements.set.run({
+            key,
+            value: encodeJson(value) ?? null,
+            expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs,
+          });
+          return true;
+        })
+        .immediate(),
+    );
+  }
+
+  async lease(key: string, holder: string, ttlMs: number, options: LeaseOptions = {}): Promise<boolean> {
+    const mine = encodeJson(holder)!;
+    const replacing = options.replacing === undefined ? undefined : encodeJson(options.replacing);
+    return this.#guard(() =>
+      this.#db
+        .transaction(() => {
+          const now = this.#now();
+          const current = this.#statements.get.get({ key, now })?.value;
+          if (current != null && current !== mine && current !== replacing) return false;
+          this.#statements.set.run({ key, value: mine, expiresAt: now + ttlMs });
+          return true;
+        })
+        .immediate(),
+    );
+  }
+
+  async releaseLease(key: string, holder: string): Promise<boolean> {
+    const mine = encodeJson(holder)!;
+    return this.#guard(() =>
+      this.#db
+        .transaction(() => {
+          if (this.#statements.get.get({ key, now: this.#now() })?.value !== mine) return false;
+          this.#statements.deleteValue.run(key);
+          return true;
+        })
+        .immediate(),
+    );
   }
 
   async loadSession(id: string): Promise<SessionRecord | undefined> {
-    const row = this.#statements.loadSession.get(id);
+    const row = this.#guard(() => this.#statements.loadSession.get({ id, now: this.#now() }));
     if (!row) return undefined;
-    const record: SessionRecord = {
+    return decodeStoredSession(this.#place, {
       id: row.id,
-      messages: decodeJson(row.messages) as SessionRecord["messages"],
+      messages: row.messages,
+      archived: row.archived,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-    };
-    if (row.archived !== null) record.archived = decodeJson(row.archived) as SessionRecord["messages"];
-    return record;
-  }
-
-  async saveSession(record: SessionRecord): Promise<void> {
-    this.#statements.saveSession.run({
-      id: record.id,
-      messages: encodeJson(record.messages)!,
-      archived: record.archived === undefined ? null : encodeJson(record.archived)!,
-      created_at: record.createdAt,
-      updated_at: record.updatedAt,
+      version: row.version,
+      runs: row.runs,
     });
   }
 
+  async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
+    const messages = encodeJson(record.messages)!;
+    const archived = record.archived === undefined ? null : encodeJson(record.archived)!;
+    const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
+    return this.#guard(() =>
+      this.#db
+        .transaction(() => {
+          const now = this.#now();
+          const current = this.#statements.sessionVersion.get({ id: record.id, now })?.version ?? 0;
+          if (current !== record.version) throw SessionBusyError.changed(record.id, record.version, current);
+          this.#statements.saveSession.run({
+            id: record.id,
+            messages,
+            archived,
+            created_at: record.createdAt,
+            updated_at: record.updatedAt,
+            version: current + 1,
+            expires_at: ttlMs === undefined ? null : now + ttlMs,
+            runs: record.runs ?? null,
+          });
+          return current + 1;
+        })
+        .immediate(),
+    );
+  }
+
   async deleteSession(id: string): Promise<void> {
-    this.#statements.deleteSession.run(id);
+    this.#guard(() => this.#statements.deleteSession.run(id));
   }
 
   /** Closes the database; idempotent. The store must not be used afterwards. */

@@ -1,8 +1,19 @@
 /**
- * The StateStore (DESIGN §6): hook bookkeeping (cooldown, max_fires, rate limits, TTL
- * caches, approvals) and session transcripts. Every counting operation is atomic in the
- * store itself (never read-modify-write in the caller), so counts stay exact across
- * concurrent runs and, for shared stores, across processes.
+ * The StateStore: hook bookkeeping (cooldown, max_fires, rate limits, TTL caches,
+ * approvals), leases, and session transcripts. Every store — in memory, SQLite, Redis, or
+ * one of your own — honours the same contract, checked by one test suite
+ * (`store-contract.ts`):
+ *
+ * - **Atomic in the store.** Every counting or conditional operation (`increment`, `hit`,
+ *   `setIfAbsent`, `lease`, `saveSession`) is decided inside the store in one step, never
+ *   read-modify-write in the caller, so counts stay exact across concurrent runs and, for
+ *   shared stores, across processes and machines.
+ * - **Expired means absent.** A key past its `ttlMs` is absent to every operation.
+ * - **Copies.** A value read is the caller's; changing it never changes the stored one.
+ * - **Versioned sessions.** A session is read with its version and written only on top of
+ *   that version (compare-and-swap): `saveSession` of a record whose `version` is not the
+ *   stored one writes nothing and throws `SessionBusyError` (reason `changed`). Two runs
+ *   that read the same version can never both commit, so no turn is ever lost silently.
  */
 import type { ModelMessage } from "../events/payloads.js";
 
@@ -13,19 +24,63 @@ export interface SessionRecord {
   archived?: ModelMessage[];
   createdAt: number;
   updatedAt: number;
+  /**
+   * How many runs the session has had: its next run's index (`turn`). Committed with the
+   * transcript, so it is exact whenever commits are. Absent on sessions stored before it
+   * was kept.
+   */
+  runs?: number;
+  /**
+   * The version this record was read at: 0 for a session that is not stored yet, then
+   * 1, 2, … — one more at every commit. `saveSession` commits only on top of it.
+   */
+  version: number;
+}
+
+export interface SaveSessionOptions {
+  /**
+   * The session expires this long after this commit (each commit restarts it). Default: the
+   * store's own session TTL, if it has one; otherwise the session is kept until deleted.
+   */
+  ttlMs?: number;
+}
+
+export interface LeaseOptions {
+  /**
+   * A holder the caller found dead (its process is gone): the lease is also taken when it
+   * still holds exactly this value. Two callers replacing the same dead holder cannot both win.
+   */
+  replacing?: string;
 }
 
 export interface StateStore {
+  /** The store kind: "memory", "sqlite", "redis", or your own. */
   readonly kind: string;
+  /**
+   * Who can see the data: `"process"` (only this process: the memory store) or `"shared"`
+   * (other processes too: a file, a server). Runs of a session take turns through an
+   * in-process queue either way; on a shared store they also hold the session's lease in
+   * the store, which costs a round trip or two per run. Default: shared.
+   */
+  readonly sharing?: "process" | "shared";
+  /**
+   * Where the data lives, for messages: a file path, a Redis URL without credentials, or
+   * "memory". Never holds a secret.
+   */
+  readonly location: string;
   get<T = unknown>(key: string): Promise<T | undefined>;
   /** `ttlMs`: the value expires after this long. */
   set(key: string, value: unknown, options?: { ttlMs?: number }): Promise<void>;
+  /** Removes the key and its rate window (see `hit`). */
   delete(key: string): Promise<void>;
-  /** Atomically adds `by` (default 1) and returns the new value. */
+  /**
+   * Atomically adds `by` (default 1) and returns the new value. An absent, expired or
+   * non-numeric value counts from 0; a live key keeps its expiry.
+   */
   increment(key: string, by?: number): Promise<number>;
   /**
    * Atomically: if fewer than `max` events happened in the last `windowMs` before `now`,
-   * record one at `now` and return true; otherwise return false.
+   * record one at `now` and return true; otherwise return false (and record nothing).
    */
   hit(key: string, options: { max: number; windowMs: number; now: number }): Promise<boolean>;
   /**
@@ -33,8 +88,24 @@ export interface StateStore {
    * was set: the primitive behind single-use approvals and exactly-once execution.
    */
   setIfAbsent(key: string, value: unknown, options?: { ttlMs?: number }): Promise<boolean>;
+  /**
+   * A lease on `key` for `holder` (any string), valid `ttlMs` from now. Atomically takes it
+   * when it is free (absent or expired), renews it when `holder` already holds it, and takes
+   * it over when it holds `options.replacing`. Returns whether `holder` holds it now.
+   * `get(key)` reads the current holder.
+   */
+  lease(key: string, holder: string, ttlMs: number, options?: LeaseOptions): Promise<boolean>;
+  /** Frees the lease if `holder` still holds it; returns whether it did (false: it had expired). */
+  releaseLease(key: string, holder: string): Promise<boolean>;
+  /** The session with its version, or undefined (never stored, deleted, or expired). */
   loadSession(id: string): Promise<SessionRecord | undefined>;
-  saveSession(record: SessionRecord): Promise<void>;
+  /**
+   * Commits `record` on top of `record.version` and returns the new version (`version + 1`).
+   * When the stored version is another (a concurrent run committed first; 0 means "not
+   * stored"), nothing is written and it throws `SessionBusyError` with reason `changed`.
+   */
+  saveSession(record: SessionRecord, options?: SaveSessionOptions): Promise<number>;
   deleteSession(id: string): Promise<void>;
+  /** Releases the store's resources; idempotent. The store must not be used afterwards. */
   close(): Promise<void>;
 }

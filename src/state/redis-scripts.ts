@@ -1,0 +1,122 @@
+/**
+ * The Lua scripts behind the RedisStore's atomic operations. Redis runs a script without
+ * interleaving any other command, so each decision (count, admit, lease, commit) happens
+ * on the server in one step — never read-modify-write across the network. Every script
+ * touches one key, so they also run on a Redis Cluster.
+ *
+ * Scripts are sent by their SHA-1 (EVALSHA) and loaded with EVAL the first time a server
+ * does not know them (after a restart or failover too).
+ */
+import { createHash } from "node:crypto";
+
+/** The one method of an ioredis client (`Redis` or `Cluster`) the store uses. */
+export interface RedisClientLike {
+  call(command: string, ...args: (string | number)[]): Promise<unknown>;
+}
+
+export interface RedisScript {
+  readonly lua: string;
+  readonly sha: string;
+}
+
+function script(lua: string): RedisScript {
+  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
+}
+
+export async function runScript(
+  client: RedisClientLike,
+  { lua, sha }: RedisScript,
+  key: string,
+  ...args: (string | number)[]
+): Promise<unknown> {
+  try {
+    return await client.call("EVALSHA", sha, 1, key, ...args);
+  } catch (error) {
+    if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
+    return client.call("EVAL", lua, 1, key, ...args);
+  }
+}
+
+/**
+ * ARGV: by, "1" when `by` is an integer. A JSON number counts on (INCRBY for integers,
+ * exact to 2^53; INCRBYFLOAT otherwise); anything else restarts from `by`. Either way the
+ * key keeps its expiry. Returns the new value (an integer reply, or text).
+ */
+export const incrementScript = script(`
+local value = redis.call('GET', KEYS[1])
+if not value then
+  redis.call('SET', KEYS[1], ARGV[1])
+  return ARGV[1]
+end
+if ARGV[2] == '1' and #value < 16 and string.match(value, '^%-?%d+$') then
+  return redis.call('INCRBY', KEYS[1], ARGV[1])
+end
+if string.match(value, '^%-?%d') and tonumber(value) then
+  return redis.call('INCRBYFLOAT', KEYS[1], ARGV[1])
+end
+redis.call('SET', KEYS[1], ARGV[1], 'KEEPTTL')
+return ARGV[1]
+`);
+
+/**
+ * A sliding window as a sorted set of event times. ARGV: now, windowMs, max, a unique
+ * member, expiry ms. Drops events at or before now - windowMs, admits one more when fewer
+ * than max remain. Returns 1 when admitted.
+ */
+export const hitScript = script(`
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`);
+
+/** ARGV: holder, ttlMs, "1" when replacing, the holder replaced. Returns 1 when held. */
+export const leaseScript = script(`
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[1] and not (ARGV[3] == '1' and current == ARGV[4]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`);
+
+/** ARGV: holder. Deletes the lease only while the holder still holds it. Returns 1 when released. */
+export const releaseScript = script(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+`);
+
+/**
+ * Compare-and-swap of a session hash. ARGV: expected version, messages, "1" when archived
+ * is given, archived, createdAt, updatedAt, ttlMs ('' = keep forever), runs ('' = none). Returns
+ * {1, new version} when committed, {0, stored version} when another commit came first,
+ * {-1, raw} when the stored version is not a number.
+ */
+export const saveSessionScript = script(`
+local raw = redis.call('HGET', KEYS[1], 'version')
+local version = 0
+if raw then
+  version = tonumber(raw)
+  if not version then return {-1, raw} end
+end
+if version ~= tonumber(ARGV[1]) then return {0, version} end
+redis.call('HSET', KEYS[1], 'messages', ARGV[2], 'createdAt', ARGV[5], 'updatedAt', ARGV[6], 'version', version + 1)
+if ARGV[3] == '1' then
+  redis.call('HSET', KEYS[1], 'archived', ARGV[4])
+else
+  redis.call('HDEL', KEYS[1], 'archived')
+end
+if ARGV[8] == '' then
+  redis.call('HDEL', KEYS[1], 'runs')
+else
+  redis.call('HSET', KEYS[1], 'runs', ARGV[8])
+end
+if ARGV[7] == '' then
+  redis.call('PERSIST', KEYS[1])
+else
+  redis.call('PEXPIRE', KEYS[1], ARGV[7])
+end
+return {1, version + 1}
+`);

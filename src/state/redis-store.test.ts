@@ -1,0 +1,149 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RedisServer, redisAvailable, startRedis } from "../../test/support/redis-server.js";
+import { storeContract } from "../../test/support/store-contract.js";
+import { RedisStore } from "./redis-store.js";
+import { StateStoreError } from "./state-store-error.js";
+
+describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
+  let server: RedisServer;
+  let raw: Redis;
+
+  beforeAll(async () => {
+    server = await startRedis();
+    raw = new Redis(server.url);
+  });
+
+  afterAll(async () => {
+    await raw?.quit();
+    await server?.stop();
+  });
+
+  {
+    let prefix = "";
+    storeContract("RedisStore", () => ({
+      open: (options) => {
+        // A prefix per case: cases share the server, never each other's keys.
+        prefix = `contract-${randomUUID()}:`;
+        return new RedisStore({ url: server.url, prefix, ...options });
+      },
+      // Redis expires keys on its own clock: the suite waits the time out (with a margin).
+      advance: (ms) => sleep(ms + 15),
+      far: 500,
+      shared: () => ({ kind: "redis", url: server.url, prefix }),
+    }));
+  }
+
+  it("keeps every key under its prefix, and two prefixes apart", async () => {
+    const one = new RedisStore({ url: server.url, prefix: "app-one:" });
+    const two = new RedisStore({ url: server.url, prefix: "app-two:" });
+    await one.set("k", 1);
+    await one.hit("k", { max: 5, windowMs: 60_000, now: 1 });
+    await one.saveSession({ id: "s", messages: [], createdAt: 1, updatedAt: 1, version: 0 });
+    expect(await two.get("k")).toBeUndefined();
+    expect(await two.loadSession("s")).toBeUndefined();
+    expect((await raw.keys("app-one:*")).sort()).toEqual([
+      "app-one:hits:k",
+      "app-one:kv:k",
+      "app-one:session:s",
+    ]);
+    expect(await raw.keys("app-two:*")).toEqual([]);
+    await one.close();
+    await two.close();
+  });
+
+  it("maps TTLs to Redis expiry, and a session's TTL to its key", async () => {
+    const store = new RedisStore({ url: server.url, prefix: "ttl:" });
+    await store.set("short", 1, { ttlMs: 60_000 });
+    await store.saveSession(
+      { id: "s", messages: [], createdAt: 1, updatedAt: 1, version: 0 },
+      { ttlMs: 120_000 },
+    );
+    expect(await raw.pttl("ttl:kv:short")).toBeGreaterThan(59_000);
+    expect(await raw.pttl("ttl:session:s")).toBeGreaterThan(119_000);
+    // A rate window outlives its last event by its width (plus a minute), not forever.
+    await store.hit("limited", { max: 5, windowMs: 30_000, now: Date.now() });
+    expect(await raw.pttl("ttl:hits:limited")).toBeGreaterThan(89_000);
+    expect(await raw.pttl("ttl:hits:limited")).toBeLessThanOrEqual(90_000);
+    // A commit without a ttl (and no store default) keeps the session for good.
+    await store.saveSession({ id: "s", messages: [], createdAt: 1, updatedAt: 2, version: 1 });
+    expect(await raw.pttl("ttl:session:s")).toBe(-1);
+    await store.close();
+  });
+
+  it("uses a client it is given and leaves it open", async () => {
+    const client = new Redis(server.url);
+    const store = new RedisStore({ client, prefix: "given:" });
+    await store.set("k", "v");
+    expect(await client.get("given:kv:k")).toBe('"v"');
+    await store.close();
+    expect(await client.ping()).toBe("PONG");
+    await expect(store.get("k")).rejects.toThrow("is closed");
+    await client.quit();
+  });
+
+  it("reloads its scripts when the server forgot them", async () => {
+    const store = new RedisStore({ url: server.url, prefix: "flush:" });
+    expect(await store.increment("n")).toBe(1);
+    await raw.script("FLUSH");
+    expect(await store.increment("n")).toBe(2);
+    expect(await store.lease("l", "me", 1_000)).toBe(true);
+    await store.close();
+  });
+
+  it("a malformed stored session is an error naming the server, the key and the fix", async () => {
+    const store = new RedisStore({ url: server.url, prefix: "broken:" });
+    await raw.hset("broken:session:s1", { messages: "[{oops", createdAt: "1", updatedAt: "1", version: "1" });
+    await expect(store.loadSession("s1")).rejects.toThrow(
+      `The stored session "s1" in ${server.url} is malformed (messages: not JSON: `,
+    );
+    await expect(store.loadSession("s1")).rejects.toThrow("delete it: redis-cli DEL 'broken:session:s1'");
+    await raw.hset("broken:session:s2", { messages: "[]", createdAt: "1", updatedAt: "1", version: "x" });
+    await expect(store.loadSession("s2")).rejects.toThrow(
+      "malformed (version: expected a whole number, got NaN)",
+    );
+    await expect(
+      store.saveSession({ id: "s2", messages: [], createdAt: 1, updatedAt: 1, version: 1 }),
+    ).rejects.toThrow("malformed (version: expected a whole number, got x)");
+    await raw.set("broken:kv:run:r1:suspended", "{not json");
+    await expect(store.get("run:r1:suspended")).rejects.toThrow(
+      `The stored key "run:r1:suspended" in ${server.url} is malformed (not JSON: `,
+    );
+    await store.close();
+  });
+
+  it("never shows the URL's password: not in its location, not in its errors", async () => {
+    const store = new RedisStore({
+      url: `redis://someone:hunter2@127.0.0.1:${server.port}`,
+      prefix: "auth:",
+    });
+    expect(store.location).toBe(`redis://127.0.0.1:${server.port}`);
+    const failure = await store.get("k").catch((error: unknown) => error);
+    expect(StateStoreError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toContain(`Cannot reach Redis at redis://127.0.0.1:${server.port} `);
+    expect((failure as Error).message).not.toContain("hunter2");
+    await store.close();
+  });
+});
+
+describe("RedisStore without a server", () => {
+  it("a server that does not answer is a clear error, and the next operation tries again", async () => {
+    const store = new RedisStore({ url: "redis://127.0.0.1:1", prefix: "none:" });
+    const started = Date.now();
+    await expect(store.get("k")).rejects.toThrow(
+      /^Cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(.*ECONNREFUSED.*\): start it, or point HOOKWISE_STATE_URL/,
+    );
+    await expect(store.increment("k")).rejects.toThrow(StateStoreError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await store.close();
+  });
+
+  it("checks its options", () => {
+    expect(() => new RedisStore({})).toThrow("give either url (redis://host:port) or client");
+    expect(() => new RedisStore({ url: "http://example.com" })).toThrow(
+      "url must start with redis:// or rediss:// (got http://example.com/)",
+    );
+  });
+});

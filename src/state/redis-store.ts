@@ -1,0 +1,351 @@
+/**
+ * The Redis StateStore: many processes on many machines sharing sessions, hook counters,
+ * suspended runs and approvals (Redis 7 or Valkey). Every conditional operation is one Lua
+ * script run on the server (redis-scripts.ts); TTLs are Redis expiries, so nothing expired
+ * lingers.
+ *
+ * Keys, under `prefix` (default "hookwise:"):
+ *
+ *   <prefix>kv:<key>         a value (JSON text), a counter, or a lease holder
+ *   <prefix>hits:<key>       a rate window (sorted set of event times)
+ *   <prefix>session:<id>     a session (hash: messages, archived, createdAt, updatedAt, version, runs)
+ *
+ * `ioredis` is an optional dependency, loaded on first use. With `url` the store opens (and
+ * closes) its own connection; with `client` it uses yours and leaves it open.
+ */
+import { randomUUID } from "node:crypto";
+import { SessionBusyError } from "../errors/session-busy-error.js";
+import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
+import { encodeJson } from "./json-codec.js";
+import {
+  hitScript,
+  incrementScript,
+  leaseScript,
+  type RedisClientLike,
+  releaseScript,
+  runScript,
+  saveSessionScript,
+} from "./redis-scripts.js";
+import type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
+import { StateStoreError } from "./state-store-error.js";
+
+export type { RedisClientLike } from "./redis-scripts.js";
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). Give this or `client`. */
+  url?: string;
+  /** An ioredis client (`Redis` or `Cluster`) you own: the store does not close it. */
+  client?: RedisClientLike;
+  /** Prefix of every key (default "hookwise:"), so several apps can share one Redis. */
+  prefix?: string;
+  /** A session not committed for this long expires (default: kept until deleted). */
+  sessionTtlMs?: number;
+}
+
+/** How long a window's sorted set outlives its last event, beyond the window itself. */
+const WINDOW_SLACK_MS = 60_000;
+
+/** The URL without user or password, for messages. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href;
+  } catch {
+    return "(an unparsable Redis URL)";
+  }
+}
+
+interface OwnedClient extends RedisClientLike {
+  connect(): Promise<void>;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+export class RedisStore implements StateStore {
+  readonly kind = "redis";
+  readonly location: string;
+  readonly prefix: string;
+  readonly #url: string | undefined;
+  readonly #sessionTtlMs: number | undefined;
+  readonly #place: StoredPlace;
+  #client: Promise<RedisClientLike> | undefined;
+  #owned: OwnedClient | undefined;
+  #closed = false;
+
+  constructor(options: RedisStoreOptions) {
+    if ((options.url === undefined) === (options.client === undefined)) {
+      throw new StateStoreError({
+        kind: "redis",
+        message:
+          "new RedisStore: give either url (redis://host:port) or client (an ioredis client), not both or neither",
+      });
+    }
+    if (options.url !== undefined && !/^rediss?:\/\//.test(options.url)) {
+      throw new StateStoreError({
+        kind: "redis",
+        message: `new RedisStore: url must start with redis:// or rediss:// (got ${redactRedisUrl(options.url)})`,
+      });
+    }
+    this.#url = options.url;
+    this.prefix = options.prefix ?? "hookwise:";
+    this.#sessionTtlMs = options.sessionTtlMs;
+    if (options.client) this.#client = Promise.resolve(options.client);
+    this.location = options.url ? redactRedisUrl(options.url) : "Redis (a client given in code)";
+    this.#place = {
+      kind: this.kind,
+      location: this.location,
+      removal: (entry, name) =>
+        `delete it: redis-cli DEL '${entry === "session" ? this.#sessionKey(name) : this.#key(name)}'`,
+    };
+  }
+
+  #key(key: string): string {
+    return `${this.prefix}kv:${key}`;
+  }
+
+  #hitsKey(key: string): string {
+    return `${this.prefix}hits:${key}`;
+  }
+
+  #sessionKey(id: string): string {
+    return `${this.prefix}session:${id}`;
+  }
+
+  #redis(): Promise<RedisClientLike> {
+    if (this.#closed) {
+      return Promise.reject(
+        new StateStoreError({ kind: this.kind, message: `the Redis store for ${this.location} is closed` }),
+      );
+    }
+    if (!this.#client) {
+      const connecting = this.#connect();
+      this.#client = connecting;
+      // A failed connection is not kept: the next operation tries again.
+      connecting.catch(() => {
+        if (this.#client === connecting) this.#client = undefined;
+      });
+    }
+    return this.#client;
+  }
+
+  async #connect(): Promise<RedisClientLike> {
+    let Redis: new (url: string, options: object) => OwnedClient;
+    try {
+      ({ default: Redis } = (await import("ioredis")) as unknown as {
+        default: new (url: string, options: object) => OwnedClient;
+      });
+    } catch (error) {
+      throw new StateStoreError({
+        kind: this.kind,
+        message: "The Redis state store needs the ioredis package: npm install ioredis",
+        cause: error,
+      });
+    }
+    const client = new Redis(this.#url!, {
+      lazyConnect: true,
+      connectTimeout: 5_000,
+      // A command waits through a few reconnections, then fails (never hangs a run forever).
+      maxRetriesPerRequest: 3,
+      retryStrategy: (times: number) => Math.min(times * 100, 2_000),
+    });
+    // Errors reach callers through their commands; without a listener ioredis prints them.
+    // The socket's own error says more than connect()'s "Connection is closed".
+    let socketError: Error | undefined;
+    client.on("error", (error) => {
+      socketError = error;
+    });
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      const reason = socketError ?? (error as Error);
+      throw new StateStoreError({
+        kind: this.kind,
+        message: `Cannot reach Redis at ${this.location} (${reason.message}): start it, or point HOOKWISE_STATE_URL / runtime.state.url at a running server`,
+        cause: reason,
+      });
+    }
+    this.#owned = client;
+    return client;
+  }
+
+  /** A command, with Redis failures turned into StateStoreErrors naming the server. */
+  async #call<T>(operation: (client: RedisClientLike) => Promise<unknown>): Promise<T> {
+    const client = await this.#redis();
+    try {
+      return (await operation(client)) as T;
+    } catch (error) {
+      if (StateStoreError.isInstance(error)) throw error;
+      throw new StateStoreError({
+        kind: this.kind,
+        message: `Redis at ${this.location} failed: ${(error as Error).message}`,
+        cause: error,
+      });
+    }
+  }
+
+  async get<T = unknown>(key: string): Promise<T | undefined> {
+    const text = await this.#call<string | null>((redis) => redis.call("GET", this.#key(key)));
+    return text === null ? undefined : (decodeStoredValue(this.#place, key, text) as T);
+  }
+
+  async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
+    const text = encodeJson(value);
+    if (text === undefined) {
+      // `undefined` has no JSON text: it is stored as absent.
+      await this.#call((redis) => redis.call("DEL", this.#key(key)));
+      return;
+    }
+    await this.#call((redis) =>
+      options.ttlMs === undefined
+        ? redis.call("SET", this.#key(key), text)
+        : redis.call("SET", this.#key(key), text, "PX", Math.max(1, Math.ceil(options.ttlMs))),
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    // Two commands, not one DEL of two keys: on a Cluster they may live in different slots.
+    await this.#call((redis) =>
+      Promise.all([redis.call("DEL", this.#key(key)), redis.call("DEL", this.#hitsKey(key))]),
+    );
+  }
+
+  async increment(key: string, by = 1): Promise<number> {
+    const reply = await this.#call<number | string>((redis) =>
+      runScript(
+        redis,
+        incrementScript,
+        this.#key(key),
+        JSON.stringify(by),
+        Number.isSafeInteger(by) ? "1" : "0",
+      ),
+    );
+    return Number(reply);
+  }
+
+  async hit(key: string, options: { max: number; windowMs: number; now: number }): Promise<boolean> {
+    const reply = await this.#call<number>((redis) =>
+      runScript(
+        redis,
+        hitScript,
+        this.#hitsKey(key),
+        options.now,
+        options.windowMs,
+        options.max,
+        `${options.now}:${randomUUID()}`,
+        Math.ceil(options.windowMs) + WINDOW_SLACK_MS,
+      ),
+    );
+    return reply === 1;
+  }
+
+  async setIfAbsent(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<boolean> {
+    const text = encodeJson(value) ?? "null";
+    const reply = await this.#call<string | null>((redis) =>
+      options.ttlMs === undefined
+        ? redis.call("SET", this.#key(key), text, "NX")
+        : redis.call("SET", this.#key(key), text, "NX", "PX", Math.max(1, Math.ceil(options.ttlMs))),
+    );
+    return reply === "OK";
+  }
+
+  async lease(key: string, holder: string, ttlMs: number, options: LeaseOptions = {}): Promise<boolean> {
+    const replacing = options.replacing === undefined ? "" : encodeJson(options.replacing)!;
+    const reply = await this.#call<number>((redis) =>
+      runScript(
+        redis,
+        leaseScript,
+        this.#key(key),
+        encodeJson(holder)!,
+        Math.max(1, Math.ceil(ttlMs)),
+        options.replacing === undefined ? "0" : "1",
+        replacing,
+      ),
+    );
+    return reply === 1;
+  }
+
+  async releaseLease(key: string, holder: string): Promise<boolean> {
+    const reply = await this.#call<number>((redis) =>
+      runScript(redis, releaseScript, this.#key(key), encodeJson(holder)!),
+    );
+    return reply === 1;
+  }
+
+  async loadSession(id: string): Promise<SessionRecord | undefined> {
+    const [messages, archived, createdAt, updatedAt, version, runs] = await this.#call<(string | null)[]>(
+      (redis) =>
+        redis.call(
+          "HMGET",
+          this.#sessionKey(id),
+          "messages",
+          "archived",
+          "createdAt",
+          "updatedAt",
+          "version",
+          "runs",
+        ),
+    );
+    if (messages === null || messages === undefined) return undefined;
+    return decodeStoredSession(this.#place, {
+      id,
+      messages,
+      archived,
+      createdAt: Number(createdAt),
+      updatedAt: Number(updatedAt),
+      version: Number(version),
+      runs: runs == null ? undefined : Number(runs),
+    });
+  }
+
+  async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
+    const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
+    const [committed, version] = await this.#call<[number, number | string]>((redis) =>
+      runScript(
+        redis,
+        saveSessionScript,
+        this.#sessionKey(record.id),
+        record.version,
+        encodeJson(record.messages)!,
+        record.archived === undefined ? "0" : "1",
+        record.archived === undefined ? "" : encodeJson(record.archived)!,
+        record.createdAt,
+        record.updatedAt,
+        ttlMs === undefined ? "" : Math.max(1, Math.ceil(ttlMs)),
+        record.runs === undefined ? "" : record.runs,
+      ),
+    );
+    if (committed === -1) {
+      throw new StateStoreError({
+        kind: this.kind,
+        message: `The stored session "${record.id}" in ${this.location} is malformed (version: expected a whole number, got ${String(version)}); ${this.#place.removal("session", record.id)}`,
+      });
+    }
+    if (committed !== 1) throw SessionBusyError.changed(record.id, record.version, Number(version));
+    return Number(version);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.#call((redis) => redis.call("DEL", this.#sessionKey(id)));
+  }
+
+  /** Closes the connection the store opened (a client passed in stays open); idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const connecting = this.#client;
+    this.#client = undefined;
+    await connecting?.catch(() => undefined);
+    const owned = this.#owned;
+    this.#owned = undefined;
+    if (!owned) return;
+    try {
+      await owned.quit();
+    } catch {
+      owned.disconnect();
+    }
+  }
+}
