@@ -224,6 +224,9 @@ export class RoundStore implements StateStore {
   setIfAbsent(key: string, value: unknown, options?: { ttlMs?: number }) {
     return this.#inner.setIfAbsent(key, value, options);
   }
+  keys(prefix: string) {
+    return this.#inner.keys(prefix);
+  }
   loadSession(id: string) {
     return this.#inner.loadSession(id);
   }

@@ -10,6 +10,11 @@ import { bindApprovalSettings, resolveApprovalSettings } from "./approval-settin
 import { AsyncQueue } from "./async-queue.js";
 import { drive } from "./drive.js";
 import { type EndSessionOptions, endSession } from "./end-session.js";
+import {
+  listSuspendedRuns,
+  type SuspendedRunSummary,
+  type SuspendedRunsOptions,
+} from "./list-suspended-runs.js";
 import { pendingApprovals, resumeRun } from "./resume-run.js";
 import type { AgentEvent, PendingApproval, RunResult } from "./run-result.js";
 import { generateSurface, type Surface, streamSurface } from "./surface.js";
@@ -44,6 +49,11 @@ export interface Agent {
   ): AgentStream;
   /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
   pendingApprovals(runId: string): Promise<PendingApproval[]>;
+  /**
+   * This agent's suspended runs in its store, oldest first, each with the approvals it
+   * waits for — whichever process suspended them (an approval inbox).
+   */
+  suspendedRuns(options?: SuspendedRunsOptions): Promise<SuspendedRunSummary[]>;
   /**
    * Ends a session: `session_end` hooks fire (inspect), its scratchpad is dropped; the
    * transcript stays in the store unless `delete: true`.
@@ -101,6 +111,9 @@ export function createAgent(options: AgentOptions): Agent {
     },
     pendingApprovals(runId) {
       return pendingApprovals(runtime, runId);
+    },
+    suspendedRuns(listOptions) {
+      return listSuspendedRuns(runtime, listOptions);
     },
     endSession(sessionId, endOptions) {
       return endSession(runtime, sessionId, endOptions);

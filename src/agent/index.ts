@@ -12,6 +12,7 @@ export { RequestValidationError } from "./build-request.js";
 export { classifyError, retryAfterMs } from "./classify-error.js";
 export { type Agent, type AgentStream, createAgent } from "./create-agent.js";
 export type { EndSessionOptions } from "./end-session.js";
+export type { SuspendedRunSummary, SuspendedRunsOptions } from "./list-suspended-runs.js";
 export type {
   AgentEvent,
   PendingApproval,

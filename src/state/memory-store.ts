@@ -69,6 +69,14 @@ export class MemoryStore implements StateStore {
     return true;
   }
 
+  async keys(prefix: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const key of this.#values.keys()) {
+      if (key.startsWith(prefix) && this.#live(key)) found.push(key);
+    }
+    return found;
+  }
+
   async loadSession(id: string): Promise<SessionRecord | undefined> {
     // Messages are immutable once committed, so a shallow copy of the list is enough
     // (a deep clone per save would make long sessions quadratic).

@@ -33,6 +33,12 @@ export interface StateStore {
    * was set: the primitive behind single-use approvals and exactly-once execution.
    */
   setIfAbsent(key: string, value: unknown, options?: { ttlMs?: number }): Promise<boolean>;
+  /**
+   * The live (unexpired) keys that start with `prefix`, in no particular order: how a
+   * process finds records another one wrote (suspended runs, a server's sessions). A scan,
+   * not an index: callers keep their prefixes narrow.
+   */
+  keys(prefix: string): Promise<string[]>;
   loadSession(id: string): Promise<SessionRecord | undefined>;
   saveSession(record: SessionRecord): Promise<void>;
   deleteSession(id: string): Promise<void>;

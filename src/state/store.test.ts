@@ -121,6 +121,22 @@ describe.each(implementations)("$name (shared StateStore suite)", ({ open }) => 
     expect(await store.get("fires")).toBe(1);
   });
 
+  it("lists the live keys under a prefix, literally (no wildcards), without expired ones", async () => {
+    await store.set("run:a:suspended", 1);
+    await store.set("run:b:suspended", 2, { ttlMs: 10 });
+    await store.set("run%x", 3);
+    await store.set("runner", 4);
+    await store.set("session:a", 5);
+    expect((await store.keys("run:")).sort()).toEqual(["run:a:suspended", "run:b:suspended"]);
+    expect(await store.keys("run%")).toEqual(["run%x"]);
+    expect(await store.keys("ru_")).toEqual([]);
+    now += 10;
+    expect(await store.keys("run:")).toEqual(["run:a:suspended"]);
+    await store.delete("run:a:suspended");
+    expect(await store.keys("run:")).toEqual([]);
+    expect((await store.keys("")).sort()).toEqual(["run%x", "runner", "session:a"]);
+  });
+
   it("keeps a key without ttl forever", async () => {
     await store.set("forever", 1);
     now += 10 * 365 * 24 * 3_600_000;
