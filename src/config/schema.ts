@@ -5,6 +5,7 @@
  * JSON Schema generated from this file.
  */
 import { z } from "zod";
+import { serverSchema } from "./server-schema.js";
 
 const seconds = z.number().min(0);
 
@@ -166,6 +167,7 @@ export const configSchema = z.strictObject({
   execution: z.strictObject({ hooks: z.array(z.unknown()).default([]) }).optional(),
   agents: z.array(agentSchema).default([]),
   hooks: z.array(z.unknown()).default([]),
+  server: serverSchema.optional(),
 });
 
 export type HookEntry = z.output<typeof hookEntrySchema>;
