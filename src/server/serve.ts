@@ -11,19 +11,11 @@ import { fileURLToPath } from "node:url";
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { AnyHook } from "../hooks/define-hook.js";
-import { AgentPool } from "./agent-pool.js";
-import { ApprovalInbox } from "./approval-inbox.js";
 import { createApp } from "./create-app.js";
 import { IdleSweeper } from "./idle-sweeper.js";
-import { LiveRuns } from "./live-runs.js";
 import { loadHono } from "./load-hono.js";
-import { secretScrubber } from "./secret-scrubber.js";
-import type { ServerContext } from "./server-context.js";
-import { ServerFeed } from "./server-feed.js";
-import { ServerMetrics } from "./server-metrics.js";
+import { createServerContext } from "./server-context.js";
 import { resolveSettings, type SettingsOverrides } from "./server-settings.js";
-import { SessionDirectory } from "./session-directory.js";
-import { SessionLeases } from "./session-lease.js";
 import { shutdown } from "./shutdown.js";
 import { findWebRoot } from "./web-assets.js";
 
@@ -53,7 +45,7 @@ export interface HookwiseServer {
   close(): Promise<void>;
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 5; depth++) {
     try {
@@ -107,23 +99,7 @@ export async function serve(options: ServeOptions): Promise<HookwiseServer> {
     throw error;
   }
   const closing = new AbortController();
-  const runs = new LiveRuns();
-  const metrics = new ServerMetrics();
-  const agents = new AgentPool(loaded, metrics, runs, options.hooks);
-  const ctx: ServerContext = {
-    loaded,
-    settings,
-    agents,
-    directory: new SessionDirectory(loaded.store),
-    leases: new SessionLeases(loaded.store),
-    runs,
-    inbox: new ApprovalInbox(agents),
-    feed: new ServerFeed(loaded.notifications),
-    metrics,
-    scrub: secretScrubber(env, settings.token ? [settings.token] : []),
-    closing: closing.signal,
-    draining: false,
-  };
+  const ctx = createServerContext(loaded, settings, { env, closing: closing.signal, hooks: options.hooks });
   const webRoot = findWebRoot(options.webRoot);
   if (!webRoot) log("the web UI is not built (npm run build); serving the API only");
   const app = createApp(kit, ctx, { version: packageVersion(), webRoot, log });

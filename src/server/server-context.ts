@@ -4,15 +4,16 @@
  * runs (read through the agents).
  */
 import type { LoadedConfig } from "../config/load-config.js";
-import type { AgentPool } from "./agent-pool.js";
-import type { ApprovalInbox } from "./approval-inbox.js";
-import type { LiveRuns } from "./live-runs.js";
-import type { Scrubber } from "./secret-scrubber.js";
-import type { ServerFeed } from "./server-feed.js";
-import type { ServerMetrics } from "./server-metrics.js";
+import type { AnyHook } from "../hooks/define-hook.js";
+import { AgentPool } from "./agent-pool.js";
+import { ApprovalInbox } from "./approval-inbox.js";
+import { LiveRuns } from "./live-runs.js";
+import { type Scrubber, secretScrubber } from "./secret-scrubber.js";
+import { ServerFeed } from "./server-feed.js";
+import { ServerMetrics } from "./server-metrics.js";
 import type { ServerSettings } from "./server-settings.js";
-import type { SessionDirectory } from "./session-directory.js";
-import type { SessionLeases } from "./session-lease.js";
+import { SessionDirectory } from "./session-directory.js";
+import { SessionLeases } from "./session-lease.js";
 
 export interface ServerContext {
   readonly loaded: LoadedConfig;
@@ -29,4 +30,32 @@ export interface ServerContext {
   readonly closing: AbortSignal;
   /** Set by a shutdown: new runs are refused (503). */
   draining: boolean;
+}
+
+export function createServerContext(
+  loaded: LoadedConfig,
+  settings: ServerSettings,
+  options: {
+    env: NodeJS.ProcessEnv;
+    closing: AbortSignal;
+    hooks?: ((agentId: string) => readonly AnyHook[]) | undefined;
+  },
+): ServerContext {
+  const runs = new LiveRuns();
+  const metrics = new ServerMetrics();
+  const agents = new AgentPool(loaded, metrics, runs, options.hooks);
+  return {
+    loaded,
+    settings,
+    agents,
+    directory: new SessionDirectory(loaded.store),
+    leases: new SessionLeases(loaded.store),
+    runs,
+    inbox: new ApprovalInbox(agents),
+    feed: new ServerFeed(loaded.notifications),
+    metrics,
+    scrub: secretScrubber(options.env, settings.token ? [settings.token] : []),
+    closing: options.closing,
+    draining: false,
+  };
 }

@@ -15,7 +15,11 @@ export class ServerMetrics {
     "agent",
     "outcome",
   ]);
-  readonly steps = new Counter("hookwise_steps_total", "Steps (accepted model calls) by agent.", ["agent"]);
+  readonly steps = new Counter(
+    "hookwise_steps_total",
+    "Steps that finished (a model call and its tool batch), by agent.",
+    ["agent"],
+  );
   readonly hookFirings = new Counter(
     "hookwise_hook_firings_total",
     "Hook firings by hook, event and effect.",
