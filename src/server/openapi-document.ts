@@ -259,7 +259,12 @@ export function openApiDocument(version: string): Record<string, unknown> {
         },
         AgentInfo: {
           type: "object",
-          properties: { id: { type: "string" }, model: { type: "string" }, scripted: { type: "boolean" } },
+          properties: {
+            id: { type: "string" },
+            model: { type: "string" },
+            scripted: { type: "boolean" },
+            instructions: { type: ["string", "null"] },
+          },
         },
         SessionSummary: {
           type: "object",

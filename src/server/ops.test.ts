@@ -126,7 +126,14 @@ describe("/healthz, /agents, /openapi.json", () => {
     const server = await started({});
     expect(await (await server.fetch("/healthz")).json()).toEqual({ status: "ok", agents: ["teller"] });
     expect(await (await server.fetch("/agents")).json()).toEqual({
-      agents: [{ id: "teller", model: "scripted:./script.yaml", scripted: true }],
+      agents: [
+        {
+          id: "teller",
+          model: "scripted:./script.yaml",
+          scripted: true,
+          instructions: "You are a bank teller.",
+        },
+      ],
       default: "teller",
     });
   });

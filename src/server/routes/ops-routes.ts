@@ -25,8 +25,15 @@ export function opsRoutes(app: Hono, ctx: ServerContext, version: string): void 
   app.get("/agents", async (c) => {
     const agents = await Promise.all(
       ctx.agents.ids.map(async (id) => {
-        const model = (await ctx.agents.get(id)).runtime.model;
-        return { id, model: `${model.provider}:${model.modelId}`, scripted: model.provider === "scripted" };
+        const { runtime } = await ctx.agents.get(id);
+        const { model } = runtime;
+        return {
+          id,
+          model: `${model.provider}:${model.modelId}`,
+          scripted: model.provider === "scripted",
+          // The timeline shows a request patch's system prompt against these.
+          instructions: runtime.options.instructions ?? null,
+        };
       }),
     );
     return sendJson(ctx, c, { agents, default: ctx.agents.defaultId });
