@@ -15,5 +15,6 @@ export {
 } from "./lsp/index.js";
 export * from "./models/index.js";
 export * from "./policy/index.js";
+export * from "./server/index.js";
 export * from "./state/index.js";
 export * from "./tools/index.js";

@@ -33,7 +33,21 @@ export async function serveCommand(
   const loaded = await loadCliConfig(configPath, io, false);
   for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
   // The server's code (and Hono) load only for this command.
-  const { serve } = await import("../server/serve.js");
+  const [{ serve }, { resolveSettings }] = await Promise.all([
+    import("../server/serve.js"),
+    import("../server/server-settings.js"),
+  ]);
+  try {
+    // A bind the server refuses (beyond loopback without a token) is a usage error: exit 2.
+    resolveSettings(
+      loaded.config.server,
+      { ...(port !== undefined ? { port } : {}), ...(options.host ? { host: options.host } : {}) },
+      process.env,
+    );
+  } catch (error) {
+    await loaded.close();
+    throw new UsageError((error as Error).message);
+  }
   const server = await serve({
     config: loaded,
     ...(port !== undefined ? { port } : {}),
