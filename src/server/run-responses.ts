@@ -46,30 +46,32 @@ export async function respondWithRun(
   const send = (event: ServerEvent) => channel.send(event.type, event);
   let stop: () => void;
   if (options.owned) {
-    // The session's runs from this one on: a suspension is followed by its resume.
-    stop = ctx.runs.watch(run.sessionId, {
+    let unwatch = () => {};
+    const follow = (event: ServerEvent): void => {
+      send(event);
+      // A suspended run is followed — unless the server is shutting down.
+      if (event.type === "run-finish" && (event.result.outcome !== "suspended" || ctx.closing.aborted)) {
+        channel.close();
+      }
+    };
+    // This run from its first event (kept even if it already ended), then — if it suspends —
+    // the session's next runs: its resume from the inbox.
+    const unsubscribe = run.subscribe({
       event: (event) => {
         send(event);
         if (event.type !== "run-finish") return;
-        // A suspended run is followed — unless the server is shutting down.
         if (event.result.outcome !== "suspended" || ctx.closing.aborted) channel.close();
+        else unwatch = ctx.runs.watch(run.sessionId, { event: follow });
+      },
+      end: (error) => {
+        if (error === undefined) return;
+        channel.send("error", { message: error instanceof Error ? error.message : String(error) });
+        channel.close();
       },
     });
-    const unsubscribe = run.subscribe(
-      {
-        event: () => {},
-        end: (error) => {
-          if (error === undefined) return;
-          channel.send("error", { message: error instanceof Error ? error.message : String(error) });
-          channel.close();
-        },
-      },
-      false,
-    );
-    const unwatch = stop;
     stop = () => {
-      unwatch();
       unsubscribe();
+      unwatch();
     };
     channel.onClose(abortOnLeave(ctx, run));
   } else {

@@ -164,7 +164,11 @@ describe("POST /sessions/:id/messages", () => {
     const id = await newSession(server);
     const first = await server.post(`/sessions/${id}/messages`, { text: "one" });
     const stream = readSse(first);
-    expect((await stream.next()).value?.event).toBe("run-start");
+    const opening = (await stream.next()).value;
+    expect(opening?.event).toBe("run-start");
+    const live = (await (await server.fetch(`/runs/${opening!.data.runId}`)).json()) as any;
+    expect(live).toMatchObject({ live: true, sessionId: id, agent: "teller" });
+    expect(live.events[0]).toMatchObject({ type: "run-start", input: "one" });
     const busy = await server.post(`/sessions/${id}/messages`, { text: "two" });
     expect(busy.status).toBe(409);
     expect(((await busy.json()) as any).error.code).toBe("session_busy");
@@ -365,6 +369,9 @@ describe("requests", () => {
       },
     );
     expect((await server.post("/sessions/nope/messages", { text: "hi" })).status).toBe(404);
+    const session = ((await (await server.post("/sessions", {})).json()) as any).id;
+    const wrongAgent = await server.post(`/sessions/${session}/messages`, { text: "hi", agent: "nobody" });
+    expect(((await wrongAgent.json()) as any).error.code).toBe("unknown_agent");
     expect(((await (await server.fetch("/sessions/a%20b")).json()) as any).error.code).toBe(
       "invalid_session_id",
     );
