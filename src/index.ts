@@ -16,6 +16,7 @@ export {
 } from "./lsp/index.js";
 export * from "./models/index.js";
 export * from "./policy/index.js";
+export * from "./server/index.js";
 export * from "./sessions/index.js";
 export * from "./state/index.js";
 export * from "./tools/index.js";

@@ -239,6 +239,9 @@ export class RoundStore implements StateStore {
   releaseLease(key: string, holder: string) {
     return this.#inner.releaseLease(key, holder);
   }
+  keys(prefix: string) {
+    return this.#inner.keys(prefix);
+  }
   loadSession(id: string) {
     return this.#inner.loadSession(id);
   }

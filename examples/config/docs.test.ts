@@ -39,6 +39,7 @@ import {
   runtimeSchema,
   toolsetSchema,
 } from "../../src/config/schema.js";
+import { serverSchema } from "../../src/config/server-schema.js";
 import { validateConfigText } from "../../src/config/validate-config.js";
 import { EVENT_ALIASES, EVENT_NAMES } from "../../src/events/catalogue.js";
 
@@ -249,6 +250,7 @@ describe("docs/config.md covers the code", () => {
   it("documents every runtime, agent, model, toolset and manifest field", () => {
     const sections: [string, string[]][] = [
       ["## Runtime", fieldsOf(runtimeSchema)],
+      ["## Server", fieldsOf(serverSchema)],
       ["## Agents", fieldsOf(agentSchema)],
       ["## Models", fieldsOf(modelSchema.options[1])],
       [

@@ -6,6 +6,7 @@
 
 import { approvalFlow } from "../approvals/approval-flow.js";
 import { bindApprovalSettings, resolveApprovalSettings } from "../approvals/approval-settings.js";
+import { listSuspendedRuns } from "../approvals/list-suspended-runs.js";
 import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
 import { drive } from "../loop/drive.js";
 import type { AgentEvent, RunResult } from "../loop/run-result.js";
@@ -62,6 +63,9 @@ export function createAgent(options: AgentOptions): Agent {
     },
     pendingApprovals(runId) {
       return pendingApprovals(runtime, runId);
+    },
+    suspendedRuns(listOptions) {
+      return listSuspendedRuns(runtime, listOptions);
     },
     endSession(sessionId, endOptions) {
       return endSession(runtime, sessionId, endOptions);

@@ -3,6 +3,8 @@
  * resolves. One file: an agent's options name other agents (`agents`), an agent carries its
  * runtime, and the runtime carries the options.
  */
+
+import type { SuspendedRunSummary, SuspendedRunsOptions } from "../approvals/list-suspended-runs.js";
 import type { ApprovalDecision, ApprovalOptions } from "../approvals/types.js";
 import type { ToolChoice } from "../events/payloads.js";
 import type { AnyHook } from "../hooks/define-hook.js";
@@ -106,6 +108,11 @@ export interface Agent {
   ): AgentStream;
   /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
   pendingApprovals(runId: string): Promise<PendingApproval[]>;
+  /**
+   * This agent's suspended runs in its store, oldest first, each with the approvals it
+   * waits for — whichever process suspended them (an approval inbox).
+   */
+  suspendedRuns(options?: SuspendedRunsOptions): Promise<SuspendedRunSummary[]>;
   /**
    * Ends a session: `session_end` hooks fire (inspect), its scratchpad is dropped; the
    * transcript stays in the store unless `delete: true`.

@@ -6,4 +6,5 @@ export {
 } from "./approval-signer.js";
 export { canonicalJson } from "./canonical-json.js";
 export { ToolOutcomeUnknownError } from "./exactly-once.js";
+export type { SuspendedRunSummary, SuspendedRunsOptions } from "./list-suspended-runs.js";
 export type { ApprovalAnswer, ApprovalDecision, ApprovalOptions, ApprovalRequest } from "./types.js";

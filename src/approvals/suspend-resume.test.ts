@@ -17,7 +17,7 @@ import {
   toolResultTexts,
 } from "../../test/support/approval-fixture.js";
 import type { SurfaceName } from "../../test/support/engine-harness.js";
-import { ApprovalError, defineHook, flow } from "../index.js";
+import { ApprovalError, createAgent, defineHook, flow, scriptedModel } from "../index.js";
 
 const SURFACES: SurfaceName[] = ["run", "stream"];
 
@@ -118,6 +118,31 @@ describe.each(SURFACES)("suspension on %s()", (surface) => {
     });
     expect(ledger.ran).toEqual(["pay 5"]);
     expect(third.model.calls).toHaveLength(0);
+  });
+
+  test("suspendedRuns lists the store's suspended runs of this agent, by session, until they end", async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const first = (await runVia(surface, teller(ledger, store, [{ toolCalls: [payCall(5)] }]).agent, "pay 5"))
+      .result;
+    const second = (
+      await runVia(surface, teller(ledger, store, [{ toolCalls: [payCall(7)] }]).agent, "pay 7", "s-7")
+    ).result;
+    const other = createAgent({ name: "other", model: scriptedModel([]), store });
+    const lister = teller(ledger, store, [{ text: "Paid." }]).agent;
+
+    const listed = await lister.suspendedRuns();
+    expect(listed.map((run) => [run.runId, run.sessionId, run.input])).toEqual([
+      [first.runId, first.sessionId, "pay 5"],
+      [second.runId, "s-7", "pay 7"],
+    ]);
+    expect(listed[0]!.approvals).toEqual(first.approvals);
+    expect(listed[0]!.agentName).toBe("teller");
+    expect(await lister.suspendedRuns({ sessionId: "s-7" })).toEqual([listed[1]]);
+    expect(await other.suspendedRuns()).toEqual([]);
+
+    await lister.resume(first.runId, [{ id: first.approvals![0]!.id, approved: true }]);
+    expect((await lister.suspendedRuns()).map((run) => run.runId)).toEqual([second.runId]);
   });
 
   test("a denial reaches the model as the tool result with its reason; the tool never runs", async () => {

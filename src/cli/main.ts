@@ -12,9 +12,11 @@ import { closeAllResources } from "../tools/open-resources.js";
 import { EXIT } from "./exit-codes.js";
 import { explainCommand } from "./explain-command.js";
 import { historyCommand } from "./history-command.js";
+import { interruptHandler } from "./interrupts.js";
 import { type CliDecision, resumeCommand } from "./resume-command.js";
 import { runCommand } from "./run-command.js";
 import { schemaCommand } from "./schema-command.js";
+import { serveCommand } from "./serve-command.js";
 import type { CliIO } from "./types.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -122,6 +124,20 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     });
 
   program
+    .command("serve")
+    .description("serve the config's agents over HTTP, with the web UI at /")
+    .argument("<config>", "the config file (YAML or JSON)")
+    .option("--port <port>", "the port (0: any free port)", "8787")
+    .option(
+      "--host <host>",
+      "the address to bind (another than loopback needs HOOKWISE_SERVER_TOKEN)",
+      "127.0.0.1",
+    )
+    .action(async (config: string, options: { port?: string; host?: string }) => {
+      code = await serveCommand(config, options, io);
+    });
+
+  program
     .command("schema")
     .description("print the config's JSON Schema")
     .action(() => {
@@ -167,7 +183,9 @@ function invokedDirectly(): boolean {
  */
 function closeOnInterrupt(): void {
   let interrupted = false;
-  const onSignal = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
+    const handler = interruptHandler();
+    if (handler) return handler(signal);
     if (interrupted) process.exit(130);
     interrupted = true;
     process.stderr.write("\nhookwise: interrupted; closing servers\n");

@@ -5,6 +5,7 @@
  * JSON Schema generated from this file.
  */
 import { z } from "zod";
+import { serverSchema } from "./server-schema.js";
 
 const seconds = z.number().min(0);
 
@@ -263,6 +264,7 @@ export const configSchema = z.strictObject({
     .describe(
       "what a Claude Code hook that crashes, times out or answers unusable output does: open (default, as in Claude Code) lets the operation through; closed blocks it",
     ),
+  server: serverSchema.optional(),
 });
 
 export type HookEntry = z.output<typeof hookEntrySchema>;

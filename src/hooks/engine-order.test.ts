@@ -352,10 +352,22 @@ describe("the hook trace", () => {
       expect(entries).toHaveLength(5);
       expect(entries).toEqual(
         expect.arrayContaining([
-          { event: "tool_call", hook: "shout", kind: "transform", effect: "rewriteArgs" },
+          {
+            event: "tool_call",
+            hook: "shout",
+            kind: "transform",
+            effect: "rewriteArgs",
+            detail: { text: "x" },
+          },
           { event: "tool_call", hook: "guard", kind: "decide", effect: "allow" },
           { event: "tool_result", hook: "watch", kind: "inspect", effect: "observed" },
-          { event: "tool_call", hook: "shout", kind: "transform", effect: "rewriteArgs" },
+          {
+            event: "tool_call",
+            hook: "shout",
+            kind: "transform",
+            effect: "rewriteArgs",
+            detail: { text: "no" },
+          },
           { event: "tool_call", hook: "guard", kind: "decide", effect: "deny", detail: "not that" },
         ]),
       );

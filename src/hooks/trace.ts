@@ -53,7 +53,13 @@ export class TraceLog {
   }
 }
 
-/** What a trace entry says of an answer: the reason of a deny, terminate or ask, the feedback of a retry. */
+/**
+ * What a trace entry says of an answer: the reason of a deny, terminate or ask, the feedback
+ * of a retry, and what a rewrite produced — a request patch, rewritten arguments, input or
+ * output — so a timeline can show before and after. Never a rewritten tool result: a later
+ * hook of the chain may redact what an earlier one produced, and the raw result must not
+ * reach the trace.
+ */
 export function detailOf(result: Flow): unknown {
   switch (result.type) {
     case "deny":
@@ -63,6 +69,14 @@ export function detailOf(result: Flow): unknown {
       return result.feedback;
     case "ask":
       return result.request.reason;
+    case "patch":
+      return result.patch;
+    case "rewriteArgs":
+      return result.args;
+    case "rewriteInput":
+      return result.input;
+    case "rewriteOutput":
+      return result.output;
     default:
       return undefined;
   }

@@ -146,6 +146,14 @@ export class MemoryStore implements StateStore {
     return true;
   }
 
+  async keys(prefix: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const key of this.#values.keys()) {
+      if (key.startsWith(prefix) && this.#live(key)) found.push(key);
+    }
+    return found;
+  }
+
   async releaseLease(key: string, holder: string): Promise<boolean> {
     if (this.#live(key)?.value !== holder) return false;
     this.#values.delete(key);

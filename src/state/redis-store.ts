@@ -242,6 +242,25 @@ export class RedisStore implements StateStore {
     return reply === 1;
   }
 
+  async keys(prefix: string): Promise<string[]> {
+    const base = this.#key("");
+    // SCAN's MATCH is a glob: the prefix is escaped so `*`, `?`, `[` and a backslash in it are literal.
+    const pattern = `${(base + prefix).replace(/[*?[\]\\]/g, "\\$&")}*`;
+    return this.#call(async (redis) => {
+      const found = new Set<string>();
+      let cursor = "0";
+      do {
+        const [next, batch] = (await redis.call("SCAN", cursor, "MATCH", pattern, "COUNT", 500)) as [
+          string,
+          string[],
+        ];
+        for (const key of batch) found.add(key.slice(base.length));
+        cursor = next;
+      } while (cursor !== "0");
+      return [...found];
+    });
+  }
+
   async setIfAbsent(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<boolean> {
     const text = encodeJson(value) ?? "null";
     const reply = await this.#call<string | null>((redis) =>

@@ -218,6 +218,10 @@ export class SqliteStore implements StateStore {
       isLive: db.prepare<{ key: string; now: number }, { present: 1 }>(
         `SELECT 1 AS present FROM kv WHERE key = @key AND ${live}`,
       ),
+      // substr, not LIKE: a prefix may hold `%` or `_`.
+      keys: db.prepare<{ prefix: string; now: number }, { key: string }>(
+        `SELECT key FROM kv WHERE substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
+      ),
       pruneExpired: db.prepare<{ now: number }>(
         "DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now",
       ),
@@ -341,6 +345,10 @@ export class SqliteStore implements StateStore {
         })
         .immediate(),
     );
+  }
+
+  async keys(prefix: string): Promise<string[]> {
+    return this.#statements.keys.all({ prefix, now: this.#now() }).map((row) => row.key);
   }
 
   async loadSession(id: string): Promise<SessionRecord | undefined> {

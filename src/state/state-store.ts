@@ -97,6 +97,12 @@ export interface StateStore {
   lease(key: string, holder: string, ttlMs: number, options?: LeaseOptions): Promise<boolean>;
   /** Frees the lease if `holder` still holds it; returns whether it did (false: it had expired). */
   releaseLease(key: string, holder: string): Promise<boolean>;
+  /**
+   * The live (unexpired) keys that start with `prefix`, in no particular order: how a
+   * process finds records another one wrote (suspended runs, a server's sessions). A scan,
+   * not an index: callers keep their prefixes narrow.
+   */
+  keys(prefix: string): Promise<string[]>;
   /** The session with its version, or undefined (never stored, deleted, or expired). */
   loadSession(id: string): Promise<SessionRecord | undefined>;
   /**

@@ -156,6 +156,24 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.get("fires")).toBe(1);
       });
 
+      it("lists the live keys under a prefix, literally (no wildcards), without expired ones", async () => {
+        await store.set("run:a:suspended", 1);
+        await store.set("run:b:suspended", 2, { ttlMs: 300 });
+        await store.set("run%x", 3);
+        await store.set("run*y", 4);
+        await store.set("runner", 5);
+        await store.set("session:a", 6);
+        expect((await store.keys("run:")).sort()).toEqual(["run:a:suspended", "run:b:suspended"]);
+        expect(await store.keys("run%")).toEqual(["run%x"]);
+        expect(await store.keys("run*")).toEqual(["run*y"]);
+        expect(await store.keys("ru_")).toEqual([]);
+        await harness.advance(300);
+        expect(await store.keys("run:")).toEqual(["run:a:suspended"]);
+        await store.delete("run:a:suspended");
+        expect(await store.keys("run:")).toEqual([]);
+        expect((await store.keys("")).sort()).toEqual(["run%x", "run*y", "runner", "session:a"]);
+      });
+
       it("keeps a key without ttl for as long as it is not deleted", async () => {
         await store.set("forever", 1);
         await harness.advance(harness.far);

@@ -152,12 +152,10 @@ describe("a .claude/settings.json, as is, guards a hookwise agent", () => {
         args: { command: "python3 -c 'print(6*7)'" },
       });
       const hook = ".claude/settings.json:PreToolUse[0][1] rewrite-python.mjs";
-      expect(result.events).toContainEqual({
-        event: "tool_call",
-        hook,
-        kind: "transform",
-        effect: "rewriteArgs",
-      });
+      // The trace entry carries the rewritten arguments as its detail.
+      expect(result.events).toContainEqual(
+        expect.objectContaining({ event: "tool_call", hook, kind: "transform", effect: "rewriteArgs" }),
+      );
       expect(result.events).toContainEqual({ event: "tool_call", hook, kind: "decide", effect: "allow" });
       // The transcript keeps what the model asked for; the result records what ran.
       expect(JSON.stringify(result.messages.find((message) => message.role === "assistant"))).toContain(

@@ -1,0 +1,104 @@
+/**
+ * The config's agents, each built once on first use (building one starts its toolsets: MCP
+ * servers, language servers) and given one server hook: an inspect hook on `model_error`
+ * that counts failed attempts by class and shows them in the run's timeline — the stream
+ * itself reports only attempts that succeeded.
+ */
+import type { Agent } from "../agent/types.js";
+import type { LoadedConfig } from "../config/load-config.js";
+import { type AnyHook, defineHook } from "../hooks/define-hook.js";
+import { HttpError } from "./http-error.js";
+import type { LiveRuns } from "./live-runs.js";
+import type { ServerMetrics } from "./server-metrics.js";
+
+export const SERVER_HOOK = "hookwise-server:attempt-errors";
+
+export class AgentPool {
+  readonly #loaded: LoadedConfig;
+  readonly #metrics: ServerMetrics;
+  readonly #runs: LiveRuns;
+  readonly #agents = new Map<string, Promise<Agent>>();
+
+  readonly #hooks: (agentId: string) => readonly AnyHook[];
+
+  constructor(
+    loaded: LoadedConfig,
+    metrics: ServerMetrics,
+    runs: LiveRuns,
+    hooks: (agentId: string) => readonly AnyHook[] = () => [],
+  ) {
+    this.#loaded = loaded;
+    this.#metrics = metrics;
+    this.#runs = runs;
+    this.#hooks = hooks;
+  }
+
+  get ids(): readonly string[] {
+    return this.#loaded.agentIds;
+  }
+
+  get defaultId(): string {
+    return this.#loaded.defaultAgentId;
+  }
+
+  /** The agent's id, checked: an unknown one is a 400 naming the known ones. */
+  check(id: string | undefined): string {
+    const agentId = id ?? this.defaultId;
+    if (!this.ids.includes(agentId)) {
+      throw new HttpError(
+        400,
+        "unknown_agent",
+        `unknown agent "${agentId}" (agents: ${this.ids.join(", ")})`,
+      );
+    }
+    return agentId;
+  }
+
+  get(id?: string): Promise<Agent> {
+    const agentId = this.check(id);
+    let agent = this.#agents.get(agentId);
+    if (!agent) {
+      agent = this.#build(agentId);
+      this.#agents.set(agentId, agent);
+      agent.catch(() => this.#agents.delete(agentId));
+    }
+    return agent;
+  }
+
+  /** The agents built so far (what a shutdown has to wait for). */
+  built(): Promise<Agent>[] {
+    return [...this.#agents.values()];
+  }
+
+  all(): Promise<Agent[]> {
+    return Promise.all(this.ids.map((id) => this.get(id)));
+  }
+
+  async #build(id: string): Promise<Agent> {
+    const agent = await this.#loaded.createAgent(id);
+    for (const hook of this.#hooks(id)) agent.use(hook);
+    agent.use(
+      defineHook({
+        name: SERVER_HOOK,
+        on: "model_error",
+        kind: "inspect",
+        handler: (event, context) => {
+          this.#metrics.modelErrors.inc({ agent: id, class: event.error.type });
+          this.#runs.inject(context.runId, {
+            type: "attempt-error",
+            step: context.step,
+            attempt: event.attempt,
+            agentPath: event.agentPath,
+            error: {
+              type: event.error.type,
+              message: event.error.message,
+              retryable: event.error.retryable,
+              ...(event.error.status !== undefined ? { status: event.error.status } : {}),
+            },
+          });
+        },
+      }),
+    );
+    return agent;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * `POST /api/chat` driven by the AI SDK's own client code over real HTTP: the `Chat` logic
+ * that `useChat` runs (AbstractChat with DefaultChatTransport, AI SDK 6 and 7), unmodified —
+ * it streams the reply with its text, tool parts and hook decisions as data parts. And the
+ * transport's reconnect endpoint.
+ */
+import * as ai6 from "ai";
+import * as ai7 from "ai-v7";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../../test/support/server.js";
+
+let current: TestServer | undefined;
+afterEach(async () => {
+  await current?.close();
+  current = undefined;
+});
+
+async function started(options: Parameters<typeof startServer>[0]): Promise<TestServer> {
+  current = await startServer(options);
+  return current;
+}
+
+const SCRIPT = [
+  {
+    text: "Checking.",
+    tool_calls: [
+      { name: "bank_balance", args: {}, id: "b1" },
+      { name: "bank_wipe", args: {}, id: "w1" },
+    ],
+  },
+  { text: "Your balance is 120." },
+  { text: "Anything else?" },
+];
+
+type Sdk = typeof ai6;
+
+/** A plain-object chat state: what `useChat` keeps in React state. */
+function chatOf(sdk: Sdk, api: string, id: string) {
+  const state: ai6.ChatState<ai6.UIMessage> = {
+    status: "ready",
+    error: undefined,
+    messages: [],
+    pushMessage(message) {
+      this.messages = [...this.messages, message];
+    },
+    popMessage() {
+      this.messages = this.messages.slice(0, -1);
+    },
+    replaceMessage(index, message) {
+      this.messages = this.messages.map((item, at) => (at === index ? message : item));
+    },
+    snapshot: (thing) => structuredClone(thing),
+  };
+  const errors: Error[] = [];
+  class Chat extends (sdk.AbstractChat as typeof ai6.AbstractChat)<ai6.UIMessage> {
+    constructor() {
+      super({
+        id,
+        state,
+        transport: new sdk.DefaultChatTransport({ api }) as never,
+        onError: (error) => errors.push(error),
+      });
+    }
+  }
+  return { chat: new Chat(), state, errors };
+}
+
+describe.each([
+  ["AI SDK 6", ai6],
+  ["AI SDK 7", ai7 as unknown as Sdk],
+] as const)("useChat's Chat (%s) against /api/chat", (_name, sdk) => {
+  it("streams the reply: text, tool parts with results, the gate's denial, hook data parts", async () => {
+    const server = await started({ script: SCRIPT });
+    const { chat, state, errors } = chatOf(sdk, `${server.url}/api/chat`, "chat-1");
+    await chat.sendMessage({ text: "What is my balance?" });
+    expect(errors).toEqual([]);
+    expect(state.status).toBe("ready");
+    const [user, reply] = state.messages;
+    expect(user).toMatchObject({ role: "user", parts: [{ type: "text", text: "What is my balance?" }] });
+    expect(reply!.role).toBe("assistant");
+    const texts = reply!.parts
+      .filter((part) => part.type === "text")
+      .map((part) => (part as { text: string }).text);
+    expect(texts).toEqual(["Checking.", "Your balance is 120."]);
+    expect(reply!.parts.filter((part) => part.type.startsWith("tool-"))).toEqual([
+      expect.objectContaining({
+        type: "tool-bank_balance",
+        state: "output-available",
+        output: { balance: 120 },
+      }),
+      expect.objectContaining({
+        type: "tool-bank_wipe",
+        state: "output-error",
+        errorText: expect.stringContaining("wiping accounts is not allowed"),
+      }),
+    ]);
+    const hooks = reply!.parts
+      .filter((part) => part.type === "data-hook")
+      .map((part) => (part as { data: unknown }).data);
+    expect(hooks).toContainEqual({
+      event: "tool_call",
+      hook: "no-wipe",
+      kind: "decide",
+      effect: "deny",
+      detail: "wiping accounts is not allowed",
+    });
+    expect(reply!.parts.find((part) => part.type === "data-outcome")).toMatchObject({
+      data: { outcome: "completed", sessionId: "chat-1" },
+    });
+    expect(server.ledger()).toEqual(["balance"]);
+
+    // The chat id is a hookwise session: it keeps the transcript; a second message continues it.
+    await chat.sendMessage({ text: "Thanks" });
+    expect(state.messages).toHaveLength(4);
+    const session = (await (await server.fetch("/sessions/chat-1")).json()) as any;
+    expect(session.messages.filter((message: { role: string }) => message.role === "user")).toHaveLength(2);
+  });
+});
+
+describe("/api/chat", () => {
+  it("answers 409 (an error useChat shows) while the session runs, and reconnects to the running run", async () => {
+    const server = await started({
+      script: [{ text: "slow reply", delay_ms: 1200 }],
+      config: "server: { busy_wait: 0 }",
+    });
+    const body = (text: string) =>
+      JSON.stringify({
+        id: "c2",
+        trigger: "submit-message",
+        messages: [{ id: "u1", role: "user", parts: [{ type: "text", text }] }],
+      });
+    const headers = { "content-type": "application/json" };
+    // Nothing runs in the chat yet: the reconnect gets 204 (what useChat expects on mount).
+    expect((await server.fetch("/api/chat/c2/stream")).status).toBe(204);
+    const first = await server.fetch("/api/chat", { method: "POST", headers, body: body("hello") });
+    expect(first.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+    const reader = first.body!.getReader();
+    await reader.read();
+    const busy = await server.fetch("/api/chat", { method: "POST", headers, body: body("again") });
+    expect(busy.status).toBe(409);
+    // The transport's reconnect replays the running run from its start.
+    const transport = new ai6.DefaultChatTransport({ api: `${server.url}/api/chat` });
+    const resumed = await transport.reconnectToStream({ chatId: "c2" });
+    let message: ai6.UIMessage | undefined;
+    for await (const item of ai6.readUIMessageStream({ stream: resumed! })) message = item;
+    expect(message!.parts.find((part) => part.type === "text")).toMatchObject({ text: "slow reply" });
+    await reader.cancel();
+    expect(await transport.reconnectToStream({ chatId: "c2" })).toBeNull();
+  });
+
+  it("refuses a regenerate and a body without a user message, clearly", async () => {
+    const server = await started({});
+    const regenerate = await server.post("/api/chat", {
+      id: "c3",
+      trigger: "regenerate-message",
+      messages: [{ id: "u", role: "user", parts: [{ type: "text", text: "hi" }] }],
+    });
+    expect(regenerate.status).toBe(400);
+    expect(((await regenerate.json()) as any).error.code).toBe("unsupported_trigger");
+    const noText = await server.post("/api/chat", {
+      id: "c3",
+      messages: [{ id: "a", role: "assistant", parts: [] }],
+    });
+    expect(((await noText.json()) as any).error.message).toMatch(/last message must be the user's/);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The HTTP app: middleware in order — request metrics, errors as `{ error: { code, message } }`,
+ * the loopback host guard (no token) or bearer auth (token), CORS when configured, body
+ * limits — then the API routes, then the web UI's files.
+ */
+import type { Context, Hono } from "hono";
+import { HookwiseError } from "../errors/hookwise-error.js";
+import { bearerAuth, isApiPath, loopbackHostGuard } from "./auth.js";
+import { HttpError } from "./http-error.js";
+import { sendJson } from "./json-response.js";
+import type { HonoKit } from "./load-hono.js";
+import { tooLarge } from "./request-body.js";
+import { approvalRoutes } from "./routes/approval-routes.js";
+import { chatRoutes } from "./routes/chat-routes.js";
+import { eventRoutes } from "./routes/event-routes.js";
+import { messageRoutes } from "./routes/message-routes.js";
+import { opsRoutes } from "./routes/ops-routes.js";
+import { sessionRoutes } from "./routes/session-routes.js";
+import type { ServerContext } from "./server-context.js";
+import { webAssets } from "./web-assets.js";
+
+export interface AppOptions {
+  version: string;
+  webRoot: string | undefined;
+  log: (line: string) => void;
+}
+
+function errorResponse(
+  ctx: ServerContext,
+  c: Context,
+  error: unknown,
+  log: (line: string) => void,
+): Response {
+  if (error instanceof HttpError) return sendJson(ctx, c, error.body(), error.status);
+  const status = (error as { status?: number }).status;
+  if (status === 413) return sendJson(ctx, c, tooLarge(ctx.settings.bodyLimit).body(), 413);
+  // A config that cannot build an agent (a toolset that fails to start…): the operator's to fix.
+  if (HookwiseError.isInstance(error)) {
+    log(`error: ${error.message}`);
+    return sendJson(ctx, c, new HttpError(500, "agent_error", error.message).body(), 500);
+  }
+  log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return sendJson(
+    ctx,
+    c,
+    new HttpError(500, "internal_error", "internal server error (see the server's log)").body(),
+    500,
+  );
+}
+
+export function createApp(kit: HonoKit, ctx: ServerContext, options: AppOptions): Hono {
+  const app = new kit.Hono();
+  app.onError((error, c) => errorResponse(ctx, c, error, options.log));
+  app.notFound((c) =>
+    isApiPath(c.req.path)
+      ? sendJson(
+          ctx,
+          c,
+          new HttpError(404, "not_found", `no endpoint ${c.req.method} ${c.req.path}`).body(),
+          404,
+        )
+      : c.text("not found", 404),
+  );
+  app.use("*", async (c, next) => {
+    await next();
+    if (isApiPath(c.req.path) || c.req.path === "/healthz") {
+      ctx.metrics.httpRequests.inc({
+        method: c.req.method,
+        route: c.req.routePath,
+        status: String(c.res.status),
+      });
+    }
+  });
+  app.use("*", ctx.settings.token ? bearerAuth(ctx.settings.token) : loopbackHostGuard());
+  if (ctx.settings.cors.length > 0) {
+    app.use(
+      "*",
+      kit.cors({
+        origin: [...ctx.settings.cors],
+        allowHeaders: ["Authorization", "Content-Type", "Accept"],
+        allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+        maxAge: 600,
+      }),
+    );
+  }
+  app.use(
+    "*",
+    kit.bodyLimit({
+      maxSize: ctx.settings.bodyLimit,
+      onError: () => {
+        throw tooLarge(ctx.settings.bodyLimit);
+      },
+    }),
+  );
+  opsRoutes(app, ctx, options.version);
+  sessionRoutes(app, ctx);
+  messageRoutes(app, ctx);
+  chatRoutes(app, ctx);
+  approvalRoutes(app, ctx);
+  eventRoutes(app, ctx);
+  webAssets(app, kit, options.webRoot);
+  return app;
+}

@@ -1,0 +1,27 @@
+/** The approval inbox: `GET /approvals` lists, `POST /approvals/:id` decides (the run continues in the server). */
+import type { Hono } from "hono";
+import { z } from "zod";
+import { sendJson } from "../json-response.js";
+import { readBody } from "../request-body.js";
+import { respondWithRun } from "../run-responses.js";
+import type { ServerContext } from "../server-context.js";
+import { startDecision } from "../start-run.js";
+
+const decisionBody = z.strictObject({
+  decision: z.enum(["approve", "deny"]).describe("approve or deny the call"),
+  reason: z.string().optional().describe("why (a denial's reason reaches the model)"),
+});
+
+export function approvalRoutes(app: Hono, ctx: ServerContext): void {
+  app.get("/approvals", async (c) => sendJson(ctx, c, { approvals: await ctx.inbox.list() }));
+
+  app.post("/approvals/:id", async (c) => {
+    const body = await readBody(c, decisionBody);
+    const run = await startDecision(ctx, {
+      approval: c.req.param("id"),
+      approved: body.decision === "approve",
+      ...(body.reason !== undefined ? { reason: body.reason } : {}),
+    });
+    return respondWithRun(ctx, c, run, { owned: false });
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The AI SDK UI message stream endpoint, for an unmodified `useChat` (AI SDK 5, 6, 7):
+ * `POST /api/chat` takes the transport's body `{ id, messages, trigger }` — the chat id is
+ * the session (created on first use), the last user message is the input (the session
+ * keeps the transcript, so earlier messages are not re-read) — and answers with the run as
+ * UI message chunks, hook decisions as `data-hook` parts. `GET /api/chat/:id/stream` is the
+ * transport's reconnect: the session's running run from its start, or 204.
+ */
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { uiMessageChunker } from "../../ai-sdk/to-ui-message-stream.js";
+import { UI_MESSAGE_STREAM_HEADERS } from "../../ai-sdk/ui-message-chunk.js";
+import { HttpError } from "../http-error.js";
+import type { LiveRun } from "../live-runs.js";
+import { readBody } from "../request-body.js";
+import type { ServerContext } from "../server-context.js";
+import { checkSessionId } from "../session-directory.js";
+import { SseChannel } from "../sse-channel.js";
+import { startMessage } from "../start-run.js";
+
+const part = z.looseObject({ type: z.string(), text: z.string().optional() });
+const chatBody = z.looseObject({
+  id: z.string().describe("the chat id: the hookwise session"),
+  messages: z
+    .array(
+      z.looseObject({ role: z.string(), parts: z.array(part).optional(), content: z.unknown().optional() }),
+    )
+    .min(1, "no messages"),
+  trigger: z.string().optional(),
+  agent: z.string().optional().describe("the agent of a new session (default: the config's first)"),
+});
+
+function inputOf(messages: z.output<typeof chatBody>["messages"]): string {
+  const last = messages.at(-1)!;
+  if (last.role !== "user") {
+    throw new HttpError(
+      400,
+      "invalid_body",
+      `messages: the last message must be the user's, got role "${last.role}"`,
+    );
+  }
+  const text = (last.parts ?? [])
+    .filter((item) => item.type === "text" && typeof item.text === "string")
+    .map((item) => item.text)
+    .join("\n")
+    .trim();
+  const fallback = typeof last.content === "string" ? last.content.trim() : "";
+  if (!text && !fallback)
+    throw new HttpError(400, "invalid_body", "messages: the last user message has no text part");
+  return text || fallback;
+}
+
+function uiStream(ctx: ServerContext, run: LiveRun, disconnected: AbortSignal, replay: boolean): Response {
+  const channel = new SseChannel(ctx.scrub, UI_MESSAGE_STREAM_HEADERS as Record<string, string>);
+  const chunker = uiMessageChunker();
+  const stop = run.subscribe(
+    {
+      event: (event) => {
+        if (event.type === "attempt-error") return;
+        for (const chunk of chunker(event)) channel.data(JSON.stringify(chunk));
+        if (event.type === "run-finish") {
+          channel.data("[DONE]");
+          channel.close();
+        }
+      },
+      end: (error) => {
+        if (error !== undefined) {
+          channel.data(
+            JSON.stringify({ type: "error", errorText: (error as Error).message ?? String(error) }),
+          );
+        }
+        channel.close();
+      },
+    },
+    replay,
+  );
+  const close = () => channel.close();
+  disconnected.addEventListener("abort", close, { once: true });
+  channel.onClose(() => {
+    stop();
+    disconnected.removeEventListener("abort", close);
+    // The page went away while its run was running: stop the run (a suspended one has ended).
+    if (!run.ended && ctx.runs.session(run.sessionId) === run && run.kind === "message") {
+      run.controller.abort(new Error("the client disconnected"));
+    }
+  });
+  return channel.response;
+}
+
+export function chatRoutes(app: Hono, ctx: ServerContext): void {
+  app.post("/api/chat", async (c: Context) => {
+    const body = await readBody(c, chatBody);
+    if (body.trigger !== undefined && body.trigger !== "submit-message") {
+      throw new HttpError(
+        400,
+        "unsupported_trigger",
+        `trigger "${body.trigger}" is not supported: a hookwise session keeps its transcript in the server, so only new messages (submit-message) can be sent`,
+      );
+    }
+    const sessionId = checkSessionId(body.id);
+    const text = inputOf(body.messages);
+    if (!(await ctx.directory.get(sessionId))) {
+      const { created } = await ctx.directory.create(sessionId, ctx.agents.check(body.agent));
+      if (created) ctx.feed.publish({ event: "session", data: { reason: "created", sessionId } });
+    }
+    const run = await startMessage(ctx, { sessionId, text, ...(body.agent ? { agent: body.agent } : {}) });
+    return uiStream(ctx, run, c.req.raw.signal, true);
+  });
+
+  app.get("/api/chat/:id/stream", async (c) => {
+    const run = ctx.runs.session(checkSessionId(c.req.param("id")));
+    if (!run || run.ended) return c.body(null, 204);
+    return uiStream(ctx, run, c.req.raw.signal, true);
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * The last guard before a byte leaves the server: every JSON and SSE body goes through it,
+ * and the value of each secret-looking environment variable (API keys, tokens, passwords —
+ * the server's own bearer token included) is replaced by `[redacted]`, in its raw and its
+ * JSON-escaped spelling. A provider error that echoes a key, or a tool that prints one,
+ * cannot carry it out of an endpoint.
+ */
+const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_?KEY|ACCESS_?KEY)/i;
+/** Shorter values are too likely to occur by chance ("true", a port number). */
+const MIN_LENGTH = 8;
+
+export type Scrubber = (text: string) => string;
+
+export function secretScrubber(
+  env: NodeJS.ProcessEnv = process.env,
+  extra: readonly string[] = [],
+): Scrubber {
+  const secrets = new Set<string>();
+  const add = (value: string | undefined) => {
+    if (value === undefined || value.length < MIN_LENGTH) return;
+    secrets.add(value);
+    secrets.add(JSON.stringify(value).slice(1, -1));
+  };
+  for (const [name, value] of Object.entries(env)) if (SECRET_NAME.test(name)) add(value);
+  for (const value of extra) add(value);
+  // Longest first: a secret that contains another is replaced whole.
+  const list = [...secrets].sort((a, b) => b.length - a.length);
+  if (list.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const secret of list) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
+    return out;
+  };
+}

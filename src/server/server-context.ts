@@ -1,0 +1,61 @@
+/**
+ * What the routes share. Per process: the live runs, the feed, the metrics, the shutdown
+ * signal. In the StateStore (shared by replicas): sessions, timelines, leases, suspended
+ * runs (read through the agents).
+ */
+import type { LoadedConfig } from "../config/load-config.js";
+import type { AnyHook } from "../hooks/define-hook.js";
+import { AgentPool } from "./agent-pool.js";
+import { ApprovalInbox } from "./approval-inbox.js";
+import { LiveRuns } from "./live-runs.js";
+import { type Scrubber, secretScrubber } from "./secret-scrubber.js";
+import { ServerFeed } from "./server-feed.js";
+import { ServerMetrics } from "./server-metrics.js";
+import type { ServerSettings } from "./server-settings.js";
+import { SessionDirectory } from "./session-directory.js";
+import { SessionLeases } from "./session-lease.js";
+
+export interface ServerContext {
+  readonly loaded: LoadedConfig;
+  readonly settings: ServerSettings;
+  readonly agents: AgentPool;
+  readonly directory: SessionDirectory;
+  readonly leases: SessionLeases;
+  readonly runs: LiveRuns;
+  readonly inbox: ApprovalInbox;
+  readonly feed: ServerFeed;
+  readonly metrics: ServerMetrics;
+  readonly scrub: Scrubber;
+  /** Aborted when the server starts shutting down: open event streams end. */
+  readonly closing: AbortSignal;
+  /** Set by a shutdown: new runs are refused (503). */
+  draining: boolean;
+}
+
+export function createServerContext(
+  loaded: LoadedConfig,
+  settings: ServerSettings,
+  options: {
+    env: NodeJS.ProcessEnv;
+    closing: AbortSignal;
+    hooks?: ((agentId: string) => readonly AnyHook[]) | undefined;
+  },
+): ServerContext {
+  const runs = new LiveRuns();
+  const metrics = new ServerMetrics();
+  const agents = new AgentPool(loaded, metrics, runs, options.hooks);
+  return {
+    loaded,
+    settings,
+    agents,
+    directory: new SessionDirectory(loaded.store),
+    leases: new SessionLeases(loaded.store),
+    runs,
+    inbox: new ApprovalInbox(agents),
+    feed: new ServerFeed(loaded.notifications),
+    metrics,
+    scrub: secretScrubber(options.env, settings.token ? [settings.token] : []),
+    closing: options.closing,
+    draining: false,
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The web UI end to end in headless Chromium (the system's, driven by playwright-core): a
+ * user sends a message, sees a gate's reason and a request patch's diff in the timeline,
+ * approves the pending payment in the inbox, and sees the run finish. The UI is built from
+ * web/ into a temp folder first (Vite's API), so the test always runs today's sources.
+ * Screenshots go to test-artifacts/web-ui/ (git-ignored). Without Chromium the test skips
+ * with a message — except in CI (HOOKWISE_CI=1), where that is a failure.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type TestServer } from "../support/server.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const CHROMIUM = process.env.HOOKWISE_CHROMIUM ?? "/usr/bin/chromium";
+const ARTIFACTS = join(ROOT, "test-artifacts/web-ui");
+const available = existsSync(CHROMIUM);
+const required = process.env.HOOKWISE_CI === "1";
+
+const CONFIG = `
+models:
+  default: scripted:./script.yaml
+toolsets:
+  bank: { kind: module, path: ./tools.mjs }
+runtime:
+  state: { kind: memory }
+  policies:
+    - { decision: ask_user, tool: bank.pay, reason: "payments need a human" }
+  hooks:
+    - id: no-wipe
+      on: tool_call
+      condition: { type: tool_name, match: "bank.wipe" }
+      action: { type: gate, reason: "wiping accounts is not allowed" }
+    - id: one-sentence
+      on: model_request
+      action: { type: inject_message, strategy: system, content: "Answer in one sentence." }
+    - id: paid-note
+      on: tool_result
+      condition: { type: tool_name, match: "bank.pay" }
+      action: { type: notify, title: "payment made", message: "a payment went out" }
+agents:
+  - id: teller
+    instructions: "You are a bank teller."
+    tools: [bank.*]
+`;
+
+const SCRIPT = [
+  {
+    text: "Let me do both.",
+    tool_calls: [
+      { name: "bank_wipe", args: {}, id: "w1" },
+      { name: "bank_pay", args: { amount: 5 }, id: "p5" },
+    ],
+  },
+  { text: "Paid 5; wiping is not allowed." },
+];
+
+describe("web UI in headless Chromium", () => {
+  if (!available && !required) {
+    it.skip(`skipped: no Chromium at ${CHROMIUM} (install the chromium package, or set HOOKWISE_CHROMIUM)`, () => {});
+    return;
+  }
+
+  let webRoot: string;
+  let server: TestServer;
+  let close: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    if (!available)
+      throw new Error(`HOOKWISE_CI=1 and no Chromium at ${CHROMIUM}: the browser test must run in CI`);
+    webRoot = mkdtempSync(join(tmpdir(), "hookwise-web-"));
+    const { build } = await import("vite");
+    await build({
+      configFile: join(ROOT, "web/vite.config.mjs"),
+      logLevel: "silent",
+      build: { outDir: webRoot, emptyOutDir: true },
+    });
+    server = await startServer({ replaceConfig: CONFIG, script: SCRIPT, serve: { webRoot } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await close();
+    await server?.close();
+    if (webRoot) rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  it("send a message, see the gate's reason, approve in the inbox, see the run finish", async () => {
+    const { chromium } = await import("playwright-core");
+    const profile = mkdtempSync(join(tmpdir(), "hookwise-chromium-"));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+      viewport: { width: 1400, height: 900 },
+    });
+    close = async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    };
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const page = context.pages()[0] ?? (await context.newPage());
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+
+    await page.goto(server.url);
+    await page.getByTestId("new-session").click();
+    await page.getByTestId("message-input").fill("Wipe the accounts and pay invoice 5");
+    await page.getByTestId("send").click();
+
+    const timeline = page.getByTestId("timeline");
+    await expect
+      .poll(() => timeline.textContent(), { timeout: 15_000 })
+      .toContain("wiping accounts is not allowed");
+    // The request patch shows as a diff: the instructions, plus the injected line.
+    await expect
+      .poll(() => timeline.locator(".diff-added").allTextContents())
+      .toContain("+ Answer in one sentence.");
+    await expect.poll(() => timeline.getByTestId("outcome").first().textContent()).toContain("suspended");
+    await page.screenshot({ path: join(ARTIFACTS, "1-gate-and-pending-approval.png"), fullPage: true });
+
+    const approval = page.getByTestId("approval");
+    await expect.poll(() => approval.count(), { timeout: 10_000 }).toBe(1);
+    expect(await approval.textContent()).toContain("bank.pay");
+    expect(await approval.textContent()).toContain("payments need a human");
+    expect(server.ledger()).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, "2-inbox.png"), fullPage: true });
+
+    await approval.getByTestId("approve").click();
+    // The run's timeline goes on after its suspension: resumed, the payment runs, it completes.
+    const latest = timeline.getByTestId("run").first();
+    await expect
+      .poll(() => latest.getByTestId("outcome").last().textContent(), { timeout: 15_000 })
+      .toContain("completed");
+    expect(await latest.textContent()).toContain("resumed after approval");
+    await expect
+      .poll(() => page.getByTestId("assistant").last().textContent())
+      .toContain("Paid 5; wiping is not allowed.");
+    await expect.poll(() => page.getByTestId("approval").count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId("notification").allTextContents())
+      .toContainEqual(expect.stringContaining("payment made"));
+    expect(server.ledger()).toEqual(["pay 5"]);
+    await page.screenshot({ path: join(ARTIFACTS, "3-run-finished.png"), fullPage: true });
+
+    // Offline: every request the page made went to this server.
+    expect(requests.filter((url) => !url.startsWith(server.url))).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});

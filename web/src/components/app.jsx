@@ -1,0 +1,187 @@
+/**
+ * The page: sessions on the left with the approval inbox and live notifications; the chat
+ * of the selected session in the middle; the timeline of its runs on the right — every
+ * step, attempt, tool call and hook firing, live.
+ */
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { api, follow, setToken, UnauthorizedError } from "../api.js";
+import { appendEvent } from "../timeline-model.js";
+import { Chat } from "./chat.jsx";
+import { Inbox } from "./inbox.jsx";
+import { Notifications } from "./notifications.jsx";
+import { SessionList } from "./session-list.jsx";
+import { RunTimeline } from "./timeline.jsx";
+
+function TokenForm({ onToken }) {
+  const [value, setValue] = useState("");
+  return (
+    <form
+      class="token-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setToken(value.trim());
+        onToken();
+      }}
+    >
+      <p>This server needs its token (HOOKWISE_SERVER_TOKEN). It is kept for this tab only.</p>
+      <input type="password" value={value} onInput={(event) => setValue(event.currentTarget.value)} />
+      <button type="submit">Connect</button>
+    </form>
+  );
+}
+
+/** A live event joins its run: a replayed run starts over, a resumed one continues after its suspension. */
+function applyEvent(runs, liveRunId, event) {
+  if (event.type === "run-start") {
+    const existing = runs.find((run) => run.runId === event.runId);
+    if (!existing) return [...runs, { runId: event.runId, input: event.input, events: [event] }];
+    let kept = [];
+    if (event.resumed) {
+      const lastFinish = existing.events.findLastIndex((item) => item.type === "run-finish");
+      kept = existing.events.slice(0, lastFinish + 1);
+    }
+    return runs.map((run) => (run === existing ? { ...run, events: [...kept, event] } : run));
+  }
+  return runs.map((run) =>
+    run.runId === liveRunId ? { ...run, events: appendEvent([...run.events], event) } : run,
+  );
+}
+
+export function App() {
+  const [authorized, setAuthorized] = useState(true);
+  const [agents, setAgents] = useState([]);
+  const [sessions, setSessions] = useState([]);
+  const [selected, setSelected] = useState(undefined);
+  const [runs, setRuns] = useState([]);
+  const [status, setStatus] = useState("idle");
+  const [inbox, setInbox] = useState([]);
+  const [notes, setNotes] = useState([]);
+  const [attempt, setAttempt] = useState(0);
+  const liveRun = useRef(undefined);
+
+  const guard = useCallback(async (work) => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof UnauthorizedError) setAuthorized(false);
+      else throw error;
+    }
+  }, []);
+
+  const loadSessions = useCallback(
+    () => guard(async () => setSessions((await api("/sessions")).sessions)),
+    [guard],
+  );
+  const loadInbox = useCallback(
+    () => guard(async () => setInbox((await api("/approvals")).approvals)),
+    [guard],
+  );
+
+  const loadSession = useCallback(
+    (id) =>
+      guard(async () => {
+        const session = await api(`/sessions/${encodeURIComponent(id)}`);
+        setStatus(session.status);
+        const timelines = await Promise.all(session.runs.map((run) => api(`/runs/${run.runId}`)));
+        setRuns(
+          timelines.map((timeline) => ({
+            runId: timeline.runId,
+            input: timeline.input,
+            events: timeline.events,
+          })),
+        );
+      }),
+    [guard],
+  );
+
+  useEffect(() => {
+    guard(async () => {
+      const { agents: list } = await api("/agents");
+      setAgents(list);
+      setAuthorized(true);
+    });
+    loadSessions();
+    loadInbox();
+    const stop = follow("/events", (name, data) => {
+      if (name === "notification") setNotes((items) => [data, ...items].slice(0, 50));
+      else if (name === "inbox") loadInbox();
+      else if (name === "session") loadSessions();
+    });
+    return stop;
+  }, [attempt, guard, loadInbox, loadSessions]);
+
+  useEffect(() => {
+    if (!selected) return undefined;
+    setRuns([]);
+    liveRun.current = undefined;
+    loadSession(selected);
+    return follow(`/sessions/${encodeURIComponent(selected)}/events`, (_name, event) => {
+      if (event.type === "run-start") liveRun.current = event.runId;
+      setRuns((current) => applyEvent(current, liveRun.current, event));
+      if (event.type === "run-start") setStatus("running");
+      if (event.type === "run-finish") {
+        setStatus(event.result.outcome === "suspended" ? "waiting" : "idle");
+        loadSessions();
+        loadInbox();
+      }
+    });
+  }, [selected, loadSession, loadSessions, loadInbox]);
+
+  const create = async (agent) => {
+    const session = await guard(() => api("/sessions", { method: "POST", body: agent ? { agent } : {} }));
+    if (!session) return;
+    await loadSessions();
+    setSelected(session.id);
+  };
+
+  const send = async (text) => {
+    setStatus("running");
+    await api(`/sessions/${encodeURIComponent(selected)}/messages`, { method: "POST", body: { text } });
+  };
+
+  const decide = async (item, decision, reason) => {
+    setSelected(item.sessionId);
+    await api(`/approvals/${encodeURIComponent(item.id)}`, {
+      method: "POST",
+      body: { decision, ...(reason ? { reason } : {}) },
+    });
+    await loadInbox();
+  };
+
+  if (!authorized) return <TokenForm onToken={() => setAttempt((value) => value + 1)} />;
+  const agent = agents.find((item) => item.id === sessions.find((session) => session.id === selected)?.agent);
+  return (
+    <div class="layout">
+      <header class="top">
+        <strong>hookwise</strong>
+        {agents.some((item) => item.scripted) && (
+          <span class="badge scripted">scripted model: offline replay</span>
+        )}
+      </header>
+      <aside class="side">
+        <SessionList
+          sessions={sessions}
+          selected={selected}
+          agents={agents}
+          onSelect={setSelected}
+          onCreate={create}
+        />
+        <Inbox items={inbox} onDecide={decide} onOpen={setSelected} />
+        <Notifications items={notes} />
+      </aside>
+      <main class="center">
+        {selected ? (
+          <Chat runs={runs} busy={status === "running"} onSend={send} />
+        ) : (
+          <p class="muted empty">Create or pick a session.</p>
+        )}
+      </main>
+      <section class="timeline" data-testid="timeline">
+        <h3>Timeline</h3>
+        {[...runs].reverse().map((run) => (
+          <RunTimeline key={run.runId} run={run} instructions={agent?.instructions} />
+        ))}
+      </section>
+    </div>
+  );
+}
