@@ -60,6 +60,8 @@ export interface Budget {
   minParked: number;
   /** About how long the parked runs may take to reach the gate, in ms. */
   parkMs: number;
+  /** What timed batches are measured by (bench/shared/measure.ts). */
+  clock: "wall" | "cpu";
 }
 
 export interface HeapSample {
@@ -78,15 +80,22 @@ function checkedRun(contender: Contender, label: string): () => Promise<void> {
   };
 }
 
-/** Calls `fn` for `ms` (at least `atLeast` times); returns ms per call. */
-async function warm(fn: () => Promise<unknown>, ms: number, atLeast: number): Promise<number> {
-  const started = performance.now();
+/** Milliseconds on the budget's clock (CPU time is what a busy machine leaves alone). */
+function now(clock: Budget["clock"]): number {
+  if (clock === "wall") return performance.now();
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+/** Calls `fn` for `ms` on the clock (at least `atLeast` times); returns ms per call. */
+async function warm(fn: () => Promise<unknown>, ms: number, atLeast: number, clock: Budget["clock"]) {
+  const started = now(clock);
   let calls = 0;
-  while (calls < atLeast || performance.now() - started < ms) {
+  while (calls < atLeast || now(clock) - started < ms) {
     await fn();
     calls++;
   }
-  return (performance.now() - started) / calls;
+  return (now(clock) - started) / calls;
 }
 
 /** As many parked runs as fit the budget (a run is parked about half-way through). */
@@ -106,7 +115,7 @@ async function measureHeap(spec: CaseSpec, budget: Budget, label: string): Promi
   });
   const run = checkedRun(contender, label);
   contender.setup?.();
-  const parked = parkedRuns(await warm(run, budget.warmupMs, 2), budget);
+  const parked = parkedRuns(await warm(run, budget.warmupMs, 2, budget.clock), budget);
   contender.setup?.();
   gc();
   gc();
@@ -141,13 +150,13 @@ export async function runCase(name: string, budget: Budget): Promise<void> {
       : () => Promise.all(Array.from({ length: CONCURRENT_RUNS }, single)).then(() => undefined);
   const setup = contender.setup?.bind(contender);
   setup?.();
-  let perCallMs = await warm(single, budget.warmupMs, 2);
+  let perCallMs = await warm(single, budget.warmupMs, 2, budget.clock);
   // A concurrent batch is warmed (and timed) once more on its own.
-  if (spec.kind === "concurrent") perCallMs = await warm(fn, 0, 1);
+  if (spec.kind === "concurrent") perCallMs = await warm(fn, 0, 1, budget.clock);
   // A concurrent batch is 100 runs: three of them already make a median for the slow frameworks.
   const minRounds = spec.kind === "concurrent" ? Math.min(3, budget.minRounds) : budget.minRounds;
   const rounds = Math.max(minRounds, Math.min(budget.rounds, Math.floor(budget.measureMs / perCallMs)));
   const batch = Math.max(1, Math.round(budget.measureMs / rounds / perCallMs));
-  await forkedCase({ [name]: { run: fn, setup } }, { warmup: 0, rounds, batch });
+  await forkedCase({ [name]: { run: fn, setup } }, { warmup: 0, rounds, batch, clock: budget.clock });
   verifyCounts(label, spec.steps, spec.perSeam);
 }

@@ -6,6 +6,7 @@
  *
  *   npm run bench:compare              (builds dist/ first; ≤ 15 min on 2 cores)
  *   npm run bench:compare -- --quick   (fewer cases, one process each; ≤ 2 min)
+ *   … -- --wall                        (wall-clock instead of CPU time per run)
  */
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -18,12 +19,24 @@ import type { HookMode } from "./seam-hooks.js";
 import { printTable, type Row } from "./table.js";
 
 const quick = process.argv.includes("--quick");
+const wall = process.argv.includes("--wall");
 const SCRIPT = fileURLToPath(import.meta.url);
-const PASS = quick ? ["--quick"] : [];
+const PASS = [...(quick ? ["--quick"] : []), ...(wall ? ["--wall"] : [])];
 
-const BUDGET: Budget = quick
-  ? { warmupMs: 150, measureMs: 300, rounds: 7, minRounds: 3, parked: 200, minParked: 50, parkMs: 1000 }
-  : { warmupMs: 400, measureMs: 1000, rounds: 15, minRounds: 5, parked: 1000, minParked: 100, parkMs: 4000 };
+const BUDGET: Budget = {
+  clock: wall ? "wall" : "cpu",
+  ...(quick
+    ? { warmupMs: 150, measureMs: 300, rounds: 7, minRounds: 3, parked: 200, minParked: 50, parkMs: 1000 }
+    : {
+        warmupMs: 300,
+        measureMs: 800,
+        rounds: 15,
+        minRounds: 5,
+        parked: 1000,
+        minParked: 100,
+        parkMs: 3000,
+      }),
+};
 /** Processes per case. */
 const FORKS = quick ? 1 : 3;
 const CONCURRENT_FORKS = quick ? 1 : 2;
@@ -71,21 +84,37 @@ function each(fn: (contender: ContenderName) => number | undefined): Values {
   return Object.fromEntries(CONTENDER_NAMES.map((contender) => [contender, fn(contender)])) as Values;
 }
 
-/** Median µs per call of each contender's case (÷ `scale`); skipped cases are undefined. */
-function timed(kind: CaseSpec["kind"], steps: number, config: Config, forks: number, scale = 1): Values {
+const started = Date.now();
+const progress = (what: string) =>
+  console.error(`  ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  measuring: ${what}`);
+
+/**
+ * µs per call of each contender's case (÷ `scale`): the median over its processes, and the
+ * fastest batch any of them timed (how much of the median is the machine's noise).
+ * Skipped cases are undefined.
+ */
+function timed(
+  kind: CaseSpec["kind"],
+  steps: number,
+  config: Config,
+  forks: number,
+  scale = 1,
+): { median: Values; fastest: Values } {
   const byContender = names(kind, steps, config);
   const measured = Object.values(byContender).filter((name) => SKIPPED[name] === undefined);
-  console.error(`  measuring: ${kind === "time" ? "" : `${kind}, `}${steps} steps, ${describe(config)}`);
+  progress(`${kind === "time" ? "" : `${kind}, `}${steps} steps, ${describe(config)}`);
   const timings: Record<string, Timing> = measureForked(SCRIPT, measured, forks, PASS);
-  return each((contender) => {
-    const timing = timings[byContender[contender]];
-    return timing && timing.medianUs / scale;
-  });
+  const pick = (field: "medianUs" | "minUs") =>
+    each((contender) => {
+      const timing = timings[byContender[contender]];
+      return timing && timing[field] / scale;
+    });
+  return { median: pick("medianUs"), fastest: pick("minUs") };
 }
 
 function heap(config: Config, notes: string[]): Values {
   const byContender = names("heap", 10, config);
-  console.error(`  measuring: heap, ${describe(config)}`);
+  progress(`heap, ${describe(config)}`);
   const samples = measureHeapForked(SCRIPT, Object.values(byContender), HEAP_FORKS, PASS);
   const fewer = CONTENDER_NAMES.filter(
     (contender) => samples[byContender[contender]]!.parked < BUDGET.parked,
@@ -111,7 +140,6 @@ function divide(numerator: Values, denominator: Values, scale = 1): Values {
 }
 
 async function main(): Promise<void> {
-  const started = Date.now();
   const loadBefore = loadavg()[0]!;
   console.error(`bench/compare${quick ? " --quick" : ""}: every case in processes of its own…`);
   const rows: Row[] = [];
@@ -119,28 +147,41 @@ async function main(): Promise<void> {
   const alone = new Map<string, Values>();
   for (const config of HOOK_CONFIGS) {
     const perRun = timed("time", 10, config, FORKS);
-    alone.set(describe(config), perRun);
-    rows.push({ label: `10 steps, ${describe(config)}`, unit: "µs/run", values: perRun, ratios: true });
+    alone.set(describe(config), perRun.median);
+    rows.push({
+      label: `10 steps, ${describe(config)}`,
+      unit: "µs/run",
+      values: perRun.median,
+      fastest: perRun.fastest,
+      ratios: true,
+    });
   }
   const hundred = timed("time", 100, NO_HOOKS, FORKS, 100);
-  rows.push({ label: "100 steps, no hooks", unit: "µs/step", values: hundred, ratios: true });
+  rows.push({
+    label: "100 steps, no hooks",
+    unit: "µs/step",
+    values: hundred.median,
+    fastest: hundred.fastest,
+    ratios: true,
+  });
   rows.push({
     label: "  per step, 100 ÷ 10 steps",
     unit: "×",
-    values: divide(hundred, alone.get(describe(NO_HOOKS))!, 1 / 10),
+    values: divide(hundred.median, alone.get(describe(NO_HOOKS))!, 1 / 10),
   });
   for (const config of CONCURRENT_CONFIGS) {
     const perRun = timed("concurrent", 10, config, CONCURRENT_FORKS, CONCURRENT_RUNS);
     rows.push({
       label: `${CONCURRENT_RUNS} concurrent, ${describe(config)}`,
       unit: "µs/run",
-      values: perRun,
+      values: perRun.median,
+      fastest: perRun.fastest,
       ratios: true,
     });
     rows.push({
       label: "  ÷ one run alone",
       unit: "×",
-      values: divide(perRun, alone.get(describe(config))!),
+      values: divide(perRun.median, alone.get(describe(config))!),
     });
   }
   for (const config of HEAP_CONFIGS)
@@ -157,6 +198,9 @@ async function main(): Promise<void> {
   );
   console.log(
     "workload: 10 (or 100) steps of 2 tool calls, then a final answer; instant fake model; hookwise measured on dist/.\n" +
+      (wall
+        ? "Times are wall-clock time per run.\n"
+        : "Times are the CPU time (user + system) the process used per run (--wall: wall-clock time).\n") +
       `Medians over ${FORKS} process(es) per case (concurrent: ${CONCURRENT_FORKS}, heap: ${HEAP_FORKS}); ` +
       `heap: runs parked at model call ${PARK_AT_STEP + 1} of 11, after forced GC.\n` +
       "Every case checked its call counts (model calls, tool executions, hook firings) exactly.",

@@ -6,6 +6,8 @@ export interface Row {
   unit: string;
   /** undefined: not measured (said under the table). */
   values: Record<ContenderName, number | undefined>;
+  /** The fastest batch of each case, printed under the medians. */
+  fastest?: Record<ContenderName, number | undefined>;
   /** Print "× plain loop" and "× generateText" rows under this one. */
   ratios?: boolean;
 }
@@ -44,6 +46,12 @@ export function printTable(columns: readonly ContenderName[], rows: readonly Row
       `${row.label} (${row.unit})`,
       columns.map((column) => number(row.values[column])),
     );
+    const fastest = row.fastest;
+    if (fastest)
+      line(
+        "    fastest batch",
+        columns.map((column) => number(fastest[column])),
+      );
     if (!row.ratios) continue;
     line("    × plain loop", ratio(row, "plain"));
     line("    × generateText", ratio(row, "generateText"));
