@@ -12,9 +12,20 @@ import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { measureForked } from "../shared/forks.js";
 import { machine, type Timing } from "../shared/measure.js";
-import { type Budget, type CaseSpec, CONCURRENT_RUNS, caseName, PARK_AT_STEP, runCase } from "./case.js";
+import {
+  type Budget,
+  type CaseSpec,
+  CONCURRENT_RUNS,
+  caseName,
+  type HeapSample,
+  PARK_AT_STEP,
+  type PairSample,
+  runCase,
+  SHORT_STEPS,
+} from "./case.js";
 import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from "./contender.js";
-import { measureHeapForked } from "./fork-heap.js";
+import { measureJsonForked, median } from "./fork-json.js";
+import { BenchCheckError } from "./script.js";
 import type { HookMode } from "./seam-hooks.js";
 import { printTable, type Row } from "./table.js";
 
@@ -26,7 +37,7 @@ const PASS = [...(quick ? ["--quick"] : []), ...(wall ? ["--wall"] : [])];
 const BUDGET: Budget = {
   clock: wall ? "wall" : "cpu",
   ...(quick
-    ? { warmupMs: 150, measureMs: 300, rounds: 7, minRounds: 3, parked: 200, minParked: 50, parkMs: 1000 }
+    ? { warmupMs: 120, measureMs: 250, rounds: 7, minRounds: 3, parked: 200, minParked: 50, parkMs: 800 }
     : {
         warmupMs: 300,
         measureMs: 800,
@@ -39,8 +50,9 @@ const BUDGET: Budget = {
 };
 /** Processes per case. */
 const FORKS = quick ? 1 : 3;
-const CONCURRENT_FORKS = quick ? 1 : 2;
-const HEAP_FORKS = quick ? 1 : 2;
+const PAIR_FORKS = quick ? 1 : 2;
+/** Heap after forced GC moves little from process to process. */
+const HEAP_FORKS = 1;
 
 interface Config {
   perSeam: number;
@@ -56,6 +68,7 @@ const HOOK_CONFIGS: Config[] = quick
       { perSeam: 50, mode: "sync" },
       { perSeam: 50, mode: "async" },
     ];
+const LONG_STEPS = 100;
 const CONCURRENT_CONFIGS: Config[] = quick ? [NO_HOOKS] : [NO_HOOKS, { perSeam: 50, mode: "async" }];
 const HEAP_CONFIGS: Config[] = quick ? [NO_HOOKS] : [NO_HOOKS, { perSeam: 50, mode: "sync" }];
 /**
@@ -89,54 +102,73 @@ const progress = (what: string) =>
   console.error(`  ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s  measuring: ${what}`);
 
 /**
- * µs per call of each contender's case (÷ `scale`): the median over its processes, and the
+ * µs per run of each contender's `time` case: the median over its processes, and the
  * fastest batch any of them timed (how much of the median is the machine's noise).
- * Skipped cases are undefined.
  */
-function timed(
+function timed(steps: number, config: Config): { median: Values; fastest: Values } {
+  const byContender = names("time", steps, config);
+  progress(`${steps} steps, ${describe(config)}`);
+  const timings: Record<string, Timing> = measureForked(SCRIPT, Object.values(byContender), FORKS, PASS);
+  const pick = (field: "medianUs" | "minUs") => each((contender) => timings[byContender[contender]]![field]);
+  return { median: pick("medianUs"), fastest: pick("minUs") };
+}
+
+/** Each contender's samples of a case that reports JSON (bench/compare/fork-json.ts). */
+function sampled<T>(
   kind: CaseSpec["kind"],
   steps: number,
   config: Config,
   forks: number,
-  scale = 1,
-): { median: Values; fastest: Values } {
+  nodeFlags: string[] = [],
+): Record<ContenderName, T[] | undefined> {
   const byContender = names(kind, steps, config);
   const measured = Object.values(byContender).filter((name) => SKIPPED[name] === undefined);
-  progress(`${kind === "time" ? "" : `${kind}, `}${steps} steps, ${describe(config)}`);
-  const timings: Record<string, Timing> = measureForked(SCRIPT, measured, forks, PASS);
-  const pick = (field: "medianUs" | "minUs") =>
+  progress(`${kind}, ${steps} steps, ${describe(config)}`);
+  const samples = measureJsonForked<T>(SCRIPT, measured, forks, PASS, nodeFlags);
+  return Object.fromEntries(
+    CONTENDER_NAMES.map((contender) => [contender, samples[byContender[contender]]]),
+  ) as Record<ContenderName, T[] | undefined>;
+}
+
+/** Rows of a pair case: the second's median and fastest (÷ `scale`), and the median ratio second ÷ first. */
+function pairRows(
+  samples: Record<ContenderName, PairSample[] | undefined>,
+  label: string,
+  unit: string,
+  ratioLabel: string,
+): Row[] {
+  const over = (fn: (list: PairSample[]) => number) =>
     each((contender) => {
-      const timing = timings[byContender[contender]];
-      return timing && timing[field] / scale;
+      const list = samples[contender];
+      return list && fn(list);
     });
-  return { median: pick("medianUs"), fastest: pick("minUs") };
+  return [
+    {
+      label,
+      unit,
+      values: over((list) => median(list.map((sample) => sample.second.medianUs))),
+      fastest: over((list) => Math.min(...list.map((sample) => sample.second.minUs))),
+      ratios: true,
+    },
+    {
+      label: ratioLabel,
+      unit: "×",
+      values: over((list) => median(list.map((sample) => sample.second.medianUs / sample.first.medianUs))),
+    },
+  ];
 }
 
 function heap(config: Config, notes: string[]): Values {
-  const byContender = names("heap", 10, config);
-  progress(`heap, ${describe(config)}`);
-  const samples = measureHeapForked(SCRIPT, Object.values(byContender), HEAP_FORKS, PASS);
-  const fewer = CONTENDER_NAMES.filter(
-    (contender) => samples[byContender[contender]]!.parked < BUDGET.parked,
-  );
+  const samples = sampled<HeapSample>("heap", 10, config, HEAP_FORKS, ["--expose-gc"]);
+  const parked = each((contender) => Math.min(...samples[contender]!.map((sample) => sample.parked)));
+  const fewer = CONTENDER_NAMES.filter((contender) => parked[contender]! < BUDGET.parked);
   if (fewer.length > 0)
     notes.push(
       `heap, ${describe(config)}: ${fewer
-        .map(
-          (contender) =>
-            `${CONTENDERS[contender].heading.join(" ")} ${samples[byContender[contender]]!.parked}`,
-        )
+        .map((contender) => `${CONTENDERS[contender].heading.join(" ")} ${parked[contender]}`)
         .join(", ")} runs parked (slower runs; the others ${BUDGET.parked})`,
     );
-  return each((contender) => samples[byContender[contender]]!.bytesPerRun / 1024);
-}
-
-function divide(numerator: Values, denominator: Values, scale = 1): Values {
-  return each((contender) => {
-    const top = numerator[contender];
-    const bottom = denominator[contender];
-    return top === undefined || bottom === undefined ? undefined : top / (bottom * scale);
-  });
+  return each((contender) => median(samples[contender]!.map((sample) => sample.bytesPerRun)) / 1024);
 }
 
 async function main(): Promise<void> {
@@ -144,10 +176,8 @@ async function main(): Promise<void> {
   console.error(`bench/compare${quick ? " --quick" : ""}: every case in processes of its own…`);
   const rows: Row[] = [];
   const notes: string[] = [];
-  const alone = new Map<string, Values>();
   for (const config of HOOK_CONFIGS) {
-    const perRun = timed("time", 10, config, FORKS);
-    alone.set(describe(config), perRun.median);
+    const perRun = timed(10, config);
     rows.push({
       label: `10 steps, ${describe(config)}`,
       unit: "µs/run",
@@ -156,34 +186,23 @@ async function main(): Promise<void> {
       ratios: true,
     });
   }
-  const hundred = timed("time", 100, NO_HOOKS, FORKS, 100);
-  rows.push({
-    label: "100 steps, no hooks",
-    unit: "µs/step",
-    values: hundred.median,
-    fastest: hundred.fastest,
-    ratios: true,
-  });
-  rows.push({
-    label: "  per step, 100 ÷ 10 steps",
-    unit: "×",
-    values: divide(hundred.median, alone.get(describe(NO_HOOKS))!, 1 / 10),
-  });
-  for (const config of CONCURRENT_CONFIGS) {
-    const perRun = timed("concurrent", 10, config, CONCURRENT_FORKS, CONCURRENT_RUNS);
-    rows.push({
-      label: `${CONCURRENT_RUNS} concurrent, ${describe(config)}`,
-      unit: "µs/run",
-      values: perRun.median,
-      fastest: perRun.fastest,
-      ratios: true,
-    });
-    rows.push({
-      label: "  ÷ one run alone",
-      unit: "×",
-      values: divide(perRun.median, alone.get(describe(config))!),
-    });
-  }
+  rows.push(
+    ...pairRows(
+      sampled<PairSample>("steps", LONG_STEPS, NO_HOOKS, PAIR_FORKS),
+      `${LONG_STEPS} steps, no hooks`,
+      "µs/step",
+      `  per step, ${LONG_STEPS} ÷ ${SHORT_STEPS} steps`,
+    ),
+  );
+  for (const config of CONCURRENT_CONFIGS)
+    rows.push(
+      ...pairRows(
+        sampled<PairSample>("concurrent", 10, config, PAIR_FORKS),
+        `${CONCURRENT_RUNS} concurrent, ${describe(config)}`,
+        "µs/run",
+        `  ÷ ${CONCURRENT_RUNS} one after another`,
+      ),
+    );
   for (const config of HEAP_CONFIGS)
     rows.push({
       label: `heap per parked run, ${describe(config)}`,
@@ -201,8 +220,10 @@ async function main(): Promise<void> {
       (wall
         ? "Times are wall-clock time per run.\n"
         : "Times are the CPU time (user + system) the process used per run (--wall: wall-clock time).\n") +
-      `Medians over ${FORKS} process(es) per case (concurrent: ${CONCURRENT_FORKS}, heap: ${HEAP_FORKS}); ` +
-      `heap: runs parked at model call ${PARK_AT_STEP + 1} of 11, after forced GC.\n` +
+      `Medians over ${FORKS} process(es) per case (steps and concurrent: ${PAIR_FORKS}, heap: ${HEAP_FORKS}); ` +
+      "under each median, the fastest batch any process timed.\n" +
+      `"${LONG_STEPS} ÷ ${SHORT_STEPS} steps" and "÷ ${CONCURRENT_RUNS} one after another": both sides timed in turns in one process.\n` +
+      `Heap: runs parked at model call ${PARK_AT_STEP + 1} of 11, after forced GC.\n` +
       "Every case checked its call counts (model calls, tool executions, hook firings) exactly.",
   );
   printTable(CONTENDER_NAMES, rows);
@@ -211,5 +232,14 @@ async function main(): Promise<void> {
 }
 
 const forkCase = process.argv.find((arg) => arg.startsWith("--case="))?.slice("--case=".length);
-if (forkCase === undefined) await main();
-else await runCase(forkCase, BUDGET);
+try {
+  if (forkCase === undefined) await main();
+  else await runCase(forkCase, BUDGET);
+} catch (error) {
+  // A failed check says all in its message, and so does the parent's (a case failed in its
+  // process, which printed why just above); a framework's own error keeps its stack.
+  console.error(
+    error instanceof BenchCheckError || forkCase === undefined ? String((error as Error).message) : error,
+  );
+  process.exit(1);
+}

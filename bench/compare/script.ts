@@ -13,6 +13,11 @@
 export const INSTRUCTIONS = "You are a calculator. Use the tools.";
 export const INPUT = "Add some numbers and echo the results.";
 
+/** A check of the bench failed (wrong counts, a run that went off script, a bad case name): its message says all. */
+export class BenchCheckError extends Error {
+  override name = "BenchCheckError";
+}
+
 export const FINAL_TEXT = "All sums are computed and every text is echoed.";
 
 export interface ScriptedCall {
@@ -33,7 +38,6 @@ export interface Expected {
 }
 
 export interface Counters {
-  runs: number;
   modelCalls: number;
   add: number;
   echo: number;
@@ -45,7 +49,6 @@ export interface Counters {
 
 /** This process's counters (one case per process). */
 export const counters: Counters = {
-  runs: 0,
   modelCalls: 0,
   add: 0,
   echo: 0,
@@ -121,6 +124,8 @@ export class Gate {
 export class Script {
   readonly steps: number;
   readonly gate: Gate | undefined;
+  /** Runs of this script that ended with the final text (counted by the bench, not the framework). */
+  finished = 0;
   readonly #calls: Array<[ScriptedCall, ScriptedCall]>;
 
   constructor(steps: number, gate?: Gate) {
@@ -136,7 +141,7 @@ export class Script {
    */
   answer(step: number, framework: string): [ScriptedCall, ScriptedCall] | undefined {
     if (!Number.isInteger(step) || step < 0 || step > this.steps)
-      throw new Error(
+      throw new BenchCheckError(
         `${framework}: the model was sent a conversation that is no step of the script (${step})`,
       );
     counters.modelCalls++;
@@ -155,23 +160,29 @@ export function expectedPerRun(steps: number, hooksPerSeam: number): Expected {
   return { modelCalls, toolCalls, modelSeam: modelCalls * hooksPerSeam, toolSeam: toolCalls * hooksPerSeam };
 }
 
-/** Throws naming every counter that is off (the bench then fails in that case's process). */
-export function verifyCounts(label: string, steps: number, hooksPerSeam: number, runs = counters.runs): void {
-  const expected = expectedPerRun(steps, hooksPerSeam);
-  const want: Array<[keyof Counters, number]> = [
-    ["modelCalls", expected.modelCalls * runs],
-    ["add", steps * runs],
-    ["echo", steps * runs],
-    ["beforeModel", expected.modelSeam * runs],
-    ["afterModel", expected.modelSeam * runs],
-    ["beforeTool", expected.toolSeam * runs],
-    ["afterTool", expected.toolSeam * runs],
-  ];
-  const wrong = want.filter(([name, value]) => counters[name] !== value);
+/**
+ * Throws naming every counter that is off, given the scripts whose runs this process made
+ * (the bench then fails in that case's process).
+ */
+export function verifyCounts(label: string, scripts: readonly Script[], hooksPerSeam: number): void {
+  const want = { modelCalls: 0, add: 0, echo: 0, beforeModel: 0, afterModel: 0, beforeTool: 0, afterTool: 0 };
+  for (const script of scripts) {
+    const expected = expectedPerRun(script.steps, hooksPerSeam);
+    const runs = script.finished;
+    want.modelCalls += expected.modelCalls * runs;
+    want.add += script.steps * runs;
+    want.echo += script.steps * runs;
+    want.beforeModel += expected.modelSeam * runs;
+    want.afterModel += expected.modelSeam * runs;
+    want.beforeTool += expected.toolSeam * runs;
+    want.afterTool += expected.toolSeam * runs;
+  }
+  const runs = scripts.reduce((sum, script) => sum + script.finished, 0);
+  const wrong = (Object.keys(want) as (keyof Counters)[]).filter((name) => counters[name] !== want[name]);
   if (runs === 0 || wrong.length > 0)
-    throw new Error(
+    throw new BenchCheckError(
       `${label}: call counts are wrong after ${runs} runs: ` +
-        (wrong.map(([name, value]) => `${name} ${counters[name]} (expected ${value})`).join(", ") ||
+        (wrong.map((name) => `${name} ${counters[name]} (expected ${want[name]})`).join(", ") ||
           "no run finished"),
     );
 }

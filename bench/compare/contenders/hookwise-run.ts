@@ -1,6 +1,6 @@
 /** hookwise `agent.run()`. */
 import type { CreateContender } from "../contender.js";
-import { INPUT } from "../script.js";
+import { BenchCheckError, INPUT } from "../script.js";
 import { hookwiseAgent } from "./hookwise-agent.js";
 
 export const create: CreateContender = (options) => {
@@ -9,7 +9,8 @@ export const create: CreateContender = (options) => {
     setup: () => store.reset(),
     async run() {
       const result = await agent.run(INPUT);
-      if (result.outcome !== "completed") throw new Error(`hookwise run(): outcome ${result.outcome}`);
+      if (result.outcome !== "completed")
+        throw new BenchCheckError(`hookwise run(): outcome ${result.outcome}`);
       return result.text;
     },
   };

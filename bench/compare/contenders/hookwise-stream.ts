@@ -1,7 +1,7 @@
 /** hookwise `agent.stream()`, every event read (as a UI would). */
 import { drain } from "../../shared/workload.js";
 import type { CreateContender } from "../contender.js";
-import { INPUT } from "../script.js";
+import { BenchCheckError, INPUT } from "../script.js";
 import { hookwiseAgent } from "./hookwise-agent.js";
 
 export const create: CreateContender = (options) => {
@@ -10,7 +10,8 @@ export const create: CreateContender = (options) => {
     setup: () => store.reset(),
     async run() {
       const result = await drain(agent.stream(INPUT));
-      if (result.outcome !== "completed") throw new Error(`hookwise stream(): outcome ${result.outcome}`);
+      if (result.outcome !== "completed")
+        throw new BenchCheckError(`hookwise stream(): outcome ${result.outcome}`);
       return result.text;
     },
   };

@@ -28,7 +28,7 @@ import {
 } from "@openai/agents";
 import { z } from "zod";
 import type { CreateContender } from "../contender.js";
-import { add, echo, FINAL_TEXT, INPUT, INSTRUCTIONS, type Script } from "../script.js";
+import { add, BenchCheckError, echo, FINAL_TEXT, INPUT, INSTRUCTIONS, type Script } from "../script.js";
 import type { SeamHooks } from "../seam-hooks.js";
 
 const FRAMEWORK = "OpenAI Agents";
@@ -69,7 +69,7 @@ class ScriptedModel implements Model {
 
   // biome-ignore lint/correctness/useYield: the comparison never streams this contender; a call is a bug.
   async *getStreamedResponse(): AsyncIterable<never> {
-    throw new Error(`${FRAMEWORK}: streaming is not part of this comparison`);
+    throw new BenchCheckError(`${FRAMEWORK}: streaming is not part of this comparison`);
   }
 }
 

@@ -13,7 +13,7 @@ import type {
 import { bareLoop } from "../../shared/workload.js";
 import type { CreateContender } from "../contender.js";
 import { instantModel } from "../instant-model.js";
-import { add, echo, FINAL_TEXT, INPUT, INSTRUCTIONS } from "../script.js";
+import { add, BenchCheckError, echo, FINAL_TEXT, INPUT, INSTRUCTIONS } from "../script.js";
 import type { Hook, SeamHooks } from "../seam-hooks.js";
 
 const toolFunctions: Record<string, (args: any) => unknown> = { add, echo };
@@ -92,7 +92,8 @@ export const create: CreateContender = ({ script, hooks }) => {
     async run() {
       // bareLoop returns how many tools it ran and stops at the answer without tool calls.
       const executed = await bareLoop(model, maxSteps, undefined, toolFunctions);
-      if (executed !== toolCalls) throw new Error(`plain loop: ${executed} tool calls run, not ${toolCalls}`);
+      if (executed !== toolCalls)
+        throw new BenchCheckError(`plain loop: ${executed} tool calls run, not ${toolCalls}`);
       return FINAL_TEXT;
     },
   };
