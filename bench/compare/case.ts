@@ -172,7 +172,7 @@ async function measureConcurrent(spec: CaseSpec, budget: Budget, label: string):
   };
   setup?.();
   const runMs = await warm(run, budget.warmupMs, 2, budget.clock);
-  // A round is 2 × 100 runs: three make a median even for the slowest frameworks.
+  // A round is 2 × 100 runs: three (--quick: two) are enough even for the slowest frameworks.
   const { rounds, batch } = plan(2 * CONCURRENT_RUNS * runMs, Math.min(3, budget.minRounds), budget);
   const timings = await measureAll(cases, { warmup: 0, rounds, batch, setup, clock: budget.clock });
   verifyCounts(label, [script], spec.perSeam);

@@ -37,7 +37,7 @@ const PASS = [...(quick ? ["--quick"] : []), ...(wall ? ["--wall"] : [])];
 const BUDGET: Budget = {
   clock: wall ? "wall" : "cpu",
   ...(quick
-    ? { warmupMs: 120, measureMs: 250, rounds: 7, minRounds: 3, parked: 200, minParked: 50, parkMs: 800 }
+    ? { warmupMs: 120, measureMs: 250, rounds: 7, minRounds: 2, parked: 200, minParked: 50, parkMs: 800 }
     : {
         warmupMs: 300,
         measureMs: 800,
