@@ -23,6 +23,12 @@ export interface MeasureOptions {
   batch: number;
   /** Runs before each round, untimed (e.g. fresh agents, so in-memory stores do not grow). */
   setup?: () => void;
+  /**
+   * What a batch is timed by: the wall clock (default), or the CPU time the process used
+   * (user + system, all its threads), which leaves out the time it waited for a core on a
+   * busy machine.
+   */
+  clock?: "wall" | "cpu";
 }
 
 export type Case = () => Promise<unknown> | unknown;
@@ -33,7 +39,13 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-async function timeBatch(fn: Case, batch: number): Promise<number> {
+async function timeBatch(fn: Case, batch: number, clock: MeasureOptions["clock"]): Promise<number> {
+  if (clock === "cpu") {
+    const start = process.cpuUsage();
+    for (let index = 0; index < batch; index++) await fn();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / batch;
+  }
   const start = process.hrtime.bigint();
   for (let index = 0; index < batch; index++) await fn();
   return Number(process.hrtime.bigint() - start) / batch / 1000;
@@ -52,7 +64,7 @@ export async function measureAll<K extends string>(
     // Rotate the order so no case always runs right after the same neighbour.
     for (let offset = 0; offset < names.length; offset++) {
       const name = names[(round + offset) % names.length]!;
-      samples.get(name)!.push(await timeBatch(cases[name], options.batch));
+      samples.get(name)!.push(await timeBatch(cases[name], options.batch, options.clock));
     }
   }
   const result = {} as Record<K, Timing>;

@@ -106,9 +106,15 @@ export type Seam = (event: { type: string; [key: string]: unknown }) => void;
 /**
  * The hand-written baseline: call doGenerate, parse tool-call JSON, run the two tool
  * functions, append the assistant and tool messages to one array. `seam` is called where
- * hookwise fires its events (the same seams, the same count).
+ * hookwise fires its events (the same seams, the same count). `toolFunctions` replaces the
+ * two tools (bench/compare passes ones that count their executions).
  */
-export async function bareLoop(model: LanguageModelV3, maxSteps: number, seam?: Seam): Promise<number> {
+export async function bareLoop(
+  model: LanguageModelV3,
+  maxSteps: number,
+  seam?: Seam,
+  toolFunctions: Record<string, (args: any) => unknown> = bareTools,
+): Promise<number> {
   const prompt: LanguageModelV3Prompt = [
     { role: "system", content: INSTRUCTIONS },
     { role: "user", content: [{ type: "text", text: INPUT }] },
@@ -136,7 +142,7 @@ export async function bareLoop(model: LanguageModelV3, maxSteps: number, seam?: 
     for (const call of calls) {
       const args = JSON.parse(call.input);
       seam?.({ type: "tool_call", toolName: call.toolName, args });
-      const value = await bareTools[call.toolName]!(args);
+      const value = await toolFunctions[call.toolName]!(args);
       seam?.({ type: "tool_result", toolName: call.toolName, result: value });
       outputs.push({
         type: "tool-result",

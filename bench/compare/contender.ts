@@ -1,0 +1,44 @@
+/**
+ * A contender: one framework (or the plain loop) set up for one case, whose `run()` does one
+ * whole run of the workload and resolves with the run's final text. Each lives in a module
+ * of its own under contenders/, loaded only by the processes that measure it.
+ */
+
+import type { Script } from "./script.js";
+import type { SeamHooks } from "./seam-hooks.js";
+
+export interface ContenderOptions {
+  script: Script;
+  hooks: SeamHooks;
+}
+
+export interface Contender {
+  run(): Promise<string>;
+  /** Untimed, between timed rounds (e.g. emptying an in-memory session store). */
+  setup?(): void;
+}
+
+export type CreateContender = (options: ContenderOptions) => Promise<Contender> | Contender;
+
+export interface ContenderEntry {
+  /** Column heading, two lines. */
+  heading: [string, string];
+  load(): Promise<{ create: CreateContender }>;
+}
+
+/** The contenders, in table order; `generateText` is the second ratio's reference. */
+export const CONTENDERS = {
+  plain: { heading: ["plain", "loop"], load: () => import("./contenders/plain.js") },
+  hookwiseRun: { heading: ["hookwise", "run()"], load: () => import("./contenders/hookwise-run.js") },
+  hookwiseStream: {
+    heading: ["hookwise", "stream()"],
+    load: () => import("./contenders/hookwise-stream.js"),
+  },
+  generateText: { heading: ["AI SDK", "generateText"], load: () => import("./contenders/generate-text.js") },
+  streamText: { heading: ["AI SDK", "streamText"], load: () => import("./contenders/stream-text.js") },
+  openaiAgents: { heading: ["OpenAI", "Agents"], load: () => import("./contenders/openai-agents.js") },
+  langchain: { heading: ["LangChain", "createAgent"], load: () => import("./contenders/langchain.js") },
+} satisfies Record<string, ContenderEntry>;
+
+export type ContenderName = keyof typeof CONTENDERS;
+export const CONTENDER_NAMES = Object.keys(CONTENDERS) as ContenderName[];
