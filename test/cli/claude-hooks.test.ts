@@ -96,7 +96,7 @@ describe("hookwise run --claude-settings", () => {
     // Every decision is in the trace with the script's name and its reason.
     const decisions = result.events
       .filter((entry: { effect: string }) => ["deny", "allow", "rewriteArgs", "retry"].includes(entry.effect))
-      .map((entry: { hook: string; effect: string; detail?: string }) => [
+      .map((entry: { hook: string; effect: string; detail?: unknown }) => [
         entry.hook,
         entry.effect,
         entry.detail,
@@ -108,7 +108,11 @@ describe("hookwise run --claude-settings", () => {
         "deny",
         expect.stringContaining(".env holds secrets"),
       ],
-      [".claude/settings.json:PreToolUse[0][1] rewrite-python.mjs", "rewriteArgs", undefined],
+      [
+        ".claude/settings.json:PreToolUse[0][1] rewrite-python.mjs",
+        "rewriteArgs",
+        { command: "python3 -c 'print(6*7)'" },
+      ],
       [".claude/settings.json:PreToolUse[0][1] rewrite-python.mjs", "allow", undefined],
       [
         ".claude/settings.json:Stop[0][0] require-tests.py",
