@@ -99,7 +99,19 @@ export async function serve(options: ServeOptions): Promise<HookwiseServer> {
     throw error;
   }
   const closing = new AbortController();
-  const ctx = createServerContext(loaded, settings, { env, closing: closing.signal, hooks: options.hooks });
+  const ctx = createServerContext(loaded, settings, {
+    env,
+    closing: closing.signal,
+    hooks: options.hooks,
+    log,
+  });
+  try {
+    await ctx.feed.open();
+  } catch (error) {
+    await ctx.feed.close();
+    await loaded.close();
+    throw error;
+  }
   const webRoot = findWebRoot(options.webRoot);
   if (!webRoot) log("the web UI is not built (npm run build); serving the API only");
   const app = createApp(kit, ctx, { version: packageVersion(), webRoot, log });
@@ -107,7 +119,7 @@ export async function serve(options: ServeOptions): Promise<HookwiseServer> {
   try {
     server = await listen(kit, app.fetch, settings.host, settings.port);
   } catch (error) {
-    ctx.feed.close();
+    await ctx.feed.close();
     await loaded.close();
     throw error;
   }

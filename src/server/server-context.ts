@@ -1,7 +1,7 @@
 /**
- * What the routes share. Per process: the live runs, the feed, the metrics, the shutdown
- * signal. In the StateStore (shared by replicas): sessions, timelines, leases, suspended
- * runs (read through the agents).
+ * What the routes share. Per process: the live runs, the metrics, the shutdown signal. In
+ * the StateStore (shared by replicas): sessions, timelines, leases, suspended runs (read
+ * through the agents), and the feed's events (on a store that broadcasts).
  */
 import type { LoadedConfig } from "../config/load-config.js";
 import type { AnyHook } from "../hooks/define-hook.js";
@@ -39,6 +39,7 @@ export function createServerContext(
     env: NodeJS.ProcessEnv;
     closing: AbortSignal;
     hooks?: ((agentId: string) => readonly AnyHook[]) | undefined;
+    log?: (line: string) => void;
   },
 ): ServerContext {
   const runs = new LiveRuns();
@@ -52,7 +53,7 @@ export function createServerContext(
     leases: new SessionLeases(loaded.store),
     runs,
     inbox: new ApprovalInbox(agents),
-    feed: new ServerFeed(loaded.notifications),
+    feed: new ServerFeed(loaded.notifications, { store: loaded.store, log: options.log }),
     metrics,
     scrub: secretScrubber(options.env, settings.token ? [settings.token] : []),
     closing: options.closing,

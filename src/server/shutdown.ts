@@ -54,7 +54,7 @@ export async function shutdown(
       );
     }
   }
-  ctx.feed.close();
+  await ctx.feed.close();
   parts.server.closeAllConnections();
   await closed;
   await ctx.loaded.close();

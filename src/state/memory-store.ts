@@ -52,6 +52,7 @@ export class MemoryStore implements StateStore {
   readonly #values = new Map<string, Entry>();
   readonly #windows = new Map<string, Window>();
   readonly #sessions = new Map<string, StoredSession>();
+  readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #now: () => number;
   readonly #maxSessions: number;
   readonly #sessionTtlMs: number | undefined;
@@ -207,5 +208,36 @@ export class MemoryStore implements StateStore {
     this.#sessions.delete(id);
   }
 
-  async close(): Promise<void> {}
+  async broadcast(channel: string, message: string): Promise<void> {
+    // Delivered on a later tick, as a message from a server would be.
+    const listeners = [...(this.#channels.get(channel) ?? [])];
+    if (listeners.length === 0) return;
+    queueMicrotask(() => {
+      for (const listener of listeners) {
+        try {
+          listener(message);
+        } catch (error) {
+          console.error(`[hookwise] a listener of ${channel} failed: ${(error as Error).message}`);
+        }
+      }
+    });
+  }
+
+  async listen(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    let set = this.#channels.get(channel);
+    if (!set) {
+      set = new Set();
+      this.#channels.set(channel, set);
+    }
+    const own = (message: string) => listener(message);
+    set.add(own);
+    return async () => {
+      set.delete(own);
+      if (set.size === 0) this.#channels.delete(channel);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#channels.clear();
+  }
 }

@@ -9,6 +9,7 @@
  *   <prefix>kv:<key>         a value (JSON text), a counter, or a lease holder
  *   <prefix>hits:<key>       a rate window (sorted set of event times)
  *   <prefix>session:<id>     a session (hash: messages, archived, createdAt, updatedAt, version, runs)
+ *   <prefix>channel:<name>   a pub/sub channel (`broadcast` / `listen`; listening opens a second connection)
  *
  * `ioredis` is an optional dependency, loaded on first use. With `url` the store opens (and
  * closes) its own connection; with `client` it uses yours and leaves it open.
@@ -64,6 +65,15 @@ interface OwnedClient extends RedisClientLike {
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
+/** A connection in subscriber mode (ioredis: `subscribe`, `unsubscribe`, "message"). */
+interface Subscriber {
+  subscribe(channel: string): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  on(event: "message", listener: (channel: string, message: string) => void): unknown;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}
+
 export class RedisStore implements StateStore {
   readonly kind = "redis";
   readonly location: string;
@@ -74,6 +84,9 @@ export class RedisStore implements StateStore {
   #client: Promise<RedisClientLike> | undefined;
   #owned: OwnedClient | undefined;
   #closed = false;
+  /** The connection that listens (a connection that subscribes can do nothing else). */
+  #subscriber: Promise<Subscriber> | undefined;
+  readonly #channels = new Map<string, Set<(message: string) => void>>();
 
   constructor(options: RedisStoreOptions) {
     if ((options.url === undefined) === (options.client === undefined)) {
@@ -132,6 +145,13 @@ export class RedisStore implements StateStore {
   }
 
   async #connect(): Promise<RedisClientLike> {
+    const client = await this.#open(this.#url!);
+    this.#owned = client;
+    return client;
+  }
+
+  /** A new connection to `url`, connected (or a StateStoreError naming the server). */
+  async #open(url: string): Promise<OwnedClient> {
     let Redis: new (url: string, options: object) => OwnedClient;
     try {
       ({ default: Redis } = (await import("ioredis")) as unknown as {
@@ -144,7 +164,7 @@ export class RedisStore implements StateStore {
         cause: error,
       });
     }
-    const client = new Redis(this.#url!, {
+    const client = new Redis(url, {
       lazyConnect: true,
       connectTimeout: 5_000,
       // A command waits through a few reconnections, then fails (never hangs a run forever).
@@ -168,7 +188,6 @@ export class RedisStore implements StateStore {
         cause: reason,
       });
     }
-    this.#owned = client;
     return client;
   }
 
@@ -351,10 +370,91 @@ export class RedisStore implements StateStore {
     await this.#call((redis) => redis.call("DEL", this.#sessionKey(id)));
   }
 
-  /** Closes the connection the store opened (a client passed in stays open); idempotent. */
+  #channelKey(channel: string): string {
+    return `${this.prefix}channel:${channel}`;
+  }
+
+  async broadcast(channel: string, message: string): Promise<void> {
+    await this.#call((redis) => redis.call("PUBLISH", this.#channelKey(channel), message));
+  }
+
+  async listen(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    const subscriber = await this.#subscriberConnection();
+    const key = this.#channelKey(channel);
+    let set = this.#channels.get(key);
+    if (!set) {
+      set = new Set();
+      this.#channels.set(key, set);
+      await subscriber.subscribe(key);
+    }
+    const own = (message: string) => listener(message);
+    set.add(own);
+    return async () => {
+      set.delete(own);
+      if (set.size > 0 || this.#channels.get(key) !== set) return;
+      this.#channels.delete(key);
+      if (!this.#closed) await subscriber.unsubscribe(key).catch(() => undefined);
+    };
+  }
+
+  #subscriberConnection(): Promise<Subscriber> {
+    if (this.#closed) {
+      return Promise.reject(
+        new StateStoreError({ kind: this.kind, message: `the Redis store for ${this.location} is closed` }),
+      );
+    }
+    if (!this.#subscriber) {
+      const opening = this.#openSubscriber();
+      this.#subscriber = opening;
+      opening.catch(() => {
+        if (this.#subscriber === opening) this.#subscriber = undefined;
+      });
+    }
+    return this.#subscriber;
+  }
+
+  async #openSubscriber(): Promise<Subscriber> {
+    let subscriber: Subscriber;
+    if (this.#url !== undefined) {
+      subscriber = (await this.#open(this.#url)) as unknown as Subscriber;
+    } else {
+      const client = (await this.#client) as RedisClientLike & { duplicate?: () => Subscriber };
+      if (typeof client.duplicate !== "function") {
+        throw new StateStoreError({
+          kind: this.kind,
+          message:
+            "new RedisStore({ client }): listening needs a second connection, and this client has no duplicate(); pass an ioredis client, or url",
+        });
+      }
+      subscriber = client.duplicate();
+    }
+    subscriber.on("message", (channel, message) => {
+      for (const listener of this.#channels.get(channel) ?? []) {
+        try {
+          listener(message);
+        } catch (error) {
+          console.error(`[hookwise] a listener of ${channel} failed: ${(error as Error).message}`);
+        }
+      }
+    });
+    return subscriber;
+  }
+
+  /** Closes the connections the store opened (a client passed in stays open); idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#channels.clear();
+    const subscribing = this.#subscriber;
+    this.#subscriber = undefined;
+    const subscriber = await subscribing?.catch(() => undefined);
+    if (subscriber) {
+      try {
+        await subscriber.quit();
+      } catch {
+        subscriber.disconnect();
+      }
+    }
     const connecting = this.#client;
     this.#client = undefined;
     await connecting?.catch(() => undefined);

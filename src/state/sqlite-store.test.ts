@@ -25,6 +25,7 @@ const start = 1_700_000_000_000;
     },
     far: 10 * 365 * 24 * 3_600_000,
     shared: () => ({ kind: "sqlite", path: last }),
+    broadcasts: false,
   }));
 }
 

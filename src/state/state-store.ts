@@ -112,6 +112,18 @@ export interface StateStore {
    */
   saveSession(record: SessionRecord, options?: SaveSessionOptions): Promise<number>;
   deleteSession(id: string): Promise<void>;
+  /**
+   * Sends `message` to the listeners of `channel` in every process that shares the store
+   * (Redis: PUBLISH; the memory store: its own process). Fire and forget: a process that is
+   * not listening at that moment never sees it. A store without it (SQLite) keeps such
+   * messages in the process that sent them.
+   */
+  broadcast?(channel: string, message: string): Promise<void>;
+  /**
+   * Listens to `channel` (see `broadcast`), the sender's own messages included; resolves
+   * once listening, to the function that stops listening.
+   */
+  listen?(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
   /** Releases the store's resources; idempotent. The store must not be used afterwards. */
   close(): Promise<void>;
 }

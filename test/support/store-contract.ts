@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SessionBusyError } from "../../src/errors/session-busy-error.js";
 import type { ModelMessage } from "../../src/events/payloads.js";
-import type { StateConfig } from "../../src/state/create-store.js";
+import { createStore, type StateConfig } from "../../src/state/create-store.js";
 import type { SessionRecord, StateStore } from "../../src/state/state-store.js";
 
 export interface StoreHarness {
@@ -26,6 +26,11 @@ export interface StoreHarness {
    * open the store `open` returned last. Undefined for a per-process store (memory).
    */
   shared?(): StateConfig;
+  /**
+   * Whether the store has `broadcast` and `listen` (default true). A store that says no is
+   * checked not to have them half.
+   */
+  readonly broadcasts?: boolean;
 }
 
 /** Event times for `hit`: any epoch works, the window only compares them. */
@@ -407,6 +412,72 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         await harness.advance(100);
         expect(await expiring.loadSession("s")).toBeUndefined();
       });
+    });
+
+    describe("broadcast and listen", () => {
+      if (harness.broadcasts === false) {
+        it("has neither (its messages stay in the process)", () => {
+          expect(store.broadcast).toBeUndefined();
+          expect(store.listen).toBeUndefined();
+        });
+        return;
+      }
+      const heard = (messages: string[], count: number) =>
+        expect.poll(() => messages.length, { timeout: 5_000, interval: 10 }).toBe(count);
+
+      it("delivers each message to every listener of its channel, the sender's included, in order", async () => {
+        const first: string[] = [];
+        const second: string[] = [];
+        const other: string[] = [];
+        const stops = [
+          await store.listen!("feed", (message) => first.push(message)),
+          await store.listen!("feed", (message) => second.push(message)),
+          await store.listen!("elsewhere", (message) => other.push(message)),
+        ];
+        await store.broadcast!("feed", "one");
+        await store.broadcast!("feed", '{"two":2}');
+        await heard(first, 2);
+        await heard(second, 2);
+        expect(first).toEqual(["one", '{"two":2}']);
+        expect(second).toEqual(first);
+        expect(other).toEqual([]);
+        for (const stop of stops) await stop();
+      });
+
+      it("a listener that stopped hears nothing more; the others still do", async () => {
+        const kept: string[] = [];
+        const stopped: string[] = [];
+        const stopKept = await store.listen!("feed", (message) => kept.push(message));
+        const stop = await store.listen!("feed", (message) => stopped.push(message));
+        await store.broadcast!("feed", "before");
+        await heard(stopped, 1);
+        await stop();
+        await store.broadcast!("feed", "after");
+        await heard(kept, 2);
+        expect(stopped).toEqual(["before"]);
+        await stopKept();
+      });
+
+      if (harness.shared) {
+        const spec = harness.shared;
+        it("reaches another instance opened on the same store, both ways", async () => {
+          const twin = createStore(spec());
+          opened.push(twin);
+          const here: string[] = [];
+          const there: string[] = [];
+          const stops = [
+            await store.listen!("feed", (message) => here.push(message)),
+            await twin.listen!("feed", (message) => there.push(message)),
+          ];
+          await twin.broadcast!("feed", "from the twin");
+          await store.broadcast!("feed", "from here");
+          await heard(here, 2);
+          await heard(there, 2);
+          expect(new Set(here)).toEqual(new Set(["from the twin", "from here"]));
+          expect(new Set(there)).toEqual(new Set(here));
+          for (const stop of stops) await stop();
+        });
+      }
     });
 
     if (harness.shared) {
