@@ -58,12 +58,18 @@ async function drive(surface: Surface, agent: Agent, input: string, options: Run
   return live.result;
 }
 
-/** The user texts (all parts) of each request's run message. */
+/**
+ * The user texts (all parts) of each request, in order: the run's message, then what the
+ * attempt added after the last message (where per-attempt context goes by default).
+ */
 function userParts(request: RunResult["requests"][number]): string[] {
-  const first = request.messages.find((message) => message.role === "user")!;
-  return typeof first.content === "string"
-    ? [first.content]
-    : first.content.flatMap((part) => (part.type === "text" ? [part.text] : []));
+  return request.messages
+    .filter((message) => message.role === "user")
+    .flatMap((message) =>
+      typeof message.content === "string"
+        ? [message.content]
+        : message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])),
+    );
 }
 
 describe("live-state.ts (seed 004's plugin example)", () => {

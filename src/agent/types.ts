@@ -68,6 +68,12 @@ export interface AgentOptions {
    * o*, claude-*, gemini-*…), else 128 000.
    */
   contextWindow?: number;
+  /**
+   * The provider's prompt cache. `breakpoints: "auto"` (default) marks where the stable
+   * history ends for providers that want it marked (Anthropic, Claude on Bedrock), so each
+   * step reads everything before from the cache; `"off"` leaves requests unmarked.
+   */
+  cache?: { breakpoints?: "auto" | "off" };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Human output of a run as it happens: steps, tool calls, hook firings, the answer. */
-import type { AgentEvent } from "../loop/run-result.js";
+import type { AgentEvent, Usage } from "../loop/run-result.js";
 
 export interface Printer {
   line(text: string): void;
@@ -59,7 +59,7 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
         const { result } = event;
         const why = result.reason ? ` — ${result.reason}${result.hook ? ` (hook ${result.hook})` : ""}` : "";
         out.line(
-          `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}`,
+          `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}${cacheNote(result.usage)}`,
         );
         break;
       }
@@ -67,4 +67,14 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
         break;
     }
   };
+}
+
+/** The prompt cache's share of the input, when the provider reported it. */
+function cacheNote(usage: Usage): string {
+  if (usage.cacheReadTokens === undefined && usage.cacheWriteTokens === undefined) return "";
+  const count = (value: number) => value.toLocaleString("en-US");
+  const parts = [`${count(usage.inputTokens)} input tokens`];
+  if (usage.cacheReadTokens !== undefined) parts.push(`${count(usage.cacheReadTokens)} read from cache`);
+  if (usage.cacheWriteTokens !== undefined) parts.push(`${count(usage.cacheWriteTokens)} written to cache`);
+  return ` · ${parts.join(", ")}`;
 }

@@ -316,6 +316,9 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       models: (name: string) => (config.models[name] ? modelFor(name).model : undefined),
       ...(logger ? { logger } : {}),
       contextWindow: configuredContextWindow(config, agent),
+      ...(agent.cache?.breakpoints || config.runtime.cache?.breakpoints
+        ? { cache: { breakpoints: agent.cache?.breakpoints ?? config.runtime.cache?.breakpoints } }
+        : {}),
       ...overrides,
       // `approval_ttl` (seconds) merges with an overriding channel (the CLI's prompt).
       approvals: approvalOptions(agent.approval_ttl ?? config.runtime.approval_ttl, overrides.approvals),

@@ -193,6 +193,17 @@ export const stateSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
+const cacheSchema = z
+  .strictObject({
+    breakpoints: z
+      .enum(["auto", "off"])
+      .optional()
+      .describe(
+        "auto (default): mark where the stable history ends for providers that want cache breakpoints (Anthropic, Claude on Bedrock); off: no marks",
+      ),
+  })
+  .describe("the provider's prompt cache");
+
 export const agentSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_-]+$/, "an agent id uses letters, digits, _ and -"),
   role: z.string().optional(),
@@ -207,6 +218,7 @@ export const agentSchema = z.strictObject({
   max_steps: z.number().int().positive().optional(),
   tool_concurrency: z.number().int().positive().optional(),
   max_retries: z.number().int().min(0).optional(),
+  cache: cacheSchema.optional(),
   /** Seconds a pending approval can be approved (default: runtime.approval_ttl, else 24 h). */
   approval_ttl: z
     .number()
@@ -234,6 +246,7 @@ export const runtimeSchema = z.strictObject({
   max_retries: z.number().int().min(0).optional(),
   /** Default hook timeout, seconds. */
   hook_timeout: z.number().positive().optional(),
+  cache: cacheSchema.optional(),
   /** Seconds a pending approval can be approved; after it, it can only be denied (default 24 h). */
   approval_ttl: z
     .number()

@@ -2,7 +2,7 @@
  * The merge rules of `model_request` patches (DESIGN §4), in one place. Patches arrive in
  * hook order; every hook saw the baseline request, not earlier patches.
  */
-import type { RequestPatch } from "./request-patch.js";
+import type { ContextPlacement, RequestPatch } from "./request-patch.js";
 
 export interface NamedPatch {
   hook: string;
@@ -16,6 +16,22 @@ export interface MergedPatch {
   /** Hooks that narrowed `activeTools`, in order. */
   activeToolsBy: string[];
   warnings: string[];
+  /**
+   * The text the patches add, by where it goes, in order: each hook's `appendToUserMessage`
+   * (`kind: "append"`), then each `extraContext` block (`kind: "context"`).
+   */
+  additions: Addition[];
+}
+
+export interface Addition {
+  kind: "append" | "context";
+  placement: ContextPlacement;
+  text: string;
+}
+
+function contextBlock(item: string | { id?: string; text: string }): string {
+  if (typeof item === "string") return `<context>\n${item}\n</context>`;
+  return `<context${item.id ? ` id="${item.id.replace(/"/g, "'")}"` : ""}>\n${item.text}\n</context>`;
 }
 
 const LAST_WRITER_WARNS = ["system", "messages"] as const;
@@ -58,14 +74,25 @@ export function mergeRequestPatches(
   const activeToolsBy: string[] = [];
   const warnings: string[] = [];
   const append: string[] = [];
+  const appended: Addition[] = [];
+  const contexts: Addition[] = [];
 
   for (const { hook, patch } of patches) {
+    const placement = patch.placement ?? "end";
     if (patch.extraContext?.length) {
       merged.extraContext = [...(merged.extraContext ?? []), ...patch.extraContext];
       setBy.extraContext = hook;
+      for (const item of patch.extraContext) {
+        contexts.push({
+          kind: "context",
+          placement: (typeof item === "object" && item.placement) || placement,
+          text: contextBlock(item),
+        });
+      }
     }
     if (patch.appendToUserMessage !== undefined) {
       append.push(patch.appendToUserMessage);
+      appended.push({ kind: "append", placement, text: patch.appendToUserMessage });
       setBy.appendToUserMessage = hook;
     }
     for (const field of LAST_WRITER_WARNS) {
@@ -105,5 +132,5 @@ export function mergeRequestPatches(
     }
   }
   if (append.length) merged.appendToUserMessage = append.join("\n\n");
-  return { patch: merged, setBy, activeToolsBy, warnings };
+  return { patch: merged, setBy, activeToolsBy, warnings, additions: [...appended, ...contexts] };
 }

@@ -18,7 +18,7 @@ import { contextFor, payload, type RunState } from "./run-state.js";
 import type { DeltaSink, Surface } from "./surface.js";
 import type { LoopRuntime, StepRequestOutcome } from "./types.js";
 
-const NO_PATCH = { patch: {}, setBy: {}, activeToolsBy: [], warnings: [] };
+const NO_PATCH = { patch: {}, setBy: {}, activeToolsBy: [], warnings: [], additions: [] };
 
 // Transforms see the baseline and decides the patched request: two dispatches, one phase each.
 const TRANSFORMS: BlockingOptions = Object.freeze({ phase: "transforms" });

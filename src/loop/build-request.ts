@@ -5,7 +5,7 @@
 
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ModelMessage, ModelRequest, ToolChoice, ToolSpec } from "../events/payloads.js";
-import { deepMerge, type MergedPatch } from "../hooks/merge-request-patch.js";
+import { type Addition, deepMerge, type MergedPatch } from "../hooks/merge-request-patch.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 
 export class RequestValidationError extends HookwiseError {
@@ -26,11 +26,6 @@ export function toolSpecs(tools: readonly ResolvedTool[]): ToolSpec[] {
   }));
 }
 
-function contextBlock(item: string | { id?: string; text: string }): string {
-  if (typeof item === "string") return `<context>\n${item}\n</context>`;
-  return `<context${item.id ? ` id="${item.id.replace(/"/g, "'")}"` : ""}>\n${item.text}\n</context>`;
-}
-
 function withText(message: ModelMessage, text: string): ModelMessage {
   if (message.role !== "user") return message;
   const content =
@@ -43,9 +38,36 @@ function withText(message: ModelMessage, text: string): ModelMessage {
   return { ...message, content };
 }
 
+/** The texts of `additions` of one kind and placement, joined as they go in (or undefined). */
+function joined(additions: readonly Addition[], kind: Addition["kind"], placement: Addition["placement"]) {
+  let text: string | undefined;
+  for (const addition of additions) {
+    if (addition.kind !== kind || addition.placement !== placement) continue;
+    text = text === undefined ? addition.text : `${text}${kind === "append" ? "\n\n" : "\n"}${addition.text}`;
+  }
+  return text;
+}
+
+function lastUserIndex(messages: readonly ModelMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index--)
+    if (messages[index]!.role === "user") return index;
+  return -1;
+}
+
+/**
+ * After the last message: appended to it when it is a user message, else a user message of
+ * its own (after tool results too: every provider takes a user turn there). What came
+ * before is untouched, byte for byte: the provider's prompt cache still covers it.
+ */
+function atEnd(messages: ModelMessage[], text: string): void {
+  const last = messages.length - 1;
+  if (last >= 0 && messages[last]!.role === "user") messages[last] = withText(messages[last]!, text);
+  else messages.push({ role: "user", content: text });
+}
+
 /**
  * Applies a merged patch to a copy of `baseline`. `userMessageIndex` is where the run's
- * user message sits in the history (-1 when none), for `appendToUserMessage`.
+ * user message sits in the history (-1 when none), for `appendToUserMessage` placed in it.
  */
 export function applyPatch(
   baseline: ModelRequest,
@@ -53,27 +75,30 @@ export function applyPatch(
   tools: readonly ResolvedTool[],
   userMessageIndex: number,
 ): ModelRequest {
-  const { patch } = merged;
+  const { patch, additions } = merged;
   const request: ModelRequest = { ...baseline };
   if (patch.system !== undefined) request.system = patch.system;
   let messages = patch.messages ?? baseline.messages;
-  if (patch.appendToUserMessage !== undefined && patch.messages === undefined && userMessageIndex >= 0) {
+  if (additions.length) {
     const copy = [...messages];
-    copy[userMessageIndex] = withText(copy[userMessageIndex]!, patch.appendToUserMessage);
-    messages = copy;
-  }
-  if (patch.extraContext?.length) {
-    const text = patch.extraContext.map(contextBlock).join("\n");
-    let last = -1;
-    for (let index = messages.length - 1; index >= 0; index--) {
-      if (messages[index]!.role === "user") {
-        last = index;
-        break;
-      }
+    // The seed-literal placements first: the run's user message, the last user message.
+    const toUser = joined(additions, "append", "user_message");
+    if (toUser !== undefined && patch.messages === undefined && userMessageIndex >= 0)
+      copy[userMessageIndex] = withText(copy[userMessageIndex]!, toUser);
+    const contextToUser = joined(additions, "context", "user_message");
+    if (contextToUser !== undefined) {
+      const last = lastUserIndex(copy);
+      if (last >= 0) copy[last] = withText(copy[last]!, contextToUser);
+      else copy.push({ role: "user", content: contextToUser });
     }
-    const copy = [...messages];
-    if (last >= 0) copy[last] = withText(copy[last]!, text);
-    else copy.push({ role: "user", content: text });
+    const toSystem = [joined(additions, "append", "system"), joined(additions, "context", "system")]
+      .filter((text) => text !== undefined)
+      .join("\n\n");
+    if (toSystem) request.system = request.system ? `${request.system}\n\n${toSystem}` : toSystem;
+    const appendAtEnd = joined(additions, "append", "end");
+    if (appendAtEnd !== undefined) atEnd(copy, appendAtEnd);
+    const contextAtEnd = joined(additions, "context", "end");
+    if (contextAtEnd !== undefined) atEnd(copy, contextAtEnd);
     messages = copy;
   }
   request.messages = messages;

@@ -12,7 +12,7 @@ import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
 export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
-  const usage = {
+  const usage: Usage = {
     inputTokens: reported.inputTokens ?? 0,
     outputTokens: reported.outputTokens ?? 0,
     totalTokens: reported.totalTokens ?? (reported.inputTokens ?? 0) + (reported.outputTokens ?? 0),
@@ -20,6 +20,14 @@ export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
   state.usage.inputTokens += usage.inputTokens;
   state.usage.outputTokens += usage.outputTokens;
   state.usage.totalTokens += usage.totalTokens;
+  if (reported.cacheReadTokens !== undefined) {
+    usage.cacheReadTokens = reported.cacheReadTokens;
+    state.usage.cacheReadTokens = (state.usage.cacheReadTokens ?? 0) + reported.cacheReadTokens;
+  }
+  if (reported.cacheWriteTokens !== undefined) {
+    usage.cacheWriteTokens = reported.cacheWriteTokens;
+    state.usage.cacheWriteTokens = (state.usage.cacheWriteTokens ?? 0) + reported.cacheWriteTokens;
+  }
   return usage;
 }
 

@@ -16,6 +16,7 @@ import { modelLabel, modelSettings } from "../models/model-settings.js";
 import { abortable, abortError, NEVER_ABORTED } from "./abortable.js";
 import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attempt.js";
 import { backoffDelay, sleep } from "./backoff.js";
+import { breakpointMark, markBreakpoints, stablePrefix } from "./cache-breakpoints.js";
 import { payload, type RunState } from "./run-state.js";
 import type { Surface } from "./surface.js";
 import type { LoopRuntime, StepRequestOutcome } from "./types.js";
@@ -68,11 +69,25 @@ const PROVIDER_CHOICES = {
   required: Object.freeze({ type: "required" as const }),
 };
 
-function callOptions(request: ModelRequest, state: RunState) {
+/** The provider prompt of an attempt, with cache breakpoints where `model` wants them. */
+function promptOf(runtime: LoopRuntime, model: LanguageModel, request: ModelRequest, state: RunState) {
+  const prompt = state.prompts.build(request.system, request.messages);
+  if (runtime.options.cache?.breakpoints === "off") return prompt;
+  const mark = breakpointMark(model);
+  if (mark === undefined) return prompt;
+  return markBreakpoints(
+    prompt,
+    mark,
+    stablePrefix(request.messages, state.messages),
+    Boolean(request.system),
+  );
+}
+
+function callOptions(runtime: LoopRuntime, model: LanguageModel, request: ModelRequest, state: RunState) {
   const choice = request.toolChoice;
   const signal = state.signal;
   return {
-    prompt: state.prompts.build(request.system, request.messages),
+    prompt: promptOf(runtime, model, request, state),
     tools: request.tools.length ? providerToolsOf(request.tools) : undefined,
     toolChoice: request.tools.length
       ? typeof choice === "string"
@@ -129,7 +144,7 @@ export function requestStep(
   state.requests.push(attempt.request);
   let pending: PromiseLike<ModelTurn>;
   try {
-    pending = callAttempt(runtime.model, attempt);
+    pending = callAttempt(runtime, runtime.model, attempt);
   } catch (error) {
     pending = Promise.reject(error);
   }
@@ -140,10 +155,10 @@ export function requestStep(
 }
 
 /** Issues one attempt. A model that ignores its abortSignal must not keep an aborted run alive. */
-function callAttempt(model: LanguageModel, attempt: Attempt): PromiseLike<ModelTurn> {
+function callAttempt(runtime: LoopRuntime, model: LanguageModel, attempt: Attempt): PromiseLike<ModelTurn> {
   const { state } = attempt;
   return abortable(
-    attempt.surface.callModel(model, callOptions(attempt.request, state), attempt),
+    attempt.surface.callModel(model, callOptions(runtime, model, attempt.request, state), attempt),
     state.signal,
   );
 }
@@ -178,7 +193,7 @@ async function requestAttempts(
       if (prepared.kind !== "ready") return prepared;
       state.requests.push(attempt.request);
       try {
-        return accepted(attempt, await callAttempt(model, attempt));
+        return accepted(attempt, await callAttempt(runtime, model, attempt));
       } catch (thrown) {
         error = thrown;
       }

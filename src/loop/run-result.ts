@@ -8,6 +8,13 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /**
+   * Of `inputTokens`, those read from the provider's prompt cache (billed at a fraction of
+   * the input price). Present once a provider reported it.
+   */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache. Present once reported. */
+  cacheWriteTokens?: number;
 }
 
 export interface ToolResultRecord {

@@ -23,6 +23,11 @@ export interface RunSettings {
   providerOptions?: Record<string, Record<string, unknown>>;
   models?: Record<string, LanguageModel> | ((name: string) => LanguageModel | undefined);
   contextWindow?: number;
+  /**
+   * Prompt-cache breakpoints for providers that want them marked (Anthropic, Claude on
+   * Bedrock): `auto` (default) marks the end of the stable history, `off` marks nothing.
+   */
+  cache?: { breakpoints?: "auto" | "off" };
 }
 
 /** An agent's options resolved once at `createAgent`: tools named, hooks indexed, defaults set. */

@@ -38,6 +38,10 @@ export interface ModelUsage {
   inputTokens: number | undefined;
   outputTokens: number | undefined;
   totalTokens: number | undefined;
+  /** Input tokens read from the provider's prompt cache (part of `inputTokens`), when it says. */
+  cacheReadTokens?: number | undefined;
+  /** Input tokens written to the provider's prompt cache (part of `inputTokens`), when it says. */
+  cacheWriteTokens?: number | undefined;
 }
 
 export interface ModelToolCall {

@@ -10,11 +10,15 @@ function read(field: number | { total?: number } | undefined): number | undefine
   return typeof field === "number" ? field : field?.total;
 }
 
+type InputTokens = { total?: number; cacheRead?: number; cacheWrite?: number };
+
 export function readUsage(usage: unknown): ModelUsage {
   const value = (usage ?? {}) as {
-    inputTokens?: number | { total?: number };
+    inputTokens?: number | InputTokens;
     outputTokens?: number | { total?: number };
     totalTokens?: number;
+    /** V2-era flat field some providers still fill. */
+    cachedInputTokens?: number;
   };
   const inputTokens = read(value.inputTokens);
   const outputTokens = read(value.outputTokens);
@@ -23,7 +27,13 @@ export function readUsage(usage: unknown): ModelUsage {
     (inputTokens === undefined && outputTokens === undefined
       ? undefined
       : (inputTokens ?? 0) + (outputTokens ?? 0));
-  return { inputTokens, outputTokens, totalTokens };
+  const result: ModelUsage = { inputTokens, outputTokens, totalTokens };
+  // Cache figures only when the provider gave them: "0 read" and "not reported" differ.
+  const details = typeof value.inputTokens === "object" ? value.inputTokens : undefined;
+  const cacheRead = details?.cacheRead ?? value.cachedInputTokens;
+  if (typeof cacheRead === "number") result.cacheReadTokens = cacheRead;
+  if (typeof details?.cacheWrite === "number") result.cacheWriteTokens = details.cacheWrite;
+  return result;
 }
 
 export function readFinishReason(reason: unknown): string {

@@ -29,7 +29,8 @@ export interface ScriptEntry {
   tool_calls?: ScriptedToolCall[];
   /** This attempt fails with an API error (retryable for 408, 409, 429 and 5xx unless said). */
   error?: { status?: number; message?: string; retryable?: boolean; headers?: Record<string, string> };
-  usage?: { inputTokens?: number; outputTokens?: number };
+  /** What the provider would report; cache figures only when given (as a provider that caches). */
+  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   /** Wait this long before answering (tests of timeouts and concurrency). */
   delayMs?: number;
 }
@@ -77,7 +78,12 @@ function usageOf(entry: ScriptEntry, call: LanguageModelV3CallOptions): Language
     entry.usage?.outputTokens ??
     Math.ceil(((entry.text ?? "").length + JSON.stringify(toolCallsOf(entry)).length) / 4);
   return {
-    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    inputTokens: {
+      total: input,
+      noCache: input - (entry.usage?.cacheReadTokens ?? 0) - (entry.usage?.cacheWriteTokens ?? 0),
+      cacheRead: entry.usage?.cacheReadTokens,
+      cacheWrite: entry.usage?.cacheWriteTokens,
+    },
     outputTokens: { total: output, text: output, reasoning: 0 },
   };
 }

@@ -13,6 +13,16 @@ function usageOf(answer: WireAnswer) {
   return answer.usage ?? { input: 11, output: 7 };
 }
 
+/** Anthropic's input usage: `input_tokens` excludes what the cache served or stored. */
+function inputUsage(usage: NonNullable<WireAnswer["usage"]>) {
+  if (usage.cacheRead === undefined && usage.cacheWrite === undefined) return { input_tokens: usage.input };
+  return {
+    input_tokens: usage.input - (usage.cacheRead ?? 0) - (usage.cacheWrite ?? 0),
+    cache_read_input_tokens: usage.cacheRead ?? 0,
+    cache_creation_input_tokens: usage.cacheWrite ?? 0,
+  };
+}
+
 export const renderAnthropic: ShapeRenderer = {
   json(answer, body) {
     const content: unknown[] = [];
@@ -29,7 +39,7 @@ export const renderAnthropic: ShapeRenderer = {
       content,
       stop_reason: stopReason(answer),
       stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: usage.output },
+      usage: { ...inputUsage(usage), output_tokens: usage.output },
     };
   },
 
@@ -46,7 +56,7 @@ export const renderAnthropic: ShapeRenderer = {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: usage.input, output_tokens: 1 },
+          usage: { ...inputUsage(usage), output_tokens: 1 },
         },
       },
       "message_start",

@@ -12,7 +12,8 @@ export interface WireAnswer {
   text?: string;
   reasoning?: string;
   toolCalls?: WireToolCall[];
-  usage?: { input: number; output: number };
+  /** `cacheRead` / `cacheWrite`: input tokens the provider's prompt cache served or stored. */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   /** Streaming only: after this many text pieces, fail with `breakWith` instead of finishing. */
   breakAfter?: number;
   breakWith?: "malformed" | Record<string, unknown>;

@@ -2,8 +2,10 @@
  * `inject_message` (seed 003): content the model is guaranteed to see. Transform.
  *
  * On `model_request` it patches this attempt's outbound copy only (DESIGN §4), never the
- * transcript: `auto` / `user` append to the run's user message; `system` appends to the
- * system prompt after a blank line (or becomes it when there is none); `new_message`
+ * transcript: `auto` / `user` add the text after the last message (`placement: end`, the
+ * default: everything before it stays cached by the provider) or to the run's user message
+ * (`placement: user_message`); `system` appends to the system prompt after a blank line
+ * (or becomes it when there is none); `new_message`
  * inserts a message with `role` at `position` (`end`, or `before_last`) into the history.
  *
  * On `session_start`, `run_start`, `step_start`, `step_end` the message is persisted in the
@@ -28,6 +30,12 @@ export const injectMessage = defineAction({
       strategy: z.enum(["auto", "user", "system", "new_message"]).default("auto"),
       role: z.enum(["user", "system", "assistant"]).default("user").describe("new_message only"),
       position: z.enum(["end", "before_last"]).default("end").describe("new_message on model_request only"),
+      placement: z
+        .enum(["end", "user_message"])
+        .optional()
+        .describe(
+          "auto/user on model_request only: end (default: after the last message, cache-friendly) or user_message (the run's user message)",
+        ),
     })
     .describe(description),
   events: ["session_start", "run_start", "step_start", "step_end", "model_request"],
@@ -41,7 +49,7 @@ export const injectMessage = defineAction({
     if (event.type !== "model_request") return flow.inject([message]);
     const { request } = event;
     if (config.strategy === "auto" || config.strategy === "user")
-      return flow.patch({ appendToUserMessage: content });
+      return flow.patch({ appendToUserMessage: content, placement: config.placement ?? "end" });
     if (config.strategy === "system")
       return flow.patch({ system: request.system ? `${request.system}\n\n${content}` : content });
     const messages = [...request.messages];
