@@ -81,7 +81,13 @@ const ATTEMPT_EVENTS = new Set([
   "reasoning_delta",
   "tool_call_delta",
 ]);
-const STEP_EVENTS = new Set(["step_start", "step_end", "model_turn_finished", "invalid_tool_call"]);
+const STEP_EVENTS = new Set([
+  "step_start",
+  "step_end",
+  "model_turn_finished",
+  "invalid_tool_call",
+  "approval_request",
+]);
 
 export interface RunIdentity {
   readonly agentName: string;
