@@ -39,7 +39,7 @@ export interface HookRunnerOptions {
   keep?: { capacity: number };
   log: HookLogger;
   /** Watches each firing with its timing (telemetry's spans); none: nothing is called. */
-  observer?: HookObserver;
+  observer?: HookObserver | undefined;
 }
 
 export class HookRunner {

@@ -165,7 +165,7 @@ async function driveSession(
       trace: surface.streaming ? (entry) => surface.emit({ type: "hook", ...entry }) : undefined,
       keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
-      ...(telemetry ? { observer: telemetry } : {}),
+      observer: telemetry,
     }),
     telemetry,
     approvals,

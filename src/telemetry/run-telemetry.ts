@@ -260,6 +260,16 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     );
   }
 
+  /**
+   * Runs a tool's body with its call's span as the active context, so that spans the body
+   * starts (a sub-agent's run, instrumented HTTP or database calls) nest under it. Takes
+   * effect when a context manager is registered (the Node SDK registers one).
+   */
+  inTool<T>(toolCallId: string, body: () => T): T {
+    const scope = this.#tools.get(toolCallId);
+    return scope === undefined ? body() : context.with(scope.context, body);
+  }
+
   toolEnded(toolCallId: string, outcome: ToolSummary): void {
     const scope = this.#tools.get(toolCallId);
     if (scope === undefined) return;

@@ -3,7 +3,14 @@
  * the tree of a run, one span per hook firing with its decision, content only when asked
  * for and only after redaction, and nothing at all without a tracer provider.
  */
-import { trace } from "@opentelemetry/api";
+import { AsyncLocalStorage } from "node:async_hooks";
+import {
+  type Context,
+  type ContextManager,
+  context as otelContext,
+  ROOT_CONTEXT,
+  trace,
+} from "@opentelemetry/api";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -329,5 +336,67 @@ describe("createAgent({ telemetry }) checks its values", () => {
     [true, "telemetry must be an object"],
   ])("%j", (telemetry, message) => {
     expect(() => createAgent({ model, telemetry: telemetry as never })).toThrow(message);
+  });
+});
+
+/** The smallest context manager: what the Node SDK registers (AsyncLocalStorage-based). */
+class StorageContextManager implements ContextManager {
+  readonly #storage = new AsyncLocalStorage<Context>();
+  active(): Context {
+    return this.#storage.getStore() ?? ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    context: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    return this.#storage.run(context, () => fn.call(thisArg, ...args));
+  }
+  bind<T>(_context: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.#storage.disable();
+    return this;
+  }
+}
+
+describe("nesting under a context manager", () => {
+  afterEach(() => otelContext.disable());
+
+  test.each(SURFACES)("%s: a sub-agent's run nests under the parent's execute_tool span", async (surface) => {
+    register();
+    otelContext.setGlobalContextManager(new StorageContextManager());
+    const child = createAgent({
+      name: "helper",
+      model: scriptedModel([
+        { toolCalls: [{ name: "remove", args: { key: "x" }, id: "h1" }] },
+        { text: "no" },
+      ]),
+      tools: { remove },
+      hooks: [noDelete],
+      telemetry: {},
+    });
+    const parent = createAgent({
+      name: "lead",
+      model: scriptedModel([
+        { toolCalls: [{ name: "agents_helper", args: { task: "remove x" }, id: "p1" }] },
+        { text: "done" },
+      ]),
+      agents: { helper: child },
+      telemetry: {},
+    });
+    await runOn(surface, parent, "go");
+    const spans = exporter.getFinishedSpans();
+    const [childRun] = byName(spans, "invoke_agent helper");
+    expect(parentOf(childRun!, spans)?.name).toBe("execute_tool agents_helper");
+    const [denial] = byName(spans, "hookwise.hook no-delete");
+    expect(denial!.attributes["hookwise.hook.effect"]).toBe("denied");
+    expect(parentOf(denial!, spans)?.name).toBe("execute_tool remove");
+    expect(new Set(spans.map((span) => span.spanContext().traceId)).size).toBe(1);
   });
 });
