@@ -275,6 +275,27 @@ describe.each(SURFACES)("telemetry on %s()", (surface) => {
       expect(text).not.toContain(content);
   });
 
+  test("a failed attempt is its own chat span, marked failed, with its model_error hooks under it", async () => {
+    const onError = defineHook({ name: "note-error", on: "model_error", kind: "inspect", handler: () => {} });
+    const agent = createAgent({
+      name: "keeper",
+      model: scriptedModel([{ error: { status: 429, message: "slow down" } }, { text: "done" }]),
+      hooks: [onError],
+      retry: { initialDelayMs: 0 },
+      telemetry: {},
+    });
+    const { result } = await runOn(surface, agent, "hi");
+    expect(result.outcome).toBe("completed");
+    const spans = exporter.getFinishedSpans();
+    const chats = spans.filter((span) => span.attributes["gen_ai.operation.name"] === "chat");
+    expect(chats.map((chat) => chat.attributes["hookwise.attempt"])).toEqual([1, 2]);
+    expect(chats[0]!.status).toMatchObject({ code: 2, message: expect.stringContaining("slow down") });
+    expect(chats[0]!.attributes["error.type"]).toBe("rate_limit");
+    expect(chats[1]!.status.code).not.toBe(2);
+    const [hook] = byName(spans, "hookwise.hook note-error");
+    expect(parentOf(hook!, spans)).toBe(chats[0]);
+  });
+
   test("inputs and outputs of the run, after its rewrites", async () => {
     const rewriteInput = defineHook({
       name: "mask-email",
