@@ -19,4 +19,5 @@ export * from "./policy/index.js";
 export * from "./server/index.js";
 export * from "./sessions/index.js";
 export * from "./state/index.js";
+export type { TelemetryOptions } from "./telemetry/index.js";
 export * from "./tools/index.js";

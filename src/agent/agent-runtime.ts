@@ -8,6 +8,7 @@ import { modelLabel } from "../models/model-settings.js";
 import { compilePolicies } from "../policy/policy.js";
 import { resolveSessionOptions } from "../sessions/session-lease.js";
 import { MemoryStore } from "../state/memory-store.js";
+import { resolveTelemetry } from "../telemetry/resolve-telemetry.js";
 import { type ResolvedTool, resolveTool } from "../tools/resolved-tool.js";
 import { subAgentTool } from "./sub-agent-tool.js";
 import type { AgentOptions, AgentRuntime } from "./types.js";
@@ -49,6 +50,7 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
     canonical.set(tool.functionName, tool.functionName);
     canonical.set(tool.qualifiedName, tool.functionName);
   }
+  const telemetry = resolveTelemetry(options.telemetry);
   const registry = new HookRegistry(options.hooks ?? [], { defaultTimeoutMs: options.hookTimeoutMs });
   if (options.policies?.length) registry.register(compilePolicies(options.policies));
   return {
@@ -70,5 +72,6 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
     log: options.logger ?? consoleLogger,
     sessionScratch: new Map(),
     traceCapacity: 0,
+    ...(telemetry ? { telemetry } : {}),
   };
 }

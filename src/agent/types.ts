@@ -17,6 +17,7 @@ import type { Policy } from "../policy/policy.js";
 import type { EndSessionOptions } from "../sessions/end-session.js";
 import type { SessionOptions } from "../sessions/session-lease.js";
 import type { StateStore } from "../state/state-store.js";
+import type { TelemetryOptions } from "../telemetry/types.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
 
@@ -74,6 +75,13 @@ export interface AgentOptions {
    * step reads everything before from the cache; `"off"` leaves requests unmarked.
    */
   cache?: { breakpoints?: "auto" | "off" };
+  /**
+   * OpenTelemetry spans for runs, steps, model calls, tool calls and every hook firing,
+   * through the tracer provider you register (or `telemetry.tracer`). Off by default.
+   * Prompts, completions, tool arguments and results are recorded only with
+   * `recordInputs` / `recordOutputs`, and only after the hooks that rewrite them ran.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /**

@@ -246,6 +246,28 @@ const cases: Case[] = [
     yaml: hook("      on: turn_end\n      limit_scope: user\n      action: { type: log, message: x }\n"),
     error: [5, 20, "runtime.hooks[0].limit_scope", 'invalid value "user"', "one of session, global"],
   },
+  {
+    name: "telemetry flag not a boolean",
+    yaml: 'runtime:\n  telemetry:\n    record_inputs: "true"\n',
+    error: [3, 20, "runtime.telemetry.record_inputs", 'got "true"', "a boolean"],
+  },
+  {
+    name: "telemetry field misspelt",
+    yaml: "runtime:\n  telemetry:\n    record_output: true\n",
+    error: [
+      3,
+      5,
+      "runtime.telemetry.record_output",
+      'unknown field "record_output"',
+      undefined,
+      "record_outputs",
+    ],
+  },
+  {
+    name: "telemetry not a mapping",
+    yaml: "runtime:\n  telemetry: true\n",
+    error: [2, 14, "runtime.telemetry", "got true", "a mapping"],
+  },
 ];
 
 describe("bad configs", () => {
@@ -278,7 +300,7 @@ describe("bad configs", () => {
   });
 
   it("accepts the good sibling of each kind of mistake", () => {
-    const yaml = `${hook('      on: tool_start\n      cooldown: 5\n      max_fires: 3\n      condition: { type: tool_name, match: "fs.*" }\n      action: { type: gate, reason: no }\n')}  policies:\n    - { decision: deny, tool: x, when: 'args.a == 1' }\n`;
+    const yaml = `${hook('      on: tool_start\n      cooldown: 5\n      max_fires: 3\n      condition: { type: tool_name, match: "fs.*" }\n      action: { type: gate, reason: no }\n')}  policies:\n    - { decision: deny, tool: x, when: 'args.a == 1' }\n  telemetry: { enabled: true, record_inputs: false, record_outputs: true, function_id: support }\n`;
     const { issues, validated } = validateConfigText(yaml, "good.yaml");
     expect(issues).toEqual([]);
     expect(validated?.appHooks[0]?.on).toBe("tool_call");

@@ -319,6 +319,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       ...(agent.cache?.breakpoints || config.runtime.cache?.breakpoints
         ? { cache: { breakpoints: agent.cache?.breakpoints ?? config.runtime.cache?.breakpoints } }
         : {}),
+      ...telemetryOptions(config.runtime.telemetry),
       ...overrides,
       // `approval_ttl` (seconds) merges with an overriding channel (the CLI's prompt).
       approvals: approvalOptions(agent.approval_ttl ?? config.runtime.approval_ttl, overrides.approvals),
@@ -425,4 +426,17 @@ async function callConfigTool(
       agentName: context.agentName,
     },
   });
+}
+
+/** `runtime.telemetry` as `createAgent({ telemetry })` takes it (the block given: on unless `enabled: false`). */
+function telemetryOptions(telemetry: ConfigFile["runtime"]["telemetry"]): Pick<AgentOptions, "telemetry"> {
+  if (telemetry === undefined) return {};
+  return {
+    telemetry: {
+      enabled: telemetry.enabled ?? true,
+      recordInputs: telemetry.record_inputs ?? false,
+      recordOutputs: telemetry.record_outputs ?? false,
+      ...(telemetry.function_id !== undefined ? { functionId: telemetry.function_id } : {}),
+    },
+  };
 }

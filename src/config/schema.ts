@@ -203,6 +203,33 @@ const cacheSchema = z
       ),
   })
   .describe("the provider's prompt cache");
+export const telemetrySchema = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .optional()
+      .describe(
+        "emit OpenTelemetry spans through the registered tracer provider (default true once telemetry: is given)",
+      ),
+    record_inputs: z
+      .boolean()
+      .optional()
+      .describe(
+        "record prompts, the run's input and tool arguments on spans, after the hooks that rewrite them (default false)",
+      ),
+    record_outputs: z
+      .boolean()
+      .optional()
+      .describe(
+        "record completions, the run's output and tool results on spans, after the hooks that redact them (default false)",
+      ),
+    function_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("names these runs in your traces (hookwise.function_id on every span)"),
+  })
+  .describe("OpenTelemetry spans for runs, steps, model calls, tool calls and every hook firing");
 
 export const agentSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_-]+$/, "an agent id uses letters, digits, _ and -"),
@@ -229,6 +256,7 @@ export const agentSchema = z.strictObject({
 
 export const runtimeSchema = z.strictObject({
   state: stateSchema.optional(),
+  telemetry: telemetrySchema.optional(),
   session_wait: z
     .number()
     .min(0)

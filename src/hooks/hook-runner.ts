@@ -13,6 +13,7 @@ import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
+import type { HookObserver } from "./hook-observer.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
 import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
@@ -37,18 +38,22 @@ export interface HookRunnerOptions {
    */
   keep?: { capacity: number };
   log: HookLogger;
+  /** Watches each firing with its timing (telemetry's spans); none: nothing is called. */
+  observer?: HookObserver | undefined;
 }
 
 export class HookRunner {
   readonly #options: HookRunnerOptions;
   readonly #pending = new Set<Promise<void>>();
   readonly #trace: TraceLog;
+  readonly #observer: HookObserver | undefined;
   /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
   #depth: number | undefined;
 
   constructor(options: HookRunnerOptions) {
     this.#options = options;
     this.#trace = new TraceLog(options.trace, options.keep?.capacity);
+    this.#observer = options.observer;
   }
 
   /** The kept trace so far, in firing order (empty unless `keep` was asked for). */
@@ -129,8 +134,9 @@ export class HookRunner {
       const hook = transforms[index]!;
       // `model_request` accumulates: every hook sees the baseline request.
       const input = hook.event === "model_request" ? initial : outcome.payload;
+      const firing = this.#observer?.calling(hook, input, context);
       // Traced after the result is applied, so a rejected rewrite is one `error` entry.
-      const invoked = this.#invoke(hook, input, context);
+      const invoked = this.#invoke(hook, input, context, firing);
       if (invoked === QUIET) continue;
       if (invoked instanceof Promise)
         return this.#resume(
@@ -142,8 +148,9 @@ export class HookRunner {
           index,
           invoked,
           undefined,
+          firing,
         );
-      if (this.#transformed(hook, invoked, outcome, options)) return outcome;
+      if (this.#transformed(hook, invoked, outcome, options, firing)) return outcome;
     }
     let decided: { ask?: { flow: Flow; hook: string } } | undefined;
     for (let index = 0; index < decides.length; index++) {
@@ -161,6 +168,7 @@ export class HookRunner {
           transforms.length + index,
           called,
           decided,
+          undefined,
         );
       if (this.#decided(hook, called, outcome, decided)) return outcome;
     }
@@ -178,18 +186,24 @@ export class HookRunner {
     at: number,
     pending: Promise<InvokedHook>,
     decidedSoFar: { ask?: { flow: Flow; hook: string } } | undefined,
+    /** The observer's firing of the pending transform (none for a decide: `#call` traces it). */
+    pendingFiring: unknown,
   ): Promise<BlockingOutcome<P>> {
     const { transforms, decides } = selection;
     for (let index = at; index < transforms.length; index++) {
       const hook = transforms[index]!;
       let invocation: InvokedHook;
-      if (index === at) invocation = await pending;
-      else {
+      let firing: unknown;
+      if (index === at) {
+        invocation = await pending;
+        firing = pendingFiring;
+      } else {
         const input = hook.event === "model_request" ? initial : outcome.payload;
-        const invoked = this.#invoke(hook, input, context);
+        firing = this.#observer?.calling(hook, input, context);
+        const invoked = this.#invoke(hook, input, context, firing);
         invocation = invoked instanceof Promise ? await invoked : invoked;
       }
-      if (this.#transformed(hook, invocation, outcome, options)) return outcome;
+      if (this.#transformed(hook, invocation, outcome, options, firing)) return outcome;
     }
     const decided = decidedSoFar ?? {};
     for (let index = Math.max(0, at - transforms.length); index < decides.length; index++) {
@@ -212,6 +226,7 @@ export class HookRunner {
     invocation: InvokedHook,
     outcome: BlockingOutcome<P>,
     options: BlockingOptions,
+    firing: unknown,
   ): boolean {
     if (!invocation.ok) {
       outcome.failure = invocation.error;
@@ -220,11 +235,11 @@ export class HookRunner {
     const result = invocation.result;
     const failure = result === undefined ? undefined : applyFlow(hook, result, outcome, options);
     if (failure) {
-      this.#traceEffect(hook, "error", failure.message);
+      this.#traceEffect(hook, "error", failure.message, firing);
       outcome.failure = failure;
       return true;
     }
-    if (!invocation.traced) this.#traceResult(hook, result, invocation.notFired);
+    if (!invocation.traced) this.#traceResult(hook, result, invocation.notFired, firing, outcome.payload);
     return outcome.terminal !== undefined;
   }
 
@@ -257,14 +272,15 @@ export class HookRunner {
     const { inspects } = selection;
     for (let index = 0; index < inspects.length; index++) {
       const hook = inspects[index]!;
+      const firing = this.#observer?.calling(hook, payload, context);
       const value = callHandler(hook, payload, context);
       // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
       // the common case, one shared trace entry and nothing allocated.
       if (value === undefined || isPlainAnswer(value)) {
-        this.#trace.record(hook.quietEntry);
+        this.#record(hook.quietEntry, firing, undefined);
         continue;
       }
-      const called = this.#settleTraced(hook, value, context.signal);
+      const called = this.#settleTraced(hook, value, context.signal, firing);
       // A synchronous hook has settled already: only promises are kept for `settle()`.
       if (!(called instanceof Promise)) {
         if (!called.ok) this.#inspectFailed(called.error);
@@ -305,12 +321,13 @@ export class HookRunner {
     payload: AnyEventPayload,
     context: HookContext,
   ): InvokedHook | Promise<InvokedHook> {
+    const firing = this.#observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#trace.record(hook.quietEntry);
+      this.#record(hook.quietEntry, firing, undefined);
       return QUIET;
     }
-    return this.#settleTraced(hook, value, context.signal);
+    return this.#settleTraced(hook, value, context.signal, firing);
   }
 
   /** `#settle`, then the answer traced (decide and inspect hooks: no result to apply first). */
@@ -318,15 +335,17 @@ export class HookRunner {
     hook: RegisteredHook,
     value: unknown,
     signal: AbortSignal,
+    firing: unknown,
   ): InvokedHook | Promise<InvokedHook> {
-    const settled = this.#settle(hook, value, signal);
+    const settled = this.#settle(hook, value, signal, firing);
     return settled instanceof Promise
-      ? settled.then((invocation) => this.#traced(hook, invocation))
-      : this.#traced(hook, settled);
+      ? settled.then((invocation) => this.#traced(hook, invocation, firing))
+      : this.#traced(hook, settled, firing);
   }
 
-  #traced(hook: RegisteredHook, invocation: InvokedHook): InvokedHook {
-    if (invocation.ok && !invocation.traced) this.#traceResult(hook, invocation.result, invocation.notFired);
+  #traced(hook: RegisteredHook, invocation: InvokedHook, firing: unknown): InvokedHook {
+    if (invocation.ok && !invocation.traced)
+      this.#traceResult(hook, invocation.result, invocation.notFired, firing, undefined);
     return invocation;
   }
 
@@ -338,46 +357,70 @@ export class HookRunner {
     hook: RegisteredHook,
     payload: AnyEventPayload,
     context: HookContext,
+    firing: unknown,
   ): InvokedHook | Promise<InvokedHook> {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#trace.record(hook.quietEntry);
+      this.#record(hook.quietEntry, firing, undefined);
       return QUIET;
     }
-    return this.#settle(hook, value, context.signal);
+    return this.#settle(hook, value, context.signal, firing);
   }
 
   /** A raw answer other than nothing: checked (or awaited), its failure traced. */
-  #settle(hook: RegisteredHook, value: unknown, signal: AbortSignal): InvokedHook | Promise<InvokedHook> {
+  #settle(
+    hook: RegisteredHook,
+    value: unknown,
+    signal: AbortSignal,
+    firing: unknown,
+  ): InvokedHook | Promise<InvokedHook> {
     const invoked = settleAnswer(hook, value, signal);
     return invoked instanceof Promise
-      ? invoked.then((settled) => this.#failure(hook, settled))
-      : this.#failure(hook, invoked);
+      ? invoked.then((settled) => this.#failure(hook, settled, firing))
+      : this.#failure(hook, invoked, firing);
   }
 
-  #failure(hook: RegisteredHook, invocation: Invocation): InvokedHook {
+  #failure(hook: RegisteredHook, invocation: Invocation, firing: unknown): InvokedHook {
     if (invocation.ok) return invocation;
     const { error } = invocation;
     // An aborted run never fails open: nothing should go on after the abort.
     if (hook.failOpen && hook.kind !== "inspect" && error.reason !== "aborted") {
       this.#options.log.warn(`hook failed open (onError: fail_open): ${error.message}`);
-      this.#traceEffect(hook, "fail_open", error.message);
+      this.#traceEffect(hook, "fail_open", error.message, firing);
       return { ok: true, result: undefined, traced: true };
     }
     const effect = error.reason === "timeout" || error.reason === "aborted" ? error.reason : "error";
-    this.#traceEffect(hook, effect, error.message);
+    this.#traceEffect(hook, effect, error.message, firing);
     return invocation;
   }
 
-  #traceResult(hook: RegisteredHook, result: Flow | undefined, notFired = false): void {
+  #traceResult(
+    hook: RegisteredHook,
+    result: Flow | undefined,
+    notFired: boolean | undefined,
+    firing: unknown,
+    after: AnyEventPayload | undefined,
+  ): void {
     if (notFired) return;
-    if (result === undefined || hook.kind === "inspect") this.#trace.record(hook.quietEntry);
-    else this.#traceEffect(hook, result.type, detailOf(result));
+    if (result === undefined || hook.kind === "inspect") this.#record(hook.quietEntry, firing, after);
+    else this.#traceEffect(hook, result.type, detailOf(result), firing, after);
   }
 
-  #traceEffect(hook: RegisteredHook, effect: string, detail: unknown): void {
+  #traceEffect(
+    hook: RegisteredHook,
+    effect: string,
+    detail: unknown,
+    firing: unknown,
+    after?: AnyEventPayload,
+  ): void {
     const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
     if (detail !== undefined) entry.detail = detail;
+    this.#record(entry, firing, after);
+  }
+
+  /** Writes a trace entry, and hands it to the observer when one watches (`firing` is its). */
+  #record(entry: HookTraceEntry, firing: unknown, after: AnyEventPayload | undefined): void {
     this.#trace.record(entry);
+    if (firing !== undefined) this.#observer!.fired(firing, entry, after);
   }
 }

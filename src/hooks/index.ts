@@ -9,6 +9,7 @@ export type {
   ModelCallRequest,
   ModelCallResult,
 } from "./hook-context.js";
+export type { HookObserver } from "./hook-observer.js";
 export {
   DEFAULT_PRIORITY,
   DEFAULT_TIMEOUT_MS,

@@ -5,6 +5,7 @@
  * inspections and the stream's delta events.
  */
 
+import type { Span } from "@opentelemetry/api";
 import type { HookError } from "../errors/hook-error.js";
 import type { EventPayload, ModelRequest } from "../events/payloads.js";
 import type { BlockingOptions, BlockingOutcome } from "../hooks/blocking.js";
@@ -36,6 +37,8 @@ export class Attempt implements DeltaSink {
 
   /** What will be sent: the baseline, or the outbound copy its hooks' patches made. */
   request: ModelRequest;
+  /** The attempt's span, when the run has telemetry. */
+  readonly span: Span | undefined;
 
   constructor(
     readonly state: RunState,
@@ -45,6 +48,15 @@ export class Attempt implements DeltaSink {
     readonly baseline: ModelRequest,
   ) {
     this.request = baseline;
+    this.span = state.telemetry?.attemptStarted(number);
+  }
+
+  /** The attempt was not sent (a hook stopped it, or its request failed its checks): its span says why. */
+  stopped(prepared: Exclude<Prepared, { kind: "ready" }>): void {
+    const span = this.span;
+    if (span === undefined) return;
+    const reason = prepared.kind === "terminate" ? prepared.reason : prepared.error.message;
+    this.state.telemetry!.attemptStopped(span, reason, prepared.hook);
   }
 
   context(): HookContext {

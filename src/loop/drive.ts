@@ -12,6 +12,8 @@ import { runIndex } from "../sessions/run-index.js";
 import { acquireSessionLease } from "../sessions/session-lease.js";
 import { lockSession } from "../sessions/session-lock.js";
 import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
+import { startRunTelemetry } from "../telemetry/run-telemetry.js";
+import type { RunSummary } from "../telemetry/types.js";
 import { abortError, NEVER_ABORTED } from "./abortable.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
@@ -138,6 +140,16 @@ async function driveSession(
     session,
     resumed !== undefined || options.messages !== undefined,
   );
+  // Undefined unless telemetry is on and something records the run's span.
+  const telemetry =
+    runtime.telemetry &&
+    startRunTelemetry(runtime.telemetry, {
+      agentName: runtime.name,
+      runId,
+      sessionId,
+      agentPath,
+      resumed: resumed !== undefined,
+    });
   const state: RunState = {
     runId,
     sessionId,
@@ -153,7 +165,9 @@ async function driveSession(
       trace: surface.streaming ? (entry) => surface.emit({ type: "hook", ...entry }) : undefined,
       keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
+      observer: telemetry,
     }),
+    telemetry,
     approvals,
     sessionScratch,
     runScratch,
@@ -203,14 +217,39 @@ async function driveSession(
   }
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-  const result = await finishRun(
-    runtime,
-    state,
-    session,
-    end,
-    (text) => continueSteps(runtime, state, surface, text),
-    save,
-  );
+  let result: RunResult;
+  try {
+    result = await finishRun(
+      runtime,
+      state,
+      session,
+      end,
+      (text) => continueSteps(runtime, state, surface, text),
+      save,
+    );
+  } catch (error) {
+    telemetry?.runEnded({
+      outcome: "error",
+      text: "",
+      reason: error instanceof Error ? error.message : String(error),
+      input: state.input,
+      usage: state.usage,
+      steps: state.steps.length,
+    });
+    throw error;
+  }
+  if (telemetry) {
+    const summary: RunSummary = {
+      outcome: result.outcome,
+      text: result.text,
+      input: state.input,
+      usage: result.usage,
+      steps: result.steps.length,
+    };
+    if (result.reason !== undefined) summary.reason = result.reason;
+    if (result.hook !== undefined) summary.hook = result.hook;
+    telemetry.runEnded(summary);
+  }
   surface.emit({ type: "run-finish", result });
   return result;
 }
@@ -306,6 +345,7 @@ export async function runSteps(
     state.step = step;
     state.stepScratch = new Scratchpad(state.runScratch);
     if (surface.streaming) surface.emit({ type: "step-start", step });
+    state.telemetry?.stepStarted(step);
 
     if (state.runner.wants("step_start")) {
       const stepEvent: EventPayload<"step_start"> = {

@@ -115,6 +115,7 @@ function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): L
 function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
   attempt.inspectRequest();
   inspectResponse(attempt, turn);
+  if (attempt.span) attempt.state.telemetry!.attemptAnswered(attempt.span, turn);
   return {
     kind: "turn",
     turn,
@@ -140,7 +141,10 @@ export function requestStep(
   const preparing = prepareAttempt(runtime, attempt);
   if (preparing instanceof Promise)
     return requestAttempts(runtime, state, surface, ephemeral, attempt, preparing);
-  if (preparing.kind !== "ready") return Promise.resolve(preparing);
+  if (preparing.kind !== "ready") {
+    attempt.stopped(preparing);
+    return Promise.resolve(preparing);
+  }
   state.requests.push(attempt.request);
   let pending: PromiseLike<ModelTurn>;
   try {
@@ -157,6 +161,7 @@ export function requestStep(
 /** Issues one attempt. A model that ignores its abortSignal must not keep an aborted run alive. */
 function callAttempt(runtime: LoopRuntime, model: LanguageModel, attempt: Attempt): PromiseLike<ModelTurn> {
   const { state } = attempt;
+  if (attempt.span) state.telemetry!.attemptSent(attempt.span, model, attempt.request);
   return abortable(
     attempt.surface.callModel(model, callOptions(runtime, model, attempt.request, state), attempt),
     state.signal,
@@ -190,7 +195,10 @@ async function requestAttempts(
     if (number === 1 && failed) error = failed.error;
     else {
       const prepared = number === 1 && preparing ? await preparing : await prepareAttempt(runtime, attempt);
-      if (prepared.kind !== "ready") return prepared;
+      if (prepared.kind !== "ready") {
+        attempt.stopped(prepared);
+        return prepared;
+      }
       state.requests.push(attempt.request);
       try {
         return accepted(attempt, await callAttempt(runtime, model, attempt));
@@ -200,7 +208,10 @@ async function requestAttempts(
     }
     const request = attempt.request;
     attempt.inspectRequest();
-    if (state.signal.aborted) return { kind: "error", error: abortError(state.signal) };
+    if (state.signal.aborted) {
+      if (attempt.span) state.telemetry!.attemptFailed(attempt.span, error, "aborted");
+      return { kind: "error", error: abortError(state.signal) };
+    }
     tried ??= new Set([model]);
     const info = classifyError(error);
     const errorEvent = payload(state, "model_error", {
@@ -211,6 +222,8 @@ async function requestAttempts(
     });
     const handled = await state.runner.blocking(errorEvent, attempt.context());
     state.runner.inspect(errorEvent, attempt.context());
+    // Its model_error hooks' spans hang under the failed attempt's, which ends after them.
+    if (attempt.span) state.telemetry!.attemptFailed(attempt.span, error, info.type);
     // A failing model_error hook fails closed: no retry, no fallback.
     if (handled.failure)
       return { kind: "error", error: handled.failure as HookError, hook: handled.failure.hook };

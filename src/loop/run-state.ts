@@ -7,6 +7,7 @@ import type { HookRegistry } from "../hooks/hook-registry.js";
 import type { HookRunner } from "../hooks/hook-runner.js";
 import { OperationContext } from "../hooks/operation-context.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
+import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { HookContextView } from "../tools/tool-context.js";
 import type { ApprovalCall, ApprovalOutcome, PendingCall, ResultOutcome } from "./batch/types.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
@@ -50,6 +51,8 @@ export interface RunState {
   readonly signal: AbortSignal;
   readonly log: HookLogger;
   readonly runner: HookRunner;
+  /** The run's spans; undefined when nothing records them (telemetry off, no tracer provider). */
+  readonly telemetry: RunTelemetry | undefined;
   /** Asks for approvals and suspends the run (approvals/ implements it). */
   readonly approvals: ApprovalFlow;
   readonly sessionScratch: Scratchpad;

@@ -10,6 +10,7 @@ import type { Scratchpad } from "../hooks/scratchpad.js";
 import type { LanguageModel, ModelTurn } from "../models/language-model.js";
 import type { ResolvedSessionOptions } from "../sessions/session-lease.js";
 import type { StateStore } from "../state/state-store.js";
+import type { TelemetrySettings } from "../telemetry/types.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { RetryOptions } from "./backoff.js";
 import type { PendingApproval, RunOutcome } from "./run-result.js";
@@ -57,6 +58,8 @@ export interface LoopRuntime {
   readonly modelLabel: string;
   /** Room made up front for a run's trace: the longest trace of this agent's runs so far. */
   traceCapacity: number;
+  /** Spans for this agent's runs; undefined: telemetry is off and the loop calls none of it. */
+  readonly telemetry?: TelemetrySettings;
 }
 
 export interface RunOptions {

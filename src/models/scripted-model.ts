@@ -30,7 +30,12 @@ export interface ScriptEntry {
   /** This attempt fails with an API error (retryable for 408, 409, 429 and 5xx unless said). */
   error?: { status?: number; message?: string; retryable?: boolean; headers?: Record<string, string> };
   /** What the provider would report; cache figures only when given (as a provider that caches). */
-  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+  };
   /** Wait this long before answering (tests of timeouts and concurrency). */
   delayMs?: number;
 }

@@ -48,7 +48,11 @@ export function executeCall(state: RunState, input: ExecuteInput): CallOutcome |
   if (state.signal.aborted) return Promise.reject(abortError(state.signal));
   let value: unknown;
   try {
-    value = once ? runOnce(once, input, state) : tool.execute(args, toolOptions(base.toolCallId, state));
+    value = once
+      ? runOnce(once, input, state)
+      : state.telemetry === undefined
+        ? tool.execute(args, toolOptions(base.toolCallId, state))
+        : executeInSpan(state, input);
   } catch (error) {
     return recoverCallError(state, input, error);
   }
@@ -129,6 +133,14 @@ function finishCall(
 
 // The promise paths have functions of their own: a closure in `executeCall` or `finishCall`
 // would cost every call a context object, synchronous or not.
+
+/** The body with its call's span active: spans the tool makes (a sub-agent's run, an HTTP client's) are its children. */
+function executeInSpan(state: RunState, input: ExecuteInput): unknown {
+  const { tool, args, base } = input;
+  return state.telemetry!.inTool(base.toolCallId, () =>
+    tool.execute(args, toolOptions(base.toolCallId, state)),
+  );
+}
 
 function runOnce(once: OnceGuard, input: ExecuteInput, state: RunState): unknown {
   return once.run(() => input.tool.execute(input.args, toolOptions(input.base.toolCallId, state)));

@@ -160,6 +160,50 @@ export function runToolCall(
 ): CallOutcome | Promise<CallOutcome> {
   // An aborted run starts nothing new: no hooks, no tool body (siblings may still be queued).
   if (state.signal.aborted) return Promise.reject(abortError(state.signal));
+  if (state.telemetry === undefined) return runCall(runtime, state, call, control, resolution);
+  return tracedCall(runtime, state, call, control, resolution);
+}
+
+/** `runCall` inside the call's span (`execute_tool`), which its hooks' spans hang under. */
+function tracedCall(
+  runtime: LoopRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  resolution: Resolution | undefined,
+): CallOutcome | Promise<CallOutcome> {
+  const telemetry = state.telemetry!;
+  telemetry.toolStarted(call);
+  let running: CallOutcome | Promise<CallOutcome>;
+  try {
+    running = runCall(runtime, state, call, control, resolution);
+  } catch (error) {
+    telemetry.toolFailed(call.toolCallId, error);
+    throw error;
+  }
+  if (!(running instanceof Promise)) {
+    telemetry.toolEnded(call.toolCallId, running);
+    return running;
+  }
+  return running.then(
+    (outcome) => {
+      telemetry.toolEnded(call.toolCallId, outcome);
+      return outcome;
+    },
+    (error: unknown) => {
+      telemetry.toolFailed(call.toolCallId, error);
+      throw error;
+    },
+  );
+}
+
+function runCall(
+  runtime: LoopRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  resolution: Resolution | undefined,
+): CallOutcome | Promise<CallOutcome> {
   if (resolution === undefined) {
     const resolving = resolveCall(runtime, state, call);
     if (resolving instanceof Promise) return runWhenResolved(runtime, state, call, control, resolving);
@@ -215,7 +259,7 @@ function runWhenResolved(
   control: CallControl,
   resolving: Promise<Resolution>,
 ): Promise<CallOutcome> {
-  return resolving.then((resolved) => runToolCall(runtime, state, call, control, resolved));
+  return resolving.then((resolved) => runCall(runtime, state, call, control, resolved));
 }
 
 function decideLater(
