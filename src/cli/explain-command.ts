@@ -44,6 +44,13 @@ function describeClaude(info: ClaudeHandlerInfo): string {
   return `Claude Code ${info.claudeEvent}${matcher} → ${info.event} · ${info.target} · ${extras.join(", ")}`;
 }
 
+/** A `model_request` hook that rewrites the system prompt on every attempt defeats the prompt cache. */
+function uncachedSystem(entry: HookEntry): string | undefined {
+  const action = entry.action as { type: string; strategy?: string };
+  if (action.type !== "inject_message" || action.strategy !== "system") return undefined;
+  return "changes the system prompt on every attempt, which defeats the provider's prompt cache (every request is read in full); strategy: auto puts the text after the last message instead (placement: end)";
+}
+
 export function explainCommand(path: string, io: CliIO, options: { json?: boolean } = {}): number {
   const { file, validated, warnings } = readConfig(path);
   // Compiled to be listed, never run (its warnings are among the config's).
@@ -103,6 +110,8 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
               ? `${head} · delivers Claude Code tool hooks' additionalContext to the model`
               : `${head} · ${policies.length} polic${policies.length === 1 ? "y" : "ies"} (exact → glob → *, deny → ask → allow)`;
         io.stdout.line(line);
+        const cacheWarning = known && event === "model_request" ? uncachedSystem(known.entry) : undefined;
+        if (cacheWarning) io.stdout.line(`       ⚠ ${cacheWarning}`);
         if (fromClaude)
           return {
             hook: hook.name,
@@ -121,6 +130,7 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
           scope: known?.scope ?? (hook.name === CONTEXT_HOOK ? "claude" : "policies"),
           condition: known?.entry.condition,
           action: known?.entry.action.type,
+          ...(cacheWarning ? { warning: cacheWarning } : {}),
         };
       });
     }

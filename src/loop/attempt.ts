@@ -11,7 +11,7 @@ import type { EventPayload, ModelRequest } from "../events/payloads.js";
 import type { BlockingOptions, BlockingOutcome } from "../hooks/blocking.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import { EMPTY_SELECTION, type HookSelection } from "../hooks/hook-registry.js";
-import { mergeRequestPatches } from "../hooks/merge-request-patch.js";
+import { type MergedPatch, mergeRequestPatches } from "../hooks/merge-request-patch.js";
 import type { ModelTurn } from "../models/language-model.js";
 import type { StreamSignal } from "../models/read-model-output.js";
 import { applyPatch, RequestValidationError, validateRequest } from "./build-request.js";
@@ -148,6 +148,18 @@ export function prepareAttempt(runtime: LoopRuntime, attempt: Attempt): Prepared
     : afterPatches(runtime, attempt, patching);
 }
 
+/** Once per run: a `system` patch that differs from the previous attempt's defeats the prompt cache. */
+function warnUncachedSystem(state: RunState, merged: MergedPatch): void {
+  const previous = state.patchedSystem;
+  state.patchedSystem = merged.patch.system;
+  if (previous === undefined || previous === merged.patch.system || state.systemCacheWarned) return;
+  state.systemCacheWarned = true;
+  state.log.warn(
+    `hook "${merged.setBy.system}" changes the system prompt between attempts: the provider's prompt cache cannot serve any of the request; put per-attempt text in extraContext (placement: end) instead`,
+    { hook: merged.setBy.system },
+  );
+}
+
 /** A function of its own: a closure in `prepareAttempt` would cost every attempt a context. */
 function patchLater(
   runtime: LoopRuntime,
@@ -172,6 +184,7 @@ function afterPatches(
   if (patched.patches.length) {
     const merged = mergeRequestPatches(patched.patches, runtime.canonicalTool);
     for (const warning of merged.warnings) state.log.warn(warning);
+    if (merged.patch.system !== undefined) warnUncachedSystem(state, merged);
     attempt.request = applyPatch(base, merged, runtime.tools, state.userMessageIndex);
     try {
       validateRequest(attempt.request, merged, base.tools);

@@ -187,6 +187,8 @@ async function driveSession(
     toolView: undefined,
     prompts: new PromptBuilder(),
     continuations: 0,
+    patchedSystem: undefined,
+    systemCacheWarned: false,
   };
 
   resumed?.restore(state);

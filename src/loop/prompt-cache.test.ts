@@ -7,6 +7,7 @@
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { recordingLogger } from "../../test/support/engine-harness.js";
 import { runBoth } from "../../test/support/surfaces.js";
 import {
   type AgentOptions,
@@ -191,6 +192,34 @@ describe("cache breakpoints", () => {
     const openai = await runBoth(setup({}, "openai.responses"), "Find a and b");
     for (const outcome of [off.run, off.stream, openai.run, openai.stream])
       expect(JSON.stringify(outcome.prompts())).not.toContain("cacheControl");
+  });
+});
+
+describe("a system prompt patched differently per attempt", () => {
+  it("is warned about once per run, naming the hook; a constant one is not", async () => {
+    const systemHook = (text: (step: number) => string) =>
+      defineHook({
+        name: "system-clock",
+        on: "model_request",
+        kind: "transform",
+        handler: (event) => flow.patch({ system: text(event.request.step) }),
+      });
+    for (const [text, expected] of [
+      [(step: number) => `Now: step ${step}`, 1],
+      [() => "Always the same.", 0],
+    ] as const) {
+      const loggers: ReturnType<typeof recordingLogger>[] = [];
+      await runBoth(() => {
+        const logger = recordingLogger();
+        loggers.push(logger);
+        return setup({ hooks: [systemHook(text)], logger })();
+      }, "Find a and b");
+      for (const logger of loggers) {
+        const warned = logger.warnings.filter((warning) => warning.includes("prompt cache"));
+        expect(warned).toHaveLength(expected);
+        if (expected) expect(warned[0]).toContain('hook "system-clock"');
+      }
+    }
   });
 });
 

@@ -82,6 +82,12 @@ export interface RunState {
   readonly prompts: PromptBuilder;
   /** How many times a `run_end` hook sent this run back to work (`flow.retry`). */
   continuations: number;
+  /**
+   * The system prompt the last attempt's hooks patched in: one that changes between
+   * attempts defeats the provider's prompt cache, and is warned about once per run.
+   */
+  patchedSystem: string | undefined;
+  systemCacheWarned: boolean;
   /** What the current step's tools see of the run (made by their first call; see batch/calling-run.ts). */
   toolView?: HookContextView;
 }
