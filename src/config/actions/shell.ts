@@ -22,21 +22,30 @@ import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
 import { injectText } from "./inject-text.js";
 import { type ArgvResult, runArgv } from "./run-argv.js";
-import { ShellWordsError, splitShellWords, templatedCode } from "./split-shell-words.js";
+import { renderedArgvProblem, shellTemplateProblem } from "./shell-rule.js";
+import { ShellWordsError, splitShellWords } from "./split-shell-words.js";
 
 const description = "Runs a command without a shell: argv split first, {{…}} fills arguments.";
 
-function checkCommand(command: string, context: z.RefinementCtx): void {
+function checkCommand(
+  config: { command: string; cwd?: string | undefined; env: Record<string, string> },
+  context: z.RefinementCtx,
+): void {
   let argv: string[];
   try {
-    argv = splitShellWords(command);
+    argv = splitShellWords(config.command);
   } catch (error) {
     if (!(error instanceof ShellWordsError)) throw error;
     context.addIssue({ code: "custom", path: ["command"], message: error.message });
     return;
   }
-  const problem = templatedCode(argv);
-  if (problem) context.addIssue({ code: "custom", path: ["command"], message: problem });
+  const problem = shellTemplateProblem(argv, config.cwd, config.env);
+  if (problem) context.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
+}
+
+/** A command the rule refuses when it is about to run (defence in depth; see shell-rule.ts). */
+export class ShellRefusedError extends Error {
+  override readonly name = "ShellRefusedError";
 }
 
 function describeFailure(argv: readonly string[], result: ArgvResult, timeoutSeconds: number): string {
@@ -71,15 +80,19 @@ export const shell = defineAction({
         .default("ignore")
         .describe("ignore: log a failure; inject: show it (and its output) to the model"),
     })
-    .superRefine((config, context) => checkCommand(config.command, context))
+    .superRefine((config, context) => checkCommand(config, context))
     .describe(description),
   events: "any",
   kind: (config) => (config.on_error === "inject" ? "transform" : "inspect"),
   compile: (config, services) => {
     const argv = splitShellWords(config.command);
+    const problem = shellTemplateProblem(argv, config.cwd, config.env);
+    if (problem) throw new ShellRefusedError(`${problem.path.join(".")}: ${problem.message}`);
     return async (evaluation: Evaluation) => {
       const render = (text: string) => renderTemplate(text, evaluation, services.workspace);
       const args = argv.map(render);
+      const refused = renderedArgvProblem(argv, args);
+      if (refused) throw new ShellRefusedError(`[shell] ${argv[0]} refused: ${refused}`);
       const env: NodeJS.ProcessEnv = { ...process.env };
       for (const [name, value] of Object.entries(config.env)) env[name] = render(value);
       const cwd = resolve(services.workspace, config.cwd === undefined ? "." : render(config.cwd));
@@ -88,7 +101,7 @@ export const shell = defineAction({
         env,
         timeoutMs: config.timeout * 1000,
         maxOutput: config.max_output,
-        signal: evaluation.context.signal,
+        signal: evaluation.signal ?? evaluation.context.signal,
       });
       const hook = evaluation.hookId;
       const failed = result.error !== undefined || result.timedOut || result.exitCode !== 0;
