@@ -3,17 +3,19 @@
  *
  * - The command is split into argv when the config loads (split-shell-words.ts), before any
  *   templating; `{{…}}` then fills argv elements, so a tool argument like
- *   `a.txt; touch PWNED` stays one literal argument. Shell operators and `$` expansions in
- *   the command are refused (nothing would interpret them), and so are templates inside
- *   code given to an interpreter (`sh -c '… {{x}}'`): pass such values in `env:`.
+ *   `a.txt; touch PWNED` stays one literal argument. Shell syntax in the command is
+ *   refused (nothing would interpret it), and an input template may only fill a data
+ *   argument (shell-rule.ts): never the program, code, a command inside the arguments, a
+ *   cwd that picks the program, or a code-bearing env var. A value that would start an
+ *   argument with "-" is refused when the command runs, unless a literal `--` precedes it.
  * - `cwd` (templated, default the config's folder), `env` (templated values, added to the
  *   process environment), `timeout` in seconds (default 30: the process group is killed),
  *   `max_output` bytes of stdout+stderr kept (default 16 KiB).
  * - `on_error: ignore` (default) logs a failure (non-zero exit, timeout, cannot start); the
  *   hook is an inspect. `on_error: inject` makes it a transform that shows the failure and
  *   its output to the model (inject-text.ts: appended to the tool result on tool_result, …).
- * - A value starting with "-" is still one argument, but the program may read it as an
- *   option: put `--` before templated operands when the program supports it.
+ * - The hook's own timeout ends the command too (the evaluation's signal): the process
+ *   group is killed, so nothing it started outlives the hook.
  */
 import { resolve } from "node:path";
 import { z } from "zod";
