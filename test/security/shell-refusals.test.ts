@@ -317,10 +317,14 @@ setTimeout(() => writeFileSync(${JSON.stringify(late)}, "parent"), 3000);
         );
         expect(existsSync(join(dir, "tool-ran.txt"))).toBe(false);
         // The command and its child are gone; past the 3 s they would have written at, nothing was.
-        const [parent, child] = JSON.parse(readFileSync(pids, "utf8")) as number[];
-        for (let tries = 0; tries < 100 && (alive(parent!) || alive(child!)); tries++) await pause(20);
-        expect(alive(parent!)).toBe(false);
-        expect(alive(child!)).toBe(false);
+        // (On a loaded machine the command may be killed before it wrote its pids: then it
+        // started nothing.)
+        if (existsSync(pids)) {
+          const [parent, child] = JSON.parse(readFileSync(pids, "utf8")) as number[];
+          for (let tries = 0; tries < 100 && (alive(parent!) || alive(child!)); tries++) await pause(20);
+          expect(alive(parent!)).toBe(false);
+          expect(alive(child!)).toBe(false);
+        }
         await pause(Math.max(0, started + 3_500 - Date.now()));
         expect(existsSync(late)).toBe(false);
       } finally {
