@@ -5,6 +5,7 @@
  * gives no handler, so the run suspends and `hookwise resume` decides later.
  */
 import type { ApprovalAnswer, ApprovalRequest } from "../approvals/types.js";
+import { printable } from "../config/printable.js";
 import type { Printer } from "./render-event.js";
 
 export function approvalPrompt(
@@ -12,9 +13,9 @@ export function approvalPrompt(
   ask: (question: string) => Promise<string>,
 ): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
   return async (request) => {
-    out.line(`  ? approval needed: ${request.qualifiedName} (called as ${request.toolName})`);
-    out.line(`    arguments: ${JSON.stringify(request.args)}`);
-    if (request.reason) out.line(`    why asked: ${request.reason}`);
+    out.line(`  ? approval needed: ${request.qualifiedName} (called as ${printable(request.toolName)})`);
+    out.line(`    arguments: ${printable(JSON.stringify(request.args) ?? "")}`);
+    if (request.reason) out.line(`    why asked: ${printable(request.reason)}`);
     for (;;) {
       const answer = (await ask("    approve? y = yes, n = no, or type a reason to deny › ")).trim();
       if (/^(y|yes)$/i.test(answer)) return { approved: true, reason: "approved at the terminal" };

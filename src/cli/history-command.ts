@@ -4,6 +4,7 @@
  * is lost from view. `--json` prints `{ id, messages, archived }`.
  */
 import { loadConfig } from "../config/load-config.js";
+import { printable } from "../config/printable.js";
 import { transcriptText } from "../context/transcript-text.js";
 import type { ModelMessage } from "../events/payloads.js";
 import { EXIT } from "./exit-codes.js";
@@ -13,7 +14,7 @@ const LINE = 160;
 
 function lines(messages: readonly ModelMessage[]): string[] {
   return messages.map((message) => {
-    const text = transcriptText([message]).replace(/\s+/g, " ");
+    const text = printable(transcriptText([message]).replace(/\s+/g, " "));
     return `  ${text.length > LINE ? `${text.slice(0, LINE - 1)}…` : text}`;
   });
 }

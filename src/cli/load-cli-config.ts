@@ -4,7 +4,14 @@
  * says otherwise, so they survive the process.
  */
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
+import { printableLines } from "../config/printable.js";
+import { CONTINUATION } from "./render-event.js";
 import type { CliIO } from "./types.js";
+
+/** A notification as the CLI prints it, its text escaped and its lines continued. */
+export function notificationLine(note: { level: string; title: string; message: string }): string {
+  return `  🔔 [${note.level}] ${printableLines(`${note.title}: ${note.message}`, CONTINUATION)}`;
+}
 
 export function loadCliConfig(
   configPath: string,
@@ -17,9 +24,9 @@ export function loadCliConfig(
   return loadConfig(configPath, {
     logger: {
       debug() {},
-      info: (message) => logs.line(`  ✎ ${message}`),
-      warn: (message) => io.stderr.line(`  warning: ${message}`),
-      error: (message) => io.stderr.line(`  error: ${message}`),
+      info: (message) => logs.line(`  ✎ ${printableLines(message, CONTINUATION)}`),
+      warn: (message) => io.stderr.line(`  warning: ${printableLines(message, CONTINUATION)}`),
+      error: (message) => io.stderr.line(`  error: ${printableLines(message, CONTINUATION)}`),
     },
     defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
     claudeSettings,

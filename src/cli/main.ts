@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigError, formatIssue } from "../config/config-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
+import { maskSecrets } from "../models/secret-values.js";
 import { closeAllResources } from "../tools/open-resources.js";
 import { EXIT } from "./exit-codes.js";
 import { explainCommand } from "./explain-command.js";
@@ -32,7 +33,17 @@ function ioFromProcess(): CliIO {
   };
 }
 
-export async function main(argv: readonly string[], io: CliIO = ioFromProcess()): Promise<number> {
+/** Every line printed with the configured API keys masked (they are masked at the source too). */
+function maskedIO(io: CliIO): CliIO {
+  const masked = (printer: CliIO["stdout"]) => ({
+    line: (text: string) => printer.line(maskSecrets(text)),
+    write: (text: string) => printer.write(maskSecrets(text)),
+  });
+  return { ...io, stdout: masked(io.stdout), stderr: masked(io.stderr) };
+}
+
+export async function main(argv: readonly string[], given: CliIO = ioFromProcess()): Promise<number> {
+  const io = maskedIO(given);
   let code = 0;
   const program = new Command()
     .name("hookwise")

@@ -1,4 +1,5 @@
 /** Human output of a suspended run: what it waits for, and the commands that decide it. */
+import { printable } from "../config/printable.js";
 import type { RunResult } from "../loop/run-result.js";
 import type { Printer } from "./render-event.js";
 
@@ -14,7 +15,7 @@ export function printApprovals(out: Printer, configPath: string, result: RunResu
   );
   for (const approval of approvals) {
     out.line(
-      `  [${approval.id}] ${approval.qualifiedName} (${approval.toolName}) ${JSON.stringify(approval.args)}${approval.reason ? ` — ${approval.reason}` : ""}`,
+      `  [${approval.id}] ${approval.qualifiedName} (${printable(approval.toolName)}) ${printable(JSON.stringify(approval.args) ?? "")}${approval.reason ? ` — ${printable(approval.reason)}` : ""}`,
     );
     out.line(`    approvable until ${approval.expiresAt}`);
     if (approval.token) out.line(`    token: ${approval.token}`);

@@ -1,4 +1,5 @@
 /** Human output of a run as it happens: steps, tool calls, hook firings, the answer. */
+import { printable, printableText } from "../config/printable.js";
 import type { AgentEvent, Usage } from "../loop/run-result.js";
 
 export interface Printer {
@@ -6,11 +7,18 @@ export interface Printer {
   write(text: string): void;
 }
 
+/**
+ * How a value's later lines start (an answer, a hook's message holding a command's output):
+ * never at the margin, so no line of it passes for one of hookwise's.
+ */
+export const CONTINUATION = "    ┆ ";
+
 function short(value: unknown, max = 160): string {
   const raw = typeof value === "string" ? value : JSON.stringify(value);
   if (raw === undefined) return "";
-  // One line per item in the live trace: line breaks inside a value show as ⏎.
-  const text = raw.replace(/\s*\n\s*/g, " ⏎ ");
+  // One line per item in the live trace: line breaks inside a value show as ⏎, and every
+  // other control character as an escape (a value cannot redraw the screen or forge a line).
+  const text = printable(raw.replace(/\s*\r?\n\s*/g, " ⏎ "));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -24,7 +32,7 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
   return (event) => {
     switch (event.type) {
       case "run-start":
-        out.line(`› ${event.input}${event.resumed ? `  (resuming run ${event.runId})` : ""}`);
+        out.line(`› ${printable(event.input)}${event.resumed ? `  (resuming run ${event.runId})` : ""}`);
         break;
       case "step-start":
         endText();
@@ -33,7 +41,8 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
       case "text-delta":
         if (!inText) out.write("  assistant: ");
         inText = true;
-        out.write(event.delta);
+        // The answer's later lines are continued, so none of them passes for hookwise's own.
+        out.write(printableText(event.delta).replace(/\n/g, `\n${CONTINUATION}`));
         break;
       case "tool-call":
         endText();
@@ -48,7 +57,7 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
       case "hook":
         endText();
         out.line(
-          `  ⚑ hook ${event.hook} [${event.kind} on ${event.event}] → ${event.effect}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
+          `  ⚑ hook ${printable(event.hook)} [${event.kind} on ${event.event}] → ${event.effect}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
         );
         break;
       case "step-finish":
@@ -57,7 +66,9 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
       case "run-finish": {
         endText();
         const { result } = event;
-        const why = result.reason ? ` — ${result.reason}${result.hook ? ` (hook ${result.hook})` : ""}` : "";
+        const why = result.reason
+          ? ` — ${short(result.reason, 400)}${result.hook ? ` (hook ${printable(result.hook)})` : ""}`
+          : "";
         out.line(
           `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}${cacheNote(result.usage)}`,
         );

@@ -13,7 +13,7 @@ import type { ApprovalDecision } from "../approvals/types.js";
 import { formatIssue } from "../config/config-error.js";
 import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import { exitCodeFor } from "./exit-codes.js";
-import { loadCliConfig } from "./load-cli-config.js";
+import { loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";
 import { eventRenderer } from "./render-event.js";
 import { approvalChannel } from "./run-command.js";
@@ -72,9 +72,7 @@ export async function resumeCommand(
     // The run names its agent; a run that is not suspended is refused here, before anything is built.
     const suspended = await loadSuspendedRun(loaded.store, options.run);
     const agent = await loaded.createAgent(suspended.agentName, channel.overrides);
-    const unsubscribe = loaded.notifications.subscribe((note) =>
-      logs.line(`  🔔 [${note.level}] ${note.title}: ${note.message}`),
-    );
+    const unsubscribe = loaded.notifications.subscribe((note) => logs.line(notificationLine(note)));
     try {
       const decisions = expand(options.decisions, await agent.pendingApprovals(options.run));
       logs.line(`hookwise · resume run ${options.run} · agent ${agent.name}`);

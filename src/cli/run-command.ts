@@ -10,7 +10,7 @@ import { formatIssue } from "../config/config-error.js";
 import type { RunResult } from "../loop/run-result.js";
 import { approvalPrompt } from "./approval-prompt.js";
 import { exitCodeFor } from "./exit-codes.js";
-import { loadCliConfig } from "./load-cli-config.js";
+import { loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { modelOverride } from "./model-override.js";
 import { printApprovals } from "./print-approvals.js";
 import { eventRenderer } from "./render-event.js";
@@ -69,7 +69,7 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
       ...channel.overrides,
     });
     const unsubscribe = loaded.notifications.subscribe((note) =>
-      (options.json ? io.stderr : io.stdout).line(`  🔔 [${note.level}] ${note.title}: ${note.message}`),
+      (options.json ? io.stderr : io.stdout).line(notificationLine(note)),
     );
     const sessionId = options.session ?? randomUUID();
     const model = agent.runtime.model;

@@ -5,10 +5,11 @@
  */
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { Flow } from "../hooks/flow.js";
+import { DEFAULT_TIMEOUT_MS } from "../hooks/hook-registry.js";
 import { NOT_FIRED } from "../hooks/invoke-hook.js";
 import { compileAction } from "./actions/index.js";
 import { compileCondition } from "./conditions/index.js";
-import type { ActionServices } from "./evaluation.js";
+import type { ActionServices, Evaluation } from "./evaluation.js";
 import { makeEvaluation, type StatsOptions } from "./make-evaluation.js";
 import type { HookEntry } from "./schema.js";
 
@@ -24,6 +25,24 @@ function limitKey(entry: HookEntry, scopeId: string, sessionId: string, kind: st
   return `hook:${scopeId}:${entry.id}:${kind}:${scope}`;
 }
 
+/**
+ * The evaluation with a signal that aborts with the run or when the hook's timeout passes
+ * (counted from now, when the engine called the hook), created on first use.
+ */
+function withHookSignal(evaluation: Evaluation, timeoutMs: number): Evaluation {
+  const deadline = Date.now() + timeoutMs;
+  let signal: AbortSignal | undefined;
+  return Object.defineProperty(evaluation, "signal", {
+    get() {
+      signal ??= AbortSignal.any([
+        evaluation.context.signal,
+        AbortSignal.timeout(Math.max(0, deadline - Date.now())),
+      ]);
+      return signal;
+    },
+  });
+}
+
 export function compileHookEntry(
   entry: HookEntry,
   services: ActionServices,
@@ -33,6 +52,7 @@ export function compileHookEntry(
   const action = compileAction(entry.action, services, ["action"]);
   const scopeId = options.agentId ? `agent:${options.agentId}` : "app";
   const timeout = entry.timeout ?? options.defaultTimeout;
+  const timeoutMs = timeout === undefined ? DEFAULT_TIMEOUT_MS : timeout * 1000;
   const hook = {
     name: entry.id,
     on: entry.on,
@@ -42,7 +62,7 @@ export function compileHookEntry(
     ...(entry.on_error ? { onError: entry.on_error } : {}),
     ...(entry.scope ? { scope: entry.scope } : {}),
     async handler(event: any, context: any): Promise<Flow | typeof NOT_FIRED | undefined> {
-      const evaluation = makeEvaluation(event, context, entry.id, options);
+      const evaluation = withHookSignal(makeEvaluation(event, context, entry.id, options), timeoutMs);
       if (!(await predicate(evaluation))) return NOT_FIRED;
       const { store } = services;
       // Limits in order: a cap already reached (read-only peek), the cooldown, the rate window,

@@ -38,6 +38,11 @@ export interface Evaluation {
   readonly messages: readonly ModelMessage[];
   /** The id of the config hook being evaluated. */
   readonly hookId: string;
+  /**
+   * Aborted when the run is aborted or the hook's own timeout passes, so what an action
+   * started (a `shell` command and its children) ends with the hook. Default: the run's.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What actions may use beyond the evaluation: the outside world, injected by the loader. */

@@ -6,6 +6,7 @@
  * `{turn}` `{tokens}` `{tools}` `{pressure}`. Missing paths render empty; never throws.
  */
 import type { Evaluation } from "./evaluation.js";
+import { printable } from "./printable.js";
 
 /** jsonpath-lite: dot-separated keys, numeric segments index lists (negative from the end). */
 export function walkPath(value: unknown, path: readonly string[]): unknown {
@@ -88,12 +89,19 @@ export function renderTemplate(
   template: string,
   evaluation: Evaluation,
   workspace: string,
-  options: { stats?: boolean } = {},
+  options: {
+    stats?: boolean;
+    /** Escape control characters in filled values (text for a terminal or a log line). */
+    printable?: boolean;
+  } = {},
 ): string {
   return template.replace(
     PLACEHOLDER,
     (whole, expression: string | undefined, stat: keyof Evaluation["stats"]) => {
-      if (expression !== undefined) return stringify(lookup(expression, evaluation, workspace));
+      if (expression !== undefined) {
+        const value = stringify(lookup(expression, evaluation, workspace));
+        return options.printable ? printable(value) : value;
+      }
       if (!options.stats) return whole;
       const value = evaluation.stats[stat];
       return stat === "pressure" ? value.toFixed(2) : String(value);

@@ -4,12 +4,14 @@
  * Credentials come only from the environment, read now: a missing key throws
  * `MissingApiKeyError` naming the variable before any request is sent.
  */
+
 import { nearest } from "../errors/nearest.js";
 import type { LanguageModel } from "./language-model.js";
 import { withModelSettings } from "./model-settings.js";
 import { getProvider, providerNames } from "./providers/index.js";
 import { MissingApiKeyError } from "./providers/missing-api-key-error.js";
 import { ModelSpecError } from "./providers/model-spec-error.js";
+import { registerSecret, withMaskedErrors } from "./secret-values.js";
 
 export interface ModelSpecObject {
   provider: string;
@@ -100,7 +102,7 @@ export function createModel(spec: ModelSpec, options: CreateModelOptions = {}): 
       });
     }
   }
-  const model = provider.create({
+  const created = provider.create({
     modelId: object.model,
     apiKey,
     baseUrl: object.baseUrl,
@@ -108,6 +110,9 @@ export function createModel(spec: ModelSpec, options: CreateModelOptions = {}): 
     baseDir: options.baseDir ?? process.cwd(),
     env,
   });
+  // A provider's error may quote the key (some echo the Authorization header): masked at the source.
+  if (apiKey !== undefined && variable !== undefined) registerSecret(apiKey, variable);
+  const model = apiKey === undefined ? created : withMaskedErrors(created);
   const fallback =
     object.fallback === undefined || isModel(object.fallback)
       ? object.fallback

@@ -1,6 +1,7 @@
 /**
  * `log` (seed 003): writes a templated line to the hook logger. Inspect, any event.
- * `{turn}` `{tokens}` `{tools}` `{pressure}` and `{{…}}` placeholders are filled.
+ * `{turn}` `{tokens}` `{tools}` `{pressure}` and `{{…}}` placeholders are filled; control
+ * characters in filled values are escaped (printable.ts), so a value cannot forge a line.
  */
 import { z } from "zod";
 import { renderTemplate } from "../templates.js";
@@ -24,7 +25,10 @@ export const log = defineAction({
   events: "any",
   kind: () => "inspect",
   compile: (config, services) => (evaluation) => {
-    const message = renderTemplate(config.message, evaluation, services.workspace, { stats: true });
+    const message = renderTemplate(config.message, evaluation, services.workspace, {
+      stats: true,
+      printable: true,
+    });
     services.log[METHOD[config.level]](message, { hook: evaluation.hookId });
     return undefined;
   },

@@ -1,6 +1,7 @@
 /**
  * `notify` (seed 003): publishes a notification on the in-process bus, which the CLI
- * prints and a server can stream. Inspect, any event; title and message are templated.
+ * prints and a server can stream. Inspect, any event; title and message are templated,
+ * with control characters in filled values escaped (printable.ts).
  */
 import { z } from "zod";
 import { renderTemplate } from "../templates.js";
@@ -23,7 +24,8 @@ export const notify = defineAction({
   events: "any",
   kind: () => "inspect",
   compile: (config, services) => (evaluation) => {
-    const render = (text: string) => renderTemplate(text, evaluation, services.workspace, { stats: true });
+    const render = (text: string) =>
+      renderTemplate(text, evaluation, services.workspace, { stats: true, printable: true });
     services.notifications.publish({
       title: render(config.title),
       message: render(config.message),

@@ -70,8 +70,13 @@ export function runArgv(argv: readonly string[], options: RunArgvOptions): Promi
       timedOut = true;
       stop();
     }, options.timeoutMs);
-    const onAbort = () => stop();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
+    let aborted = false;
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
     let settled = false;
     const settle = (result: ArgvResult) => {
       if (settled) return;
@@ -98,8 +103,9 @@ export function runArgv(argv: readonly string[], options: RunArgvOptions): Promi
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      // The leader is gone; make sure no member of its group outlives it after a timeout.
-      if (timedOut) killGroup(child.pid, "SIGKILL");
+      // The leader is gone; make sure no member of its group outlives it after a timeout or
+      // an abort (the run's, or the hook's own timeout).
+      if (timedOut || aborted) killGroup(child.pid, "SIGKILL");
       const result: ArgvResult = {
         exitCode: code,
         signal,

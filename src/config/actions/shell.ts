@@ -3,17 +3,19 @@
  *
  * - The command is split into argv when the config loads (split-shell-words.ts), before any
  *   templating; `{{…}}` then fills argv elements, so a tool argument like
- *   `a.txt; touch PWNED` stays one literal argument. Shell operators and `$` expansions in
- *   the command are refused (nothing would interpret them), and so are templates inside
- *   code given to an interpreter (`sh -c '… {{x}}'`): pass such values in `env:`.
+ *   `a.txt; touch PWNED` stays one literal argument. Shell syntax in the command is
+ *   refused (nothing would interpret it), and an input template may only fill a data
+ *   argument (shell-rule.ts): never the program, code, a command inside the arguments, a
+ *   cwd that picks the program, or a code-bearing env var. A value that would start an
+ *   argument with "-" is refused when the command runs, unless a literal `--` precedes it.
  * - `cwd` (templated, default the config's folder), `env` (templated values, added to the
  *   process environment), `timeout` in seconds (default 30: the process group is killed),
  *   `max_output` bytes of stdout+stderr kept (default 16 KiB).
  * - `on_error: ignore` (default) logs a failure (non-zero exit, timeout, cannot start); the
  *   hook is an inspect. `on_error: inject` makes it a transform that shows the failure and
  *   its output to the model (inject-text.ts: appended to the tool result on tool_result, …).
- * - A value starting with "-" is still one argument, but the program may read it as an
- *   option: put `--` before templated operands when the program supports it.
+ * - The hook's own timeout ends the command too (the evaluation's signal): the process
+ *   group is killed, so nothing it started outlives the hook.
  */
 import { resolve } from "node:path";
 import { z } from "zod";
@@ -22,21 +24,30 @@ import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
 import { injectText } from "./inject-text.js";
 import { type ArgvResult, runArgv } from "./run-argv.js";
-import { ShellWordsError, splitShellWords, templatedCode } from "./split-shell-words.js";
+import { renderedArgvProblem, shellTemplateProblem } from "./shell-rule.js";
+import { ShellWordsError, splitShellWords } from "./split-shell-words.js";
 
 const description = "Runs a command without a shell: argv split first, {{…}} fills arguments.";
 
-function checkCommand(command: string, context: z.RefinementCtx): void {
+function checkCommand(
+  config: { command: string; cwd?: string | undefined; env: Record<string, string> },
+  context: z.RefinementCtx,
+): void {
   let argv: string[];
   try {
-    argv = splitShellWords(command);
+    argv = splitShellWords(config.command);
   } catch (error) {
     if (!(error instanceof ShellWordsError)) throw error;
     context.addIssue({ code: "custom", path: ["command"], message: error.message });
     return;
   }
-  const problem = templatedCode(argv);
-  if (problem) context.addIssue({ code: "custom", path: ["command"], message: problem });
+  const problem = shellTemplateProblem(argv, config.cwd, config.env);
+  if (problem) context.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
+}
+
+/** A command the rule refuses when it is about to run (defence in depth; see shell-rule.ts). */
+export class ShellRefusedError extends Error {
+  override readonly name = "ShellRefusedError";
 }
 
 function describeFailure(argv: readonly string[], result: ArgvResult, timeoutSeconds: number): string {
@@ -71,15 +82,19 @@ export const shell = defineAction({
         .default("ignore")
         .describe("ignore: log a failure; inject: show it (and its output) to the model"),
     })
-    .superRefine((config, context) => checkCommand(config.command, context))
+    .superRefine((config, context) => checkCommand(config, context))
     .describe(description),
   events: "any",
   kind: (config) => (config.on_error === "inject" ? "transform" : "inspect"),
   compile: (config, services) => {
     const argv = splitShellWords(config.command);
+    const problem = shellTemplateProblem(argv, config.cwd, config.env);
+    if (problem) throw new ShellRefusedError(`${problem.path.join(".")}: ${problem.message}`);
     return async (evaluation: Evaluation) => {
       const render = (text: string) => renderTemplate(text, evaluation, services.workspace);
       const args = argv.map(render);
+      const refused = renderedArgvProblem(argv, args);
+      if (refused) throw new ShellRefusedError(`[shell] ${argv[0]} refused: ${refused}`);
       const env: NodeJS.ProcessEnv = { ...process.env };
       for (const [name, value] of Object.entries(config.env)) env[name] = render(value);
       const cwd = resolve(services.workspace, config.cwd === undefined ? "." : render(config.cwd));
@@ -88,7 +103,7 @@ export const shell = defineAction({
         env,
         timeoutMs: config.timeout * 1000,
         maxOutput: config.max_output,
-        signal: evaluation.context.signal,
+        signal: evaluation.signal ?? evaluation.context.signal,
       });
       const hook = evaluation.hookId;
       const failed = result.error !== undefined || result.timedOut || result.exitCode !== 0;

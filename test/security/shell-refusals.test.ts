@@ -1,0 +1,354 @@
+/**
+ * The `shell` action's template rule, as a table: commands (with cwd and env) that must be
+ * refused when the config loads, commands that must be accepted, values refused when the
+ * command runs; then the rule end to end through `validate`, `run` and a hook's timeout.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { renderedArgvProblem, shellTemplateProblem } from "../../src/config/actions/shell-rule.js";
+import { ShellWordsError, splitShellWords } from "../../src/config/actions/split-shell-words.js";
+import { loadConfig } from "../../src/config/load-config.js";
+import { cli } from "../support/cli.js";
+import { runOn, SURFACES } from "../support/surfaces.js";
+
+type Row = [
+  command: string,
+  options: { cwd?: string; env?: Record<string, string> },
+  where: string,
+  why: RegExp,
+];
+
+const X = "{{tool.params.x}}";
+
+/** Refused when the config loads: [command, cwd/env, the field named, the reason]. */
+const REFUSED: Row[] = [
+  // Code a program runs: sed's script, awk's program, jq's filter, an interpreter's -c/-e.
+  [`sed -n ${X} f.txt`, {}, "command", /code that sed runs/],
+  [`sed -e ${X} f.txt`, {}, "command", /code that sed runs/],
+  [`sed --expression=${X} f.txt`, {}, "command", /code that sed runs/],
+  [`sed -f ${X} f.txt`, {}, "command", /code that sed runs/],
+  [`sed -n -- ${X} f.txt`, {}, "command", /code that sed runs/],
+  [`sed -n p f.txt -e ${X}`, {}, "command", /code that sed runs/],
+  [`/usr/bin/sed -i.bak ${X} f.txt`, {}, "command", /code that sed runs/],
+  [`awk ${X} f.txt`, {}, "command", /code that awk runs/],
+  [`gawk -f ${X} f.txt`, {}, "command", /code that gawk runs/],
+  [`gawk --source=${X} f.txt`, {}, "command", /code that gawk runs/],
+  [`jq ${X} data.json`, {}, "command", /code that jq runs/],
+  [`perl -ne ${X} f.txt`, {}, "command", /code that perl runs/],
+  [`perl ${X}`, {}, "command", /code that perl runs/],
+  [`perl -M${X} s.pl`, {}, "command", /code that perl runs/],
+  [`ruby -e ${X}`, {}, "command", /code that ruby runs/],
+  [`python3 -c ${X}`, {}, "command", /code that python runs/],
+  [`python3.12 -Ic ${X}`, {}, "command", /code that python runs/],
+  [`python -m ${X}`, {}, "command", /code that python runs/],
+  [`python -X dev ${X}`, {}, "command", /code that python runs/],
+  [`node -e ${X}`, {}, "command", /code that node runs/],
+  [`node -p ${X}`, {}, "command", /code that node runs/],
+  [`node --eval=${X}`, {}, "command", /code that node runs/],
+  [`node --require ${X} app.js`, {}, "command", /code that node runs/],
+  [`node ${X}`, {}, "command", /code that node runs/],
+  [`bash -c ${X}`, {}, "command", /code that bash runs/],
+  [`sh -ec 'echo ${X}'`, {}, "command", /code that sh runs/],
+  [`php -r ${X}`, {}, "command", /code that php runs/],
+  [`lua -e ${X}`, {}, "command", /code that lua runs/],
+  // A program another program runs, or the arguments of one that runs them as a command.
+  [`${X} --version`, {}, "command", /cannot name the program/],
+  [`env ${X} ls`, {}, "command", /cannot name the program/],
+  [`env FOO=${X} ls`, {}, "command", /env's own arguments/],
+  [`timeout 5 ${X}`, {}, "command", /cannot name the program/],
+  [`nice -n 5 python -c ${X}`, {}, "command", /code that python runs/],
+  [`npx ${X}`, {}, "command", /cannot name the program/],
+  [`xargs echo ${X}`, {}, "command", /xargs runs its arguments/],
+  [`ssh host ls ${X}`, {}, "command", /ssh runs its arguments/],
+  [`make test FILE=${X}`, {}, "command", /make runs its arguments/],
+  [`npm run lint -- ${X}`, {}, "command", /npm runs its arguments/],
+  [`vim ${X}`, {}, "command", /vim runs its arguments/],
+  [`less ${X}`, {}, "command", /less runs its arguments/],
+  [`find . -exec grep -l ${X} '{}' ';'`, {}, "command", /find's -exec command/],
+  [`find . -execdir ${X} ';'`, {}, "command", /find's -exec command/],
+  // git: global options, the subcommand, subcommands that store or run commands.
+  [`git -c core.pager=${X} log`, {}, "command", /git's global options/],
+  [`git -c ${X} log`, {}, "command", /git's global options/],
+  [`git ${X}`, {}, "command", /git's subcommand/],
+  [`git config core.editor ${X}`, {}, "command", /git config stores or runs commands/],
+  [`git fetch --upload-pack=${X} origin`, {}, "command", /value of --upload-pack/],
+  // Options whose value is a command.
+  [`tar --to-command=${X} -xf a.tar`, {}, "command", /value of --to-command/],
+  [`tar -I ${X} -xf a.tar`, {}, "command", /value of -I/],
+  [`rsync -e ${X} a b:`, {}, "command", /value of -e/],
+  // A templated cwd that chooses the program, or the folder a program reads code from.
+  ["./hook.sh", { cwd: "{{tool.params.dir}}" }, "cwd", /relative program "\.\/hook\.sh"/],
+  ["bin/lint --all", { cwd: "{{tool.params.dir}}" }, "cwd", /relative program/],
+  ["python -m py_compile a.py", { cwd: "{{tool.params.dir}}" }, "cwd", /folder python reads code from/],
+  ["git status", { cwd: "sub/{{tool.params.dir}}" }, "cwd", /folder git reads code from/],
+  ["make", { cwd: "{{run.input}}" }, "cwd", /folder make reads code from/],
+  ["timeout 5 node app.js", { cwd: "{{tool.params.dir}}" }, "cwd", /folder node reads code from/],
+  // Environment variables read as code, a path to code, or options.
+  ...[
+    "NODE_OPTIONS",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "BASH_ENV",
+    "ENV",
+    "PERL5OPT",
+    "RUBYOPT",
+    "GIT_SSH_COMMAND",
+    "GIT_CONFIG_PARAMETERS",
+    "PATH",
+    "HOME",
+    "JAVA_TOOL_OPTIONS",
+  ].map(
+    (name): Row => ["ls", { env: { [name]: `x:${X}` } }, `env.${name}`, new RegExp(`template in ${name}`)],
+  ),
+];
+
+/** Refused by the splitter: shell syntax nothing would interpret. */
+const SPLITTER_REFUSED: [string, RegExp][] = [
+  ["ls *.txt", /"\*" is a glob character/],
+  ["cat file?.txt", /"\?" is a glob character/],
+  ["ls [ab].txt", /"\[" is a glob character/],
+  ["cat ~/notes.txt", /leading "~"/],
+  ["ls ~", /leading "~"/],
+  ["echo hi # a comment", /"#" starting a word/],
+  ["echo $HOME", /\$ expansions/],
+  ["make && make test", /shell operator/],
+];
+
+/** Accepted: templates that land on data. */
+const ACCEPTED: [string, { cwd?: string; env?: Record<string, string> }][] = [
+  [`python -m py_compile ${X}`, {}],
+  [`sh ./lint.sh ${X}`, {}],
+  [`sh -c 'cat "$FILE"'`, { env: { FILE: X } }],
+  [`bash -c 'wc -l -- "$1"' bash ${X}`, {}],
+  [`python -c 'import sys; print(sys.argv[1])' ${X}`, {}],
+  [`node script.mjs ${X}`, {}],
+  [`perl script.pl ${X}`, {}],
+  [`python -X dev script.py ${X}`, {}],
+  [`perl -ne 'print' -- ${X}`, {}],
+  [`sed -n -e p -- ${X}`, {}],
+  [`sed -n p -- ${X}`, {}],
+  [`awk -v x=${X} '{ print x }' f.txt`, {}],
+  [`jq --arg q ${X} '.[$q]' data.json`, {}],
+  [`grep -n -e ${X} -- f.txt`, {}],
+  [`git log -- ${X}`, {}],
+  [`git show ${X}`, {}],
+  [`cat -- ${X}`, {}],
+  [`printf '%s\\n' ${X}`, {}],
+  [`timeout 5 python -m py_compile ${X}`, {}],
+  [`find {{workspace}} -name '*.ts' -newer ${X}`, {}],
+  ["echo 'a*b' a#b '~' \"[x]\"", {}],
+  ["./hook.sh", { cwd: "{{workspace}}" }],
+  ["./hook.sh", { cwd: "{{workspace}}/sub", env: { TARGET: X } }],
+  ["ls -la", { cwd: "{{tool.params.dir}}" }],
+  ["/usr/bin/wc -l", { cwd: "{{tool.params.dir}}" }],
+  ["node app.js", { env: { NODE_OPTIONS: "--max-old-space-size=256", INPUT: "{{run.input}}" } }],
+  ["node {{workspace}}/app.js", { env: { HOME: "{{workspace}}" } }],
+];
+
+function problem(command: string, options: { cwd?: string; env?: Record<string, string> }) {
+  return shellTemplateProblem(splitShellWords(command), options.cwd, options.env);
+}
+
+describe("the shell template rule, as a table", () => {
+  it.each(REFUSED)("refuses %s %j", (command, options, where, why) => {
+    const found = problem(command, options);
+    expect(found?.path.join(".")).toBe(where);
+    expect(found?.message).toMatch(why);
+  });
+
+  it.each(SPLITTER_REFUSED)("the splitter refuses %s", (command, why) => {
+    expect(() => splitShellWords(command)).toThrow(ShellWordsError);
+    expect(() => splitShellWords(command)).toThrow(why);
+  });
+
+  it.each(ACCEPTED)("accepts %s %j", (command, options) => {
+    expect(problem(command, options)).toBeUndefined();
+  });
+
+  it.each([
+    [["cat", X], "-n", /starts with "-" and would be read as an option by cat/],
+    [["grep", "-e", X, "--", "f"], "--include=x", /read as an option by grep/],
+    [["find", "--", X], "-delete", /read as an option by find/],
+    [["vim2", X], "+!touch pwned", /starts with "\+"/],
+    [["cat", X], "a\0b", /NUL/],
+  ] as const)("refuses %j when the value is %j", (argv, value, why) => {
+    const rendered = argv.map((word) => (word === X ? value : word));
+    expect(renderedArgvProblem(argv, rendered)).toMatch(why);
+  });
+
+  it.each([
+    [["cat", "--", X], "-n"],
+    [["cat", `--file=${X}`], "-x"],
+    [["cat", X], "notes.txt"],
+    [["cat", "{{workspace}}"], "-odd-folder"],
+  ] as const)("runs %j with the value %j", (argv, value) => {
+    const rendered = argv.map((word) => (word === X || word === "{{workspace}}" ? value : word));
+    expect(renderedArgvProblem(argv, rendered)).toBeUndefined();
+  });
+});
+
+describe("end to end", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "hookwise-shell-guard-"));
+    writeFileSync(
+      join(dir, "tools.mjs"),
+      `import { writeFileSync } from "node:fs";
+export const note = {
+  description: "Writes a note",
+  inputSchema: { type: "object", properties: { x: { type: "string" } }, required: ["x"] },
+  execute: ({ x }) => { writeFileSync(new URL("./tool-ran.txt", import.meta.url), x); return "noted"; },
+};
+`,
+    );
+    writeFileSync(join(dir, "f.txt"), "one\ntwo\n");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function config(hook: string, x: string): string {
+    writeFileSync(
+      join(dir, "script.yaml"),
+      `- tool_calls: [{ name: tools_note, args: { x: ${JSON.stringify(x)} } }]\n- text: done\n`,
+    );
+    const file = join(dir, "hookwise.yaml");
+    writeFileSync(
+      file,
+      `models: { default: "scripted:./script.yaml" }
+toolsets: { tools: { kind: module, path: ./tools.mjs } }
+runtime:
+  state: { kind: memory }
+  hooks:
+${hook}
+agents:
+  - { id: main, tools: [tools.*] }
+`,
+    );
+    return file;
+  }
+
+  it("sed -n {{tool.params.x}} with x = '1e touch pwned': validate and run refuse it (exit 2, line:col); nothing is created", async () => {
+    const file = config(
+      `    - id: peek
+      on: tool_result
+      action:
+        type: shell
+        command: "sed -n {{tool.params.x}} f.txt"`,
+      "1e touch pwned",
+    );
+    const validated = await cli(["validate", file]);
+    expect(validated.code).toBe(2);
+    expect(validated.stderr).toContain(
+      `${file}:10:18: runtime.hooks[0].action.command: a {{…}} template inside the code that sed runs would be executed by it`,
+    );
+    const ran = await cli(["run", file, "--prompt", "go"]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain("code that sed runs");
+    expect(existsSync(join(dir, "pwned"))).toBe(false);
+    expect(existsSync(join(dir, "tool-ran.txt"))).toBe(false);
+  });
+
+  it("the same value as a data argument after -- is a file name: sed runs, reads nothing, creates nothing", async () => {
+    const file = config(
+      `    - id: peek
+      on: tool_result
+      action:
+        type: shell
+        command: "sed -n -e p -- {{tool.params.x}}"
+        on_error: inject`,
+      "1e touch pwned",
+    );
+    expect((await cli(["validate", file])).code).toBe(0);
+    const ran = await cli(["run", file, "--prompt", "go", "--json"]);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain("sed failed (exit 2)");
+    expect(ran.stdout).toContain("can't read 1e touch pwned");
+    expect(existsSync(join(dir, "pwned"))).toBe(false);
+  });
+
+  it("a value starting with - is refused when the command runs, and the refusal names the hook", async () => {
+    const file = config(
+      `    - id: count
+      on: tool_result
+      action: { type: shell, command: "wc -l {{tool.params.x}}" }`,
+      "--files0-from=/etc/passwd",
+    );
+    const ran = await cli(["run", file, "--prompt", "go", "--json"]);
+    expect(ran.code).toBe(0); // an inspect hook: its failure is isolated and logged
+    expect(ran.stderr).toMatch(
+      /count.*\[shell\] wc refused: argument 2 \("--files0-from=\/etc\/passwd"\) starts with "-"/,
+    );
+  });
+
+  it.each(SURFACES)(
+    "%s: a hook's timeout kills its command and its children; the guarded tool call stops, naming the hook",
+    async (surface) => {
+      const late = join(dir, "late.txt");
+      const pids = join(dir, "pids.json");
+      writeFileSync(
+        join(dir, "slow.mjs"),
+        `import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+const code = ${JSON.stringify(`setTimeout(() => require("fs").writeFileSync(${JSON.stringify(late)}, "child"), 3000)`)};
+const child = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
+writeFileSync(${JSON.stringify(pids)}, JSON.stringify([process.pid, child.pid]));
+setTimeout(() => writeFileSync(${JSON.stringify(late)}, "parent"), 3000);
+`,
+      );
+      const file = config(
+        `    - id: slow-check
+      on: tool_call
+      timeout: 1
+      action: { type: shell, command: "${process.execPath} slow.mjs {{tool.params.x}}", on_error: inject }`,
+        "a.txt",
+      );
+      const loaded = await loadConfig(file);
+      try {
+        const agent = await loaded.createAgent();
+        const started = Date.now();
+        const { result } = await runOn(surface, agent, "go");
+        const [call] = result.steps[0]!.toolResults;
+        expect(call).toMatchObject({ toolName: "tools_note", isError: true, executed: false });
+        expect(call!.result).toBe(
+          'tool not run: hook "slow-check" on tool_call: timed out after 1000 ms (failed closed)',
+        );
+        expect(existsSync(join(dir, "tool-ran.txt"))).toBe(false);
+        // The command and its child are gone; past the 3 s they would have written at, nothing was.
+        // (On a loaded machine the command may be killed before it wrote its pids: then it
+        // started nothing.)
+        if (existsSync(pids)) {
+          const [parent, child] = JSON.parse(readFileSync(pids, "utf8")) as number[];
+          for (let tries = 0; tries < 100 && (alive(parent!) || alive(child!)); tries++) await pause(20);
+          expect(alive(parent!)).toBe(false);
+          expect(alive(child!)).toBe(false);
+        }
+        await pause(Math.max(0, started + 3_500 - Date.now()));
+        expect(existsSync(late)).toBe(false);
+      } finally {
+        await loaded.close();
+      }
+    },
+    15_000,
+  );
+});
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Running (a killed orphan may linger as a zombie until something reaps it: not running). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return true;
+  }
+}
