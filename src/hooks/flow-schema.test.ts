@@ -86,15 +86,13 @@ const validFlow: fc.Arbitrary<Flow> = fc.oneof(
   text.map((output) => ({ type: "rewriteOutput", output }) as Flow),
   fc.array(message, { maxLength: 3 }).map((messages) => ({ type: "inject", messages }) as Flow),
   reason.map((model) => ({ type: "fallback", model }) as Flow),
-  fc
-    .array(message, { minLength: 1, maxLength: 2 })
-    .map(
-      (messages) =>
-        ({
-          type: "editMessages",
-          edits: [{ kind: "replace", targets: [{ role: "user", content: "x" }], messages }],
-        }) as Flow,
-    ),
+  fc.array(message, { minLength: 1, maxLength: 2 }).map(
+    (messages) =>
+      ({
+        type: "editMessages",
+        edits: [{ kind: "replace", targets: [{ role: "user", content: "x" }], messages }],
+      }) as Flow,
+  ),
 );
 
 /** Values that are never a well-formed value of any field below (numbers: see `wrongFor`). */
