@@ -43,18 +43,18 @@ function fixture(hooks: (order: string[]) => AnyHook[]) {
   };
 }
 
-const step = (order: string[], name: string, kind: "transform" | "decide" | "inspect", extra = {}) =>
-  defineHook({
+const step = (order: string[], name: string, kind: "transform" | "decide" | "inspect", extra = {}): AnyHook =>
+  ({
     name,
     on: "tool_call",
     kind,
     ...extra,
-    handler: async (event) => {
+    handler: async (event: { args: unknown }) => {
       await Promise.resolve();
       order.push(`${name}:${(event.args as { path: string }).path}`);
       return kind === "transform" ? flow.rewriteArgs({ path: "b.txt" }) : undefined;
     },
-  } as AnyHook);
+  }) as unknown as AnyHook;
 
 describe("when: before", () => {
   test("transforms → decides → before-observers (awaited, priority order) → body → after-inspects", async () => {
