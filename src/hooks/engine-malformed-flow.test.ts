@@ -120,7 +120,9 @@ describe("tool_call / tool_result: malformed answers fail closed and name hook a
     );
     for (const { fixture, result } of out.both) {
       expect(fixture.written).toEqual([]);
-      expect(String(result.steps[0]!.toolResults[0]!.result)).toContain('denied by hook "silent-guard"');
+      expect(result.steps[0]!.toolResults[0]!.result).toBe(
+        'tool "write" was denied by hook "silent-guard": denied by hook "silent-guard"',
+      );
     }
   });
 
