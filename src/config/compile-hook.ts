@@ -3,9 +3,10 @@
  * imports config). The handler evaluates the condition, then the limits (cooldown,
  * max_fires, rate_limit: atomic in the StateStore, per session or global), then the action.
  */
+import { canonicalEventName } from "../events/catalogue.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { Flow } from "../hooks/flow.js";
-import { DEFAULT_TIMEOUT_MS } from "../hooks/hook-registry.js";
+import { BEFORE_EVENTS, DEFAULT_TIMEOUT_MS } from "../hooks/hook-registry.js";
 import { NOT_FIRED } from "../hooks/invoke-hook.js";
 import { compileAction } from "./actions/index.js";
 import { compileCondition } from "./conditions/index.js";
@@ -53,10 +54,14 @@ export function compileHookEntry(
   const scopeId = options.agentId ? `agent:${options.agentId}` : "app";
   const timeout = entry.timeout ?? options.defaultTimeout;
   const timeoutMs = timeout === undefined ? DEFAULT_TIMEOUT_MS : timeout * 1000;
+  const event = canonicalEventName(entry.on);
   const hook = {
     name: entry.id,
     on: entry.on,
     kind: action.kind,
+    // An observer (log, notify, shell, call_tool, pipe) on an event that happens before its
+    // operation (`tool_start`: "before a tool executes") runs before it, awaited.
+    ...(action.kind === "inspect" && event && BEFORE_EVENTS.has(event) ? { when: "before" } : {}),
     priority: entry.priority,
     ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
     ...(entry.on_error ? { onError: entry.on_error } : {}),

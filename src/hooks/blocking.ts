@@ -29,6 +29,7 @@ export function phased(selection: HookSelection, phase: BlockingOptions["phase"]
     transforms: phase === "transforms" ? selection.transforms : NO_HOOKS,
     decides: phase === "decides" ? selection.decides : NO_HOOKS,
     inspects: NO_HOOKS,
+    observers: NO_HOOKS,
   };
 }
 

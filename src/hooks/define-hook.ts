@@ -16,6 +16,13 @@ export interface HookDefinition<E extends EventName = EventName, K extends HookK
   timeoutMs?: number;
   /** `fail_open` lets the operation go on when this hook fails (logged). Default `fail_closed`. */
   onError?: "fail_closed" | "fail_open";
+  /**
+   * Inspect hooks on `tool_call` only: `"before"` runs the hook before the tool executes,
+   * once every decide allowed the call (and an approval, if one was asked, was given);
+   * the tool waits for it. It cannot change the call, and its failure is logged, never
+   * blocking. Default `"after"`: with the final data, once the operation happened.
+   */
+  when?: "before" | "after";
   /** Where it fires: this agent and its sub-agents (`all`), only this agent, only sub-agents. */
   scope?: "all" | "self" | "children";
   handler(event: EventPayload<E>, context: HookContext): HookResult<E, K> | Promise<HookResult<E, K>>;

@@ -119,7 +119,10 @@ export const flow = {
   rewriteInput: (input: string): FlowRewriteInput => ({ type: "rewriteInput", input }),
   /** `run_end`: replace the final output. */
   rewriteOutput: (output: string): FlowRewriteOutput => ({ type: "rewriteOutput", output }),
-  /** `session_start` / `run_start` / `step_start` / `step_end`: add messages to the transcript. */
+  /**
+   * `session_start` / `run_start` / `step_start` / `step_end` / `run_end`: add messages to the
+   * transcript (on `run_end`, after the final answer: the session's next run sees them).
+   */
   inject: (messages: ModelMessage | readonly ModelMessage[]): FlowInject => ({
     type: "inject",
     messages: Array.isArray(messages) ? messages : [messages as ModelMessage],

@@ -29,6 +29,8 @@ export interface RegisteredHook {
   readonly timeoutMs: number;
   readonly failOpen: boolean;
   readonly scope: "all" | "self" | "children";
+  /** An inspect hook that runs before the operation (`when: "before"`). */
+  readonly before: boolean;
   readonly matches: ((names: readonly string[]) => boolean) | undefined;
   /**
    * The trace entry of a firing that answered nothing: `continue` (`observed` for an inspect
@@ -41,13 +43,19 @@ export interface HookSelection {
   readonly transforms: readonly RegisteredHook[];
   readonly decides: readonly RegisteredHook[];
   readonly inspects: readonly RegisteredHook[];
+  /** Inspect hooks that run before the operation, awaited, in priority order (`when: "before"`). */
+  readonly observers: readonly RegisteredHook[];
 }
 
 export const EMPTY_SELECTION: HookSelection = Object.freeze({
   transforms: Object.freeze([]),
   decides: Object.freeze([]),
   inspects: Object.freeze([]),
+  observers: Object.freeze([]),
 });
+
+/** Events whose inspect hooks may run before the operation (`when: "before"`). */
+export const BEFORE_EVENTS: ReadonlySet<EventName> = new Set<EventName>(["tool_call"]);
 
 function compileMatch(match: string | readonly string[]): (names: readonly string[]) => boolean {
   const patterns = typeof match === "string" ? [match] : [...match];
@@ -214,14 +222,23 @@ export class HookRegistry {
     const transforms: RegisteredHook[] = [];
     const decides: RegisteredHook[] = [];
     const inspects: RegisteredHook[] = [];
+    const observers: RegisteredHook[] = [];
     for (const hook of list) {
       if (hook.scope === "self" && depth > 0) continue;
       if (hook.scope === "children" && depth === 0) continue;
       if (hook.matches && !(names && hook.matches(names))) continue;
-      (hook.kind === "transform" ? transforms : hook.kind === "decide" ? decides : inspects).push(hook);
+      const into =
+        hook.kind === "transform"
+          ? transforms
+          : hook.kind === "decide"
+            ? decides
+            : hook.before
+              ? observers
+              : inspects;
+      into.push(hook);
     }
-    if (transforms.length + decides.length + inspects.length === 0) return EMPTY_SELECTION;
-    return { transforms, decides, inspects };
+    if (transforms.length + decides.length + inspects.length + observers.length === 0) return EMPTY_SELECTION;
+    return { transforms, decides, inspects, observers };
   }
 
   #validate(hook: AnyHook): RegisteredHook {
@@ -242,6 +259,17 @@ export class HookRegistry {
     if (hook.match !== undefined && !TOOL_EVENTS.has(event)) {
       throw new TypeError(`${where}: "match" applies to tool events only, not ${event}`);
     }
+    const when = (hook as { when?: unknown }).when;
+    if (when !== undefined && when !== "before" && when !== "after")
+      throw new TypeError(`${where}: when must be "before" or "after", not ${JSON.stringify(when)}`);
+    if (when === "before" && hook.kind !== "inspect")
+      throw new TypeError(
+        `${where}: when: "before" applies to inspect hooks (a ${hook.kind} hook runs before the operation already)`,
+      );
+    if (when === "before" && !BEFORE_EVENTS.has(event))
+      throw new TypeError(
+        `${where}: when: "before" applies to ${[...BEFORE_EVENTS].join(", ")}, not ${event}`,
+      );
     const timeoutMs = hook.timeoutMs ?? this.#defaultTimeoutMs;
     if (!(timeoutMs > 0)) throw new TypeError(`${where}: timeoutMs must be a positive number`);
     const quietEntry: HookTraceEntry = Object.freeze({
@@ -260,6 +288,7 @@ export class HookRegistry {
       timeoutMs,
       failOpen: hook.onError === "fail_open",
       scope: hook.scope ?? "all",
+      before: when === "before",
       matches: hook.match === undefined ? undefined : compileMatch(hook.match),
       quietEntry,
     };
@@ -275,5 +304,6 @@ export function mergeSelections(selections: HookSelection[]): HookSelection {
     transforms: nonEmpty.flatMap((selection) => selection.transforms).sort(order),
     decides: nonEmpty.flatMap((selection) => selection.decides).sort(order),
     inspects: nonEmpty.flatMap((selection) => selection.inspects),
+    observers: nonEmpty.flatMap((selection) => selection.observers).sort(order),
   };
 }

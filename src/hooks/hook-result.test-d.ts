@@ -151,7 +151,7 @@ describe("defineHook", () => {
       "inject" | "editMessages" | "terminate"
     >();
     expectTypeOf<Types<HookResult<"run_end", "transform">>>().toEqualTypeOf<
-      "rewriteOutput" | "editMessages" | "retry" | "terminate"
+      "rewriteOutput" | "inject" | "editMessages" | "retry" | "terminate"
     >();
     defineHook({
       name: "compactor",

@@ -36,7 +36,7 @@ interface TransformResults {
   tool_error: FlowRewriteResult | FlowTerminate;
   invalid_tool_call: FlowRetry | FlowRepair | FlowSkip | FlowTerminate;
   step_end: FlowInject | FlowEditMessages | FlowTerminate;
-  run_end: FlowRewriteOutput | FlowEditMessages | FlowRetry | FlowTerminate;
+  run_end: FlowRewriteOutput | FlowInject | FlowEditMessages | FlowRetry | FlowTerminate;
   pre_compact: FlowSkip | FlowTerminate;
   approval_request: FlowAllow | FlowDeny;
   agent_spawn: never;
@@ -79,7 +79,7 @@ const transform: Record<EventName, readonly FlowType[]> = {
   tool_error: ["rewriteResult", "terminate"],
   invalid_tool_call: ["retry", "repair", "skip", "terminate"],
   step_end: ["inject", "editMessages", "terminate"],
-  run_end: ["rewriteOutput", "editMessages", "retry", "terminate"],
+  run_end: ["rewriteOutput", "inject", "editMessages", "retry", "terminate"],
   pre_compact: ["skip", "terminate"],
   approval_request: ["allow", "deny"],
   agent_spawn: [],

@@ -1,7 +1,8 @@
 /**
  * Dispatches one event to its hooks, in the TOCTOU-safe order of DESIGN §3:
  *   transforms (priority order, chained or accumulated) → decides (first deny wins)
- *   → [the caller runs the operation] → inspects (concurrently, never blocking).
+ *   → before-observers (`observe`, awaited) → [the caller runs the operation]
+ *   → inspects (concurrently, never blocking).
  * Composition per event: `model_request` accumulates patches (every hook sees the
  * baseline); tool and input/output rewrites chain (each hook sees the previous rewrite).
  */
@@ -287,6 +288,22 @@ export class HookRunner {
         continue;
       }
       this.#track(called);
+    }
+  }
+
+  /**
+   * Runs the selection's before-observers (`when: "before"` inspect hooks) one after the
+   * other, in priority order; the operation waits for them. Never throws: a failure is
+   * logged and traced, and the next observer (and the operation) still run.
+   */
+  async observe(payload: AnyEventPayload, context: HookContext, selection: HookSelection): Promise<void> {
+    const { observers } = selection;
+    for (let index = 0; index < observers.length; index++) {
+      const hook = observers[index]!;
+      const called = this.#call(hook, payload, context);
+      if (called === QUIET) continue;
+      const invocation = called instanceof Promise ? await called : called;
+      if (!invocation.ok) this.#inspectFailed(invocation.error);
     }
   }
 

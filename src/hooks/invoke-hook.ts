@@ -8,6 +8,7 @@
 import { HookError } from "../errors/hook-error.js";
 import type { AnyEventPayload } from "../events/payloads.js";
 import type { Flow } from "./flow.js";
+import { checkFlow } from "./flow-schema.js";
 import type { HookContext } from "./hook-context.js";
 import type { RegisteredHook } from "./hook-registry.js";
 import { acceptedResults } from "./hook-result.js";
@@ -51,8 +52,20 @@ function check(hook: RegisteredHook, value: unknown): Invocation {
   if (hook.kind === "inspect") return CONTINUE;
   const accepted = acceptedResults(hook.event, hook.kind);
   const type = typeof value === "object" ? (value as { type?: unknown }).type : undefined;
-  if (typeof type === "string" && accepted.includes(type as Flow["type"]))
-    return { ok: true, result: value as Flow };
+  if (typeof type === "string" && accepted.includes(type as Flow["type"])) {
+    const checked = checkFlow(value as Flow, hook.name);
+    if (checked.ok) return { ok: true, result: checked.flow };
+    return {
+      ok: false,
+      error: new HookError({
+        hook: hook.name,
+        event: hook.event,
+        reason: "invalid_result",
+        field: checked.field,
+        message: `returned a malformed flow.${type}(): ${checked.field}: ${checked.message}`,
+      }),
+    };
+  }
   return {
     ok: false,
     error: new HookError({

@@ -215,9 +215,14 @@ async function runEndHooks(
       // A rewrite (e.g. redaction) is what the session keeps, not only what the caller sees.
       if (end.outcome === "completed") replaceFinalAnswer(state, decided.payload.output);
     }
+    let edited: RunEnd | undefined;
     if (!decided.failure && !terminal && decided.edits.length) {
-      final = editsEnd(await applyMessageEdits(state, "run_end", decided.edits), "") ?? final;
+      edited = editsEnd(await applyMessageEdits(state, "run_end", decided.edits), "");
+      final = edited ?? final;
     }
+    // Injected at the end of the run: kept with the session, seen on its next run.
+    if (!decided.failure && !terminal && !edited && decided.injected.length)
+      state.messages.push(...decided.injected);
     // Built field by field: a spread-then-property literal takes V8's slow path.
     const inspected = Object.assign({}, decided.payload);
     inspected.output = final.text;

@@ -335,3 +335,9 @@ describe("retryAfterMs and backoffDelay", () => {
     expect(backoffDelay(1, tooLong, { maxDelayMs: 20_000 })).toBe(20_000);
   });
 });
+
+describe("classifyError: a bare status", () => {
+  it("529 with no body (an overloaded provider) is a rate limit, retryable", () => {
+    expect(classifyError(apiError(529))).toMatchObject({ type: "rate_limit", retryable: true });
+  });
+});

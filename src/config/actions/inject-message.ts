@@ -8,8 +8,8 @@
  * (or becomes it when there is none); `new_message`
  * inserts a message with `role` at `position` (`end`, or `before_last`) into the history.
  *
- * On `session_start`, `run_start`, `step_start`, `step_end` the message is persisted in the
- * transcript (flow.inject): `auto` / `user` as a user message, `system` as a system
+ * On `session_start`, `run_start`, `step_start`, `step_end`, `run_end` the message is
+ * persisted in the transcript (flow.inject; on `run_end`, seen on the session's next run): `auto` / `user` as a user message, `system` as a system
  * message, `new_message` with its `role` (`position` applies to model_request only).
  */
 import { z } from "zod";
@@ -38,7 +38,7 @@ export const injectMessage = defineAction({
         ),
     })
     .describe(description),
-  events: ["session_start", "run_start", "step_start", "step_end", "model_request"],
+  events: ["session_start", "run_start", "step_start", "step_end", "run_end", "model_request"],
   kind: () => "transform",
   compile: (config, services) => (evaluation) => {
     const content = renderTemplate(config.content, evaluation, services.workspace);

@@ -1,7 +1,8 @@
 /**
  * `content_contains` (seed 003): one of the last five messages contains a keyword,
  * case-insensitively. Every part's text counts: text and reasoning, tool-call arguments and
- * tool results (as JSON when they are not text).
+ * tool results (as JSON when they are not text). On a tool event the current call's
+ * arguments count too (they are not in the transcript until the step ends).
  */
 import { z } from "zod";
 import type { ModelMessage } from "../../events/payloads.js";
@@ -49,6 +50,7 @@ export const contentContains = defineCondition({
   compile(config) {
     const keyword = config.keyword.toLowerCase();
     return (evaluation) =>
+      (evaluation.tool !== undefined && json(evaluation.tool.params).toLowerCase().includes(keyword)) ||
       evaluation.messages
         .slice(-WINDOW)
         .some((message) => messageText(message).toLowerCase().includes(keyword));

@@ -1,6 +1,7 @@
 /**
- * A call's operation and what follows it (DESIGN §3, §5): the tool body, `tool_error`
- * recovery, `tool_result` transforms (chained rewrites, fail closed), then inspections.
+ * A call's operation and what follows it (DESIGN §3, §5): the before-observers, the tool
+ * body, `tool_error` recovery, `tool_result` transforms (chained rewrites, fail closed), then
+ * inspections.
  */
 
 import type { EventPayload } from "../../events/payloads.js";
@@ -27,6 +28,8 @@ export interface ExecuteInput {
   once?: OnceGuard;
   /** Siblings run concurrently: yield after the body and the dispatch even when synchronous (`CallControl`). */
   concurrent?: boolean;
+  /** The before-observers (`when: "before"`) have run for this call. */
+  observed?: boolean;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -43,6 +46,8 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  * Synchronous while the body and the hooks answer synchronously (and no sibling runs).
  */
 export function executeCall(state: RunState, input: ExecuteInput): CallOutcome | Promise<CallOutcome> {
+  // Every decide allowed the call: the before-observers see it, then the body runs.
+  if (input.selection.observers.length && !input.observed) return observeThenExecute(state, input);
   const { tool, base, args, once } = input;
   // The hooks above may have outlived an abort; the body must not start after it.
   if (state.signal.aborted) return Promise.reject(abortError(state.signal));
@@ -140,6 +145,14 @@ function executeInSpan(state: RunState, input: ExecuteInput): unknown {
   return state.telemetry!.inTool(base.toolCallId, () =>
     tool.execute(args, toolOptions(base.toolCallId, state)),
   );
+}
+
+async function observeThenExecute(state: RunState, input: ExecuteInput): Promise<CallOutcome> {
+  input.observed = true;
+  if (state.signal.aborted) throw abortError(state.signal);
+  input.context ??= contextFor(state);
+  await state.runner.observe(input.callPayload!, input.context, input.selection);
+  return executeCall(state, input);
 }
 
 function runOnce(once: OnceGuard, input: ExecuteInput, state: RunState): unknown {
