@@ -20,7 +20,7 @@ import {
   type PolicyEntry,
   policyEntrySchema,
 } from "./schema.js";
-import { parseSource, type SourceDocument } from "./source-map.js";
+import { documentData, parseSource, type SourceDocument } from "./source-map.js";
 import { type IssueSink, report, validateHooks } from "./validate-hooks.js";
 import { zodIssues } from "./zod-issues.js";
 
@@ -181,7 +181,13 @@ export function validateConfigText(text: string, file: string): ValidationResult
     });
   }
   if (sink.issues.length) return { issues: sink.issues, source };
-  const data = source.document.toJS() ?? {};
+  const converted = documentData(source);
+  if (converted.problem) {
+    const { message, line, column } = converted.problem;
+    sink.issues.push({ severity: "error", file, line, column, path: [], message });
+    return { issues: sink.issues, source };
+  }
+  const data = converted.data ?? {};
   if (typeof data !== "object" || Array.isArray(data)) {
     report(sink, [], "a config file must be a mapping", {
       expected: "top-level keys such as models, toolsets, runtime, agents, hooks",
