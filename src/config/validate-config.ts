@@ -5,7 +5,6 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import picomatch from "picomatch";
 import { nearest } from "../errors/nearest.js";
 import { checkModels } from "./check-models.js";
 import { readClaudeSettings } from "./claude-hooks/read-claude-settings.js";
@@ -91,27 +90,6 @@ function validateManifests(sink: IssueSink, list: unknown): ManifestHook[] {
     out.push(parsed.data);
   });
   return out;
-}
-
-/** Tool patterns that name no declared toolset are warnings (MCP tools are known only at run time). */
-function checkToolReferences(sink: IssueSink, config: ConfigFile): void {
-  const toolsets = Object.keys(config.toolsets);
-  config.agents.forEach((agent, index) => {
-    agent.tools?.forEach((pattern, toolIndex) => {
-      if (pattern === "*" || pattern.startsWith("agents.")) return;
-      const head = pattern.split(".")[0]!;
-      if (pattern.includes(".") && toolsets.includes(head)) return;
-      const matchesUnprefixed = toolsets.some((name) => config.toolsets[name]?.prefix === false);
-      if (!pattern.includes(".") && (matchesUnprefixed || picomatch.scan(pattern).isGlob)) return;
-      report(sink, ["agents", index, "tools", toolIndex], `"${pattern}" names no declared toolset`, {
-        severity: "warning",
-        expected: toolsets.length
-          ? `a pattern over ${toolsets.map((name) => `${name}.*`).join(", ")}`
-          : "a toolset under toolsets:",
-        suggestion: nearest(head, toolsets),
-      });
-    });
-  });
 }
 
 /**
@@ -218,7 +196,6 @@ export function validateConfigText(text: string, file: string): ValidationResult
   if (parsed.success) {
     checkAgents(sink, parsed.data);
     checkModels(sink, parsed.data);
-    checkToolReferences(sink, parsed.data);
     claudeSettings = checkClaudeHooks(sink, parsed.data);
   }
   // The config's own issues by position, then each Claude Code settings file's.
