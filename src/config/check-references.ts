@@ -126,7 +126,12 @@ export function checkReferences(
       expected: names.length
         ? `${exact ? "one of" : "a tool name or pattern over"}: ${listed}`
         : "a tool of a toolset under toolsets:",
-      suggestion: nearest(pattern, names) ?? nearest(pattern, tools.map((tool) => tool.functionName)),
+      suggestion:
+        nearest(pattern, names) ??
+        nearest(
+          pattern,
+          tools.map((tool) => tool.functionName),
+        ),
     });
   };
 

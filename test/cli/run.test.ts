@@ -152,7 +152,10 @@ describe("tool references", () => {
       file,
       'models: { default: "scripted:./script.yaml" }\ntoolsets: { calc: { kind: module, path: ./tools.mjs } }\nagents:\n  - { id: main, tools: [calc.ad] }\n',
     );
-    for (const args of [["validate", file], ["run", file, "--prompt", "x"]]) {
+    for (const args of [
+      ["validate", file],
+      ["run", file, "--prompt", "x"],
+    ]) {
       const out = await cli(args);
       expect(out.code, out.stderr).toBe(2);
       expect(out.stderr).toContain(
