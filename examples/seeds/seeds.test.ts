@@ -6,7 +6,8 @@
  * Tools are given per test (`resolveTool`, with a side-effect record), so a "did not run"
  * claim is checked on the tool's own side effect; `companion-*` files hold what a seed
  * leaves out (toolsets, a second agent) or show one field on its own (priority, never,
- * cooldown). Seed files are never edited.
+ * cooldown). A seed file keeps the seed's text verbatim; what it needs to run as shipped (a
+ * scripted model, the tools its policies name) is added around it, marked as added.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -5,7 +5,7 @@ import { HookRegistry } from "../hooks/hook-registry.js";
 import { toolSpecs } from "../loop/build-request.js";
 import { isSupportedModel } from "../models/language-model.js";
 import { modelLabel } from "../models/model-settings.js";
-import { compilePolicies } from "../policy/policy.js";
+import { compilePolicies, deniedOutright } from "../policy/policy.js";
 import { resolveSessionOptions } from "../sessions/session-lease.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { resolveTelemetry } from "../telemetry/resolve-telemetry.js";
@@ -52,14 +52,20 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
   }
   const telemetry = resolveTelemetry(options.telemetry);
   const registry = new HookRegistry(options.hooks ?? [], { defaultTimeoutMs: options.hookTimeoutMs });
-  if (options.policies?.length) registry.register(compilePolicies(options.policies));
+  const policies = options.policies ?? [];
+  if (policies.length) registry.register(compilePolicies(policies));
+  // A tool a policy denies whatever its arguments is not offered to the model (no tokens, no
+  // tempting it); a call to it anyway still meets the policy and is denied with its reason.
+  const offered = policies.length
+    ? tools.filter((tool) => !deniedOutright(policies, [tool.qualifiedName, tool.functionName]))
+    : tools;
   return {
     name: options.name ?? "agent",
     model: options.model,
     modelLabel: modelLabel(options.model),
     options,
     tools,
-    toolSpecs: toolSpecs(tools),
+    toolSpecs: toolSpecs(offered),
     toolsByName,
     canonicalTool: (name) => canonical.get(name) ?? name,
     registry,

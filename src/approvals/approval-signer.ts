@@ -9,6 +9,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { ApprovalError } from "../errors/approval-error.js";
+import { HookwiseError } from "../errors/hookwise-error.js";
 import { canonicalJson } from "./canonical-json.js";
 
 export const APPROVAL_KEY_ENV = "HOOKWISE_APPROVAL_KEY";
@@ -44,7 +45,8 @@ export function isApprovalToken(text: string): boolean {
 /**
  * The signer for a key given in code, else the one in the environment, else `undefined`
  * (no tokens; approvals are bound by a plain SHA-256). A key shorter than 16 bytes is a
- * construction-time error; the message never shows the key.
+ * construction-time error (a HookwiseError: the CLI prints its one line); the message never
+ * shows the key.
  */
 export function resolveApprovalSigner(
   key: string | Uint8Array | undefined,
@@ -56,7 +58,7 @@ export function resolveApprovalSigner(
   const bytes = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw);
   if (bytes.length < MIN_KEY_BYTES) {
     const source = key === undefined ? `${APPROVAL_KEY_ENV}` : "approvals.key";
-    throw new TypeError(
+    throw new HookwiseError(
       `${source} is too short (${bytes.length} bytes): use at least ${MIN_KEY_BYTES} random bytes, e.g. \`openssl rand -hex 32\``,
     );
   }
@@ -107,15 +109,20 @@ export function createApprovalSigner(key: Uint8Array): ApprovalSigner {
 /**
  * What an approval is bound to: the qualified tool name and the effective arguments, as
  * canonical JSON, hashed — HMAC-SHA256 with the key when there is one (so whoever can
- * edit the store but lacks the key cannot re-bind an approval), SHA-256 otherwise.
+ * edit the store but lacks the key cannot re-bind an approval), SHA-256 otherwise. With a
+ * key the MAC also covers the approval's expiry (`expiresAt`, epoch ms): moving the stored
+ * expiry voids the binding, so an expired approval cannot be revived by editing the store.
  */
 export function bindingHash(
   qualifiedName: string,
   args: unknown,
   signer: ApprovalSigner | undefined,
+  expiresAt?: number,
 ): string {
+  if (signer) {
+    const text = canonicalJson({ tool: qualifiedName, args, expiresAt: expiresAt ?? null });
+    return `hmac-sha256:${signer.mac(text)}`;
+  }
   const text = canonicalJson({ tool: qualifiedName, args });
-  return signer
-    ? `hmac-sha256:${signer.mac(text)}`
-    : `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }

@@ -181,6 +181,35 @@ describe("expiry", () => {
   });
 });
 
+describe("expiry is covered by the key", () => {
+  test("moving the stored expiresAt of an expired approval does not revive it; nothing runs", async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const approvals = { ttlMs: 30, key: KEY };
+    const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5)] }], { approvals }).agent.run(
+      "pay",
+    );
+    await sleep(60);
+    const saved = (await store.get<SuspendedRunRecord>(runKey(suspended.runId)))!;
+    const entry = saved.pending.entries.find((item) => item.kind === "pending" && item.approval)!;
+    if (entry.kind !== "pending") throw new Error("unreachable");
+    entry.approval!.expiresAt = Date.now() + 60 * 60 * 1000;
+    await store.set(runKey(suspended.runId), saved);
+    const resumer = teller(ledger, store, [{ text: "paid" }], { approvals });
+    await expect(
+      resumer.agent.resume(suspended.runId, [{ id: suspended.approvals![0]!.id, approved: true }]),
+    ).rejects.toMatchObject({ name: "ApprovalError", reason: "binding" });
+    expect(ledger.ran).toEqual([]);
+  });
+
+  test("the keyed binding changes with the expiry; the unkeyed one cannot hold it", () => {
+    const signer = createApprovalSigner(Buffer.from(KEY));
+    const at = bindingHash("bank.pay", { amount: 5 }, signer, 1000);
+    expect(bindingHash("bank.pay", { amount: 5 }, signer, 1000)).toBe(at);
+    expect(bindingHash("bank.pay", { amount: 5 }, signer, 1001)).not.toBe(at);
+  });
+});
+
 describe("the approval channel is checked at construction", () => {
   const model = scriptedModel([]);
   test("handlers must be functions; ttl positive; a key of at least 16 bytes, never echoed", () => {
@@ -199,6 +228,10 @@ describe("the approval channel is checked at construction", () => {
     }
     expect(message).toContain("too short");
     expect(message).not.toContain("s3cr3t");
+    // A HookwiseError: the CLI prints its one line (exit 1), never "internal error" and a stack.
+    expect(() => resolveApprovalSigner(undefined, { HOOKWISE_APPROVAL_KEY: "tiny" })).toThrow(
+      expect.objectContaining({ name: "HookwiseError" }),
+    );
     expect(() => resolveApprovalSigner(undefined, { HOOKWISE_APPROVAL_KEY: "tiny" })).toThrow(
       /HOOKWISE_APPROVAL_KEY is too short/,
     );

@@ -103,10 +103,10 @@ export function checkBinding(runId: string, entry: PendingEntry, signer: Approva
       `approval "${approval.id}" has an unkeyed binding while an approval key is set; refused (deny it, or resume without the key)`,
     );
   }
-  if (!sameText(bindingHash(entry.qualifiedName, entry.args, signer), approval.binding)) {
+  if (!sameText(bindingHash(entry.qualifiedName, entry.args, signer, approval.expiresAt), approval.binding)) {
     throw refuse(
       "binding",
-      `approval "${approval.id}" does not match the saved call ${entry.qualifiedName} ${JSON.stringify(entry.args)} (its tool name or arguments changed since it was asked); refused`,
+      `approval "${approval.id}" does not match the saved call ${entry.qualifiedName} ${JSON.stringify(entry.args)} (its tool name, arguments or expiry changed since it was asked); refused`,
     );
   }
 }

@@ -53,11 +53,12 @@ export function toEntries(
     };
     if ("original" in outcome.callPayload) entry.original = storable(outcome.callPayload.original);
     if (outcome.approval) {
+      const expiresAt = now + ttlMs;
       entry.approval = {
         id: outcome.approval.id,
-        binding: bindingHash(outcome.qualifiedName, args, signer),
+        binding: bindingHash(outcome.qualifiedName, args, signer, expiresAt),
         createdAt: now,
-        expiresAt: now + ttlMs,
+        expiresAt,
       };
       if (outcome.approval.reason !== undefined) entry.approval.reason = outcome.approval.reason;
     }

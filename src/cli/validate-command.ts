@@ -5,10 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { checkReferences, toolCatalogue } from "../config/check-references.js";
 import { checkToolsets, type ToolsetListing } from "../config/check-toolsets.js";
-import { ConfigFileError, type ConfigIssue, formatIssue } from "../config/config-error.js";
+import { ConfigFileError, type ConfigIssue, type ConfigPath, formatIssue } from "../config/config-error.js";
 import { positionOf } from "../config/source-map.js";
 import { validateConfigText } from "../config/validate-config.js";
+import { LanguageServers } from "../lsp/language-servers.js";
+import { lspToolset } from "../lsp/lsp-toolset.js";
 import type { CliIO } from "./types.js";
 
 export async function validateCommand(path: string, io: CliIO): Promise<number> {
@@ -22,12 +25,20 @@ export async function validateCommand(path: string, io: CliIO): Promise<number> 
   const { issues, validated, source } = validateConfigText(text, path);
   let listings: ToolsetListing[] = [];
   if (validated) {
-    const checked = await checkToolsets(validated.config, dirname(resolve(path)), {
-      file: path,
-      positionOf: (at) => positionOf(source, at),
-    });
+    const dir = dirname(resolve(path));
+    const configSource = { file: path, positionOf: (at: ConfigPath) => positionOf(source, at) };
+    const checked = await checkToolsets(validated.config, dir, configSource);
     issues.push(...checked.issues);
     listings = checked.listings;
+    // What `run` would refuse: references to tools that do not exist, an agent without a model.
+    const implicitLsp = validated.config.toolsets.lsp
+      ? []
+      : lspToolset(new LanguageServers({ root: dir })).tools;
+    const catalogue = toolCatalogue(validated.config, checked.tools, checked.pending, implicitLsp);
+    issues.push(...checkReferences(validated.config, dir, configSource, catalogue));
+    issues.sort(
+      (a, b) => Number(a.file !== path) - Number(b.file !== path) || a.line - b.line || a.column - b.column,
+    );
   }
   return report(path, issues, listings, io);
 }

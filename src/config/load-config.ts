@@ -22,6 +22,7 @@ import type { ResolvedTool } from "../tools/resolved-tool.js";
 import { type BuiltModel, buildModel } from "./build-models.js";
 import { buildPolicies } from "./build-policies.js";
 import { type BuiltToolset, buildToolsets as buildAllToolsets, type ConfigSource } from "./build-toolsets.js";
+import { checkReferences, toolCatalogue } from "./check-references.js";
 import { type ClaudeHookSet, claudeHooks } from "./claude-hooks/claude-hooks.js";
 import { compileHookEntry } from "./compile-hook.js";
 import { ConfigError, ConfigFileError, type ConfigIssue, ConfigReferenceError } from "./config-error.js";
@@ -280,6 +281,18 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     }
     const allTools = (await buildToolsets()).flatMap((toolset) => toolset.tools);
     claudeTools = allTools;
+    // Every toolset answered: what `validate` could only warn about is now known (MCP tools).
+    const extraTools = Array.isArray(overrides.tools)
+      ? (overrides.tools as ResolvedTool[])
+      : Object.keys(overrides.tools ?? {}).map((name) => ({ qualifiedName: name, functionName: name }));
+    const refused = checkReferences(
+      config,
+      dir,
+      source,
+      toolCatalogue(config, [...allTools, ...extraTools], [], implicitLsp),
+      { modelGiven: overrides.model !== undefined },
+    );
+    if (refused.some((issue) => issue.severity === "error")) throw new ConfigError(refused);
     const tools = [
       ...selectTools(allTools, agent),
       ...(await subAgentsOf(agent, [...lineage, agent.id], overrides.approvals)),

@@ -332,6 +332,7 @@ describe("config errors and hookwise validate", () => {
 
   it("a document that does not parse is an error at the document's line and column", async () => {
     writeFileSync(join(dir, "broken.yaml"), "openapi: 3.0.3\ninfo:\n  title: x\n  version: [1\npaths: {}\n");
+    writeFileSync(join(dir, "script.yaml"), "- text: x\n");
     writeFileSync(
       join(dir, "hookwise.yaml"),
       'models: { default: "scripted:./script.yaml" }\ntoolsets:\n  api: { kind: openapi, spec: ./broken.yaml, base_url: "http://127.0.0.1:9" }\n',

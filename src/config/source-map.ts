@@ -8,6 +8,7 @@ import {
   type Node,
   type Pair,
   parseDocument,
+  visit,
 } from "yaml";
 import type { ConfigPath } from "./config-error.js";
 
@@ -58,4 +59,52 @@ export function positionOf(
   }
   const { line, col } = source.lines.linePos(offset);
   return { line, column: col };
+}
+
+/** At most this many alias expansions in one config (a YAML "billion laughs" stops here). */
+export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The document as plain data, or the problem that stops it: an alias whose anchor is not
+ * set before it (`*x` without `&x`), or aliases that expand too much (an alias bomb). The
+ * problem carries the line and column of the alias it is about.
+ */
+export function documentData(
+  source: SourceDocument,
+):
+  | { data: unknown; problem?: undefined }
+  | { data?: undefined; problem: { message: string; line: number; column: number } } {
+  const at = (offset: number | undefined) => {
+    const { line, col } = source.lines.linePos(offset ?? 0);
+    return { line, column: col };
+  };
+  let unresolved: { source: string; offset: number | undefined } | undefined;
+  let firstAlias: number | undefined;
+  visit(source.document, {
+    Alias(_, node) {
+      firstAlias ??= node.range?.[0];
+      if (node.resolve(source.document) === undefined) {
+        unresolved = { source: node.source, offset: node.range?.[0] };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  if (unresolved) {
+    return {
+      problem: {
+        message: `YAML alias *${unresolved.source} has no anchor &${unresolved.source} before it`,
+        ...at(unresolved.offset),
+      },
+    };
+  }
+  try {
+    return { data: source.document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (error) {
+    const reason = (error as Error).message ?? String(error);
+    const message = /alias count/i.test(reason)
+      ? `YAML aliases expand to too much data (more than ${MAX_ALIAS_COUNT} alias expansions); write the values out or use fewer aliases`
+      : `YAML: ${reason.split("\n")[0]}`;
+    return { problem: { message, ...at(firstAlias) } };
+  }
 }

@@ -5,7 +5,6 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import picomatch from "picomatch";
 import { nearest } from "../errors/nearest.js";
 import { checkModels } from "./check-models.js";
 import { readClaudeSettings } from "./claude-hooks/read-claude-settings.js";
@@ -20,7 +19,7 @@ import {
   type PolicyEntry,
   policyEntrySchema,
 } from "./schema.js";
-import { parseSource, type SourceDocument } from "./source-map.js";
+import { documentData, parseSource, type SourceDocument } from "./source-map.js";
 import { type IssueSink, report, validateHooks } from "./validate-hooks.js";
 import { zodIssues } from "./zod-issues.js";
 
@@ -93,27 +92,6 @@ function validateManifests(sink: IssueSink, list: unknown): ManifestHook[] {
   return out;
 }
 
-/** Tool patterns that name no declared toolset are warnings (MCP tools are known only at run time). */
-function checkToolReferences(sink: IssueSink, config: ConfigFile): void {
-  const toolsets = Object.keys(config.toolsets);
-  config.agents.forEach((agent, index) => {
-    agent.tools?.forEach((pattern, toolIndex) => {
-      if (pattern === "*" || pattern.startsWith("agents.")) return;
-      const head = pattern.split(".")[0]!;
-      if (pattern.includes(".") && toolsets.includes(head)) return;
-      const matchesUnprefixed = toolsets.some((name) => config.toolsets[name]?.prefix === false);
-      if (!pattern.includes(".") && (matchesUnprefixed || picomatch.scan(pattern).isGlob)) return;
-      report(sink, ["agents", index, "tools", toolIndex], `"${pattern}" names no declared toolset`, {
-        severity: "warning",
-        expected: toolsets.length
-          ? `a pattern over ${toolsets.map((name) => `${name}.*`).join(", ")}`
-          : "a toolset under toolsets:",
-        suggestion: nearest(head, toolsets),
-      });
-    });
-  });
-}
-
 /**
  * `claude_hooks`: every settings file must exist and hold hooks hookwise can run; its own
  * problems are reported at their place in it (unsupported events and unknown fields as warnings).
@@ -181,7 +159,13 @@ export function validateConfigText(text: string, file: string): ValidationResult
     });
   }
   if (sink.issues.length) return { issues: sink.issues, source };
-  const data = source.document.toJS() ?? {};
+  const converted = documentData(source);
+  if (converted.problem) {
+    const { message, line, column } = converted.problem;
+    sink.issues.push({ severity: "error", file, line, column, path: [], message });
+    return { issues: sink.issues, source };
+  }
+  const data = converted.data ?? {};
   if (typeof data !== "object" || Array.isArray(data)) {
     report(sink, [], "a config file must be a mapping", {
       expected: "top-level keys such as models, toolsets, runtime, agents, hooks",
@@ -212,7 +196,6 @@ export function validateConfigText(text: string, file: string): ValidationResult
   if (parsed.success) {
     checkAgents(sink, parsed.data);
     checkModels(sink, parsed.data);
-    checkToolReferences(sink, parsed.data);
     claudeSettings = checkClaudeHooks(sink, parsed.data);
   }
   // The config's own issues by position, then each Claude Code settings file's.

@@ -1,5 +1,6 @@
 export {
   compilePolicies,
+  deniedOutright,
   evaluatePolicies,
   orderPolicies,
   type Policy,

@@ -73,6 +73,21 @@ function compile(item: Policy): CompiledPolicy {
   return { policy: item, test: (names) => names.includes(item.tool) };
 }
 
+/**
+ * Whether the policies deny a tool whatever its arguments: every policy that could decide it
+ * before an unconditional one is a deny, and that one (no `when`) is a deny too. Such a tool
+ * is not offered to the model at all; a call to it anyway is still denied.
+ */
+export function deniedOutright(policies: readonly Policy[], names: readonly string[]): boolean {
+  for (const item of orderPolicies(policies)) {
+    if (!compile(item).test(names)) continue;
+    if (item.when === undefined) return item.decision === "deny";
+    // A conditional deny denies or passes the call on; any other conditional may let it through.
+    if (item.decision !== "deny") return false;
+  }
+  return false;
+}
+
 /** Matched, not matched, or the predicate threw (decided per policy kind: fail closed). */
 async function predicateMatches(item: Policy, args: unknown): Promise<boolean | "error"> {
   if (!item.when) return true;

@@ -144,7 +144,7 @@ describe("hookwise run", () => {
 });
 
 describe("tool references", () => {
-  it("a tools pattern that matches no tool is an error when the run starts (validate only warns)", async () => {
+  it("a tools pattern that matches no tool is a config error in validate and in run (exit 2)", async () => {
     const example = copyExample("quickstart");
     cleanups.push(example.cleanup);
     const file = join(example.dir, "typo.yaml");
@@ -152,9 +152,16 @@ describe("tool references", () => {
       file,
       'models: { default: "scripted:./script.yaml" }\ntoolsets: { calc: { kind: module, path: ./tools.mjs } }\nagents:\n  - { id: main, tools: [calc.ad] }\n',
     );
-    expect((await cli(["validate", file])).code).toBe(0);
-    const out = await cli(["run", file, "--prompt", "x"]);
-    expect(out.code).toBe(1);
-    expect(out.stderr).toContain('tools pattern "calc.ad" matches no tool; did you mean "calc.add"?');
+    for (const args of [
+      ["validate", file],
+      ["run", file, "--prompt", "x"],
+    ]) {
+      const out = await cli(args);
+      expect(out.code, out.stderr).toBe(2);
+      expect(out.stderr).toContain(
+        `${file}:4:25: agents[0].tools[0]: tools pattern "calc.ad" matches no tool; expected a tool name or pattern over: calc.add,`,
+      );
+      expect(out.stderr).toContain('did you mean "calc.add"?');
+    }
   });
 });

@@ -1,0 +1,209 @@
+/**
+ * `validate` says what `run` would say: a policy whose tool matches nothing (with the nearest
+ * tool), a toolset prefix that does not exist, an agent's `tools:` pattern matching nothing,
+ * `module_action` / `pipe` naming a missing tool or toolset, an agent without a model, a
+ * missing script file — each a config error at its line:col, exit 2, in `validate` and `run`.
+ * MCP tools are known only when the server answers: `validate` warns, `run` refuses (exit 2).
+ */
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cli } from "../support/cli.js";
+
+const MCP_SERVER = resolve(import.meta.dirname, "../fixtures/mcp/stdio-server.mjs");
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-references-"));
+  copyFileSync(resolve(import.meta.dirname, "../fixtures/calc/tools.mjs"), join(dir, "tools.mjs"));
+  writeFileSync(
+    join(dir, "script.yaml"),
+    "- tool_calls: [{ name: calc_delete_everything, args: {} }]\n- text: done\n",
+  );
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const HEAD = [
+  "models:",
+  "  default: scripted:./script.yaml",
+  "toolsets:",
+  "  calc: { kind: module, path: ./tools.mjs }",
+];
+
+function config(...lines: string[]): string {
+  const file = join(dir, "hookwise.yaml");
+  writeFileSync(file, [...lines, ""].join("\n"));
+  return file;
+}
+
+/** `validate` and `run` both exit 2 with `expected` (a line of stderr, or part of one), and nothing ran. */
+async function refusedByBoth(file: string, expected: string) {
+  for (const args of [
+    ["validate", file],
+    ["run", file, "--prompt", "go"],
+  ]) {
+    const out = await cli(args);
+    expect(out.code, `${args[0]}: ${out.stderr}`).toBe(2);
+    expect(out.stderr, args[0]).toContain(expected);
+    expect(out.stderr).not.toContain("internal error");
+  }
+  expect(existsSync(join(dir, "deleted.txt"))).toBe(false);
+}
+
+describe("a policy means what it says", () => {
+  it("a deny whose tool matches nothing: line:col and the nearest tool; the tool does not run", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  policies:",
+      "    - { decision: deny, tool: calc.delete_evrything }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:7:31: runtime.policies[0].tool: deny policy tool "calc.delete_evrything" matches no tool; expected a tool name or pattern over: calc.add, calc.delete_everything; did you mean "calc.delete_everything"?`,
+    );
+  });
+
+  it("ask_user and allow too, in an agent's policies as in runtime's", async () => {
+    const file = config(
+      ...HEAD,
+      "agents:",
+      "  - id: main",
+      "    policies:",
+      "      - { decision: ask_user, tool: calc.ad }",
+      "      - { decision: allow, tool: calc.sub* }",
+    );
+    const out = await cli(["validate", file]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(
+      `${file}:8:37: agents[0].policies[0].tool: ask_user policy tool "calc.ad" matches no tool`,
+    );
+    expect(out.stderr).toContain('did you mean "calc.add"?');
+    expect(out.stderr).toContain(
+      `${file}:9:34: agents[0].policies[1].tool: allow policy tool "calc.sub*" matches no tool`,
+    );
+  });
+
+  it("a toolset prefix that does not exist, with the nearest toolset", async () => {
+    const file = config(...HEAD, "runtime:", "  policies:", "    - { decision: deny, tool: clac.* }");
+    await refusedByBoth(
+      file,
+      `${file}:7:31: runtime.policies[0].tool: deny policy tool "clac.*": no toolset is named "clac"; expected a toolset declared under toolsets: (calc); did you mean "calc"?`,
+    );
+  });
+
+  it("the good siblings pass: exact names, globs, *, sub-agents, unprefixed function names", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  policies:",
+      "    - { decision: deny, tool: calc.delete_everything }",
+      "    - { decision: ask_user, tool: calc.* }",
+      '    - { decision: deny, tool: "*" }',
+      "    - { decision: allow, tool: calc_add }",
+      "    - { decision: allow, tool: agents.helper }",
+      "agents:",
+      "  - { id: main, tools: [calc.*, agents.helper] }",
+      "  - { id: helper, role: specialist, tools: [calc.add] }",
+    );
+    const out = await cli(["validate", file]);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+  });
+
+  it("MCP tools: validate warns (exit 0); run lists them and refuses to start (exit 2)", async () => {
+    const file = config(
+      ...HEAD,
+      `  remote: { kind: mcp, command: ${process.execPath}, args: [${MCP_SERVER}] }`,
+      "runtime:",
+      "  policies:",
+      "    - { decision: deny, tool: remote.ecko }",
+      "    - { decision: deny, tool: remote.echo }",
+    );
+    const validated = await cli(["validate", file]);
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout).toContain(
+      `${file}:8:31: warning: runtime.policies[0].tool: deny policy tool "remote.ecko" matches no tool known yet`,
+    );
+    const run = await cli(["run", file, "--prompt", "go"]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `${file}:8:31: runtime.policies[0].tool: deny policy tool "remote.ecko" matches no tool;`,
+    );
+    expect(run.stderr).toContain('did you mean "remote.echo"?');
+    expect(run.stderr).not.toContain('remote.echo" matches');
+    expect(existsSync(join(dir, "deleted.txt"))).toBe(false);
+  });
+});
+
+describe("validate says what run would say", () => {
+  it("an agent's tools: pattern that matches nothing", async () => {
+    const file = config(...HEAD, "agents:", "  - { id: main, tools: [calc.delete_evrything] }");
+    await refusedByBoth(
+      file,
+      `${file}:6:25: agents[0].tools[0]: tools pattern "calc.delete_evrything" matches no tool`,
+    );
+  });
+
+  it("module_action naming a missing tool", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: audit",
+      "      on: tool_end",
+      "      action: { type: module_action, module: calc, action: ad }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:9:60: runtime.hooks[0].action.action: module_action tool "calc.ad" names no tool; expected one of: calc.add,`,
+    );
+  });
+
+  it("a pipe to a missing toolset, inside a chain", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: route",
+      "      on: tool_end",
+      "      action:",
+      "        type: chain",
+      "        actions:",
+      "          - { type: pipe, to: notion.page_create }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:12:31: runtime.hooks[0].action.actions[0].to: pipe to "notion.page_create": no toolset is named "notion"`,
+    );
+  });
+
+  it("an agent with no model", async () => {
+    const file = config("agents:", "  - id: writer");
+    await refusedByBoth(
+      file,
+      `${file}:2:9: agents[0].id: agent "writer" has no model; expected a model under models:`,
+    );
+  });
+
+  it("no agents and no model: the implicit agent has none", async () => {
+    const file = config("runtime:", "  max_steps: 3");
+    await refusedByBoth(file, `${file}:1:1: (root): the agent "main" has no model: no models are declared`);
+  });
+
+  it("--model gives run a model: the same config runs", async () => {
+    const file = config("runtime:", "  max_steps: 3");
+    writeFileSync(join(dir, "script.yaml"), "- text: hello\n");
+    const out = await cli(["run", file, "--model", `scripted:${join(dir, "script.yaml")}`, "--prompt", "hi"]);
+    expect(out.code, out.stderr).toBe(0);
+  });
+
+  it("a scripted model whose script file is missing", async () => {
+    const file = config("models:", "  default: scripted:./nope.yaml");
+    await refusedByBoth(
+      file,
+      `${file}:2:12: models.default: scripted model: the script file ./nope.yaml does not exist`,
+    );
+  });
+});
