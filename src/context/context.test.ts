@@ -38,6 +38,15 @@ describe("contextWindowFor", () => {
     ["claude-sonnet-4-5", 200_000],
     ["models/gemini-2.0-flash", 1_048_576],
     ["gpt-5-mini", 400_000],
+    // The most specific prefix wins: these are not plain gpt-4 (8 192).
+    ["gpt-4-32k", 32_768],
+    ["gpt-4-32k-0613", 32_768],
+    ["gpt-4.5-preview", 128_000],
+    ["gpt-4-0125-preview", 128_000],
+    ["gpt-4-1106-preview", 128_000],
+    ["gpt-4", 8_192],
+    ["gpt-4-0613", 8_192],
+    ["o1-mini-2024-09-12", 128_000],
     ["llama3.1:8b", DEFAULT_CONTEXT_WINDOW],
     ["scripted", DEFAULT_CONTEXT_WINDOW],
   ])("%s → %i", (id, window) => {
