@@ -39,7 +39,7 @@ function timeProcess(nodeArgs: string[], cwd: string): Sample {
   const probe = join(tmpdir(), "hookwise-startup-cpu.cjs");
   writeFileSync(
     probe,
-    'process.on("exit", () => { const u = process.cpuUsage(); process.stderr.write(`\\n@cpu ${(u.user + u.system) / 1000}\\n`); });',
+    'process.on("exit", () => { const u = process.cpuUsage(); process.stderr.write("\\n@cpu " + (u.user + u.system) / 1000 + "\\n"); });',
   );
   const started = process.hrtime.bigint();
   const child = spawnSync(process.execPath, ["--require", probe, ...nodeArgs], { cwd, encoding: "utf8" });
@@ -197,6 +197,7 @@ function scratchApp(app: string): void {
         strict: true,
         skipLibCheck: false,
         types: [],
+        rootDir: "src",
         outDir: "out",
       },
       include: ["src"],

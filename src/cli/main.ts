@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `hookwise` CLI: a face only (DESIGN §12) — it parses arguments, calls the library,
+ * The `hookwise` CLI: a face only — it parses arguments, calls the library,
  * prints, and maps outcomes to exit codes. User mistakes get one line, never a stack trace.
  */
 import { realpathSync } from "node:fs";

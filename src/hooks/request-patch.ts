@@ -1,7 +1,7 @@
 import type { ModelMessage, ToolChoice } from "../events/payloads.js";
 
 /**
- * A `model_request` hook's change to one attempt's outbound copy (DESIGN §4). Never
+ * A `model_request` hook's change to one attempt's outbound copy. Never
  * written to the transcript. Merge rules across hooks live in `merge-request-patch.ts`.
  */
 export interface RequestPatch {

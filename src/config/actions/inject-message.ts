@@ -1,7 +1,7 @@
 /**
  * `inject_message` (seed 003): content the model is guaranteed to see. Transform.
  *
- * On `model_request` it patches this attempt's outbound copy only (DESIGN §4), never the
+ * On `model_request` it patches this attempt's outbound copy only, never the
  * transcript: `auto` / `user` append to the run's user message; `system` appends to the
  * system prompt after a blank line (or becomes it when there is none); `new_message`
  * inserts a message with `role` at `position` (`end`, or `before_last`) into the history.
