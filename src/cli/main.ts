@@ -117,6 +117,17 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     });
 
   program
+    .command("tools")
+    .description("the tools of each agent: the model's name, the hooks' name, description, input schema")
+    .argument("<config>")
+    .option("-a, --agent <id>", "only this agent")
+    .option("--json", "print the tools as JSON, input schemas in full")
+    .action(async (config: string, options: { agent?: string; json?: boolean }) => {
+      const { toolsCommand } = await import("./tools-command.js");
+      code = await toolsCommand(config, options, io);
+    });
+
+  program
     .command("history")
     .description("a session's transcript, with the messages compaction archived")
     .argument("<config>", "the config file the session ran with")
