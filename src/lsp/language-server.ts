@@ -9,8 +9,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Diagnostic, ProtocolConnection } from "vscode-languageserver-protocol/node";
+import type { ProtocolConnection } from "vscode-languageserver-protocol/node";
 import { requireOptional } from "../errors/optional-package.js";
+import type { Diagnostic } from "./diagnostic.js";
 import { LanguageServerError } from "./language-server-error.js";
 import type { LanguageServerSpec } from "./language-server-spec.js";
 
