@@ -9,6 +9,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { ConfigError, formatIssue } from "../config/config-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { closeAllResources } from "../tools/open-resources.js";
+import { useColor } from "./colors.js";
 import { EXIT } from "./exit-codes.js";
 import { interruptHandler } from "./interrupts.js";
 import type { CliDecision } from "./resume-command.js";
@@ -27,6 +28,7 @@ function ioFromProcess(): CliIO {
     stdout: printer(process.stdout),
     stderr: printer(process.stderr),
     isTTY: Boolean(process.stdin.isTTY),
+    color: useColor(process.stdout.isTTY, process.env),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Human output of a run as it happens: steps, tool calls, hook firings, the answer. */
 import type { AgentEvent } from "../loop/run-result.js";
+import { colors, noColors } from "./colors.js";
 
 export interface Printer {
   line(text: string): void;
@@ -15,7 +16,8 @@ function short(value: unknown, max = 160): string {
 }
 
 /** Returns a stateful renderer: text deltas are written inline, everything else line by line. */
-export function eventRenderer(out: Printer): (event: AgentEvent) => void {
+export function eventRenderer(out: Printer, options: { color?: boolean } = {}): (event: AgentEvent) => void {
+  const c = options.color ? colors : noColors;
   let inText = false;
   const endText = () => {
     if (inText) out.write("\n");
@@ -24,31 +26,35 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
   return (event) => {
     switch (event.type) {
       case "run-start":
-        out.line(`› ${event.input}${event.resumed ? `  (resuming run ${event.runId})` : ""}`);
+        out.line(
+          c.bold(`› ${event.input}`) + (event.resumed ? c.dim(`  (resuming run ${event.runId})`) : ""),
+        );
         break;
       case "step-start":
         endText();
-        out.line(`── step ${event.step + 1}`);
+        out.line(c.dim(`── step ${event.step + 1}`));
         break;
       case "text-delta":
-        if (!inText) out.write("  assistant: ");
+        if (!inText) out.write(`  ${c.bold("assistant:")} `);
         inText = true;
         out.write(event.delta);
         break;
       case "tool-call":
         endText();
-        out.line(`  model calls ${event.toolName} ${short(event.args)}`);
+        out.line(`  model calls ${c.cyan(event.toolName)} ${short(event.args)}`);
         break;
       case "tool-execution-start":
-        out.line(`  ▶ run ${event.toolName} ${short(event.args)}`);
+        out.line(`  ${c.cyan("▶ run")} ${event.toolName} ${short(event.args)}`);
         break;
       case "tool-result":
-        out.line(`  ◀ ${event.toolName}${event.isError ? " (error)" : ""}: ${short(event.result)}`);
+        out.line(
+          `  ${event.isError ? c.red(`◀ ${event.toolName} (error)`) : c.green(`◀ ${event.toolName}`)}: ${short(event.result)}`,
+        );
         break;
       case "hook":
         endText();
         out.line(
-          `  ⚑ hook ${event.hook} [${event.kind} on ${event.event}] → ${event.effect}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
+          `  ${c.yellow(`⚑ hook ${event.hook}`)} ${c.dim(`[${event.kind} on ${event.event}]`)} → ${effectColor(c, event.effect)}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
         );
         break;
       case "step-finish":
@@ -58,8 +64,12 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
         endText();
         const { result } = event;
         const why = result.reason ? ` — ${result.reason}${result.hook ? ` (hook ${result.hook})` : ""}` : "";
+        const paint =
+          result.outcome === "completed" ? c.green : result.outcome === "suspended" ? c.yellow : c.red;
         out.line(
-          `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}`,
+          paint(
+            `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}`,
+          ),
         );
         break;
       }
@@ -67,4 +77,11 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
         break;
     }
   };
+}
+
+/** Denials and terminations in red, rewrites in magenta, the rest as they are. */
+function effectColor(c: typeof colors, effect: string): string {
+  if (/deny|terminate|block|error|timeout/.test(effect)) return c.red(effect);
+  if (/rewrite|patch|transform|edit/.test(effect)) return c.magenta(effect);
+  return effect;
 }
