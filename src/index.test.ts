@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as hookwise from "./index.js";
 
-describe("public surface (DESIGN §11)", () => {
+describe("public surface", () => {
   it("exports the fixed names", () => {
     for (const name of [
       "createAgent",

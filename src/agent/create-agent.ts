@@ -1,5 +1,5 @@
 /**
- * `createAgent`: the public entry point (DESIGN §11). `run()` and `stream()` drive the same
+ * `createAgent`: the public entry point. `run()` and `stream()` drive the same
  * loop; `stream()` surfaces events as they happen and resolves `result` with the same
  * RunResult `run()` would give.
  */

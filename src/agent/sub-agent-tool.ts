@@ -1,5 +1,5 @@
 /**
- * Sub-agents are tools (DESIGN §5): `subAgentTool(agent)` is the tool `agents.<name>`
+ * Sub-agents are tools: `subAgentTool(agent)` is the tool `agents.<name>`
  * (function `agents_<name>`, input `{ task }`) whose body runs the agent on the task and
  * returns its final text.
  *

@@ -30,7 +30,7 @@ export interface AgentOptions {
   tools?: Record<string, ToolDefinition> | readonly ResolvedTool[];
   /**
    * Sub-agents by id: each is the tool `agents.<id>` (function `agents_<id>`, input
-   * `{ task }`), run under this agent's hooks and policies as well as its own (DESIGN §5).
+   * `{ task }`), run under this agent's hooks and policies as well as its own.
    * The same as adding `subAgentTool(agent, { name: id })` to `tools`.
    */
   agents?: Readonly<Record<string, Agent>>;
@@ -102,7 +102,7 @@ export interface Agent {
   run(input: string, options?: RunOptions): Promise<RunResult>;
   stream(input: string, options?: RunOptions): AgentStream;
   /**
-   * Continues a suspended run (DESIGN §7b) from the StateStore, in this or any process
+   * Continues a suspended run from the StateStore, in this or any process
    * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided
    * approvals keep the run suspended (the result lists them). Rejects with an
    * ApprovalError — having run nothing, the run still resumable — when the run is not

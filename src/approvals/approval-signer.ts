@@ -1,5 +1,5 @@
 /**
- * Signing approvals that travel outside the process (DESIGN §7b). The HMAC key comes
+ * Signing approvals that travel outside the process. The HMAC key comes
  * from the environment (`HOOKWISE_APPROVAL_KEY`) or the agent's options; it lives only in
  * this closure — never on an object that is logged, traced or serialised.
  *

@@ -1,5 +1,5 @@
 /**
- * Approvals are trustworthy by construction (DESIGN §7b): bound to a hash of the qualified
+ * Approvals are trustworthy by construction: bound to a hash of the qualified
  * tool name and the effective arguments, expiring, signed when they travel (tokens), and
  * checked before anything runs. The approval channel is validated at construction.
  */

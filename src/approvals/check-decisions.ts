@@ -1,5 +1,5 @@
 /**
- * The checks a resume makes before anything runs (DESIGN §7b): each decision names a
+ * The checks a resume makes before anything runs: each decision names a
  * pending approval of this run (by id, or by a token whose signature, run and binding
  * match), an approval is not approved after it expired, the saved call still hashes to
  * what was approved, and no decision contradicts an earlier one (or a tool that already

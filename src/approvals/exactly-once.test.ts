@@ -1,5 +1,5 @@
 /**
- * Exactly-once (DESIGN §7b): an approved tool runs once even if the process running it dies
+ * Exactly-once: an approved tool runs once even if the process running it dies
  * and the run is resumed again. The intent is recorded (setIfAbsent) before the body runs
  * and the result after; a resume that finds an intent never runs the body again: it replays
  * the recorded result, or — without one — tells the model the outcome is unknown. A crash

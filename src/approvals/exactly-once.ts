@@ -1,5 +1,5 @@
 /**
- * Exactly-once execution of an approved tool call across processes (DESIGN §7b).
+ * Exactly-once execution of an approved tool call across processes.
  *
  *   1. `setIfAbsent(<key>:intent)` BEFORE the body runs — only one process ever wins it;
  *   2. the body runs;

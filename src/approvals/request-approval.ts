@@ -1,7 +1,7 @@
 /**
  * An `ask` decision: `approval_request` hooks may answer it (bots, tests, rules); otherwise
  * the agent's approval channel decides — its handler, or, with no live channel, suspension:
- * the answer is `pending` and the batch suspends the run (DESIGN §7b). An agent that opted
+ * the answer is `pending` and the batch suspends the run. An agent that opted
  * out of suspension denies the call with a reason saying so.
  */
 import { randomUUID } from "node:crypto";

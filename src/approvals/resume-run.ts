@@ -1,6 +1,6 @@
 /**
  * `agent.resume(runId, decisions)`: continues a suspended run from the StateStore, in any
- * process (DESIGN §7b). Order, so that a refused resume runs nothing and leaves the run
+ * process. Order, so that a refused resume runs nothing and leaves the run
  * resumable:
  *
  *   1. load the record (not suspended / unknown → ApprovalError);

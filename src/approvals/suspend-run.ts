@@ -1,5 +1,5 @@
 /**
- * Suspending a run (DESIGN §7b): a batch with calls awaiting approval and no live channel.
+ * Suspending a run: a batch with calls awaiting approval and no live channel.
  * Nothing of the batch is committed; the run's state goes to the StateStore so that
  * `resume` can settle the batch later, in any process. `suspendStep` decides what is
  * saved (plain data, at the moment of suspension); `saveSuspension` writes it once the

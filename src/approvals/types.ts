@@ -12,7 +12,7 @@ export interface ApprovalRequest {
 export type ApprovalAnswer = boolean | { approved: boolean; reason?: string };
 
 /**
- * The approval channel (DESIGN §7b). An `ask` that no `approval_request` hook answered goes
+ * The approval channel. An `ask` that no `approval_request` hook answered goes
  * to `handler` when there is one; otherwise the run suspends (`outcome: "suspended"`) and
  * `agent.resume(runId, decisions)` continues it later, in any process sharing the store.
  */

@@ -1,5 +1,5 @@
 /**
- * The CLI's approval channel on a terminal (DESIGN §7b): shows the tool, its qualified name
+ * The CLI's approval channel on a terminal: shows the tool, its qualified name
  * and the arguments that will run, and reads `y` (approve), `n` (deny), or any other text
  * (deny, with that text as the reason the model receives). Without a terminal the CLI
  * gives no handler, so the run suspends and `hookwise resume` decides later.

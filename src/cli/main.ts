@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `hookwise` CLI: a face only (DESIGN §12) — it parses arguments, calls the library,
+ * The `hookwise` CLI: a face only — it parses arguments, calls the library,
  * prints, and maps outcomes to exit codes. User mistakes get one line, never a stack trace.
  */
 import { realpathSync } from "node:fs";
@@ -10,16 +10,15 @@ import { ConfigError, formatIssue } from "../config/config-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { maskSecrets } from "../models/secret-values.js";
 import { closeAllResources } from "../tools/open-resources.js";
+import { useColor } from "./colors.js";
 import { EXIT } from "./exit-codes.js";
-import { explainCommand } from "./explain-command.js";
-import { historyCommand } from "./history-command.js";
 import { interruptHandler } from "./interrupts.js";
-import { type CliDecision, resumeCommand } from "./resume-command.js";
-import { runCommand } from "./run-command.js";
-import { schemaCommand } from "./schema-command.js";
-import { serveCommand } from "./serve-command.js";
+import type { CliDecision } from "./resume-command.js";
 import type { CliIO } from "./types.js";
-import { validateCommand } from "./validate-command.js";
+import { packageVersion } from "./version.js";
+
+// Each command's module is imported when the command runs, so `hookwise --help` and
+// `hookwise validate` load neither the agent loop nor the server.
 
 function ioFromProcess(): CliIO {
   const printer = (stream: NodeJS.WriteStream) => ({
@@ -30,6 +29,7 @@ function ioFromProcess(): CliIO {
     stdout: printer(process.stdout),
     stderr: printer(process.stderr),
     isTTY: Boolean(process.stdin.isTTY),
+    color: useColor(process.stdout.isTTY, process.env),
   };
 }
 
@@ -48,6 +48,7 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
   const program = new Command()
     .name("hookwise")
     .description("Run LLM agents whose every seam is hookable, from a YAML/JSON config")
+    .version(packageVersion(), "-V, --version", "print the version of hookwise")
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showSuggestionAfterError(true);
@@ -72,6 +73,7 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
       ).env("HOOKWISE_MODEL"),
     )
     .action(async (config: string, options) => {
+      const { runCommand } = await import("./run-command.js");
       code = await runCommand(config, options, io);
     });
 
@@ -104,6 +106,7 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
     })
     .option("--json", "print the RunResult as one JSON document on stdout")
     .action(async (config: string, options: { run: string; json?: boolean }) => {
+      const { resumeCommand } = await import("./resume-command.js");
       code = await resumeCommand(config, { run: options.run, decisions, json: options.json }, io);
     });
 
@@ -112,6 +115,7 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
     .description("check a config: every error with file:line:col, path, expected value")
     .argument("<config>")
     .action(async (config: string) => {
+      const { validateCommand } = await import("./validate-command.js");
       code = await validateCommand(config, io);
     });
 
@@ -120,8 +124,20 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
     .description("per agent and event, the hooks that will run, in order")
     .argument("<config>")
     .option("--json", "also print the report as JSON")
-    .action((config: string, options) => {
+    .action(async (config: string, options) => {
+      const { explainCommand } = await import("./explain-command.js");
       code = explainCommand(config, io, options);
+    });
+
+  program
+    .command("tools")
+    .description("the tools of each agent: the model's name, the hooks' name, description, input schema")
+    .argument("<config>")
+    .option("-a, --agent <id>", "only this agent")
+    .option("--json", "print the tools as JSON, input schemas in full")
+    .action(async (config: string, options: { agent?: string; json?: boolean }) => {
+      const { toolsCommand } = await import("./tools-command.js");
+      code = await toolsCommand(config, options, io);
     });
 
   program
@@ -131,6 +147,7 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
     .requiredOption("-s, --session <id>", "the session")
     .option("--json", "print { id, messages, archived } as JSON")
     .action(async (config: string, options: { session: string; json?: boolean }) => {
+      const { historyCommand } = await import("./history-command.js");
       code = await historyCommand(config, options, io);
     });
 
@@ -145,13 +162,15 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
       "127.0.0.1",
     )
     .action(async (config: string, options: { port?: string; host?: string }) => {
+      const { serveCommand } = await import("./serve-command.js");
       code = await serveCommand(config, options, io);
     });
 
   program
     .command("schema")
     .description("print the config's JSON Schema")
-    .action(() => {
+    .action(async () => {
+      const { schemaCommand } = await import("./schema-command.js");
       code = schemaCommand(io);
     });
 

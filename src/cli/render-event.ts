@@ -1,6 +1,7 @@
 /** Human output of a run as it happens: steps, tool calls, hook firings, the answer. */
 import { printable, printableText } from "../config/printable.js";
 import type { AgentEvent, Usage } from "../loop/run-result.js";
+import { colors, noColors } from "./colors.js";
 
 export interface Printer {
   line(text: string): void;
@@ -23,7 +24,8 @@ function short(value: unknown, max = 160): string {
 }
 
 /** Returns a stateful renderer: text deltas are written inline, everything else line by line. */
-export function eventRenderer(out: Printer): (event: AgentEvent) => void {
+export function eventRenderer(out: Printer, options: { color?: boolean } = {}): (event: AgentEvent) => void {
+  const c = options.color ? colors : noColors;
   let inText = false;
   const endText = () => {
     if (inText) out.write("\n");
@@ -32,32 +34,37 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
   return (event) => {
     switch (event.type) {
       case "run-start":
-        out.line(`› ${printable(event.input)}${event.resumed ? `  (resuming run ${event.runId})` : ""}`);
+        out.line(
+          c.bold(`› ${printable(event.input)}`) +
+            (event.resumed ? c.dim(`  (resuming run ${event.runId})`) : ""),
+        );
         break;
       case "step-start":
         endText();
-        out.line(`── step ${event.step + 1}`);
+        out.line(c.dim(`── step ${event.step + 1}`));
         break;
       case "text-delta":
-        if (!inText) out.write("  assistant: ");
+        if (!inText) out.write(`  ${c.bold("assistant:")} `);
         inText = true;
         // The answer's later lines are continued, so none of them passes for hookwise's own.
         out.write(printableText(event.delta).replace(/\n/g, `\n${CONTINUATION}`));
         break;
       case "tool-call":
         endText();
-        out.line(`  model calls ${event.toolName} ${short(event.args)}`);
+        out.line(`  model calls ${c.cyan(event.toolName)} ${short(event.args)}`);
         break;
       case "tool-execution-start":
-        out.line(`  ▶ run ${event.toolName} ${short(event.args)}`);
+        out.line(`  ${c.cyan("▶ run")} ${event.toolName} ${short(event.args)}`);
         break;
       case "tool-result":
-        out.line(`  ◀ ${event.toolName}${event.isError ? " (error)" : ""}: ${short(event.result)}`);
+        out.line(
+          `  ${event.isError ? c.red(`◀ ${event.toolName} (error)`) : c.green(`◀ ${event.toolName}`)}: ${short(event.result)}`,
+        );
         break;
       case "hook":
         endText();
         out.line(
-          `  ⚑ hook ${printable(event.hook)} [${event.kind} on ${event.event}] → ${event.effect}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
+          `  ${c.yellow(`⚑ hook ${printable(event.hook)}`)} ${c.dim(`[${event.kind} on ${event.event}]`)} → ${effectColor(c, event.effect)}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
         );
         break;
       case "step-finish":
@@ -69,8 +76,12 @@ export function eventRenderer(out: Printer): (event: AgentEvent) => void {
         const why = result.reason
           ? ` — ${short(result.reason, 400)}${result.hook ? ` (hook ${printable(result.hook)})` : ""}`
           : "";
+        const paint =
+          result.outcome === "completed" ? c.green : result.outcome === "suspended" ? c.yellow : c.red;
         out.line(
-          `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}${cacheNote(result.usage)}`,
+          paint(
+            `■ ${result.outcome} after ${result.steps.length} step${result.steps.length === 1 ? "" : "s"}${why}${cacheNote(result.usage)}`,
+          ),
         );
         break;
       }
@@ -88,4 +99,11 @@ function cacheNote(usage: Usage): string {
   if (usage.cacheReadTokens !== undefined) parts.push(`${count(usage.cacheReadTokens)} read from cache`);
   if (usage.cacheWriteTokens !== undefined) parts.push(`${count(usage.cacheWriteTokens)} written to cache`);
   return ` · ${parts.join(", ")}`;
+}
+
+/** Denials and terminations in red, rewrites in magenta, the rest as they are. */
+function effectColor(c: typeof colors, effect: string): string {
+  if (/deny|terminate|block|error|timeout/.test(effect)) return c.red(effect);
+  if (/rewrite|patch|transform|edit/.test(effect)) return c.magenta(effect);
+  return effect;
 }

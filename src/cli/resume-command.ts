@@ -48,7 +48,7 @@ async function resumeOnce(
   configPath: string,
 ): Promise<RunResult> {
   if (options.json) return agent.resume(options.run, decisions);
-  const render = eventRenderer(io.stdout);
+  const render = eventRenderer(io.stdout, { color: io.color });
   const live = agent.resumeStream(options.run, decisions);
   for await (const event of live) render(event);
   const result = await live.result;

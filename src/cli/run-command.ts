@@ -38,7 +38,7 @@ async function runOnce(
   configPath: string,
 ): Promise<RunResult> {
   if (options.json) return agent.run(prompt, { sessionId });
-  const render = eventRenderer(io.stdout);
+  const render = eventRenderer(io.stdout, { color: io.color });
   const live = agent.stream(prompt, { sessionId });
   for await (const event of live) render(event);
   const result = await live.result;

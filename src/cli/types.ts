@@ -6,6 +6,8 @@ export interface CliIO {
   stdout: Printer;
   stderr: Printer;
   isTTY: boolean;
+  /** Colours in the live trace (stdout a terminal, NO_COLOR / FORCE_COLOR honoured). */
+  color?: boolean;
   /** Reads one answer on the terminal (tests pass one; default: readline on stdin). */
   ask?: (question: string) => Promise<string>;
 }

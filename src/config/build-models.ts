@@ -1,5 +1,5 @@
 /**
- * Models in config (DESIGN §8): each `models.<name>` entry, a string `provider:model-id` or
+ * Models in config: each `models.<name>` entry, a string `provider:model-id` or
  * an object, is built by the models' provider registry. The entry's `fallback` and
  * `max_retries` travel with the model object (model settings) to the loop; a fallback is a
  * declared model name, resolved through the agent's `models` option when it is needed.

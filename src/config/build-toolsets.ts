@@ -1,5 +1,5 @@
 /**
- * Toolsets in config (DESIGN §7), one factory per `kind` in the TOOLSETS registry:
+ * Toolsets in config, one factory per `kind` in the TOOLSETS registry:
  * - `module`: a JS/TS module whose exports are tools (made with `tool()` or plain
  *   `{ description, inputSchema, execute }` objects);
  * - `mcp`: an MCP server over stdio (`command`, `args`, `env`; started in the config's

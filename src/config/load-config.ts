@@ -39,7 +39,7 @@ export interface LoadConfigOptions {
   /** The store used when neither `runtime.state` nor `HOOKWISE_STATE_URL` names one (default: memory; the CLI passes SQLite beside the config). */
   defaultState?: StateConfig;
   logger?: HookLogger;
-  /** The clock (ms since the epoch) of injection TTLs (seed 000); default `Date.now`. */
+  /** The clock (ms since the epoch) of injection TTLs (`hooks:` manifest entries); default `Date.now`. */
   now?: () => number;
   /**
    * More Claude Code settings files whose hooks run, after the config's `claude_hooks`

@@ -1,5 +1,5 @@
 /**
- * The config file's structure (DESIGN §7), in zod. Conditions and actions are validated
+ * The config file's structure, in zod. Conditions and actions are validated
  * against their registries by the loader (so each kind owns its schema); policies, hook
  * fields, toolsets, models and agents are validated here. `hookwise schema` prints the
  * JSON Schema generated from this file.
@@ -146,7 +146,7 @@ export const policyEntrySchema = z.strictObject({
   reason: z.string().optional(),
 });
 
-/** Seed 000's manifest entry: synthetic tool-call injection at request start. */
+/** A `hooks:` manifest entry: synthetic tool-call injection at request start. */
 export const manifestHookSchema = z.strictObject({
   kind: z.literal("tool_call").default("tool_call"),
   event: z.literal("on_request_start"),

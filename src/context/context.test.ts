@@ -1,9 +1,18 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { MissingPackageError, redirectOptionalPackage } from "../errors/optional-package.js";
 import type { ModelMessage } from "../events/payloads.js";
 import { ContextMeter } from "./context-meter.js";
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from "./context-window.js";
-import { clipToTokens, countMessageTokens, countTextTokens, estimateTokens } from "./count-tokens.js";
+import {
+  clipToTokens,
+  countMessageTokens,
+  countTextTokens,
+  estimateTokens,
+  estimatingTokenizer,
+  setTokenizer,
+  useExactTokenizer,
+} from "./count-tokens.js";
 import { planCompaction } from "./plan-compaction.js";
 import { newlyUnpaired, unpairedToolCallIds } from "./tool-pairing.js";
 import { transcriptText } from "./transcript-text.js";
@@ -29,6 +38,15 @@ describe("contextWindowFor", () => {
     ["claude-sonnet-4-5", 200_000],
     ["models/gemini-2.0-flash", 1_048_576],
     ["gpt-5-mini", 400_000],
+    // The most specific prefix wins: these are not plain gpt-4 (8 192).
+    ["gpt-4-32k", 32_768],
+    ["gpt-4-32k-0613", 32_768],
+    ["gpt-4.5-preview", 128_000],
+    ["gpt-4-0125-preview", 128_000],
+    ["gpt-4-1106-preview", 128_000],
+    ["gpt-4", 8_192],
+    ["gpt-4-0613", 8_192],
+    ["o1-mini-2024-09-12", 128_000],
     ["llama3.1:8b", DEFAULT_CONTEXT_WINDOW],
     ["scripted", DEFAULT_CONTEXT_WINDOW],
   ])("%s → %i", (id, window) => {
@@ -42,11 +60,41 @@ describe("contextWindowFor", () => {
   });
 });
 
-describe("token estimates (gpt-tokenizer, o200k_base)", () => {
-  it("counts text with a real tokenizer, special tokens as plain text", () => {
+describe("token estimates (tokenx by default; gpt-tokenizer on request)", () => {
+  afterEach(() => setTokenizer(estimatingTokenizer));
+
+  it("estimates text without a vocabulary, special tokens as plain text", () => {
     expect(countTextTokens("hello world")).toBe(2);
     expect(countTextTokens("")).toBe(0);
     expect(countTextTokens("<|endoftext|>")).toBeGreaterThan(1);
+  });
+
+  it("useExactTokenizer counts with o200k_base, and cached message counts start over", async () => {
+    const message = user("Tokenization of antidisestablishmentarianism");
+    const estimated = countMessageTokens(message);
+    const exact = await useExactTokenizer();
+    expect(exact.name).toBe("o200k_base");
+    expect(countTextTokens("<|endoftext|>")).toBe(7);
+    expect(countMessageTokens(message)).toBe(countTextTokens(message.content as string) + 4);
+    expect(countMessageTokens(message)).not.toBe(estimated);
+    expect(clipToTokens("one two three four five six", 3)).toBe("one two three");
+  });
+
+  it("useExactTokenizer without gpt-tokenizer installed names the package to install", async () => {
+    const restore = redirectOptionalPackage("gpt-tokenizer", "gpt-tokenizer-not-installed");
+    try {
+      const error = await useExactTokenizer().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(MissingPackageError);
+      expect((error as Error).message).toBe(
+        "The exact tokenizer needs the package gpt-tokenizer, which is not installed: npm install gpt-tokenizer",
+      );
+    } finally {
+      restore();
+    }
+    expect(countTextTokens("hello world")).toBe(2); // still the estimator
   });
 
   it("counts each message's content plus its framing, tool parts included", () => {

@@ -1,21 +1,64 @@
 /**
- * Token estimates with a real tokenizer (gpt-tokenizer, o200k_base: the encoding of GPT-4o
- * and later; other families differ by a few percent, close enough to measure pressure).
- * Used when the provider reported no usage. Messages are immutable once committed, so each
- * one is counted once (cached by object identity).
+ * Token estimates, used when the provider reported no usage. By default a small heuristic
+ * estimator (tokenx: within a few percent of real tokenizers on prose and code, no
+ * vocabulary to load); `useExactTokenizer()` switches to a real tokenizer (gpt-tokenizer,
+ * o200k_base, the encoding of GPT-4o and later), an optional package. Messages are
+ * immutable once committed, so each one is counted once (cached by object identity).
  */
-import { countTokens, decode, encode } from "gpt-tokenizer";
+import { estimateTokenCount, sliceByTokens } from "tokenx";
+import { importOptional } from "../errors/optional-package.js";
 import type { ModelMessage } from "../events/payloads.js";
+
+/** How text becomes a token count, and how text is cut to a number of tokens. */
+export interface Tokenizer {
+  readonly name: string;
+  count(text: string): number;
+  /** `text` cut to at most `maxTokens` tokens (a prefix of it). */
+  clip(text: string, maxTokens: number): string;
+}
+
+/** The default: tokenx's estimate. */
+export const estimatingTokenizer: Tokenizer = {
+  name: "estimate",
+  count: (text) => estimateTokenCount(text),
+  clip: (text, maxTokens) => sliceByTokens(text, 0, Math.max(maxTokens, 0)),
+};
+
+let tokenizer: Tokenizer = estimatingTokenizer;
 
 /** Per-message framing (role, separators) that chat formats add around the content. */
 const MESSAGE_OVERHEAD = 4;
 /** Special tokens (`<|endoftext|>`) inside user text are counted as text, never rejected. */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-const cache = new WeakMap<object, number>();
+let cache = new WeakMap<object, number>();
+
+/** Counts tokens with `next` from now on, in this process (`estimatingTokenizer` restores the default). */
+export function setTokenizer(next: Tokenizer): void {
+  tokenizer = next;
+  cache = new WeakMap();
+}
+
+/**
+ * Counts tokens with a real tokenizer (o200k_base) from now on, in this process. Needs the
+ * optional package gpt-tokenizer (`npm install gpt-tokenizer`).
+ */
+export async function useExactTokenizer(): Promise<Tokenizer> {
+  const { countTokens, decode, encode } = await importOptional<typeof import("gpt-tokenizer")>(
+    "gpt-tokenizer",
+    "The exact tokenizer",
+  );
+  const exact: Tokenizer = {
+    name: "o200k_base",
+    count: (text) => countTokens(text, AS_TEXT),
+    clip: (text, maxTokens) => decode(encode(text, AS_TEXT).slice(0, Math.max(maxTokens, 0))),
+  };
+  setTokenizer(exact);
+  return exact;
+}
 
 export function countTextTokens(text: string): number {
-  return text ? countTokens(text, AS_TEXT) : 0;
+  return text ? tokenizer.count(text) : 0;
 }
 
 function partText(part: unknown): string {
@@ -62,5 +105,5 @@ export function estimateTokens(messages: readonly ModelMessage[]): number {
 /** `text` cut to at most `maxTokens` tokens (unchanged when it fits). */
 export function clipToTokens(text: string, maxTokens: number): string {
   if (countTextTokens(text) <= maxTokens) return text;
-  return decode(encode(text, AS_TEXT).slice(0, Math.max(maxTokens, 0)));
+  return tokenizer.clip(text, maxTokens);
 }

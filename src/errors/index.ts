@@ -2,4 +2,5 @@ export { ApprovalError } from "./approval-error.js";
 export { HookError } from "./hook-error.js";
 export { HookwiseError } from "./hookwise-error.js";
 export { editDistance, nearest } from "./nearest.js";
+export { MissingPackageError } from "./optional-package.js";
 export { SessionBusyError } from "./session-busy-error.js";

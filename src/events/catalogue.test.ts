@@ -1,4 +1,4 @@
-/** The event catalogue (DESIGN §2): canonical names, every seed alias, kinds per event. */
+/** The event catalogue: canonical names, every seed alias, kinds per event. */
 import { describe, expect, test } from "vitest";
 import {
   ALL_EVENT_SPELLINGS,

@@ -1,5 +1,5 @@
 /**
- * The event catalogue (DESIGN §2): canonical names, every seed alias, and which hook kinds
+ * The event catalogue: canonical names, every seed alias, and which hook kinds
  * each event accepts. This module is data only; payload types live in `payloads.ts`.
  */
 
@@ -57,7 +57,7 @@ export const EVENT_ALIASES: Readonly<Record<string, EventName>> = {
   stop: "run_end",
 };
 
-/** Which hook kinds each event accepts (DESIGN §2 "blocking hooks may"). */
+/** Which hook kinds each event accepts. */
 export const EVENT_KINDS: Readonly<Record<EventName, readonly HookKind[]>> = {
   session_start: ["transform", "inspect"],
   session_end: ["inspect"],

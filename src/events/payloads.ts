@@ -1,5 +1,5 @@
 /**
- * Event payloads (DESIGN §11). Every event has `type` (its canonical name) and
+ * Event payloads. Every event has `type` (its canonical name) and
  * `agentPath` (the agent lineage, e.g. ["main", "reviewer"]).
  */
 import type { ModelMessage } from "@ai-sdk/provider-utils";

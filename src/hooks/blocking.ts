@@ -1,5 +1,5 @@
 /**
- * What a blocking dispatch takes and gives (DESIGN §3): the options a caller passes
+ * What a blocking dispatch takes and gives: the options a caller passes
  * (rewrite checks, the phase to run) and the outcome (the payload after chained rewrites,
  * patches, injected messages, transcript edits, a terminal answer or a failure).
  */

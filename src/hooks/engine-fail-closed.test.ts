@@ -1,5 +1,5 @@
 /**
- * Fail-closed (DESIGN §3): a blocking hook that throws, rejects, times out or answers with a
+ * Fail-closed: a blocking hook that throws, rejects, times out or answers with a
  * result its event does not accept stops the operation it guards. A tool call gets an error
  * result naming the hook (the run goes on); a model_request / run_start failure ends the run.
  */

@@ -1,5 +1,5 @@
 /**
- * Dispatch order (DESIGN §3): transforms → decides → the operation → inspects; priority
+ * Dispatch order: transforms → decides → the operation → inspects; priority
  * (lower first, default 100, ties keep registration order); `match` patterns over qualified
  * and function names; disposers; the hook trace (`RunResult.events`, stream `hook` events).
  */

@@ -38,7 +38,7 @@ export interface HookContext {
     readonly outputTokens: number;
     readonly totalTokens: number;
   };
-  /** The run's index in its session (0 = first run): seed 003's `turn`. */
+  /** The run's index in its session (0 = first run), the `turn` of config templates. */
   readonly turn: number;
   /** How full the model's context window is (token accounting). Set by the loop. */
   readonly contextWindow?: ContextWindowUsage;

@@ -1,5 +1,5 @@
 /**
- * The RequestPatch merge rules (DESIGN §4), one test per rule. The provider-side effect of
+ * The RequestPatch merge rules, one test per rule. The provider-side effect of
  * each rule is checked at loop level in `agent/engine-request-patch.test.ts`.
  */
 import { describe, expect, test } from "vitest";

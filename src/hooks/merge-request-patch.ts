@@ -1,5 +1,5 @@
 /**
- * The merge rules of `model_request` patches (DESIGN §4), in one place. Patches arrive in
+ * The merge rules of `model_request` patches, in one place. Patches arrive in
  * hook order; every hook saw the baseline request, not earlier patches.
  */
 import type { ContextPlacement, RequestPatch } from "./request-patch.js";

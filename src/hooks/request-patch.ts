@@ -16,7 +16,7 @@ export type ContextPlacement = "end" | "user_message" | "system";
 export const CONTEXT_PLACEMENTS: readonly ContextPlacement[] = ["end", "user_message", "system"];
 
 /**
- * A `model_request` hook's change to one attempt's outbound copy (DESIGN §4). Never
+ * A `model_request` hook's change to one attempt's outbound copy. Never
  * written to the transcript. Merge rules across hooks live in `merge-request-patch.ts`.
  */
 export interface RequestPatch {

@@ -1,4 +1,4 @@
-/** Scoped scratchpads (DESIGN §6): reads fall through to broader scopes, writes stay put. */
+/** Scoped scratchpads: reads fall through to broader scopes, writes stay put. */
 import { describe, expect, test } from "vitest";
 import { Scratchpad } from "../index.js";
 

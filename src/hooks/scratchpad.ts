@@ -1,5 +1,5 @@
 /**
- * Scoped scratchpads (DESIGN §6): session ⊃ run ⊃ step ⊃ operation. A read falls through
+ * Scoped scratchpads: session ⊃ run ⊃ step ⊃ operation. A read falls through
  * to broader scopes; a write stays in its own scope, so narrower scopes never leak upward.
  * A scope's values are dropped when it ends (a new Scratchpad replaces it).
  */

@@ -64,7 +64,7 @@ export class Attempt implements DeltaSink {
     return this.#context;
   }
 
-  /** Inspections run after the operation (DESIGN §3): after this attempt answered or failed. */
+  /** Inspections run after the operation: after this attempt answered or failed. */
   inspectRequest(): void {
     const { event, selection, state } = this;
     if (event === undefined || selection.inspects.length === 0) return;

@@ -1,6 +1,6 @@
 /**
  * A step's request: the baseline built from the transcript, then one attempt's merged
- * `RequestPatch` applied to an outbound copy (DESIGN §4), then validated locally.
+ * `RequestPatch` applied to an outbound copy, then validated locally.
  */
 
 import { HookwiseError } from "../errors/hookwise-error.js";

@@ -1,5 +1,5 @@
 /**
- * HookContext (DESIGN §6): identity fields; scratchpads session ⊃ run ⊃ step ⊃ operation,
+ * HookContext: identity fields; scratchpads session ⊃ run ⊃ step ⊃ operation,
  * visible downward only, dropped when their scope ends; atomic `update`; `ctx.signal`.
  */
 import { describe, expect, test } from "vitest";

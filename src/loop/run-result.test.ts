@@ -30,7 +30,7 @@ function fixture() {
   return { agent, model };
 }
 
-describe("RunResult (DESIGN §11)", () => {
+describe("RunResult", () => {
   it.each(SURFACES)("%s: has every documented field", async (surface) => {
     const { agent } = fixture();
     const { result } = await runOn(surface, agent, "What is 2 + 3?", { sessionId: "session-7" });

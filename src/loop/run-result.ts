@@ -1,4 +1,4 @@
-/** What a run returns (DESIGN §11) and what `stream()` surfaces while it goes. */
+/** What a run returns and what `stream()` surfaces while it goes. */
 import type { ModelMessage, ModelRequest, ToolCallSummary } from "../events/payloads.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
 
@@ -27,7 +27,7 @@ export interface ToolResultRecord {
   isError: boolean;
   /** Whether the tool's body ran (false for denied, skipped and invalid calls). */
   executed: boolean;
-  /** It ran in an earlier process of this resumed run and was not run again (DESIGN §7b). */
+  /** It ran in an earlier process of this resumed run and was not run again. */
   replayed?: boolean;
 }
 
@@ -43,7 +43,7 @@ export interface StepRecord {
   attempts: number;
 }
 
-/** An approval a suspended run waits for (DESIGN §7b); decide it with `agent.resume`. */
+/** An approval a suspended run waits for; decide it with `agent.resume`. */
 export interface PendingApproval {
   id: string;
   /** The function name the model called. */

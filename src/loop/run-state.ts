@@ -45,7 +45,7 @@ export interface RunState {
   readonly sessionId: string;
   readonly agentName: string;
   readonly agentPath: readonly string[];
-  /** The hook registries dispatched to: a sub-agent's start with its ancestors' (DESIGN §5). */
+  /** The hook registries dispatched to: a sub-agent's start with its ancestors'. */
   readonly registries: readonly GoverningRegistry[];
   readonly isStreaming: boolean;
   readonly signal: AbortSignal;

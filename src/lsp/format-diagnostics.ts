@@ -1,5 +1,5 @@
 /** Diagnostics as text a model reads: `src/a.ts:1:7 error TS2322: Type 'string' is not…`. */
-import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { Diagnostic } from "./diagnostic.js";
 
 export type SeverityName = "error" | "warning" | "info" | "hint";
 
@@ -27,7 +27,7 @@ function codeOf(diagnostic: Diagnostic): string {
 /** One line per diagnostic, 1-based line:column, the path as given. */
 export function formatDiagnostic(path: string, diagnostic: Diagnostic): string {
   const { line, character } = diagnostic.range.start;
-  return `${path}:${line + 1}:${character + 1} ${severityName(diagnostic)}${codeOf(diagnostic)}: ${diagnostic.message}`;
+  return `${path}:${line + 1}:${character + 1} ${severityName(diagnostic)}${codeOf(diagnostic)}: ${typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value}`;
 }
 
 export function formatDiagnostics(path: string, diagnostics: readonly Diagnostic[]): string {

@@ -9,20 +9,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  createProtocolConnection,
-  type Diagnostic,
-  DidChangeTextDocumentNotification,
-  DidOpenTextDocumentNotification,
-  ExitNotification,
-  InitializedNotification,
-  InitializeRequest,
-  type ProtocolConnection,
-  PublishDiagnosticsNotification,
-  ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from "vscode-languageserver-protocol/node";
+import type { ProtocolConnection } from "vscode-languageserver-protocol/node";
+import { requireOptional } from "../errors/optional-package.js";
+import type { Diagnostic } from "./diagnostic.js";
 import { LanguageServerError } from "./language-server-error.js";
 import type { LanguageServerSpec } from "./language-server-spec.js";
 
@@ -33,7 +22,10 @@ export interface DiagnoseOptions {
   settleMs?: number;
 }
 
+type Protocol = typeof import("vscode-languageserver-protocol/node");
+
 interface Started {
+  lsp: Protocol;
   child: ChildProcessWithoutNullStreams;
   connection: ProtocolConnection;
   documents: Map<string, number>;
@@ -114,12 +106,12 @@ export class LanguageServer {
     try {
       if (version === undefined) {
         server.documents.set(uri, 1);
-        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        await server.connection.sendNotification(server.lsp.DidOpenTextDocumentNotification.type, {
           textDocument: { uri, languageId: this.#languageId(file), version: 1, text },
         });
       } else {
         server.documents.set(uri, version + 1);
-        await server.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        await server.connection.sendNotification(server.lsp.DidChangeTextDocumentNotification.type, {
           textDocument: { uri, version: version + 1 },
           contentChanges: [{ text }],
         });
@@ -153,6 +145,15 @@ export class LanguageServer {
   }
 
   async #spawn(): Promise<Started> {
+    const lsp = requireOptional<Protocol>("vscode-languageserver-protocol/node", "lsp_diagnose");
+    const {
+      createProtocolConnection,
+      InitializedNotification,
+      InitializeRequest,
+      PublishDiagnosticsNotification,
+      StreamMessageReader,
+      StreamMessageWriter,
+    } = lsp;
     const child = spawn(this.spec.command, [...this.spec.args], {
       cwd: this.#root,
       stdio: ["pipe", "pipe", "pipe"],
@@ -171,7 +172,7 @@ export class LanguageServer {
       new StreamMessageReader(child.stdout),
       new StreamMessageWriter(child.stdin),
     );
-    const started: Started = { child, connection, documents: new Map(), exited };
+    const started: Started = { lsp, child, connection, documents: new Map(), exited };
     void exited.then(() => {
       connection.dispose();
       // A server that died is started again on the next diagnose (its documents are gone).
@@ -225,7 +226,8 @@ export class LanguageServer {
   }
 
   /** shutdown + exit, then SIGTERM / SIGKILL if the process lingers. */
-  async #stop({ child, connection, exited }: Started): Promise<void> {
+  async #stop({ lsp, child, connection, exited }: Started): Promise<void> {
+    const { ExitNotification, ShutdownRequest } = lsp;
     if (child.exitCode === null && child.signalCode === null) {
       const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
       try {

@@ -4,8 +4,8 @@
  * extension; the default spec is typescript-language-server.
  */
 import { extname, resolve } from "node:path";
-import type { Diagnostic } from "vscode-languageserver-protocol";
 import { trackResource } from "../tools/open-resources.js";
+import type { Diagnostic } from "./diagnostic.js";
 import { type DiagnoseOptions, LanguageServer } from "./language-server.js";
 import { LanguageServerError } from "./language-server-error.js";
 import { type LanguageServerSpec, typescriptLanguageServer } from "./language-server-spec.js";

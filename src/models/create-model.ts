@@ -1,5 +1,5 @@
 /**
- * `createModel`: a language model from a spec, the same shapes config uses (DESIGN §8):
+ * `createModel`: a language model from a spec, the same shapes config uses:
  * a string `provider:model-id` or an object `{ provider, model, baseUrl?, apiKeyEnv?, … }`.
  * Credentials come only from the environment, read now: a missing key throws
  * `MissingApiKeyError` naming the variable before any request is sent.

@@ -10,7 +10,7 @@ export class ModelError extends HookwiseError {
   /** The AI SDK provider id, e.g. `openai.chat`, `anthropic.messages`. */
   readonly provider: string;
   readonly modelId: string;
-  /** The class of seed 003: rate_limit, context_overflow, billing, timeout, auth, network, internal… */
+  /** The error's class: rate_limit, context_overflow, billing, timeout, auth, network, internal… */
   readonly errorType: string;
   readonly status: number | undefined;
   /** The provider's own error code or type (`context_length_exceeded`, `overloaded_error`…). */

@@ -9,11 +9,13 @@
  * Expired keys and sessions are treated as absent by every operation and pruned when the
  * file opens. A file that is not a database, or is corrupt, is a StateStoreError naming
  * it and saying what to do, whichever operation finds out.
- * better-sqlite3 is synchronous; the async methods only match the StateStore interface.
+ * better-sqlite3 (an optional package, loaded by the first store opened) is synchronous;
+ * the async methods only match the StateStore interface.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { requireOptional } from "../errors/optional-package.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
 import { encodeJson } from "./json-codec.js";
@@ -108,10 +110,11 @@ export class SqliteStore implements StateStore {
           ? `continue with another session id, or delete this one: sqlite3 ${this.path} "DELETE FROM sessions WHERE id = ${sqlText(name)}"`
           : `delete it: sqlite3 ${this.path} "DELETE FROM kv WHERE key = ${sqlText(name)}"`,
     };
+    const Driver = requireOptional<typeof Database>("better-sqlite3", "The SQLite state store");
     if (options.path !== ":memory:" && options.path !== "") {
       mkdirSync(dirname(options.path), { recursive: true });
     }
-    this.#db = this.#guard(() => new Database(options.path, { timeout: options.busyTimeoutMs ?? 5_000 }));
+    this.#db = this.#guard(() => new Driver(options.path, { timeout: options.busyTimeoutMs ?? 5_000 }));
     try {
       this.#guard(() => this.#migrate());
       this.#statements = this.#prepare();

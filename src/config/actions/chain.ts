@@ -3,7 +3,7 @@
  *
  * - Kind: transform when a child transforms, else decide when a child decides, else
  *   inspect. Mixing decide and transform children is a compile-time error: a hook has one
- *   kind, and the engine runs transforms before decides (DESIGN §3).
+ *   kind, and the engine runs transforms before decides.
  * - Events: each child is checked against the hook's event on its own (the loader walks
  *   `children`), which is the intersection of the children's events; `actionEvents()` in
  *   `index.ts` computes it.

@@ -1,7 +1,7 @@
 /**
  * `inject_message` (seed 003): content the model is guaranteed to see. Transform.
  *
- * On `model_request` it patches this attempt's outbound copy only (DESIGN §4), never the
+ * On `model_request` it patches this attempt's outbound copy only, never the
  * transcript: `auto` / `user` add the text after the last message (`placement: end`, the
  * default: everything before it stays cached by the provider) or to the run's user message
  * (`placement: user_message`); `system` appends to the system prompt after a blank line

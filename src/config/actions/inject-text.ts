@@ -2,7 +2,7 @@
  * Where an action's text goes so the model sees it, by event (`call_tool_inject`, `shell`
  * with `on_error: inject`):
  * - `tool_result`: appended to the result the model receives (append-note.ts);
- * - `model_request`: `extraContext` of this attempt's outbound copy only (DESIGN §4);
+ * - `model_request`: `extraContext` of this attempt's outbound copy only;
  * - `session_start`, `run_start`, `step_start`, `step_end`, `activation`: a user message
  *   persisted in the transcript (user, like inject_message's `auto`: every provider takes it);
  * - anywhere else there is nothing to inject into: the text is logged instead.

@@ -1,10 +1,10 @@
 /**
- * A step's tool calls as one atomic batch (DESIGN §5), at any `toolConcurrency`. On the
+ * A step's tool calls as one atomic batch, at any `toolConcurrency`. On the
  * first terminate (or an invalid-call retry): start no new call, let in-flight calls
  * drain, report the lowest call index's reason, and commit nothing of the batch.
  * A call that awaits approval does not stop its siblings: each gets its own decision, and
  * calls not yet started are decided but deferred, so the batch suspends with every
- * pending approval listed and resumes in call order (DESIGN §7b). Nothing is committed
+ * pending approval listed and resumes in call order. Nothing is committed
  * until `resume` settles the batch.
  */
 

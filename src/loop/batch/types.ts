@@ -28,7 +28,7 @@ export type ResultOutcome = Extract<CallOutcome, { kind: "result" }>;
 /**
  * A call decided but not executed: it awaits a human (`approval`), or it is allowed and
  * deferred because a sibling awaits one (so a sequential batch keeps its order). A batch
- * with pending calls suspends the run; `resume` settles them (DESIGN §7b).
+ * with pending calls suspends the run; `resume` settles them.
  */
 export interface PendingCall {
   kind: "pending";

@@ -1,5 +1,7 @@
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { lazyModel } from "./lazy-model.js";
 import type { ProviderDefinition } from "./provider-definition.js";
+
+type GooglePackage = typeof import("@ai-sdk/google");
 
 /** `google:<model>`: the Gemini API (Google Generative AI). */
 export const googleProvider: ProviderDefinition = {
@@ -8,5 +10,12 @@ export const googleProvider: ProviderDefinition = {
   package: "@ai-sdk/google",
   apiKeyEnv: "GOOGLE_GENERATIVE_AI_API_KEY",
   create: ({ modelId, apiKey, baseUrl, settings }) =>
-    createGoogleGenerativeAI({ ...settings, apiKey, baseURL: baseUrl })(modelId),
+    lazyModel<GooglePackage>({
+      provider: "google.generative-ai",
+      modelId,
+      package: "@ai-sdk/google",
+      purpose: "The google provider",
+      make: ({ createGoogleGenerativeAI }) =>
+        createGoogleGenerativeAI({ ...settings, apiKey, baseURL: baseUrl })(modelId),
+    }),
 };

@@ -1,5 +1,7 @@
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { lazyModel } from "./lazy-model.js";
 import type { ProviderDefinition } from "./provider-definition.js";
+
+type CompatiblePackage = typeof import("@ai-sdk/openai-compatible");
 
 /**
  * `ollama:<model>`: a local Ollama through its OpenAI-compatible endpoint. The address is
@@ -11,13 +13,20 @@ export const ollamaProvider: ProviderDefinition = {
   description: "a local Ollama (OpenAI-compatible endpoint; OLLAMA_HOST or http://127.0.0.1:11434)",
   package: "@ai-sdk/openai-compatible",
   create: ({ modelId, apiKey, baseUrl, settings, env }) =>
-    createOpenAICompatible({
-      name: "ollama",
-      includeUsage: true,
-      ...settings,
-      apiKey,
-      baseURL: baseUrl ?? ollamaBaseUrl(env.OLLAMA_HOST),
-    }).chatModel(modelId),
+    lazyModel<CompatiblePackage>({
+      provider: `${typeof settings.name === "string" ? settings.name : "ollama"}.chat`,
+      modelId,
+      package: "@ai-sdk/openai-compatible",
+      purpose: "The ollama provider",
+      make: ({ createOpenAICompatible }) =>
+        createOpenAICompatible({
+          name: "ollama",
+          includeUsage: true,
+          ...settings,
+          apiKey,
+          baseURL: baseUrl ?? ollamaBaseUrl(env.OLLAMA_HOST),
+        }).chatModel(modelId),
+    }),
 };
 
 export function ollamaBaseUrl(host: string | undefined): string {

@@ -1,5 +1,7 @@
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { lazyModel } from "./lazy-model.js";
 import type { ProviderDefinition } from "./provider-definition.js";
+
+type CompatiblePackage = typeof import("@ai-sdk/openai-compatible");
 
 /**
  * `{ provider: openai-compatible, model, base_url }`: any server speaking OpenAI's Chat
@@ -12,11 +14,18 @@ export const openaiCompatibleProvider: ProviderDefinition = {
   package: "@ai-sdk/openai-compatible",
   requiresBaseUrl: true,
   create: ({ modelId, apiKey, baseUrl, settings }) =>
-    createOpenAICompatible({
-      name: "openai-compatible",
-      includeUsage: true,
-      ...settings,
-      apiKey,
-      baseURL: baseUrl!,
-    }).chatModel(modelId),
+    lazyModel<CompatiblePackage>({
+      provider: `${typeof settings.name === "string" ? settings.name : "openai-compatible"}.chat`,
+      modelId,
+      package: "@ai-sdk/openai-compatible",
+      purpose: "The openai-compatible provider",
+      make: ({ createOpenAICompatible }) =>
+        createOpenAICompatible({
+          name: "openai-compatible",
+          includeUsage: true,
+          ...settings,
+          apiKey,
+          baseURL: baseUrl!,
+        }).chatModel(modelId),
+    }),
 };

@@ -4,12 +4,11 @@
  * and starts it again on the next call — a call already in flight when it died fails
  * (it is not replayed: the tool may have had side effects). `close()` ends it for good.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { HookwiseError } from "../../errors/hookwise-error.js";
+import { importOptional } from "../../errors/optional-package.js";
 import { describeSpec, type McpServerSpec } from "./mcp-server-spec.js";
 
 export interface McpLogger {
@@ -18,6 +17,44 @@ export interface McpLogger {
 }
 
 const STDERR_TAIL = 2_000;
+
+interface McpSdk {
+  Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
+  StdioClientTransport: typeof import("@modelcontextprotocol/sdk/client/stdio.js").StdioClientTransport;
+  StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
+}
+
+let sdk: Promise<McpSdk> | undefined;
+
+/** The MCP SDK, an optional package: loaded by the first connection. */
+function loadSdk(): Promise<McpSdk> {
+  const purpose = "MCP toolsets";
+  sdk ??= Promise.all([
+    importOptional<typeof import("@modelcontextprotocol/sdk/client/index.js")>(
+      "@modelcontextprotocol/sdk/client/index.js",
+      purpose,
+    ),
+    importOptional<typeof import("@modelcontextprotocol/sdk/client/stdio.js")>(
+      "@modelcontextprotocol/sdk/client/stdio.js",
+      purpose,
+    ),
+    importOptional<typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js")>(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js",
+      purpose,
+    ),
+  ]).then(
+    ([client, stdio, http]) => ({
+      Client: client.Client,
+      StdioClientTransport: stdio.StdioClientTransport,
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    }),
+    (error: unknown) => {
+      sdk = undefined;
+      throw error;
+    },
+  );
+  return sdk;
+}
 const CLIENT_INFO = { name: "hookwise", version: "0.1.0" };
 
 export class McpConnection {
@@ -84,6 +121,7 @@ export class McpConnection {
     this.#client = undefined;
     if (!client) return;
     const transport = client.transport;
+    const { StreamableHTTPClientTransport } = await loadSdk();
     if (transport instanceof StreamableHTTPClientTransport) {
       // Tell the server this session is over; a server without sessions answers 405, fine.
       await transport.terminateSession().catch(() => {});
@@ -92,8 +130,9 @@ export class McpConnection {
   }
 
   async #connect(): Promise<Client> {
-    const transport = this.#transport();
-    const client = new Client(CLIENT_INFO);
+    const loaded = await loadSdk();
+    const transport = this.#transport(loaded);
+    const client = new loaded.Client(CLIENT_INFO);
     client.onclose = () => {
       if (this.#client !== client) return;
       this.#client = undefined;
@@ -120,7 +159,7 @@ export class McpConnection {
     return client;
   }
 
-  #transport(): Transport {
+  #transport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
     const spec = this.#spec;
     if ("url" in spec) {
       return new StreamableHTTPClientTransport(new URL(spec.url), {
