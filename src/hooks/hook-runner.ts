@@ -13,9 +13,10 @@ import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
+import { HookDeadlines } from "./hook-deadlines.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
-import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
+import { callHandler, type Invocation, isPending, isPlainAnswer, settleNow } from "./invoke-hook.js";
 import { detailOf, type HookTraceEntry, TraceLog } from "./trace.js";
 
 /** `traced`: its trace entry is written already (it failed open, or answered nothing). */
@@ -37,12 +38,22 @@ export interface HookRunnerOptions {
    */
   keep?: { capacity: number };
   log: HookLogger;
+  /**
+   * The run's signal, when something can abort the run: its abort fails the hooks still
+   * pending at once (one listener for the runner, added at the first pending hook). Without
+   * it a pending hook races only its timeout. Hooks see their context's `signal` either way.
+   */
+  signal?: AbortSignal;
 }
 
 export class HookRunner {
   readonly #options: HookRunnerOptions;
-  readonly #pending = new Set<Promise<void>>();
   readonly #trace: TraceLog;
+  /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
+  #deadlines: HookDeadlines | undefined;
+  /** Inspections answered with a promise and not settled yet; `#idle` wakes `settle()`. */
+  #inflight = 0;
+  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
   /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
   #depth: number | undefined;
 
@@ -264,31 +275,51 @@ export class HookRunner {
         this.#trace.record(hook.quietEntry);
         continue;
       }
-      const called = this.#settleTraced(hook, value, context.signal);
-      // A synchronous hook has settled already: only promises are kept for `settle()`.
-      if (!(called instanceof Promise)) {
-        if (!called.ok) this.#inspectFailed(called.error);
+      // A promise is watched (no promise of ours) and counted for `settle()`.
+      if (isPending(value)) {
+        this.#inflight++;
+        this.#race().watch(hook, value, this.#afterTraced, this.#inspected);
         continue;
       }
-      this.#track(called);
+      const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value)));
+      if (!called.ok) this.#inspectFailed(called.error);
     }
   }
 
-  /**
-   * Keeps an inspection that answered with a promise for `settle()`. A method of its own:
-   * a closure in `inspect` itself would cost every call a context, promise or not.
-   */
-  #track(called: Promise<InvokedHook>): void {
-    const run = called.then((invocation) => {
-      if (!invocation.ok) this.#inspectFailed(invocation.error);
-    });
-    this.#pending.add(run);
-    void run.finally(() => this.#pending.delete(run));
+  /** An inspection that answered with a promise settled. */
+  readonly #inspected = (invocation: InvokedHook): void => {
+    if (!invocation.ok) this.#inspectFailed(invocation.error);
+    if (--this.#inflight === 0 && this.#idle) {
+      const { resolve } = this.#idle;
+      this.#idle = undefined;
+      resolve();
+    }
+  };
+
+  /** Resolves once every inspection started so far (and any started meanwhile) has settled. */
+  settle(): Promise<void> {
+    if (this.#inflight === 0) return Promise.resolve();
+    if (!this.#idle) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.#idle = { promise, resolve };
+    }
+    return this.#idle.promise;
   }
 
-  /** Resolves once every inspection started so far has settled. */
-  async settle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  /**
+   * Stops the timer of the hooks' timeouts. The run is over: everything it waits for has
+   * settled, and what it no longer waits for (a hook that ignored the abort) is dropped.
+   */
+  close(): void {
+    this.#deadlines?.close();
+  }
+
+  #race(): HookDeadlines {
+    this.#deadlines ??= new HookDeadlines(this.#options.signal);
+    return this.#deadlines;
   }
 
   #inspectFailed(error: HookError): void {
@@ -310,20 +341,18 @@ export class HookRunner {
       this.#trace.record(hook.quietEntry);
       return QUIET;
     }
-    return this.#settleTraced(hook, value, context.signal);
+    // Decide hooks: no result to apply first, so the answer is traced as it settles.
+    if (isPending(value)) return this.#race().race(hook, value, this.#afterTraced);
+    return this.#traced(hook, this.#failure(hook, settleNow(hook, value)));
   }
 
-  /** `#settle`, then the answer traced (decide and inspect hooks: no result to apply first). */
-  #settleTraced(
-    hook: RegisteredHook,
-    value: unknown,
-    signal: AbortSignal,
-  ): InvokedHook | Promise<InvokedHook> {
-    const settled = this.#settle(hook, value, signal);
-    return settled instanceof Promise
-      ? settled.then((invocation) => this.#traced(hook, invocation))
-      : this.#traced(hook, settled);
-  }
+  /** A pending answer settled: its failure traced (transforms: the result is traced once applied). */
+  readonly #afterFailure = (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
+    this.#failure(hook, invocation);
+
+  /** A pending answer settled: traced, failure or not (decide and inspect hooks). */
+  readonly #afterTraced = (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
+    this.#traced(hook, this.#failure(hook, invocation));
 
   #traced(hook: RegisteredHook, invocation: InvokedHook): InvokedHook {
     if (invocation.ok && !invocation.traced) this.#traceResult(hook, invocation.result, invocation.notFired);
@@ -344,15 +373,9 @@ export class HookRunner {
       this.#trace.record(hook.quietEntry);
       return QUIET;
     }
-    return this.#settle(hook, value, context.signal);
-  }
-
-  /** A raw answer other than nothing: checked (or awaited), its failure traced. */
-  #settle(hook: RegisteredHook, value: unknown, signal: AbortSignal): InvokedHook | Promise<InvokedHook> {
-    const invoked = settleAnswer(hook, value, signal);
-    return invoked instanceof Promise
-      ? invoked.then((settled) => this.#failure(hook, settled))
-      : this.#failure(hook, invoked);
+    // A raw answer other than nothing: checked (or raced), its failure traced.
+    if (isPending(value)) return this.#race().race(hook, value, this.#afterFailure);
+    return this.#failure(hook, settleNow(hook, value));
   }
 
   #failure(hook: RegisteredHook, invocation: Invocation): InvokedHook {

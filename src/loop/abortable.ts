@@ -7,6 +7,42 @@ import { setMaxListeners } from "node:events";
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 setMaxListeners(0, NEVER_ABORTED);
 
+/** A run's own signal, and how to let go of the caller's when the run is over. */
+export interface RunSignal {
+  readonly signal: AbortSignal;
+  /** Whether anything can abort the run (a caller passed a signal). */
+  readonly abortable: boolean;
+  /** Stops following the caller's signal (the run is over). */
+  release(): void;
+}
+
+const NEVER: RunSignal = { signal: NEVER_ABORTED, abortable: false, release() {} };
+
+/**
+ * The run's own signal: the caller's composed once. Everything the run does (hooks, tools,
+ * the model, `ctx.signal`) listens to the run's signal, which dies with the run, so the
+ * caller's signal gets one listener per run in flight, removed when the run is over — a
+ * signal shared by many runs (a server's shutdown signal) never collects listeners. The
+ * run's signal has no listener limit: a run may have any number of hooks or tools waiting
+ * on it. A run given no signal shares `NEVER_ABORTED` (nothing to listen to).
+ */
+export function runSignal(caller: AbortSignal | undefined): RunSignal {
+  if (caller === undefined) return NEVER;
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (caller.aborted) {
+    controller.abort(caller.reason);
+    return { signal: controller.signal, abortable: true, release() {} };
+  }
+  const onAbort = () => controller.abort(caller.reason);
+  caller.addEventListener("abort", onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    abortable: true,
+    release: () => caller.removeEventListener("abort", onAbort),
+  };
+}
+
 /** What an aborted run throws: the signal's reason when it is an Error, else an AbortError saying so. */
 export function abortError(signal: AbortSignal): Error {
   const reason = signal.reason;

@@ -12,7 +12,7 @@ import { runIndex } from "../sessions/run-index.js";
 import { acquireSessionLease } from "../sessions/session-lease.js";
 import { lockSession } from "../sessions/session-lock.js";
 import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
-import { abortError, NEVER_ABORTED } from "./abortable.js";
+import { abortError, type RunSignal, runSignal } from "./abortable.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
 import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
@@ -106,9 +106,44 @@ async function driveSession(
   save: SaveSessionOptions,
 ): Promise<RunResult> {
   const runId = resumed?.runId ?? randomUUID();
-  // The caller's signal is the run's: a run that got none can never be aborted, and shares
-  // one signal that never aborts (an AbortController per run costs ~2 µs; see bench/loop).
-  const signal = options.signal ?? NEVER_ABORTED;
+  // The run's own signal, following the caller's (one listener on it for the whole run). A
+  // run that got none can never be aborted, and shares one signal that never aborts.
+  const composed = runSignal(options.signal);
+  try {
+    return await driveRun(
+      runtime,
+      input,
+      options,
+      surface,
+      approvals,
+      agentPath,
+      inherited,
+      resumed,
+      sessionId,
+      save,
+      runId,
+      composed,
+    );
+  } finally {
+    composed.release();
+  }
+}
+
+async function driveRun(
+  runtime: LoopRuntime,
+  input: string,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  sessionId: string,
+  save: SaveSessionOptions,
+  runId: string,
+  composed: RunSignal,
+): Promise<RunResult> {
+  const { signal } = composed;
 
   const existing = await runtime.store.loadSession(sessionId);
   const now = Date.now();
@@ -153,6 +188,7 @@ async function driveSession(
       trace: surface.streaming ? (entry) => surface.emit({ type: "hook", ...entry }) : undefined,
       keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
+      ...(composed.abortable ? { signal } : {}),
     }),
     approvals,
     sessionScratch,
@@ -203,14 +239,19 @@ async function driveSession(
   }
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-  const result = await finishRun(
-    runtime,
-    state,
-    session,
-    end,
-    (text) => continueSteps(runtime, state, surface, text),
-    save,
-  );
+  let result: RunResult;
+  try {
+    result = await finishRun(
+      runtime,
+      state,
+      session,
+      end,
+      (text) => continueSteps(runtime, state, surface, text),
+      save,
+    );
+  } finally {
+    state.runner.close();
+  }
   surface.emit({ type: "run-finish", result });
   return result;
 }
