@@ -8,8 +8,9 @@
  * The timer ticks while hooks are pending, every tenth of the shortest timeout among them
  * (at most once a second). No hook reads the clock: a tick stamps the hooks that started
  * since the last one, and a later tick fails those stamped at least their timeout ago. A
- * hook therefore times out no earlier than its timeout, and at most a tick later. The timer
- * holds the process open only while a hook is pending.
+ * hook therefore times out no earlier than its timeout, and at most a tick later. A tick
+ * that finds nothing pending stops the timer, and `close()` (the run is over) stops it at
+ * once: between the two, an idle timer may hold the process open for one tick, never more.
  */
 
 import type { RegisteredHook } from "./hook-registry.js";
@@ -19,6 +20,8 @@ import { check, failure, type Invocation, thrown } from "./invoke-hook.js";
 export type AfterInvocation<T> = (hook: RegisteredHook, invocation: Invocation) => T;
 
 const MAX_TICK_MS = 1000;
+/** Below this many entries the list of pending hooks is not compacted. */
+const COMPACT_AT = 64;
 
 /** One pending hook: its answer, its timeout, or the abort, whichever comes first, settles it. */
 class Waiting {
@@ -36,7 +39,7 @@ class Waiting {
   settle(invocation: Invocation): void {
     if (this.done) return;
     this.done = true;
-    this.owner.leave(this);
+    this.owner.live--;
     this.resolve(this.after(this.hook, invocation));
   }
 
@@ -48,9 +51,16 @@ function same<T>(_hook: RegisteredHook, invocation: Invocation): T {
   return invocation as T;
 }
 
+function tickFor(timeoutMs: number): number {
+  return Math.min(MAX_TICK_MS, Math.max(1, Math.floor(timeoutMs / 10)));
+}
+
 export class HookDeadlines {
+  /** @internal How many hooks are pending (entries of `#waiting` not done). */
+  live = 0;
   readonly #signal: AbortSignal | undefined;
-  readonly #waiting = new Set<Waiting>();
+  /** The pending hooks, in the order they started; settled ones are dropped as it grows. */
+  #waiting: Waiting[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #tickMs = MAX_TICK_MS;
   #listening = false;
@@ -84,8 +94,8 @@ export class HookDeadlines {
     done: (value: T) => void,
   ): void {
     const waiting = new Waiting(hook, this, after, done as (value: unknown) => void);
-    const signal = this.#signal;
-    if (signal?.aborted) {
+    this.live++;
+    if (this.#signal?.aborted) {
       waiting.settle(aborted(hook));
       // The late outcome is dropped, but a rejection of it must not go unhandled.
       pending.then(undefined, () => {});
@@ -100,25 +110,31 @@ export class HookDeadlines {
       this.#listening = true;
       this.#signal.addEventListener("abort", () => this.#abortAll(), { once: true });
     }
-    const tickMs = Math.min(MAX_TICK_MS, Math.max(1, Math.floor(waiting.hook.timeoutMs / 10)));
-    this.#waiting.add(waiting);
-    if (this.#timer === undefined || tickMs < this.#tickMs) {
-      if (this.#timer !== undefined) clearTimeout(this.#timer);
-      this.#tickMs = tickMs;
-      this.#timer = setTimeout(this.#tick, tickMs);
-    } else if (this.#waiting.size === 1) this.#timer.ref?.();
+    const list = this.#waiting;
+    // Settled entries are dropped once they are most of the list: O(1) per hook on average.
+    if (list.length >= COMPACT_AT && this.live * 2 <= list.length) this.#compact();
+    this.#waiting.push(waiting);
+    if (this.#timer === undefined) {
+      this.#tickMs = tickFor(waiting.hook.timeoutMs);
+      this.#timer = setTimeout(this.#tick, this.#tickMs);
+    } else if (waiting.hook.timeoutMs < this.#tickMs * 10) {
+      const tickMs = tickFor(waiting.hook.timeoutMs);
+      if (tickMs < this.#tickMs) {
+        clearTimeout(this.#timer);
+        this.#tickMs = tickMs;
+        this.#timer = setTimeout(this.#tick, tickMs);
+      }
+    }
   }
 
-  /** @internal A pending hook settled. */
-  leave(waiting: Waiting): void {
-    this.#waiting.delete(waiting);
-    // Nothing pending: the timer no longer holds the process open (it stops at its next tick).
-    if (this.#waiting.size === 0) this.#timer?.unref?.();
+  #compact(): void {
+    this.#waiting = this.#waiting.filter((waiting) => !waiting.done);
   }
 
   readonly #tick = (): void => {
     this.#timer = undefined;
-    if (this.#waiting.size === 0) return;
+    this.#compact();
+    if (this.#waiting.length === 0) return;
     const now = Date.now();
     let shortest = Number.POSITIVE_INFINITY;
     for (const waiting of this.#waiting) {
@@ -129,13 +145,18 @@ export class HookDeadlines {
       }
       if (waiting.hook.timeoutMs < shortest) shortest = waiting.hook.timeoutMs;
     }
-    if (this.#waiting.size === 0) return;
-    this.#tickMs = Math.min(MAX_TICK_MS, Math.max(1, Math.floor(shortest / 10)));
+    if (this.live === 0) {
+      this.#waiting = [];
+      return;
+    }
+    this.#tickMs = tickFor(shortest);
     this.#timer = setTimeout(this.#tick, this.#tickMs);
   };
 
   #abortAll(): void {
-    for (const waiting of [...this.#waiting]) waiting.settle(aborted(waiting.hook));
+    const list = this.#waiting;
+    this.#waiting = [];
+    for (const waiting of list) waiting.settle(aborted(waiting.hook));
   }
 
   /** Stops the timer (the run is over; nothing it started waits any more). */
