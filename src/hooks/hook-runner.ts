@@ -17,7 +17,7 @@ import { HookDeadlines } from "./hook-deadlines.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
 import { callHandler, type Invocation, isPending, isPlainAnswer, settleNow } from "./invoke-hook.js";
-import { detailOf, type HookTraceEntry, TraceLog } from "./trace.js";
+import { detailOf, type HookLiveEvent, type HookTraceEntry, TraceLog } from "./trace.js";
 
 /** `traced`: its trace entry is written already (it failed open, or answered nothing). */
 type InvokedHook = Invocation & { traced?: boolean };
@@ -30,8 +30,11 @@ const QUIET: InvokedHook = Object.freeze({ ok: true, result: undefined, traced: 
 
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
-  /** Called with each trace entry as its hook fires (e.g. the stream's live `hook` events). */
-  trace?(entry: HookTraceEntry): void;
+  /**
+   * Called with each trace entry's live form as its hook fires (the stream's `hook` events).
+   * A firing that answered nothing passes its hook's one shared event: no copy per firing.
+   */
+  trace?(event: HookLiveEvent): void;
   /**
    * Keep the trace (`RunResult.events`, read with `events()`), with room for `capacity`
    * entries up front: a run firing hundreds of hooks then never regrows its list.
@@ -272,7 +275,7 @@ export class HookRunner {
       // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
       // the common case, one shared trace entry and nothing allocated.
       if (value === undefined || isPlainAnswer(value)) {
-        this.#trace.record(hook.quietEntry);
+        this.#trace.record(hook.quietEntry, hook.quietEvent);
         continue;
       }
       // A promise is watched (no promise of ours) and counted for `settle()`.
@@ -338,7 +341,7 @@ export class HookRunner {
   ): InvokedHook | Promise<InvokedHook> {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#trace.record(hook.quietEntry);
+      this.#trace.record(hook.quietEntry, hook.quietEvent);
       return QUIET;
     }
     // Decide hooks: no result to apply first, so the answer is traced as it settles.
@@ -370,7 +373,7 @@ export class HookRunner {
   ): InvokedHook | Promise<InvokedHook> {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#trace.record(hook.quietEntry);
+      this.#trace.record(hook.quietEntry, hook.quietEvent);
       return QUIET;
     }
     // A raw answer other than nothing: checked (or raced), its failure traced.
@@ -394,7 +397,7 @@ export class HookRunner {
 
   #traceResult(hook: RegisteredHook, result: Flow | undefined, notFired = false): void {
     if (notFired) return;
-    if (result === undefined || hook.kind === "inspect") this.#trace.record(hook.quietEntry);
+    if (result === undefined || hook.kind === "inspect") this.#trace.record(hook.quietEntry, hook.quietEvent);
     else this.#traceEffect(hook, result.type, detailOf(result));
   }
 

@@ -185,7 +185,7 @@ async function driveRun(
     runner: new HookRunner({
       registries,
       // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
-      trace: surface.streaming ? (entry) => surface.emit({ type: "hook", ...entry }) : undefined,
+      trace: surface.streaming ? (event) => surface.emit(event) : undefined,
       keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
       ...(composed.abortable ? { signal } : {}),
