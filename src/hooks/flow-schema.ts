@@ -118,11 +118,19 @@ export const modelMessageSchema = z.discriminatedUnion("role", [
 const messages = z.array(modelMessageSchema);
 
 /** `RequestPatch`: every field typed, unknown fields refused (a typo must not pass silently). */
+const placement = z.enum(["end", "user_message", "system"]);
+
 export const requestPatchSchema = z.strictObject({
   extraContext: z
-    .array(z.union([z.string(), z.strictObject({ id: z.string().optional(), text: z.string() })]))
+    .array(
+      z.union([
+        z.string(),
+        z.strictObject({ id: z.string().optional(), text: z.string(), placement: placement.optional() }),
+      ]),
+    )
     .optional(),
   appendToUserMessage: z.string().optional(),
+  placement: placement.optional(),
   system: z.string().optional(),
   messages: messages.optional(),
   temperature: z.number().finite().optional(),

@@ -16,6 +16,7 @@ import {
   NOT_FIRED,
   Scratchpad,
 } from "../index.js";
+import type { HookLiveEvent } from "./trace.js";
 
 const toolCall: AnyEventPayload = {
   type: "tool_call",
@@ -45,28 +46,38 @@ function context(): HookContext {
 const silent: HookLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 function harness(hooks: AnyHook[]) {
-  const entries: HookTraceEntry[] = [];
+  const live: HookLiveEvent[] = [];
   const warnings: string[] = [];
   const log: HookLogger = { ...silent, warn: (message) => void warnings.push(message) };
   const registry = new HookRegistry(hooks);
   const runner = new HookRunner({
     registries: [{ registry, depth: 0 }],
-    trace: (entry) => entries.push(entry),
+    // The kept trace (the list itself, as the runner fills it) and the live events.
+    keep: { capacity: 8 },
+    trace: (event) => live.push(event),
     log,
   });
-  return { entries, warnings, runner };
+  return {
+    get entries(): HookTraceEntry[] {
+      return runner.events();
+    },
+    live,
+    warnings,
+    runner,
+  };
 }
 
 /** One event through a runner: blocking hooks, then inspects; what it left. */
 async function fire(hooks: AnyHook[]) {
-  const { entries, warnings, runner } = harness(hooks);
+  const ran = harness(hooks);
+  const { warnings, runner } = ran;
   const ctx = context();
   const dispatched = runner.dispatch(toolCall, ctx);
   const outcome = dispatched instanceof Promise ? await dispatched : dispatched;
   runner.inspect(outcome.payload, ctx);
   await runner.settle();
   const { failure, ...rest } = outcome;
-  return { entries, warnings, outcome: { ...rest, failure: failure?.message } };
+  return { entries: ran.entries, live: ran.live, warnings, outcome: { ...rest, failure: failure?.message } };
 }
 
 const ANSWERS: Record<string, unknown> = {
@@ -101,7 +112,10 @@ describe("HookRunner: the synchronous path leaves what the promise path leaves",
           const sync = await fire(hooks(false));
           const later = await fire(hooks(true));
           // Inspects run concurrently: a pending one's entry lands after later synchronous ones.
-          if (kind === "inspect") later.entries.sort((a, b) => b.hook.localeCompare(a.hook));
+          if (kind === "inspect") {
+            later.entries.sort((a, b) => b.hook.localeCompare(a.hook));
+            later.live.sort((a, b) => b.hook.localeCompare(a.hook));
+          }
           expect(sync).toEqual(later);
         });
       }
@@ -135,16 +149,17 @@ describe("HookRunner: the synchronous path leaves what the promise path leaves",
 
 describe("HookRunner: trace entries", () => {
   test("a hook that answered nothing leaves a shared, frozen entry with no detail", async () => {
-    const { entries, runner } = harness([
+    const ran = harness([
       { name: "t", on: "tool_call", kind: "transform", handler: () => undefined },
       { name: "d", on: "tool_call", kind: "decide", handler: () => null },
       { name: "i", on: "tool_call", kind: "inspect", handler: () => "ignored" },
     ] as AnyHook[]);
     const ctx = context();
     for (let round = 0; round < 2; round++) {
-      runner.dispatch(toolCall, ctx);
-      runner.inspect(toolCall, ctx);
+      ran.runner.dispatch(toolCall, ctx);
+      ran.runner.inspect(toolCall, ctx);
     }
+    const { entries, live } = ran;
     const once = [
       { event: "tool_call", hook: "t", kind: "transform", effect: "continue" },
       { event: "tool_call", hook: "d", kind: "decide", effect: "continue" },
@@ -156,10 +171,14 @@ describe("HookRunner: trace entries", () => {
       expect("detail" in entry).toBe(false);
     }
     expect(entries[3]).toBe(entries[0]);
+    // Live, each firing is its hook's one frozen `hook` event: nothing copied per firing.
+    expect(live).toEqual(entries.map((entry) => ({ type: "hook", ...entry })));
+    expect(live[3]).toBe(live[0]);
+    expect(Object.isFrozen(live[0])).toBe(true);
   });
 
   test("an answer with a detail gets its own entry; NOT_FIRED leaves none", async () => {
-    const { entries } = await fire([
+    const { entries, live } = await fire([
       { name: "quiet", on: "tool_call", kind: "transform", handler: () => NOT_FIRED },
       { name: "d", on: "tool_call", kind: "decide", handler: () => flow.deny("not today") },
     ] as AnyHook[]);
@@ -167,6 +186,7 @@ describe("HookRunner: trace entries", () => {
       { event: "tool_call", hook: "d", kind: "decide", effect: "deny", detail: "not today" },
     ]);
     expect(Object.isFrozen(entries[0])).toBe(false);
+    expect(live).toEqual([{ type: "hook", ...entries[0] }]);
   });
 
   test("a handler is called with its hook definition as `this`", async () => {

@@ -14,11 +14,12 @@ import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
+import { HookDeadlines } from "./hook-deadlines.js";
 import type { HookObserver } from "./hook-observer.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
-import { callHandler, type Invocation, isPlainAnswer, settleAnswer } from "./invoke-hook.js";
-import { detailOf, type HookTraceEntry, TraceLog } from "./trace.js";
+import { callHandler, type Invocation, isPending, isPlainAnswer, settleNow } from "./invoke-hook.js";
+import { detailOf, type HookLiveEvent, type HookTraceEntry, TraceLog } from "./trace.js";
 
 /** `traced`: its trace entry is written already (it failed open, or answered nothing). */
 type InvokedHook = Invocation & { traced?: boolean };
@@ -31,8 +32,11 @@ const QUIET: InvokedHook = Object.freeze({ ok: true, result: undefined, traced: 
 
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
-  /** Called with each trace entry as its hook fires (e.g. the stream's live `hook` events). */
-  trace?(entry: HookTraceEntry): void;
+  /**
+   * Called with each trace entry's live form as its hook fires (the stream's `hook` events).
+   * A firing that answered nothing passes its hook's one shared event: no copy per firing.
+   */
+  trace?(event: HookLiveEvent): void;
   /**
    * Keep the trace (`RunResult.events`, read with `events()`), with room for `capacity`
    * entries up front: a run firing hundreds of hooks then never regrows its list.
@@ -41,13 +45,23 @@ export interface HookRunnerOptions {
   log: HookLogger;
   /** Watches each firing with its timing (telemetry's spans); none: nothing is called. */
   observer?: HookObserver | undefined;
+  /**
+   * The run's signal, when something can abort the run: its abort fails the hooks still
+   * pending at once (one listener for the runner, added at the first pending hook). Without
+   * it a pending hook races only its timeout. Hooks see their context's `signal` either way.
+   */
+  signal?: AbortSignal;
 }
 
 export class HookRunner {
   readonly #options: HookRunnerOptions;
-  readonly #pending = new Set<Promise<void>>();
   readonly #trace: TraceLog;
   readonly #observer: HookObserver | undefined;
+  /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
+  #deadlines: HookDeadlines | undefined;
+  /** Inspections answered with a promise and not settled yet; `#idle` wakes `settle()`. */
+  #inflight = 0;
+  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
   /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
   #depth: number | undefined;
 
@@ -278,16 +292,17 @@ export class HookRunner {
       // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
       // the common case, one shared trace entry and nothing allocated.
       if (value === undefined || isPlainAnswer(value)) {
-        this.#record(hook.quietEntry, firing, undefined);
+        this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
         continue;
       }
-      const called = this.#settleTraced(hook, value, context.signal, firing);
-      // A synchronous hook has settled already: only promises are kept for `settle()`.
-      if (!(called instanceof Promise)) {
-        if (!called.ok) this.#inspectFailed(called.error);
+      // A promise is watched (no promise of ours) and counted for `settle()`.
+      if (isPending(value)) {
+        this.#inflight++;
+        this.#race().watch(hook, value, this.#afterTracedFor(firing), this.#inspected);
         continue;
       }
-      this.#track(called);
+      const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
+      if (!called.ok) this.#inspectFailed(called.error);
     }
   }
 
@@ -307,21 +322,40 @@ export class HookRunner {
     }
   }
 
-  /**
-   * Keeps an inspection that answered with a promise for `settle()`. A method of its own:
-   * a closure in `inspect` itself would cost every call a context, promise or not.
-   */
-  #track(called: Promise<InvokedHook>): void {
-    const run = called.then((invocation) => {
-      if (!invocation.ok) this.#inspectFailed(invocation.error);
-    });
-    this.#pending.add(run);
-    void run.finally(() => this.#pending.delete(run));
+  /** An inspection that answered with a promise settled. */
+  readonly #inspected = (invocation: InvokedHook): void => {
+    if (!invocation.ok) this.#inspectFailed(invocation.error);
+    if (--this.#inflight === 0 && this.#idle) {
+      const { resolve } = this.#idle;
+      this.#idle = undefined;
+      resolve();
+    }
+  };
+
+  /** Resolves once every inspection started so far (and any started meanwhile) has settled. */
+  settle(): Promise<void> {
+    if (this.#inflight === 0) return Promise.resolve();
+    if (!this.#idle) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.#idle = { promise, resolve };
+    }
+    return this.#idle.promise;
   }
 
-  /** Resolves once every inspection started so far has settled. */
-  async settle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  /**
+   * Stops the timer of the hooks' timeouts. The run is over: everything it waits for has
+   * settled, and what it no longer waits for (a hook that ignored the abort) is dropped.
+   */
+  close(): void {
+    this.#deadlines?.close();
+  }
+
+  #race(): HookDeadlines {
+    this.#deadlines ??= new HookDeadlines(this.#options.signal);
+    return this.#deadlines;
   }
 
   #inspectFailed(error: HookError): void {
@@ -341,23 +375,33 @@ export class HookRunner {
     const firing = this.#observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#record(hook.quietEntry, firing, undefined);
+      this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
       return QUIET;
     }
-    return this.#settleTraced(hook, value, context.signal, firing);
+    // Decide hooks: no result to apply first, so the answer is traced as it settles.
+    if (isPending(value)) return this.#race().race(hook, value, this.#afterTracedFor(firing));
+    return this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
   }
 
-  /** `#settle`, then the answer traced (decide and inspect hooks: no result to apply first). */
-  #settleTraced(
-    hook: RegisteredHook,
-    value: unknown,
-    signal: AbortSignal,
-    firing: unknown,
-  ): InvokedHook | Promise<InvokedHook> {
-    const settled = this.#settle(hook, value, signal, firing);
-    return settled instanceof Promise
-      ? settled.then((invocation) => this.#traced(hook, invocation, firing))
-      : this.#traced(hook, settled, firing);
+  /** A pending answer settled: its failure traced (transforms: the result is traced once applied). */
+  readonly #afterFailure = (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
+    this.#failure(hook, invocation, undefined);
+
+  /** A pending answer settled: traced, failure or not (decide and inspect hooks). */
+  readonly #afterTraced = (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
+    this.#traced(hook, this.#failure(hook, invocation, undefined), undefined);
+
+  /** The settle callbacks for a firing telemetry watches (a closure only then). */
+  #afterFailureFor(firing: unknown) {
+    if (firing === undefined) return this.#afterFailure;
+    return (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
+      this.#failure(hook, invocation, firing);
+  }
+
+  #afterTracedFor(firing: unknown) {
+    if (firing === undefined) return this.#afterTraced;
+    return (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
+      this.#traced(hook, this.#failure(hook, invocation, firing), firing);
   }
 
   #traced(hook: RegisteredHook, invocation: InvokedHook, firing: unknown): InvokedHook {
@@ -378,23 +422,12 @@ export class HookRunner {
   ): InvokedHook | Promise<InvokedHook> {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#record(hook.quietEntry, firing, undefined);
+      this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
       return QUIET;
     }
-    return this.#settle(hook, value, context.signal, firing);
-  }
-
-  /** A raw answer other than nothing: checked (or awaited), its failure traced. */
-  #settle(
-    hook: RegisteredHook,
-    value: unknown,
-    signal: AbortSignal,
-    firing: unknown,
-  ): InvokedHook | Promise<InvokedHook> {
-    const invoked = settleAnswer(hook, value, signal);
-    return invoked instanceof Promise
-      ? invoked.then((settled) => this.#failure(hook, settled, firing))
-      : this.#failure(hook, invoked, firing);
+    // A raw answer other than nothing: checked (or raced), its failure traced.
+    if (isPending(value)) return this.#race().race(hook, value, this.#afterFailureFor(firing));
+    return this.#failure(hook, settleNow(hook, value), firing);
   }
 
   #failure(hook: RegisteredHook, invocation: Invocation, firing: unknown): InvokedHook {
@@ -419,7 +452,8 @@ export class HookRunner {
     after: AnyEventPayload | undefined,
   ): void {
     if (notFired) return;
-    if (result === undefined || hook.kind === "inspect") this.#record(hook.quietEntry, firing, after);
+    if (result === undefined || hook.kind === "inspect")
+      this.#record(hook.quietEntry, hook.quietEvent, firing, after);
     else this.#traceEffect(hook, result.type, detailOf(result), firing, after);
   }
 
@@ -432,12 +466,17 @@ export class HookRunner {
   ): void {
     const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
     if (detail !== undefined) entry.detail = detail;
-    this.#record(entry, firing, after);
+    this.#record(entry, undefined, firing, after);
   }
 
   /** Writes a trace entry, and hands it to the observer when one watches (`firing` is its). */
-  #record(entry: HookTraceEntry, firing: unknown, after: AnyEventPayload | undefined): void {
-    this.#trace.record(entry);
+  #record(
+    entry: HookTraceEntry,
+    live: HookLiveEvent | undefined,
+    firing: unknown,
+    after: AnyEventPayload | undefined,
+  ): void {
+    this.#trace.record(entry, live);
     if (firing !== undefined) this.#observer!.fired(firing, entry, after);
   }
 }

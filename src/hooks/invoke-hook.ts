@@ -1,8 +1,8 @@
 /**
- * Calls one hook with its timeout and checks its answer. A synchronous handler runs with
- * no timer at all (the common case costs one call); a promise races the hook's timeout.
- * The engine's hot path is `callHandler` then, only for an answer other than nothing,
- * `settleAnswer` (see hook-runner.ts).
+ * Calls one hook and checks its answer. A synchronous handler runs with no timer at all
+ * (the common case costs one call); a promise races the hook's timeout in the run's
+ * `HookDeadlines`. The engine's hot path is `callHandler` then, only for an answer other
+ * than nothing, `settleNow` or the deadlines (see hook-runner.ts).
  */
 
 import { HookError } from "../errors/hook-error.js";
@@ -46,7 +46,7 @@ function describe(value: unknown): string {
   return typeof value === "object" ? (JSON.stringify(value)?.slice(0, 80) ?? "an object") : String(value);
 }
 
-function check(hook: RegisteredHook, value: unknown): Invocation {
+export function check(hook: RegisteredHook, value: unknown): Invocation {
   if (value === undefined || value === null) return CONTINUE;
   if (value === NOT_FIRED) return SILENT;
   if (hook.kind === "inspect") return CONTINUE;
@@ -79,7 +79,7 @@ function check(hook: RegisteredHook, value: unknown): Invocation {
   };
 }
 
-function thrown(hook: RegisteredHook, error: unknown): Invocation {
+export function thrown(hook: RegisteredHook, error: unknown): Invocation {
   const message = error instanceof Error ? error.message : String(error);
   return {
     ok: false,
@@ -93,42 +93,13 @@ function thrown(hook: RegisteredHook, error: unknown): Invocation {
   };
 }
 
-function failure(hook: RegisteredHook, reason: "timeout" | "aborted", message: string): Invocation {
+export function failure(hook: RegisteredHook, reason: "timeout" | "aborted", message: string): Invocation {
   return { ok: false, error: new HookError({ hook: hook.name, event: hook.event, reason, message }) };
 }
 
 /**
- * Races a pending answer against the hook's timeout and the run's signal: an aborted run
- * does not wait for a hook that ignores `ctx.signal` (its late answer is dropped).
- */
-function withTimeout(
-  hook: RegisteredHook,
-  pending: PromiseLike<unknown>,
-  signal: AbortSignal,
-): Promise<Invocation> {
-  return new Promise<Invocation>((resolve) => {
-    const finish = (invocation: Invocation) => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(invocation);
-    };
-    const onAbort = () => finish(failure(hook, "aborted", "was cancelled: the run was aborted"));
-    const timer = setTimeout(
-      () => finish(failure(hook, "timeout", `timed out after ${hook.timeoutMs} ms`)),
-      hook.timeoutMs,
-    );
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (value) => finish(check(hook, value)),
-      (error: unknown) => finish(thrown(hook, error)),
-    );
-  });
-}
-
-/**
  * Calls the hook's handler (with the hook definition as `this`, as ever) and returns its raw
- * answer. Never throws: a throw comes back as a value only `settleAnswer` understands.
+ * answer. Never throws: a throw comes back as a value only `settleNow` understands.
  */
 export function callHandler(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): unknown {
   try {
@@ -147,24 +118,30 @@ export function isPlainAnswer(value: unknown): boolean {
   return value !== NOT_FIRED;
 }
 
-/**
- * What a raw answer from `callHandler` amounts to: checked synchronously, or once a promise
- * settled (raced against the hook's timeout and the run's signal).
- */
-export function settleAnswer(
-  hook: RegisteredHook,
-  value: unknown,
-  signal: AbortSignal,
-): Invocation | Promise<Invocation> {
-  if (value instanceof Threw) return thrown(hook, value.error);
-  return isThenable(value) ? withTimeout(hook, value, signal) : check(hook, value);
+/** A raw answer from `callHandler` that is no promise, checked (a throw is a failure naming the hook). */
+export function settleNow(hook: RegisteredHook, value: unknown): Invocation {
+  return value instanceof Threw ? thrown(hook, value.error) : check(hook, value);
 }
 
-/** Never throws: failures come back as `{ ok: false, error }` for the caller's fail-closed rule. */
-export function invokeHook(
+/** Whether a raw answer from `callHandler` is a promise (raced against the hook's timeout: hook-deadlines.ts). */
+export function isPending(value: unknown): value is PromiseLike<unknown> {
+  return !(value instanceof Threw) && isThenable(value);
+}
+
+/**
+ * Calls a hook and checks its answer, awaiting it when it is a promise (no timeout: the
+ * runner's deadlines do that in a run). For checking a hook's answers on their own.
+ */
+export async function invokeHook(
   hook: RegisteredHook,
   payload: AnyEventPayload,
   context: HookContext,
-): Invocation | Promise<Invocation> {
-  return settleAnswer(hook, callHandler(hook, payload, context), context.signal);
+): Promise<Invocation> {
+  const value = callHandler(hook, payload, context);
+  if (!isPending(value)) return settleNow(hook, value);
+  try {
+    return check(hook, await value);
+  } catch (error) {
+    return thrown(hook, error);
+  }
 }

@@ -16,26 +16,47 @@ export interface HookTraceEntry {
 }
 
 /**
- * A run's trace as hooks fire: each entry goes to `onTrace` (live output) and, when kept,
+ * A trace entry as a stream surfaces it live: the same fields, typed `hook`. A firing that
+ * answered nothing has one frozen event per hook too, so streaming it costs no copy.
+ */
+export type HookLiveEvent = { type: "hook" } & HookTraceEntry;
+
+/** The live form of an entry (the quiet ones are made once per hook: `RegisteredHook.quietEvent`). */
+export function liveEvent(entry: HookTraceEntry): HookLiveEvent {
+  const live: HookLiveEvent = {
+    type: "hook",
+    event: entry.event,
+    hook: entry.hook,
+    kind: entry.kind,
+    effect: entry.effect,
+  };
+  if (entry.detail !== undefined) live.detail = entry.detail;
+  return live;
+}
+
+/**
+ * A run's trace as hooks fire: each entry goes to `onTrace` (live output, the entry's live
+ * form) and, when kept,
  * into a list written by index with room made up front (`capacity`), so a run that fires
  * hundreds of hooks does not regrow its list again and again.
  */
 export class TraceLog {
-  readonly #onTrace: ((entry: HookTraceEntry) => void) | undefined;
+  readonly #onTrace: ((event: HookLiveEvent) => void) | undefined;
   readonly #events: HookTraceEntry[] | undefined;
   #count = 0;
 
   /** `capacity` undefined: nothing is kept (entries only go to `onTrace`). */
-  constructor(onTrace: ((entry: HookTraceEntry) => void) | undefined, capacity: number | undefined) {
+  constructor(onTrace: ((event: HookLiveEvent) => void) | undefined, capacity: number | undefined) {
     this.#onTrace = onTrace;
     this.#events = capacity === undefined ? undefined : new Array(capacity);
   }
 
-  record(entry: HookTraceEntry): void {
+  /** `live`: the entry's live form when there is one already (a quiet firing's, shared). */
+  record(entry: HookTraceEntry, live?: HookLiveEvent): void {
     const events = this.#events;
     if (events !== undefined) events[this.#count++] = entry;
     const onTrace = this.#onTrace;
-    if (onTrace !== undefined) onTrace(entry);
+    if (onTrace !== undefined) onTrace(live ?? liveEvent(entry));
   }
 
   /** Entries traced elsewhere (a resumed run's earlier trace): kept, not sent to `onTrace`. */

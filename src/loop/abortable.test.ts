@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
 import { createAgent, scriptedModel, tool } from "../index.js";
@@ -90,9 +91,10 @@ describe("a run without a caller signal", () => {
   );
 
   it.each(SURFACES)(
-    "%s: with a caller signal, the provider and the tools get that signal",
+    "%s: with a caller signal, the provider and the tools get the run's signal, which follows it",
     async (surface) => {
       let toolSignal: AbortSignal | undefined;
+      let listening = 0;
       const model = scriptedModel([{ toolCalls: [{ id: "c1", name: "probe" }] }, { text: "done" }]);
       const agent = createAgent({
         model,
@@ -101,6 +103,7 @@ describe("a run without a caller signal", () => {
             inputSchema: { type: "object" },
             execute: (_args, { signal }) => {
               toolSignal = signal;
+              listening = getEventListeners(controller.signal, "abort").length;
               return "ok";
             },
           }),
@@ -109,8 +112,13 @@ describe("a run without a caller signal", () => {
       const controller = new AbortController();
       const { result } = await runOn(surface, agent, "go", { signal: controller.signal });
       expect(result.outcome).toBe("completed");
-      expect(toolSignal).toBe(controller.signal);
-      expect(model.calls.every((call) => call.abortSignal === controller.signal)).toBe(true);
+      expect(toolSignal).toBeInstanceOf(AbortSignal);
+      expect(toolSignal?.aborted).toBe(false);
+      expect(model.calls.every((call) => call.abortSignal === toolSignal)).toBe(true);
+      // One listener on the caller's signal, however many runs follow it.
+      expect(listening).toBe(1);
+      await runOn(surface, agent, "again", { signal: controller.signal });
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
     },
   );
 });

@@ -7,6 +7,59 @@ import { setMaxListeners } from "node:events";
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 setMaxListeners(0, NEVER_ABORTED);
 
+/** A run's own signal, and how to let go of the caller's when the run is over. */
+export interface RunSignal {
+  readonly signal: AbortSignal;
+  /** Whether anything can abort the run (a caller passed a signal). */
+  readonly abortable: boolean;
+  /** Stops following the caller's signal (the run is over). */
+  release(): void;
+}
+
+const NEVER: RunSignal = { signal: NEVER_ABORTED, abortable: false, release() {} };
+
+/**
+ * The run's own signal: the caller's composed once. Everything the run does (hooks, tools,
+ * the model, `ctx.signal`) listens to the run's signal, which dies with the run. The
+ * caller's signal gets one listener, whatever the number of runs following it (a server's
+ * shutdown signal shared by every request), and a run stops following it when it is over.
+ * The run's signal has no listener limit: a run may have any number of hooks or tools
+ * waiting on it. A run given no signal shares `NEVER_ABORTED` (nothing to listen to).
+ */
+export function runSignal(caller: AbortSignal | undefined): RunSignal {
+  if (caller === undefined) return NEVER;
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (caller.aborted) {
+    controller.abort(caller.reason);
+    return { signal: controller.signal, abortable: true, release() {} };
+  }
+  const followers = followersOf(caller);
+  followers.add(controller);
+  return { signal: controller.signal, abortable: true, release: () => followers.delete(controller) };
+}
+
+/** The runs following each caller's signal, aborted together by its one listener. */
+const following = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function followersOf(caller: AbortSignal): Set<AbortController> {
+  let followers = following.get(caller);
+  if (followers === undefined) {
+    const set = new Set<AbortController>();
+    followers = set;
+    following.set(caller, set);
+    caller.addEventListener(
+      "abort",
+      () => {
+        for (const controller of [...set]) controller.abort(caller.reason);
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  return followers;
+}
+
 /** What an aborted run throws: the signal's reason when it is an Error, else an AbortError saying so. */
 export function abortError(signal: AbortSignal): Error {
   const reason = signal.reason;

@@ -14,7 +14,7 @@ import { lockSession } from "../sessions/session-lock.js";
 import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import { startRunTelemetry } from "../telemetry/run-telemetry.js";
 import type { RunSummary } from "../telemetry/types.js";
-import { abortError, NEVER_ABORTED } from "./abortable.js";
+import { abortError, type RunSignal, runSignal } from "./abortable.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
 import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
@@ -108,9 +108,44 @@ async function driveSession(
   save: SaveSessionOptions,
 ): Promise<RunResult> {
   const runId = resumed?.runId ?? randomUUID();
-  // The caller's signal is the run's: a run that got none can never be aborted, and shares
-  // one signal that never aborts (an AbortController per run costs ~2 µs; see bench/loop).
-  const signal = options.signal ?? NEVER_ABORTED;
+  // The run's own signal, following the caller's (one listener on it for the whole run). A
+  // run that got none can never be aborted, and shares one signal that never aborts.
+  const composed = runSignal(options.signal);
+  try {
+    return await driveRun(
+      runtime,
+      input,
+      options,
+      surface,
+      approvals,
+      agentPath,
+      inherited,
+      resumed,
+      sessionId,
+      save,
+      runId,
+      composed,
+    );
+  } finally {
+    composed.release();
+  }
+}
+
+async function driveRun(
+  runtime: LoopRuntime,
+  input: string,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  sessionId: string,
+  save: SaveSessionOptions,
+  runId: string,
+  composed: RunSignal,
+): Promise<RunResult> {
+  const { signal } = composed;
 
   const existing = await runtime.store.loadSession(sessionId);
   const now = Date.now();
@@ -162,10 +197,11 @@ async function driveSession(
     runner: new HookRunner({
       registries,
       // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
-      trace: surface.streaming ? (entry) => surface.emit({ type: "hook", ...entry }) : undefined,
+      trace: surface.streaming ? (event) => surface.emit(event) : undefined,
       keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
       observer: telemetry,
+      ...(composed.abortable ? { signal } : {}),
     }),
     telemetry,
     approvals,
@@ -230,6 +266,7 @@ async function driveSession(
       save,
     );
   } catch (error) {
+    state.runner.close();
     telemetry?.runEnded({
       outcome: "error",
       text: "",
@@ -240,6 +277,7 @@ async function driveSession(
     });
     throw error;
   }
+  state.runner.close();
   if (telemetry) {
     const summary: RunSummary = {
       outcome: result.outcome,

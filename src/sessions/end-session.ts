@@ -54,6 +54,7 @@ export async function endSession(
     };
     runner.inspect(event, new OperationContext(source, 1));
     await runner.settle();
+    runner.close();
   }
   runtime.sessionScratch.delete(sessionId);
   if (options.delete) {
