@@ -202,12 +202,6 @@ export const agentSchema = z.strictObject({
   /** Seed 003's model block; `brain.model` names a model when `model` is absent. */
   brain: z.record(z.string(), z.unknown()).nullable().optional(),
   tools: z.array(z.string()).optional(),
-  record_runs: z
-    .boolean()
-    .optional()
-    .describe(
-      "keep a record of every run (model answers, tool results, hook decisions) for trace, history --jsonl and replay (default: on when the state store is SQLite or Redis)",
-    ),
   hooks: z.array(z.unknown()).default([]),
   policies: z.array(z.unknown()).default([]),
   max_steps: z.number().int().positive().optional(),
@@ -233,6 +227,12 @@ export const runtimeSchema = z.strictObject({
     .positive()
     .optional()
     .describe("seconds a session stays taken by a run whose process died on another machine (default 30)"),
+  record_runs: z
+    .boolean()
+    .optional()
+    .describe(
+      "keep a record of every run (model answers, tool results, hook decisions) for trace, history --jsonl and replay (default: on when the state store is SQLite or Redis)",
+    ),
   hooks: z.array(z.unknown()).default([]),
   policies: z.array(z.unknown()).default([]),
   max_steps: z.number().int().positive().optional(),
