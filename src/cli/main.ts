@@ -13,6 +13,7 @@ import { EXIT } from "./exit-codes.js";
 import { explainCommand } from "./explain-command.js";
 import { historyCommand } from "./history-command.js";
 import { interruptHandler } from "./interrupts.js";
+import { replayCommand } from "./replay-command.js";
 import { type CliDecision, resumeCommand } from "./resume-command.js";
 import { runCommand } from "./run-command.js";
 import { schemaCommand } from "./schema-command.js";
@@ -119,8 +120,23 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     .argument("<config>", "the config file the session ran with")
     .requiredOption("-s, --session <id>", "the session")
     .option("--json", "print { id, messages, archived } as JSON")
-    .action(async (config: string, options: { session: string; json?: boolean }) => {
+    .option(
+      "--jsonl",
+      "export the session and its recorded runs, one JSON document a line (replay --from reads it)",
+    )
+    .action(async (config: string, options: { session: string; json?: boolean; jsonl?: boolean }) => {
       code = await historyCommand(config, options, io);
+    });
+
+  program
+    .command("replay")
+    .description("replay a recorded session through this config, offline: what it would decide otherwise")
+    .argument("<config>", "the config to replay through (possibly changed since the session ran)")
+    .option("-s, --session <id>", "a session recorded in the config's store")
+    .option("--from <file>", "a session exported with hookwise history --jsonl")
+    .option("--json", "print the comparison as JSON")
+    .action(async (config: string, options: { session?: string; from?: string; json?: boolean }) => {
+      code = await replayCommand(config, options, io);
     });
 
   program
