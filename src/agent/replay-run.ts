@@ -18,8 +18,8 @@ import type { RecordedCall, RunRecord } from "./run-record.js";
 import type { Agent } from "./types.js";
 
 export interface ReplayedRun {
-  then: RunRecord;
-  now: RunRecord;
+  recorded: RunRecord;
+  replayed: RunRecord;
   /** Calls that would run now but did not then: their result is unknown (they got an error). */
   unrecorded: string[];
 }
@@ -117,7 +117,7 @@ export async function replayRuns(
     });
     const result = await replayAgent.run(then.input, { sessionId });
     // A run that ended without a record (it threw before finishing) cannot be compared.
-    replayed.push({ then, now: now ?? emptyRecord(then, result.outcome), unrecorded });
+    replayed.push({ recorded: then, replayed: now ?? emptyRecord(then, result.outcome), unrecorded });
   }
   return replayed;
 }

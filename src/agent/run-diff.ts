@@ -50,8 +50,10 @@ export interface CallChange {
   toolCallId: string;
   tool: string;
   args: unknown;
-  then: CallVerdict;
-  now: CallVerdict;
+  /** What was decided when the session was recorded. */
+  before: CallVerdict;
+  /** What the replayed config decides. */
+  after: CallVerdict;
 }
 
 export interface StepChange {
@@ -64,7 +66,7 @@ export interface StepChange {
 export interface RunDiff {
   runId: string;
   input: string;
-  outcome: { then: string; now: string };
+  outcome: { before: string; after: string };
   calls: CallChange[];
   steps: StepChange[];
   /** How many calls were compared. */
@@ -120,8 +122,8 @@ export function diffRuns(then: RunRecord, now: RunRecord): RunDiff {
           toolCallId: call.toolCallId,
           tool: call.qualifiedName,
           args: call.args,
-          then: before,
-          now: after,
+          before,
+          after,
         });
     }
   }
@@ -136,7 +138,7 @@ export function diffRuns(then: RunRecord, now: RunRecord): RunDiff {
   return {
     runId: then.runId,
     input: then.input,
-    outcome: { then: then.outcome, now: now.outcome },
+    outcome: { before: then.outcome, after: now.outcome },
     calls,
     steps,
     compared,

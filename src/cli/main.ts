@@ -18,6 +18,7 @@ import { type CliDecision, resumeCommand } from "./resume-command.js";
 import { runCommand } from "./run-command.js";
 import { schemaCommand } from "./schema-command.js";
 import { serveCommand } from "./serve-command.js";
+import { traceCommand } from "./trace-command.js";
 import type { CliIO } from "./types.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -137,6 +138,16 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     .option("--json", "print the comparison as JSON")
     .action(async (config: string, options: { session?: string; from?: string; json?: boolean }) => {
       code = await replayCommand(config, options, io);
+    });
+
+  program
+    .command("trace")
+    .description("a recorded session's runs as a timeline: steps, attempts, tools, every hook decision")
+    .argument("<config>", "the config file the session ran with")
+    .requiredOption("-s, --session <id>", "the session")
+    .option("--json", "print the run records as JSON")
+    .action(async (config: string, options: { session: string; json?: boolean }) => {
+      code = await traceCommand(config, options, io);
     });
 
   program

@@ -91,7 +91,10 @@ describe("hookwise replay", () => {
     const report = JSON.parse(json.stdout);
     expect(report.changes).toBe(2);
     expect(
-      report.runs[0].calls.map((call: { tool: string; now: { kind: string } }) => [call.tool, call.now.kind]),
+      report.runs[0].calls.map((call: { tool: string; after: { kind: string } }) => [
+        call.tool,
+        call.after.kind,
+      ]),
     ).toEqual([
       ["fs.delete_file", "denied"],
       ["fs.delete_file", "denied"],
@@ -124,5 +127,35 @@ describe("hookwise replay", () => {
     expect(missing.stderr).toContain('no session "nope"');
     const neither = await cli(["replay", changed]);
     expect(neither.stderr).toContain("give either --session ID or --from file.jsonl");
+  });
+});
+
+describe("hookwise trace", () => {
+  it("shows a recorded run's steps, attempts, calls, every hook decision with its reason, and results", async () => {
+    const { dir, changed } = await recorded();
+    writeFileSync(
+      join(dir, "script.yaml"),
+      `- error: { status: 503, message: overloaded }
+- tool_calls: [{ name: fs_delete_file, args: { path: old.md } }]
+- text: "Could not delete."
+`,
+    );
+    expect((await cli(["run", changed, "--session", "s2", "--prompt", "delete old.md", "--json"])).code).toBe(
+      0,
+    );
+    const out = await cli(["trace", changed, "--session", "s2"]);
+    expect(out.code).toBe(0);
+    const lines = out.stdout.split("\n").map((line) => line.trim());
+    expect(lines).toContain("user: delete old.md");
+    expect(lines).toContain("attempt 1: failed: internal 503: overloaded (retryable)");
+    expect(lines).toContain("attempt 2: answered (tool-calls): calls fs_delete_file");
+    expect(lines).toContain(
+      '▶ fs.delete_file {"path":"old.md"} — denied by policy: "deleting is not allowed"',
+    );
+    expect(lines).toContain("hook policy (tool_call, decide) → deny: deleting is not allowed");
+    expect(lines).toContain("assistant: Could not delete.");
+    expect(lines.at(-2)).toBe("■ completed");
+    const json = JSON.parse((await cli(["trace", changed, "--session", "s2", "--json"])).stdout);
+    expect(json[0].steps[0].calls[0]).toMatchObject({ toolCallId: expect.any(String), executed: false });
   });
 });

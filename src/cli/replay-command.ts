@@ -52,10 +52,10 @@ export async function replayReport(
         byAgent.set(id, agent);
       }
       const [replayed] = await replayRuns(agent, [run], { store, sessionId: `replay-${sessionId}` });
-      const diff = diffRuns(replayed!.then, replayed!.now);
+      const diff = diffRuns(replayed!.recorded, replayed!.replayed);
       report.runs.push({ ...diff, unrecorded: replayed!.unrecorded });
       report.changes +=
-        diff.calls.length + diff.steps.length + (diff.outcome.then !== diff.outcome.now ? 1 : 0);
+        diff.calls.length + diff.steps.length + (diff.outcome.before !== diff.outcome.after ? 1 : 0);
     }
     return report;
   } finally {
@@ -70,10 +70,11 @@ export function printReplay(report: ReplayReport, io: CliIO): void {
   );
   for (const [index, run] of report.runs.entries()) {
     out.line(`run ${index + 1} (${run.runId}): ${JSON.stringify(run.input.slice(0, 80))}`);
-    if (run.outcome.then !== run.outcome.now) out.line(`  outcome: ${run.outcome.then} → ${run.outcome.now}`);
+    if (run.outcome.before !== run.outcome.after)
+      out.line(`  outcome: ${run.outcome.before} → ${run.outcome.after}`);
     for (const change of run.calls) {
       out.line(
-        `  step ${change.step} · ${change.tool} ${JSON.stringify(change.args)}: ${describeVerdict(change.then)} → ${describeVerdict(change.now)}`,
+        `  step ${change.step} · ${change.tool} ${JSON.stringify(change.args)}: ${describeVerdict(change.before)} → ${describeVerdict(change.after)}`,
       );
     }
     for (const step of run.steps) {
@@ -85,7 +86,7 @@ export function printReplay(report: ReplayReport, io: CliIO): void {
       out.line(
         `  note: call ${id} would run now but did not then; its result is unknown (replayed as an error)`,
       );
-    if (!run.calls.length && !run.steps.length && run.outcome.then === run.outcome.now)
+    if (!run.calls.length && !run.steps.length && run.outcome.before === run.outcome.after)
       out.line(`  same decisions (${run.compared} call(s) compared)`);
   }
   out.line(report.changes === 0 ? "no difference" : `${report.changes} difference(s)`);
