@@ -18,6 +18,7 @@ import { type CliDecision, resumeCommand } from "./resume-command.js";
 import { runCommand } from "./run-command.js";
 import { schemaCommand } from "./schema-command.js";
 import { serveCommand } from "./serve-command.js";
+import { testCommand } from "./test-command.js";
 import { traceCommand } from "./trace-command.js";
 import type { CliIO } from "./types.js";
 import { validateCommand } from "./validate-command.js";
@@ -138,6 +139,15 @@ export async function main(argv: readonly string[], io: CliIO = ioFromProcess())
     .option("--json", "print the comparison as JSON")
     .action(async (config: string, options: { session?: string; from?: string; json?: boolean }) => {
       code = await replayCommand(config, options, io);
+    });
+
+  program
+    .command("test")
+    .description("run the test cases a config declares (tests: in it, or name.test.yaml beside it)")
+    .argument("<config>", "the config file")
+    .option("--json", "print the results as JSON")
+    .action(async (config: string, options: { json?: boolean }) => {
+      code = await testCommand(config, options, io);
     });
 
   program

@@ -271,6 +271,10 @@ export const configSchema = z.strictObject({
       "what a Claude Code hook that crashes, times out or answers unusable output does: open (default, as in Claude Code) lets the operation through; closed blocks it",
     ),
   server: serverSchema.optional(),
+  tests: z
+    .array(z.unknown())
+    .optional()
+    .describe("test cases hookwise test runs: prompt or recorded session, scripted answers, expectations"),
 });
 
 export type HookEntry = z.output<typeof hookEntrySchema>;
