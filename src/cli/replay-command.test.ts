@@ -159,3 +159,25 @@ describe("hookwise trace", () => {
     expect(json[0].steps[0].calls[0]).toMatchObject({ toolCallId: expect.any(String), executed: false });
   });
 });
+
+describe("hookwise test with a recorded session", () => {
+  it("replays the session through the config and checks what it decides now", async () => {
+    const { dir, config, changed } = await recorded();
+    writeFileSync(
+      join(dir, "s1.jsonl"),
+      (await cli(["history", config, "--session", "s1", "--jsonl"])).stdout,
+    );
+    writeFileSync(
+      join(dir, "changed.test.yaml"),
+      `tests:
+  - name: yesterday's session under the new deny
+    session: ./s1.jsonl
+    expect: { outcome: completed, denied: [fs.delete_file], ran: [fs.read_file], not_ran: [fs.delete_file] }
+`,
+    );
+    const out = await cli(["test", changed]);
+    expect(out.stdout).toContain("1 test(s), 0 failed");
+    expect(out.code).toBe(0);
+    expect(existsSync(join(dir, "ran.log"))).toBe(false);
+  });
+});
