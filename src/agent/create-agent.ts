@@ -11,10 +11,13 @@ import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
 import { drive } from "../loop/drive.js";
 import type { AgentEvent, RunResult } from "../loop/run-result.js";
 import { generateSurface, type Surface, streamSurface } from "../loop/surface.js";
+import type { RunOptions } from "../loop/types.js";
 import { endSession } from "../sessions/end-session.js";
 import { resolveRuntime } from "./agent-runtime.js";
 import { AsyncQueue } from "./async-queue.js";
-import type { Agent, AgentOptions, AgentStream } from "./types.js";
+import { isMark } from "./run-record.js";
+import { type RunRecorder, recordsByDefault, runRecorder } from "./run-recorder.js";
+import type { Agent, AgentOptions, AgentRuntime, AgentStream } from "./types.js";
 
 /** Drives `start` on a stream surface; the stream ends after the last event. */
 function streamOf(start: (surface: Surface) => Promise<RunResult>): AgentStream {
@@ -33,14 +36,21 @@ export function createAgent(options: AgentOptions): Agent {
   const approvals = resolveApprovalSettings(options);
   const runtime = resolveRuntime(options);
   bindApprovalSettings(runtime, approvals);
+  const recorder = recorderOf(options, runtime);
   return {
     name: runtime.name,
     runtime,
     run(input, runOptions = {}) {
-      return drive(runtime, input, runOptions, generateSurface(), approvalFlow);
+      if (!recorder) return drive(runtime, input, runOptions, generateSurface(), approvalFlow);
+      const meta = { agent: runtime.name, input, startedAt: Date.now() };
+      return drive(runtime, input, runOptions, generateSurface(), approvalFlow).then(async (result) => {
+        await recorder.save(recorder.finish(result, meta));
+        return result;
+      });
     },
     stream(input, runOptions = {}) {
       const queue = new AsyncQueue<AgentEvent>();
+      if (recorder) return recordedStream(recorder, runtime.name, input, runOptions, queue, runtime);
       const result = drive(
         runtime,
         input,
@@ -74,4 +84,48 @@ export function createAgent(options: AgentOptions): Agent {
       return runtime.registry.register(hook);
     },
   };
+}
+
+/** The agent's recorder, its marker hooks registered; none when runs are not recorded. */
+function recorderOf(options: AgentOptions, runtime: AgentRuntime): RunRecorder | undefined {
+  const save = options.recordRuns ?? recordsByDefault(options.store);
+  if (!save && !options.onRunRecord) return undefined;
+  const recorder = runRecorder({
+    store: save ? runtime.store : undefined,
+    warn: (message) => runtime.log.warn(message),
+    ...(options.onRunRecord ? { onRecord: options.onRunRecord } : {}),
+  });
+  for (const hook of recorder.hooks) runtime.registry.register(hook);
+  return recorder;
+}
+
+/** `stream()` of a recording agent: its marks never reach the caller; the record is saved before `result` resolves. */
+function recordedStream(
+  recorder: RunRecorder,
+  agent: string,
+  input: string,
+  runOptions: RunOptions,
+  queue: AsyncQueue<AgentEvent>,
+  runtime: AgentRuntime,
+): AgentStream {
+  const meta = { agent, input, startedAt: Date.now() };
+  const result = drive(
+    runtime,
+    input,
+    runOptions,
+    streamSurface((event) => {
+      if (event.type === "hook" && isMark(event.hook)) return;
+      // The record is built (and the marks leave the trace) before the caller sees the result.
+      if (event.type === "run-finish") recorder.finish(event.result, meta);
+      queue.push(event);
+    }),
+    approvalFlow,
+  )
+    .then(async (done) => {
+      await recorder.save(recorder.finish(done, meta));
+      return done;
+    })
+    .finally(() => queue.close());
+  result.catch(() => {});
+  return { result, [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() };
 }

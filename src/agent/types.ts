@@ -20,6 +20,7 @@ import type { StateStore } from "../state/state-store.js";
 import type { TelemetryOptions } from "../telemetry/types.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
+import type { RunRecord } from "./run-record.js";
 
 export interface AgentOptions {
   /** Default "agent". The first element of every event's `agentPath`. */
@@ -47,6 +48,15 @@ export interface AgentOptions {
   retry?: RetryOptions;
   /** Sessions and hook bookkeeping. Default: a new in-memory store. */
   store?: StateStore;
+  /**
+   * Keep a record of every run in `store` (each attempt's model answer, each tool call and
+   * result, each hook decision): what `hookwise trace`, `history --jsonl` and `replay` read.
+   * Default: on when `store` is given and shared beyond this process (SQLite, Redis, your
+   * own), off otherwise. Records are kept 30 days.
+   */
+  recordRuns?: boolean;
+  /** Receives each run's record when it ends (whether or not it is saved). */
+  onRunRecord?: (record: RunRecord) => void;
   /**
    * How runs of one session take turns — in this process and across every process sharing
    * `store`: how long a run waits for its session before failing with SessionBusyError,

@@ -1,13 +1,16 @@
 /**
  * `hookwise history <config> --session <id>`: a session's transcript as the store holds it,
  * with the messages compaction removed (archived, oldest first): nothing compaction does
- * is lost from view. `--json` prints `{ id, messages, archived }`.
+ * is lost from view. `--json` prints `{ id, messages, archived }`; `--jsonl` exports the
+ * session with its recorded runs, one JSON document a line (what `replay --from` reads).
  */
+import { loadRunRecords } from "../agent/run-recorder.js";
 import { loadConfig } from "../config/load-config.js";
 import { printable } from "../config/printable.js";
 import { transcriptText } from "../context/transcript-text.js";
 import type { ModelMessage } from "../events/payloads.js";
 import { EXIT } from "./exit-codes.js";
+import { sessionJsonl } from "./session-jsonl.js";
 import type { CliIO } from "./types.js";
 
 const LINE = 160;
@@ -21,7 +24,7 @@ function lines(messages: readonly ModelMessage[]): string[] {
 
 export async function historyCommand(
   configPath: string,
-  options: { session: string; json?: boolean },
+  options: { session: string; json?: boolean; jsonl?: boolean },
   io: CliIO,
 ): Promise<number> {
   const loaded = await loadConfig(configPath, {
@@ -38,6 +41,11 @@ export async function historyCommand(
       return EXIT.error;
     }
     const archived = session.archived ?? [];
+    if (options.jsonl) {
+      for (const line of sessionJsonl(session, await loadRunRecords(loaded.store, session.id)))
+        io.stdout.line(line);
+      return EXIT.completed;
+    }
     if (options.json) {
       io.stdout.line(JSON.stringify({ id: session.id, messages: session.messages, archived }, null, 2));
       return EXIT.completed;

@@ -146,9 +146,46 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
     .argument("<config>", "the config file the session ran with")
     .requiredOption("-s, --session <id>", "the session")
     .option("--json", "print { id, messages, archived } as JSON")
-    .action(async (config: string, options: { session: string; json?: boolean }) => {
+    .option(
+      "--jsonl",
+      "export the session and its recorded runs, one JSON document a line (replay --from reads it)",
+    )
+    .action(async (config: string, options: { session: string; json?: boolean; jsonl?: boolean }) => {
       const { historyCommand } = await import("./history-command.js");
       code = await historyCommand(config, options, io);
+    });
+
+  program
+    .command("replay")
+    .description("replay a recorded session through this config, offline: what it would decide otherwise")
+    .argument("<config>", "the config to replay through (possibly changed since the session ran)")
+    .option("-s, --session <id>", "a session recorded in the config's store")
+    .option("--from <file>", "a session exported with hookwise history --jsonl")
+    .option("--json", "print the comparison as JSON")
+    .action(async (config: string, options: { session?: string; from?: string; json?: boolean }) => {
+      const { replayCommand } = await import("./replay-command.js");
+      code = await replayCommand(config, options, io);
+    });
+
+  program
+    .command("test")
+    .description("run the test cases a config declares (tests: in it, or name.test.yaml beside it)")
+    .argument("<config>", "the config file")
+    .option("--json", "print the results as JSON")
+    .action(async (config: string, options: { json?: boolean }) => {
+      const { testCommand } = await import("./test-command.js");
+      code = await testCommand(config, options, io);
+    });
+
+  program
+    .command("trace")
+    .description("a recorded session's runs as a timeline: steps, attempts, tools, every hook decision")
+    .argument("<config>", "the config file the session ran with")
+    .requiredOption("-s, --session <id>", "the session")
+    .option("--json", "print the run records as JSON")
+    .action(async (config: string, options: { session: string; json?: boolean }) => {
+      const { traceCommand } = await import("./trace-command.js");
+      code = await traceCommand(config, options, io);
     });
 
   program

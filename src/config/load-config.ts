@@ -320,6 +320,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       maxSteps: agent.max_steps ?? config.runtime.max_steps,
       maxRetries: agent.max_retries ?? config.runtime.max_retries,
       store,
+      ...(config.runtime.record_runs !== undefined ? { recordRuns: config.runtime.record_runs } : {}),
       sessions: {
         ...(config.runtime.session_wait !== undefined ? { waitMs: config.runtime.session_wait * 1000 } : {}),
         ...(config.runtime.session_lease !== undefined

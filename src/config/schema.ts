@@ -267,6 +267,12 @@ export const runtimeSchema = z.strictObject({
     .positive()
     .optional()
     .describe("seconds a session stays taken by a run whose process died on another machine (default 30)"),
+  record_runs: z
+    .boolean()
+    .optional()
+    .describe(
+      "keep a record of every run (model answers, tool results, hook decisions) for trace, history --jsonl and replay (default: on when the state store is SQLite or Redis)",
+    ),
   hooks: z.array(z.unknown()).default([]),
   policies: z.array(z.unknown()).default([]),
   max_steps: z.number().int().positive().optional(),
@@ -306,6 +312,10 @@ export const configSchema = z.strictObject({
       "what a Claude Code hook that crashes, times out or answers unusable output does: open (default, as in Claude Code) lets the operation through; closed blocks it",
     ),
   server: serverSchema.optional(),
+  tests: z
+    .array(z.unknown())
+    .optional()
+    .describe("test cases hookwise test runs: prompt or recorded session, scripted answers, expectations"),
 });
 
 export type HookEntry = z.output<typeof hookEntrySchema>;

@@ -1,0 +1,152 @@
+/**
+ * Recording runs (`createAgent({ recordRuns })`, config `runtime.record_runs`). A recording
+ * agent registers three marker hooks that cost nothing to the run's decisions: a transform
+ * on `step_start` and on `tool_call` (first of their event) that mark where a step's and a
+ * call's hooks begin in the trace, and an inspection of every provider answer and error.
+ * When the run ends its record is built from the result and the marks (removed from the
+ * trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
+ * An agent that does not record registers nothing: its runs pay nothing.
+ */
+import type { AnyHook } from "../hooks/define-hook.js";
+import { defineHook } from "../hooks/define-hook.js";
+import type { RunResult } from "../loop/run-result.js";
+import type { StateStore } from "../state/state-store.js";
+import {
+  ATTEMPT_MARK,
+  answerCalls,
+  buildRunRecord,
+  CALL_MARK,
+  type RunMarks,
+  type RunRecord,
+  STEP_MARK,
+} from "./run-record.js";
+
+const PREFIX = "hookwise:runs:";
+const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const FIRST = Number.MIN_SAFE_INTEGER;
+
+export interface RunRecorder {
+  readonly hooks: AnyHook[];
+  /**
+   * Builds the record of a finished run (once per result: later calls return the same
+   * record), removes its marks from the trace, hands it to `onRecord`.
+   */
+  finish(result: RunResult, meta: { agent: string; input: string; startedAt: number }): RunRecord;
+  /** Saves a record in the store (when this recorder saves); a failure is logged, never thrown. */
+  save(record: RunRecord): Promise<void>;
+}
+
+export function runRecorder(options: {
+  store: StateStore | undefined;
+  onRecord?: (record: RunRecord) => void;
+  warn: (message: string) => void;
+}): RunRecorder {
+  const marks = new Map<string, RunMarks>();
+  const finished = new WeakMap<RunResult, RunRecord>();
+  const marksOf = (runId: string): RunMarks => {
+    let found = marks.get(runId);
+    if (!found) {
+      found = { calls: [], attempts: [] };
+      marks.set(runId, found);
+    }
+    return found;
+  };
+  const hooks: AnyHook[] = [
+    defineHook({
+      name: STEP_MARK,
+      on: "step_start",
+      kind: "transform",
+      priority: FIRST,
+      scope: "self",
+      handler: () => undefined,
+    }),
+    defineHook({
+      name: CALL_MARK,
+      on: "tool_call",
+      kind: "transform",
+      priority: FIRST,
+      scope: "self",
+      handler: (event, ctx) => {
+        marksOf(ctx.runId).calls.push(event.toolCallId);
+        return undefined;
+      },
+    }),
+    defineHook({
+      name: ATTEMPT_MARK,
+      on: "model_response",
+      kind: "inspect",
+      priority: FIRST,
+      scope: "self",
+      handler: (event, ctx) => {
+        marksOf(ctx.runId).attempts.push({
+          step: ctx.step,
+          attempt: ctx.attempt,
+          answer: {
+            text: event.text,
+            toolCalls: answerCalls(event.toolCalls),
+            finishReason: event.finishReason,
+            usage: { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens },
+          },
+        });
+      },
+    }),
+    defineHook({
+      name: ATTEMPT_MARK,
+      on: "model_error",
+      kind: "inspect",
+      priority: FIRST,
+      scope: "self",
+      handler: (event, ctx) => {
+        const { type, message, status, retryable } = event.error;
+        marksOf(ctx.runId).attempts.push({
+          step: ctx.step,
+          attempt: event.attempt,
+          error: { type, message, retryable, ...(status !== undefined ? { status } : {}) },
+        });
+      },
+    }),
+  ];
+  return {
+    hooks,
+    finish(result, meta) {
+      const done = finished.get(result);
+      if (done) return done;
+      const runMarks = marks.get(result.runId) ?? { calls: [], attempts: [] };
+      marks.delete(result.runId);
+      const record = buildRunRecord(result, runMarks, { ...meta, endedAt: Date.now() });
+      finished.set(result, record);
+      options.onRecord?.(record);
+      return record;
+    },
+    async save(record) {
+      if (!options.store) return;
+      try {
+        await saveRunRecord(options.store, record);
+      } catch (error) {
+        options.warn(
+          `run ${record.runId} was not recorded: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    },
+  };
+}
+
+function recordKey(record: Pick<RunRecord, "sessionId" | "startedAt" | "runId">): string {
+  return `${PREFIX}${record.sessionId}:${String(record.startedAt).padStart(15, "0")}:${record.runId}`;
+}
+
+export function saveRunRecord(store: StateStore, record: RunRecord): Promise<void> {
+  return store.set(recordKey(record), record, { ttlMs: RECORD_TTL_MS });
+}
+
+/** A session's recorded runs, oldest first (none when it was not recorded). */
+export async function loadRunRecords(store: StateStore, sessionId: string): Promise<RunRecord[]> {
+  const keys = (await store.keys(`${PREFIX}${sessionId}:`)).sort();
+  const records = await Promise.all(keys.map((key) => store.get<RunRecord>(key)));
+  return records.filter((record): record is RunRecord => record !== undefined);
+}
+
+/** Whether runs are recorded by default: when the agent was given a store shared beyond this process. */
+export function recordsByDefault(store: StateStore | undefined): boolean {
+  return store !== undefined && store.sharing !== "process";
+}

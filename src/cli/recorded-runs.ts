@@ -1,0 +1,55 @@
+/**
+ * The recorded runs a command reads: a session's, from the store `hookwise run` writes to
+ * (SQLite beside the config unless `runtime.state` says otherwise), or a JSONL export.
+ */
+import { readFileSync } from "node:fs";
+import type { RunRecord } from "../agent/run-record.js";
+import { loadRunRecords } from "../agent/run-recorder.js";
+import { loadConfig } from "../config/load-config.js";
+import { runsFromJsonl } from "./session-jsonl.js";
+import type { CliIO } from "./types.js";
+import { UsageError } from "./usage-error.js";
+
+export async function recordedRuns(
+  configPath: string,
+  options: { session?: string; from?: string },
+  io: CliIO,
+): Promise<{ sessionId: string; runs: RunRecord[] }> {
+  if ((options.session === undefined) === (options.from === undefined))
+    throw new UsageError("give either --session ID or --from file.jsonl");
+  if (options.from !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.from, "utf8");
+    } catch (error) {
+      throw new UsageError(
+        `cannot read ${options.from}: ${(error as { code?: string }).code ?? String(error)}`,
+      );
+    }
+    const { sessionId, runs } = runsFromJsonl(text, options.from);
+    if (runs.length === 0)
+      throw new UsageError(
+        `${options.from} holds no recorded run: export a session recorded with runtime.record_runs (hookwise history --jsonl)`,
+      );
+    return { sessionId: sessionId ?? runs[0]!.sessionId, runs };
+  }
+  const session = options.session!;
+  const loaded = await loadConfig(configPath, {
+    logger: { debug() {}, info() {}, warn() {}, error: (message) => io.stderr.line(`  error: ${message}`) },
+    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+  });
+  try {
+    const runs = await loadRunRecords(loaded.store, session);
+    if (runs.length === 0) {
+      const known = await loaded.store.loadSession(session);
+      throw new UsageError(
+        known
+          ? `session "${session}" has no recorded run in the ${loaded.store.kind} store of ${configPath}: its runs were not recorded (runtime.record_runs: true records them)`
+          : `no session "${session}" in the ${loaded.store.kind} store of ${configPath}`,
+      );
+    }
+    return { sessionId: session, runs };
+  } finally {
+    await loaded.close();
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * `hookwise replay <config> --session ID | --from file.jsonl [--json]`: a recorded
+ * session's runs through this config, without calling a model or a tool (recorded answers
+ * and results stand in), and what it would decide otherwise: per step, the calls now
+ * denied, rewritten, asked or skipped, and the injections and patches that differ.
+ */
+
+import { replayRuns } from "../agent/replay-run.js";
+import type { RunDiff } from "../agent/run-diff.js";
+import { describeVerdict, diffRuns } from "../agent/run-diff.js";
+import { formatIssue } from "../config/config-error.js";
+import { loadConfig } from "../config/load-config.js";
+import { MemoryStore } from "../state/memory-store.js";
+import { EXIT } from "./exit-codes.js";
+import { recordedRuns } from "./recorded-runs.js";
+import type { CliIO } from "./types.js";
+
+export interface ReplayReport {
+  session: string;
+  config: string;
+  runs: (RunDiff & { unrecorded: string[] })[];
+  /** Calls and steps decided otherwise, over every run. */
+  changes: number;
+}
+
+export async function replayReport(
+  configPath: string,
+  options: { session?: string; from?: string },
+  io: CliIO,
+): Promise<ReplayReport> {
+  const { sessionId, runs } = await recordedRuns(configPath, options, io);
+  // A store of the replay's own: hook counters and sessions of the real one stay untouched.
+  const store = new MemoryStore();
+  const loaded = await loadConfig(configPath, {
+    store,
+    logger: {
+      debug() {},
+      info() {},
+      warn: (m) => io.stderr.line(`  warning: ${m}`),
+      error: (m) => io.stderr.line(`  error: ${m}`),
+    },
+  });
+  try {
+    for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
+    const report: ReplayReport = { session: sessionId, config: configPath, runs: [], changes: 0 };
+    const byAgent = new Map<string, Awaited<ReturnType<typeof loaded.createAgent>>>();
+    for (const run of runs) {
+      const id = loaded.agentIds.includes(run.agent) ? run.agent : loaded.defaultAgentId;
+      let agent = byAgent.get(id);
+      if (!agent) {
+        agent = await loaded.createAgent(id);
+        byAgent.set(id, agent);
+      }
+      const [replayed] = await replayRuns(agent, [run], { store, sessionId: `replay-${sessionId}` });
+      const diff = diffRuns(replayed!.recorded, replayed!.replayed);
+      report.runs.push({ ...diff, unrecorded: replayed!.unrecorded });
+      report.changes +=
+        diff.calls.length + diff.steps.length + (diff.outcome.before !== diff.outcome.after ? 1 : 0);
+    }
+    return report;
+  } finally {
+    await loaded.close();
+  }
+}
+
+export function printReplay(report: ReplayReport, io: CliIO): void {
+  const out = io.stdout;
+  out.line(
+    `replay of session ${report.session} through ${report.config} · ${report.runs.length} run(s) · no model or tool called`,
+  );
+  for (const [index, run] of report.runs.entries()) {
+    out.line(`run ${index + 1} (${run.runId}): ${JSON.stringify(run.input.slice(0, 80))}`);
+    if (run.outcome.before !== run.outcome.after)
+      out.line(`  outcome: ${run.outcome.before} → ${run.outcome.after}`);
+    for (const change of run.calls) {
+      out.line(
+        `  step ${change.step} · ${change.tool} ${JSON.stringify(change.args)}: ${describeVerdict(change.before)} → ${describeVerdict(change.after)}`,
+      );
+    }
+    for (const step of run.steps) {
+      const where = step.step < 0 ? "run" : `step ${step.step}`;
+      for (const item of step.onlyNow) out.line(`  ${where} · now: ${item}`);
+      for (const item of step.onlyThen) out.line(`  ${where} · no longer: ${item}`);
+    }
+    for (const id of run.unrecorded)
+      out.line(
+        `  note: call ${id} would run now but did not then; its result is unknown (replayed as an error)`,
+      );
+    if (!run.calls.length && !run.steps.length && run.outcome.before === run.outcome.after)
+      out.line(`  same decisions (${run.compared} call(s) compared)`);
+  }
+  out.line(report.changes === 0 ? "no difference" : `${report.changes} difference(s)`);
+}
+
+export async function replayCommand(
+  configPath: string,
+  options: { session?: string; from?: string; json?: boolean },
+  io: CliIO,
+): Promise<number> {
+  const report = await replayReport(configPath, options, io);
+  if (options.json) io.stdout.line(JSON.stringify(report, null, 2));
+  else printReplay(report, io);
+  return EXIT.completed;
+}

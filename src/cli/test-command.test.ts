@@ -1,0 +1,117 @@
+/**
+ * `hookwise test`: a config's own test cases — passing ones exit 0, a failing one exits 1
+ * with a diff of what was expected and what happened, a malformed test file is an error
+ * with file:line:col — and every example config that carries tests passes them.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cli } from "../../test/support/cli.js";
+import { siblingTestFile } from "../config/config-tests.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const TOOLS = `const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
+export const read_file = { inputSchema: schema, execute: ({ path }) => "contents of " + path };
+export const delete_file = { inputSchema: schema, execute: ({ path }) => "deleted " + path };
+`;
+
+function project(tests: string, inConfig = ""): string {
+  const dir = mkdtempSync(join(tmpdir(), "hookwise-test-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "tools.mjs"), TOOLS);
+  writeFileSync(
+    join(dir, "hookwise.yaml"),
+    `toolsets:
+  fs: { kind: module, path: ./tools.mjs }
+runtime:
+  policies:
+    - { decision: deny, tool: fs.delete_file, reason: "no deletes" }
+${inConfig}`,
+  );
+  if (tests) writeFileSync(join(dir, "hookwise.test.yaml"), tests);
+  return join(dir, "hookwise.yaml");
+}
+
+const CASE = `  - name: deletes are denied
+    prompt: tidy up
+    model:
+      - tool_calls:
+          - { name: fs_read_file, args: { path: a.md } }
+          - { name: fs_delete_file, args: { path: a.md } }
+      - text: "Read a.md; could not delete it."
+    expect:
+`;
+
+describe("hookwise test", () => {
+  it("passes a config's cases (sibling file and tests: in the config) and exits 0", async () => {
+    const config = project(
+      `tests:\n${CASE}      outcome: completed\n      denied: [fs.delete_file]\n      ran: [fs.read_file]\n      hook_fired: { id: policy, times: 2 }\n`,
+      `tests:\n${CASE}      text_contains: could not delete\n`,
+    );
+    const out = await cli(["test", config]);
+    expect(out.stdout).toContain("✓ deletes are denied");
+    expect(out.stdout).toContain("2 test(s), 0 failed");
+    expect(out.code).toBe(0);
+  });
+
+  it("fails with a readable diff, exit 1, and --json for CI", async () => {
+    const config = project(`tests:\n${CASE}      denied: [fs.read_file]\n      outcome: terminated\n`);
+    const out = await cli(["test", config]);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain("✗ deletes are denied");
+    expect(out.stdout).toContain('outcome:\n      - expected "terminated"\n      + actual   "completed"');
+    expect(out.stdout).toContain(
+      'denied:\n      - expected "fs.read_file"\n      + actual   ["fs.delete_file"]',
+    );
+    const json = JSON.parse((await cli(["test", config, "--json"])).stdout);
+    expect(json.tests[0]).toMatchObject({
+      passed: false,
+      failures: [{ expectation: "outcome" }, { expectation: "denied" }],
+    });
+  });
+
+  it("points at the line and column of a malformed test", async () => {
+    const config = project(
+      `tests:\n  - name: x\n    prompt: hi\n    expect:\n      denyed: [fs.delete_file]\n`,
+    );
+    const out = await cli(["test", config]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/hookwise\.test\.yaml:5:7/);
+    expect(out.stderr).toContain("denyed");
+    const none = await cli(["test", project("")]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("declares no test");
+  });
+});
+
+/** Every config under examples/ that carries tests (`name.test.yaml` beside it). */
+function exampleConfigs(): string[] {
+  const root = resolve(import.meta.dirname, "../../examples");
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ya?ml|json)$/.test(name) && !/\.test\.(ya?ml|json)$/.test(name) && siblingTestFile(path))
+        found.push(path);
+    }
+  };
+  walk(root);
+  return found.sort();
+}
+
+describe("the example configs pass their own tests", () => {
+  it("finds examples that carry tests", () => {
+    expect(exampleConfigs().length).toBeGreaterThan(0);
+  });
+  it.each(exampleConfigs())("hookwise test %s", async (config) => {
+    const out = await cli(["test", config]);
+    expect(out.stdout).toMatch(/0 failed/);
+    expect(out.code).toBe(0);
+  });
+});

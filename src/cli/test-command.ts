@@ -1,0 +1,167 @@
+/**
+ * `hookwise test <config> [--json]`: runs the test cases the config declares (`tests:` in
+ * it, and `<name>.test.yaml` beside it) and checks what each must come to: the outcome,
+ * the tools denied and run, the answer's text, how often a hook fired. Each case runs in a
+ * store of its own; a case with `model:` answers from that script, one with `session:`
+ * replays a recorded session (no model or tool is called). Exit 1 when a case fails.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type ReplayedRun, replayRuns } from "../agent/replay-run.js";
+import { verdictOf } from "../agent/run-diff.js";
+import type { RunRecord } from "../agent/run-record.js";
+import { type ConfigTest, readConfigTests } from "../config/config-tests.js";
+import { loadConfig } from "../config/load-config.js";
+import { type ScriptEntry, scriptedModel } from "../models/scripted-model.js";
+import { MemoryStore } from "../state/memory-store.js";
+import { EXIT } from "./exit-codes.js";
+import { runsFromJsonl } from "./session-jsonl.js";
+import type { CliIO } from "./types.js";
+import { UsageError } from "./usage-error.js";
+
+export interface TestFailure {
+  expectation: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+export interface TestOutcome {
+  name: string;
+  file: string;
+  passed: boolean;
+  failures: TestFailure[];
+}
+
+function allDecisions(records: readonly RunRecord[]) {
+  return records.flatMap((record) => [
+    ...record.hooks,
+    ...record.steps.flatMap((step) => [...step.hooks, ...step.calls.flatMap((call) => call.hooks)]),
+  ]);
+}
+
+function calls(records: readonly RunRecord[]) {
+  return records.flatMap((record) => record.steps.flatMap((step) => step.calls));
+}
+
+function named(list: readonly { qualifiedName: string; toolName: string }[]): string[] {
+  return [...new Set(list.map((call) => call.qualifiedName))];
+}
+
+function has(list: readonly { qualifiedName: string; toolName: string }[], name: string): boolean {
+  return list.some((call) => call.qualifiedName === name || call.toolName === name);
+}
+
+/** What a case's expectations say of its records. */
+export function checkExpectations(test: ConfigTest, records: readonly RunRecord[]): TestFailure[] {
+  const failures: TestFailure[] = [];
+  const expect = test.expect;
+  const last = records.at(-1);
+  const all = calls(records);
+  const denied = all.filter((call) => verdictOf(call).kind === "denied");
+  const ran = all.filter((call) => call.executed);
+  if (expect.outcome !== undefined && last?.outcome !== expect.outcome)
+    failures.push({ expectation: "outcome", expected: expect.outcome, actual: last?.outcome });
+  for (const name of expect.denied ?? [])
+    if (!has(denied, name)) failures.push({ expectation: "denied", expected: name, actual: named(denied) });
+  for (const name of expect.ran ?? [])
+    if (!has(ran, name)) failures.push({ expectation: "ran", expected: name, actual: named(ran) });
+  for (const name of expect.not_ran ?? [])
+    if (has(ran, name)) failures.push({ expectation: "not_ran", expected: name, actual: named(ran) });
+  const text = records.map((record) => record.text).join("\n");
+  const wanted = expect.text_contains === undefined ? [] : [expect.text_contains].flat();
+  for (const part of wanted)
+    if (!text.includes(part)) failures.push({ expectation: "text_contains", expected: part, actual: text });
+  const decisions = allDecisions(records);
+  const fired = expect.hook_fired === undefined ? [] : [expect.hook_fired].flat();
+  for (const { id, times } of fired) {
+    const count = decisions.filter((entry) => entry.hook === id).length;
+    if (times === undefined ? count === 0 : count !== times)
+      failures.push({ expectation: `hook_fired ${id}`, expected: times ?? "at least once", actual: count });
+  }
+  return failures;
+}
+
+async function runCase(configPath: string, file: string, test: ConfigTest, io: CliIO): Promise<RunRecord[]> {
+  const store = new MemoryStore();
+  const loaded = await loadConfig(configPath, {
+    store,
+    logger: {
+      debug() {},
+      info() {},
+      warn: (m) => io.stderr.line(`  warning: ${m}`),
+      error: (m) => io.stderr.line(`  error: ${m}`),
+    },
+  });
+  try {
+    const records: RunRecord[] = [];
+    const model = test.model
+      ? scriptedModel(test.model as ScriptEntry[], { modelId: `test "${test.name}"`, source: file })
+      : undefined;
+    const agent = await loaded.createAgent(test.agent, {
+      ...(model ? { model } : {}),
+      recordRuns: false,
+      onRunRecord: (record) => records.push(record),
+      // Nobody answers an ask in a test: it suspends the run (outcome: suspended).
+      approvals: { suspend: true },
+    });
+    if (test.session !== undefined) {
+      const path = resolve(loaded.dir, test.session);
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        throw new UsageError(`test "${test.name}" (${file}): cannot read session ${test.session}`);
+      }
+      const replayed: ReplayedRun[] = await replayRuns(agent, runsFromJsonl(text, path).runs, { store });
+      return replayed.map((run) => run.replayed);
+    }
+    await agent.run(test.prompt!, { sessionId: `test-${test.name}` });
+    return records;
+  } finally {
+    await loaded.close();
+  }
+}
+
+export async function runConfigTests(configPath: string, io: CliIO): Promise<TestOutcome[]> {
+  const { cases } = readConfigTests(configPath);
+  if (cases.length === 0)
+    throw new UsageError(
+      `${configPath} declares no test: add tests: to it, or a file beside it named after it (e.g. hookwise.test.yaml)`,
+    );
+  const outcomes: TestOutcome[] = [];
+  for (const { file, test } of cases) {
+    const records = await runCase(configPath, file, test, io);
+    const failures = records.length
+      ? checkExpectations(test, records)
+      : [{ expectation: "a run", expected: "a finished run", actual: "none" }];
+    outcomes.push({ name: test.name, file, passed: failures.length === 0, failures });
+  }
+  return outcomes;
+}
+
+function show(value: unknown): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+export async function testCommand(
+  configPath: string,
+  options: { json?: boolean },
+  io: CliIO,
+): Promise<number> {
+  const outcomes = await runConfigTests(configPath, io);
+  const failed = outcomes.filter((outcome) => !outcome.passed);
+  if (options.json) io.stdout.line(JSON.stringify({ config: configPath, tests: outcomes }, null, 2));
+  else {
+    for (const outcome of outcomes) {
+      io.stdout.line(`${outcome.passed ? "✓" : "✗"} ${outcome.name}`);
+      for (const failure of outcome.failures) {
+        io.stdout.line(`    ${failure.expectation}:`);
+        io.stdout.line(`      - expected ${show(failure.expected)}`);
+        io.stdout.line(`      + actual   ${show(failure.actual)}`);
+      }
+    }
+    io.stdout.line(`${outcomes.length} test(s), ${failed.length} failed`);
+  }
+  return failed.length ? EXIT.error : EXIT.completed;
+}

@@ -1,0 +1,100 @@
+/**
+ * The test cases a config declares: under `tests:` in the config itself, and in a file
+ * beside it named after it (`hookwise.yaml` → `hookwise.test.yaml`). Each case: a prompt
+ * (with the model's answers scripted, or the config's own model) or a recorded session
+ * (a `hookwise history --jsonl` export, replayed), and what must come of it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
+import { z } from "zod";
+import { ConfigError, type ConfigIssue } from "./config-error.js";
+import { parseSource } from "./source-map.js";
+import { zodIssues } from "./zod-issues.js";
+
+const hookFired = z.strictObject({
+  id: z.string().min(1).describe("the hook's id"),
+  times: z.number().int().min(0).optional().describe("exactly this many firings (default: at least one)"),
+});
+
+const names = z.array(z.string().min(1));
+
+export const testExpectSchema = z.strictObject({
+  outcome: z.enum(["completed", "terminated", "suspended", "max_steps", "error"]).optional(),
+  denied: names.optional().describe("tools (toolset.tool or function name) whose calls were denied"),
+  ran: names.optional().describe("tools whose calls ran"),
+  not_ran: names.optional().describe("tools with no call that ran"),
+  text_contains: z.union([z.string(), names]).optional(),
+  hook_fired: z.union([hookFired, z.array(hookFired)]).optional(),
+});
+
+export const testCaseSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    agent: z.string().optional(),
+    prompt: z.string().optional(),
+    model: z
+      .array(z.record(z.string(), z.unknown()))
+      .min(1)
+      .optional()
+      .describe("the model's answers, one per attempt (as in a scripted model's script)"),
+    session: z.string().optional().describe("a session exported with hookwise history --jsonl, replayed"),
+    expect: testExpectSchema,
+  })
+  .refine((value) => (value.prompt === undefined) !== (value.session === undefined), {
+    message: "a test needs exactly one of prompt: or session:",
+  });
+
+export const testFileSchema = z.strictObject({ tests: z.array(testCaseSchema).min(1) });
+
+export type ConfigTest = z.output<typeof testCaseSchema>;
+export type TestExpect = z.output<typeof testExpectSchema>;
+
+export interface ConfigTests {
+  /** Where each case came from (`file`), in order: the config's own, then the sibling file's. */
+  cases: { file: string; test: ConfigTest }[];
+}
+
+/** The sibling test file of a config: `name.test.yaml` (or `.test.yml`, `.test.json`) beside it. */
+export function siblingTestFile(configFile: string): string | undefined {
+  const stem = basename(configFile, extname(configFile));
+  for (const ext of [".test.yaml", ".test.yml", ".test.json"]) {
+    const candidate = join(dirname(configFile), stem + ext);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function parseTests(text: string, file: string, within: "config" | "file"): ConfigTest[] {
+  const source = parseSource(text);
+  if (source.document.errors.length) {
+    const issues: ConfigIssue[] = source.document.errors.map((error) => {
+      const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
+      return { severity: "error", file, line, column, path: [], message: error.message.split("\n")[0]! };
+    });
+    throw new ConfigError(issues);
+  }
+  const data = source.document.toJS() as unknown;
+  if (within === "config") {
+    const tests = (data as { tests?: unknown })?.tests;
+    if (tests === undefined) return [];
+    const parsed = z.array(testCaseSchema).safeParse(tests);
+    if (!parsed.success)
+      throw new ConfigError(zodIssues(parsed.error, z.array(testCaseSchema), tests, source, file, ["tests"]));
+    return parsed.data;
+  }
+  const parsed = testFileSchema.safeParse(data);
+  if (!parsed.success) throw new ConfigError(zodIssues(parsed.error, testFileSchema, data, source, file));
+  return parsed.data.tests;
+}
+
+/** The config's test cases; a malformed case is a ConfigError with file:line:col. */
+export function readConfigTests(configFile: string): ConfigTests {
+  const cases: ConfigTests["cases"] = [];
+  for (const test of parseTests(readFileSync(configFile, "utf8"), configFile, "config"))
+    cases.push({ file: configFile, test });
+  const sibling = siblingTestFile(configFile);
+  if (sibling)
+    for (const test of parseTests(readFileSync(sibling, "utf8"), sibling, "file"))
+      cases.push({ file: sibling, test });
+  return { cases };
+}
