@@ -75,6 +75,7 @@ agents:
 
 /** No raw control character but tab and newline, and no line starting with forged text. */
 function expectNotForged(output: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these characters
   expect(output).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
   expect(output).not.toMatch(/^\s*(APPROVED|OVERWRITTEN|red)/m);
 }
