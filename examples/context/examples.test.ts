@@ -338,6 +338,8 @@ describe("docs/context.md", () => {
   );
 
   it("the token estimate of a plain sentence is close to a real tokenizer's", () => {
-    expect(estimateTokens([{ role: "user", content: "Hooks observe, decide or transform." }])).toBe(11);
+    // o200k_base counts 11 (the message's text and its role's overhead); the estimator is within 2.
+    const estimate = estimateTokens([{ role: "user", content: "Hooks observe, decide or transform." }]);
+    expect(Math.abs(estimate - 11)).toBeLessThanOrEqual(2);
   });
 });

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { HookLogger } from "../../src/index.js";
+import { main as backupBeforeWrite } from "./backup-before-write.js";
 import { main as decideDenyTool } from "./decide-deny-tool.js";
 import { main as failClosed } from "./fail-closed.js";
 import { type AuditEntry, main as inspectAuditLog } from "./inspect-audit-log.js";
@@ -155,6 +156,13 @@ describe("docs/hooks.md", () => {
     .map((name) => readFileSync(`${here}${name}`, "utf8"));
   const docs = readFileSync(fileURLToPath(new URL("../../docs/hooks.md", import.meta.url)), "utf8");
   const blocks = [...docs.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!.trimEnd());
+
+  it("backup-before-write.ts saves the old content before the write replaces it", async () => {
+    const { result, files, saved } = await backupBeforeWrite();
+    expect(result.outcome).toBe("completed");
+    expect(files.get("notes.md")).toBe("new notes");
+    expect(saved.get("notes.md")).toBe("old notes");
+  });
 
   it("has TypeScript examples", () => {
     expect(blocks.length).toBeGreaterThan(0);

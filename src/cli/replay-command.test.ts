@@ -19,6 +19,7 @@ const ran = (name) => appendFileSync(new URL("./ran.log", import.meta.url), name
 const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
 export const read_file = { inputSchema: schema, execute: ({ path }) => { ran("read_file"); return "contents of " + path; } };
 export const delete_file = { inputSchema: schema, execute: ({ path }) => { ran("delete_file"); return "deleted " + path; } };
+export const write_file = { inputSchema: schema, execute: ({ path }) => { ran("write_file"); return "wrote " + path; } };
 `;
 
 const CONFIG = `models:

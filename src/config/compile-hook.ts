@@ -27,18 +27,40 @@ function limitKey(entry: HookEntry, scopeId: string, sessionId: string, kind: st
 }
 
 /**
- * The evaluation with a signal that aborts with the run or when the hook's timeout passes
- * (counted from now, when the engine called the hook), created on first use.
+ * The evaluation with a signal that aborts with the run or once the hook has timed out
+ * (counted from now, when the engine called the hook), created on first use. It fires just
+ * after the engine's own deadline, which checks at most a tenth of the timeout (at most 1 s)
+ * late: the hook has failed closed as timed out by then, and what it started (a shell
+ * command and its children) is killed. Firing first instead would let the action answer
+ * in time with the command's failure, and the guarded operation go on.
  */
 function withHookSignal(evaluation: Evaluation, timeoutMs: number): Evaluation {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + timeoutMs + Math.min(timeoutMs / 10, 1_000) + 50;
   let signal: AbortSignal | undefined;
   return Object.defineProperty(evaluation, "signal", {
     get() {
-      signal ??= AbortSignal.any([
-        evaluation.context.signal,
-        AbortSignal.timeout(Math.max(0, deadline - Date.now())),
-      ]);
+      if (signal) return signal;
+      // A controller and a timer, not AbortSignal.any/timeout: the timer holds the controller,
+      // so the abort happens even once nothing else refers to the signal (the engine gave up
+      // on the hook; its command still runs).
+      const controller = new AbortController();
+      const run = evaluation.context.signal;
+      const timer = setTimeout(
+        () => controller.abort(new DOMException("the hook timed out", "TimeoutError")),
+        Math.max(0, deadline - Date.now()),
+      );
+      // Never keeps a finished process alive.
+      timer.unref();
+      const onRunAbort = () => {
+        clearTimeout(timer);
+        controller.abort(run.reason);
+      };
+      if (run.aborted) onRunAbort();
+      else run.addEventListener("abort", onRunAbort, { once: true });
+      controller.signal.addEventListener("abort", () => run.removeEventListener("abort", onRunAbort), {
+        once: true,
+      });
+      signal = controller.signal;
       return signal;
     },
   });

@@ -184,13 +184,10 @@ agents:
         // The sub-agent's transcript is in the session store, under an id derived from the parent's.
         const child = await store.loadSession("s1/agents.cleaner/call_1_0");
         expect(JSON.stringify(child?.messages)).toContain("deleting files is not allowed");
-        // Hooks: app-wide once per call (not twice in the sub-agent); scope self / children
-        // against the lineage; the sub-agent's own hook only for its own calls. (Inspections
-        // run after their operation: the sub-agent's call ends before the parent's does.)
+        // A `log` on tool_call runs before the tool, once every decide allowed it: the
+        // parent's call to the sub-agent is logged (app-wide once, scope self); the denied
+        // delete inside the sub-agent is not logged by any scope.
         expect(logger.records.filter((line) => line.level === "info").map((line) => line.message)).toEqual([
-          "app cleaner fs.delete_file",
-          "main-children cleaner fs.delete_file",
-          "cleaner-own cleaner fs.delete_file",
           "app main agents.cleaner",
           "main-self main agents.cleaner",
         ]);

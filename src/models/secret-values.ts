@@ -11,9 +11,15 @@ import type { LanguageModel } from "./language-model.js";
 
 const SECRETS = new Map<string, string>();
 
-/** Remembers a key value to mask (keys shorter than 4 characters are masked too). */
+/**
+ * Below this length a value is no provider's key (theirs run to dozens of characters), and
+ * masking it would garble every message that happens to contain those letters.
+ */
+const SHORTEST_KEY = 8;
+
+/** Remembers a key value to mask. */
 export function registerSecret(value: string, name: string): void {
-  if (value) SECRETS.set(value, name);
+  if (value.length >= SHORTEST_KEY) SECRETS.set(value, name);
 }
 
 /** `text` with every registered key value replaced by `[redacted NAME]`. */

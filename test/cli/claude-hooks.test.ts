@@ -234,6 +234,7 @@ describe("validate and explain with claude_hooks", () => {
         2,
       ),
     );
+    script(["- text: ok"]);
     const ok = await cli([
       "validate",
       config("claude_hooks: [.claude/settings.json, .claude/settings.local.json]"),

@@ -15,12 +15,15 @@ import { cli } from "../support/cli.js";
 const EXAMPLES = resolve(import.meta.dirname, "../../examples");
 const NEEDS_A_SERVER = new Set(["openapi/hookwise.yaml"]);
 
-/** Config files: YAML/JSON mappings that are neither a model script (a list) nor an OpenAPI document. */
+/**
+ * Config files: YAML/JSON mappings that are neither a model script (a list), an OpenAPI
+ * document, nor a config's test cases (`*.test.yaml`, run by `hookwise test`).
+ */
 const CONFIGS = readdirSync(EXAMPLES, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .flatMap((folder) =>
     readdirSync(join(EXAMPLES, folder.name))
-      .filter((file) => /\.(ya?ml|json)$/.test(file))
+      .filter((file) => /\.(ya?ml|json)$/.test(file) && !/\.test\.ya?ml$/.test(file))
       .map((file) => `${folder.name}/${file}`),
   )
   .filter((file) => {

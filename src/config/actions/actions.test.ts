@@ -126,6 +126,7 @@ describe("registry", () => {
       "run_start",
       "step_start",
       "step_end",
+      "run_end",
       "model_request",
     ]);
   });
@@ -331,7 +332,7 @@ describe("inject_message on model_request (outbound copy, patch)", () => {
       };
       expect(await run(action, modelRequestEvaluation(request))).toEqual({
         type: "patch",
-        patch: { appendToUserMessage: "Follow the standards." },
+        patch: { appendToUserMessage: "Follow the standards.", placement: "end" },
       });
     }
   });
@@ -374,7 +375,7 @@ describe("inject_message on model_request (outbound copy, patch)", () => {
     const evaluation = modelRequestEvaluation(request, { context: { input: "build it" } });
     expect(await run({ type: "inject_message", content: "Task: {{run.input}}" }, evaluation)).toEqual({
       type: "patch",
-      patch: { appendToUserMessage: "Task: build it" },
+      patch: { appendToUserMessage: "Task: build it", placement: "end" },
     });
   });
 });
