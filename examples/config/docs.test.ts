@@ -257,7 +257,7 @@ describe("docs/config.md covers the code", () => {
         "## Toolsets",
         toolsetSchema.options.flatMap((option) => [option.shape.kind.value, ...fieldsOf(option)]),
       ],
-      ["## Seed-000 `hooks` manifests", [...fieldsOf(manifestHookSchema), "kind"]],
+      ["## `hooks` manifests", [...fieldsOf(manifestHookSchema), "kind"]],
     ];
     const missing = sections.flatMap(([heading, fields]) => {
       const text = sectionText(DOC, heading);
