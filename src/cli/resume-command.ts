@@ -1,6 +1,6 @@
 /**
- * `hookwise resume <config> --run ID (--approve ID|all | --deny ID [--reason TEXT])… [--json]`
- * (DESIGN §7b, §11): continues a suspended run, in this process, from the state store
+ * `hookwise resume <config> --run ID (--approve ID|all | --deny ID [--reason TEXT])… [--json]`:
+ * continues a suspended run, in this process, from the state store
  * beside the config. An id may also be a signed approval token. Same output and exit
  * codes as `run`; a refused resume (not suspended, unknown id, forged or expired
  * approval) exits 1 having run nothing, and the run stays resumable.

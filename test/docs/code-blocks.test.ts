@@ -264,8 +264,14 @@ describe("README and docs/ speak to an outside reader", () => {
     expect(bad).toEqual([]);
   });
 
-  it("the public comments and messages of src/ do not either", () => {
+  it("the public comments and messages of src/ do not either, nor the shipped JSON Schema", () => {
     const bad: string[] = [];
+    const schema = join(ROOT, "schema", "hookwise.schema.json");
+    readFileSync(schema, "utf8")
+      .split("\n")
+      .forEach((line, index) => {
+        if (DESIGN_WORDS.test(line)) bad.push(`${relative(ROOT, schema)}:${index + 1}: ${line.trim()}`);
+      });
     for (const file of sourceFiles(join(ROOT, "src"))) {
       const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
       for (const { text, line } of commentsAndStrings(source)) {
