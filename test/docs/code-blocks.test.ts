@@ -264,6 +264,22 @@ describe("README and docs/ speak to an outside reader", () => {
     expect(bad).toEqual([]);
   });
 
+  it("nor do the examples a page points to (the seed fixture set of examples/seeds/ aside)", () => {
+    const bad: string[] = [];
+    const files = sourceFiles(join(ROOT, "examples"), /\.(m?ts|mjs|ya?ml|json|md)$/).filter(
+      (file) => !file.startsWith(join(ROOT, "examples", "seeds") + "/"),
+    );
+    for (const file of files) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, index) => {
+          if (DESIGN_WORDS.test(line)) bad.push(`${relative(ROOT, file)}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(files.length).toBeGreaterThan(10);
+    expect(bad).toEqual([]);
+  });
+
   it("the public comments and messages of src/ do not either, nor the shipped JSON Schema", () => {
     const bad: string[] = [];
     const schema = join(ROOT, "schema", "hookwise.schema.json");
