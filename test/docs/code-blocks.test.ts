@@ -11,9 +11,13 @@
  *   (a top-level list is a list of hook entries, checked under `runtime.hooks`), unless it
  *   is marked `<!-- fragment -->`; a block that starts with `# examples/<file>` is that
  *   file, word for word; `<!-- in: dir -->` validates it as a config in that folder (and
- *   runs a TypeScript block there). docs/config.md's blocks are checked by examples/config/docs.test.ts;
+ *   runs a TypeScript block there). docs/config.md's blocks are checked by
+ *   examples/config/docs.test.ts;
  * - no page links outside the repository or speaks of design sections, seed numbers or
- *   where the project was built; nor do the public comments of src/.
+ *   where the project was built; nor do the examples, the comments and strings of src/
+ *   (what the .d.ts and the CLI show) or the shipped JSON Schema.
+ *
+ * The markers are described in docs/architecture.md ("Code in the docs").
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -110,6 +114,16 @@ describe("every TypeScript block of the README and docs/", () => {
     );
     expect(unknown).toEqual([]);
     expect(modules.length).toBeGreaterThan(PAGES.length);
+  });
+
+  it("imports hookwise only through its public entries", () => {
+    const bad = standalone.flatMap((module) =>
+      [...module.code.matchAll(/\bfrom "([^"]+)"/g)]
+        .map((match) => match[1]!)
+        .filter((specifier) => specifier.startsWith(".") || specifier.includes("/src/"))
+        .map((specifier) => `${at(module.file, module.line)}: imports ${specifier}`),
+    );
+    expect(bad).toEqual([]);
   });
 
   it(`is run, but for at most ${MAX_COMPILE_ONLY} marked compile-only, each with its reason`, () => {
