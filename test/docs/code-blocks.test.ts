@@ -281,7 +281,7 @@ describe("README and docs/ speak to an outside reader", () => {
   it("nor do the examples a page points to (the seed fixture set of examples/seeds/ aside)", () => {
     const bad: string[] = [];
     const files = sourceFiles(join(ROOT, "examples"), /\.(m?ts|mjs|ya?ml|json|md)$/).filter(
-      (file) => !file.startsWith(join(ROOT, "examples", "seeds") + "/"),
+      (file) => !file.startsWith(`${join(ROOT, "examples", "seeds")}/`),
     );
     for (const file of files) {
       readFileSync(file, "utf8")
