@@ -316,12 +316,15 @@ describe("README and docs/ speak to an outside reader", () => {
 /**
  * Words that speak of the design documents behind the project rather than of its behaviour:
  * section signs, the design file, seed numbers ("seed 003", "seed-000", "seeds/", "the
- * seed's"), and where it was built. `seed` as a sampling setting stays allowed.
+ * seed's"), the project's own issue numbers, and where it was built. `seed` as a sampling
+ * setting stays allowed.
  */
 const DESIGN_WORDS = {
   test: (line: string) =>
     /§|\bDESIGN\b|\bVM\b/.test(line) ||
-    /\bseeds?[- ]?\d|\bseeds\/|\bseed(?:'s|s'|s)\b|\bthe seed\b|this workplace|\bsandbox\b/i.test(line),
+    /\bseeds?[- ]?\d|\bseeds\/|\bseed(?:'s|s'|s)\b|\bthe seed\b|this workplace|\bsandbox\b|\bissue #?\d+/i.test(
+      line,
+    ),
 };
 
 /** The source files under `dir` (tests left out). */
