@@ -443,7 +443,7 @@ export async function runSteps(
           args: call.args,
         });
     // Calls are found and checked before the turn counts as accepted: a turn that an
-    // invalid_tool_call hook sends back for a retry fires no model_turn_finished.
+    // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
     const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
     const resolved = resolving instanceof Promise ? await resolving : resolving;
     if (resolved?.kind === "terminate") {
