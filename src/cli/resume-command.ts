@@ -17,6 +17,7 @@ import { LiveTrace } from "./live-trace.js";
 import { LogRoute, loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";
 import { approvalChannel } from "./run-command.js";
+import { keepScriptPosition } from "./script-position.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 
@@ -79,6 +80,7 @@ export async function resumeCommand(
     // The run names its agent; a run that is not suspended is refused here, before anything is built.
     const suspended = await loadSuspendedRun(loaded.store, options.run);
     const agent = await loaded.createAgent(suspended.agentName, channel.overrides);
+    keepScriptPosition(agent.runtime.model, loaded.store, suspended.sessionId);
     const unsubscribe = loaded.notifications.subscribe((note) =>
       logs.line(notificationLine(note), note.hook),
     );

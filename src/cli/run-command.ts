@@ -14,6 +14,7 @@ import { LiveTrace } from "./live-trace.js";
 import { LogRoute, loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { modelOverride } from "./model-override.js";
 import { printApprovals } from "./print-approvals.js";
+import { keepScriptPosition } from "./script-position.js";
 import { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
@@ -81,6 +82,7 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
     );
     const sessionId = options.session ?? randomUUID();
     const model = agent.runtime.model;
+    keepScriptPosition(model, loaded.store, sessionId);
     const banner =
       model.provider === "scripted"
         ? `hookwise · agent ${agent.name} · SCRIPTED model (offline replay of ${model.modelId}; no real LLM is called)`

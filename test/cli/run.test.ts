@@ -112,8 +112,8 @@ describe("hookwise run", () => {
     const first = await cliProcess(["run", config, "--prompt", "one", "--session", "s1", "--json"]);
     expect(first.code).toBe(0);
     expect(existsSync(join(dir, ".hookwise", "state.db"))).toBe(true);
-    // The script restarts in a new process, so the second run answers "first answer" again,
-    // but its request carries the first run's messages.
+    // The scripted model goes on where the session left its script: the second run gets the
+    // second answer, and its request carries the first run's messages.
     const second = await cliProcess(["run", config, "--prompt", "two", "--session", "s1", "--json"]);
     expect(second.code).toBe(0);
     const result = JSON.parse(second.stdout);
@@ -126,6 +126,7 @@ describe("hookwise run", () => {
       ["assistant", [{ type: "text", text: "first answer" }]],
       ["user", "two"],
     ]);
+    expect(result.text).toBe("second answer");
     expect(result.messages).toHaveLength(4);
   });
 
