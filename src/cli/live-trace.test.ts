@@ -88,6 +88,25 @@ describe("the live trace's order", () => {
     ]);
   });
 
+  it("a resumed run's first step is the suspended step's batch: its hooks are not marked as an earlier step's", () => {
+    const { trace, lines } = capture();
+    trace.event({ type: "run-start", runId: "r1", input: "pay", resumed: true } as AgentEvent);
+    trace.event(step(2));
+    trace.event(hook("audit", "tool_call"));
+    trace.event(hook("seen", "tool_result"));
+    trace.event(start("a"));
+    trace.event(result("a"));
+    trace.event(finish(2));
+    expect(lines()).toEqual([
+      "› pay  (resuming run r1)",
+      "── step 3",
+      "⚑ hook audit [inspect on tool_call] → observed",
+      "▶ run a {}",
+      "◀ a: ok",
+      "⚑ hook seen [inspect on tool_result] → observed",
+    ]);
+  });
+
   it("flush prints what still waits (a run that ended before its hooks' lines came)", () => {
     const { trace, lines } = capture();
     trace.log("✎ orphan", "gone");

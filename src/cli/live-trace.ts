@@ -47,6 +47,8 @@ export class LiveTrace {
   #batch: "none" | "running" | "surfaced" = "none";
   /** Lines of hooks that fired after a tool ran, waiting for the batch's results. */
   #after: (() => void)[] = [];
+  /** A resumed run: its first step goes on with the suspended step's tool batch. */
+  #resumed = false;
 
   constructor(out: Printer, options: { color?: boolean } = {}) {
     this.#draw = eventDrawer(out, options);
@@ -70,7 +72,8 @@ export class LiveTrace {
         this.#flushAfter();
         if (this.#pendingStep) this.#openStep();
         this.#pendingStep = event;
-        this.#batch = "none";
+        this.#batch = this.#resumed ? "running" : "none";
+        this.#resumed = false;
         return;
       case "hook":
         this.#hook(event);
@@ -96,8 +99,12 @@ export class LiveTrace {
         this.flush();
         this.#draw.event(event);
         return;
+      case "run-start":
+        this.#resumed = event.resumed === true;
+        this.#draw.event(event);
+        return;
       default:
-        if (event.type !== "run-start") this.#openStep();
+        this.#openStep();
         this.#flushAfter();
         this.#draw.event(event);
     }
@@ -118,7 +125,7 @@ export class LiveTrace {
     };
     const inspect = event.kind === "inspect";
     // An inspection that finished after its step ended, before the next step showed anything.
-    if (this.#pendingStep && inspect && !STEP_OPENING.has(event.event)) {
+    if (this.#pendingStep && this.#batch === "none" && inspect && !STEP_OPENING.has(event.event)) {
       draw();
       return;
     }
