@@ -161,7 +161,7 @@ function afterResultHooks(
   rewritten: BlockingOutcome<EventPayload<"tool_result">>,
   selection: HookSelection,
   isError: boolean,
-): CallOutcome {
+): CallOutcome | Promise<CallOutcome> {
   if (rewritten.failure) {
     // Fail closed: the raw output never reaches the model, the trace or the logs.
     return resultOutcome(input, `tool result withheld: ${rewritten.failure.message} (failed closed)`, true);
@@ -173,7 +173,11 @@ function afterResultHooks(
   return resultOutcome(input, rewritten.payload.result, isError);
 }
 
-function resultOutcome(input: ExecuteInput, result: unknown, isError: boolean): CallOutcome {
+function resultOutcome(
+  input: ExecuteInput,
+  result: unknown,
+  isError: boolean,
+): CallOutcome | Promise<CallOutcome> {
   const outcome: Extract<CallOutcome, { kind: "result" }> = {
     kind: "result",
     toolCallId: input.base.toolCallId,
@@ -185,5 +189,35 @@ function resultOutcome(input: ExecuteInput, result: unknown, isError: boolean): 
     executed: true,
   };
   if (input.once?.replayed) outcome.replayed = true;
-  return outcome;
+  if (isError || input.tool.toModelOutput === undefined) return outcome;
+  return withModelOutput(input.tool, outcome);
+}
+
+/** The tool's `toModelOutput` maps the result to what the model is sent; a throw is the call's error. */
+function withModelOutput(
+  tool: ResolvedTool,
+  outcome: Extract<CallOutcome, { kind: "result" }>,
+): CallOutcome | Promise<CallOutcome> {
+  const failed = (error: unknown): CallOutcome => ({
+    ...outcome,
+    result: `tool "${tool.qualifiedName}" failed: its toModelOutput threw: ${errorMessage(error)}`,
+    isError: true,
+  });
+  try {
+    const mapped = tool.toModelOutput!({
+      toolCallId: outcome.toolCallId,
+      input: outcome.args,
+      output: outcome.result,
+    });
+    if (!isPromiseLike(mapped)) {
+      outcome.modelOutput = mapped;
+      return outcome;
+    }
+    return Promise.resolve(mapped).then((output) => {
+      outcome.modelOutput = output;
+      return outcome as CallOutcome;
+    }, failed);
+  } catch (error) {
+    return failed(error);
+  }
 }
