@@ -12,9 +12,11 @@ import { EMPTY_SELECTION } from "../../hooks/hook-registry.js";
 import type { ModelToolCall } from "../../models/language-model.js";
 import type { Validation } from "../../tools/input-schema.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
+import { errorMessage } from "../../tools/tool-output.js";
 import { abortError } from "../abortable.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
 import type { LoopRuntime } from "../types.js";
+import { sentMessages } from "./calling-run.js";
 import { type ExecuteInput, executeCall } from "./execute-call.js";
 import type { CallOutcome, PendingCall } from "./types.js";
 
@@ -198,6 +200,7 @@ export function runToolCall(
       selection: EMPTY_SELECTION,
       concurrent: control.concurrent,
     };
+    if (tool.needsApproval !== undefined) return approvalNeeded(runtime, state, call, control, input);
     return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
   }
   const callEvent = toolCallEvent(state, base, resolution.args);
@@ -302,6 +305,42 @@ function afterDecide(
       );
     }
     if (flow.type === "ask") return askThenExecute(runtime, state, call, control, input, flow.request);
+  }
+  if (tool.needsApproval !== undefined) return approvalNeeded(runtime, state, call, control, input);
+  return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
+}
+
+/**
+ * A tool's own `needsApproval` (true, or a function of the arguments): an `ask` decision,
+ * unless a hook denied or skipped the call already. A function that throws fails closed.
+ */
+async function approvalNeeded(
+  runtime: LoopRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  input: ExecuteInput,
+): Promise<CallOutcome> {
+  const { tool, base, args } = input;
+  const needs = tool.needsApproval!;
+  let asks: boolean;
+  try {
+    asks =
+      needs === true ||
+      (typeof needs === "function" &&
+        (await needs(args, { toolCallId: base.toolCallId, messages: sentMessages(state) })) === true);
+  } catch (error) {
+    return errorResult(
+      call,
+      `tool not run: the needsApproval of tool "${tool.qualifiedName}" threw: ${errorMessage(error)} (failed closed)`,
+      args,
+      tool,
+    );
+  }
+  if (asks) {
+    return askThenExecute(runtime, state, call, control, input, {
+      reason: `tool "${tool.qualifiedName}" needs approval`,
+    });
   }
   return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
 }
