@@ -10,6 +10,7 @@ import type { ToolChoice } from "../events/payloads.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import type { RetryOptions } from "../loop/backoff.js";
+import type { RunInput } from "../loop/run-input.js";
 import type { AgentEvent, PendingApproval, RunResult } from "../loop/run-result.js";
 import type { LoopRuntime, RunOptions } from "../loop/types.js";
 import type { LanguageModel } from "../models/language-model.js";
@@ -85,8 +86,9 @@ export interface AgentStream extends AsyncIterable<AgentEvent> {
 
 export interface Agent {
   readonly name: string;
-  run(input: string, options?: RunOptions): Promise<RunResult>;
-  stream(input: string, options?: RunOptions): AgentStream;
+  /** Runs a turn: a string, or one user message with text, image and file parts. */
+  run(input: RunInput, options?: RunOptions): Promise<RunResult>;
+  stream(input: RunInput, options?: RunOptions): AgentStream;
   /**
    * Continues a suspended run (DESIGN §7b) from the StateStore, in this or any process
    * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided
