@@ -12,7 +12,7 @@ import { runOn, SURFACES } from "../../test/support/surfaces.js";
 import { withJsonSchema } from "../../test/support/valibot-json-schema.js";
 import { scriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../state/memory-store.js";
-import type { ToolExecutionOptions } from "../tools/tool.js";
+import { type ToolExecutionOptions, tool } from "../tools/tool.js";
 import { createAgent } from "./create-agent.js";
 
 /** The tool results of a provider prompt (what the model was sent), in order. */
@@ -98,7 +98,7 @@ describe.each(SURFACES)("AI SDK tools on %s()", (surface) => {
     const ran: number[] = [];
     const tools = {
       pay: tool6({
-        inputSchema: z3.object({ amount: z3.number() }),
+        inputSchema: z.object({ amount: z.number() }),
         needsApproval: async ({ amount }) => amount > 100,
         execute: async ({ amount }) => {
           ran.push(amount);
@@ -133,10 +133,14 @@ describe.each(SURFACES)("AI SDK tools on %s()", (surface) => {
     expect(texts[2]).toMatch(/was not approved/);
   });
 
-  test("zod 3, jsonSchema() with its validator, execution options and toModelOutput", async () => {
+  test("zod 3 and jsonSchema() with its validator, execution options and toModelOutput", async () => {
     const seen: { options: ToolExecutionOptions; messages: unknown[] }[] = [];
     const tools = {
-      add: tool6({
+      // hookwise's own tool(): this repository holds two copies of zod, and type-checking a
+      // zod 3 schema against the AI SDK's tool() types built on the other copy exhausts the
+      // type checker (in an app with one zod, AI SDK tool() takes zod 3 as well; at run time
+      // the schema goes the same way whichever tool() wrapped it).
+      add: tool({
         inputSchema: z3.object({ a: z3.number(), b: z3.number().default(1) }),
         execute: ({ a, b }, options) => {
           seen.push({ options: options as unknown as ToolExecutionOptions, messages: [...options.messages] });
@@ -195,4 +199,38 @@ test("a Standard Schema without a JSON Schema converter is refused with what to 
       tools: { weather: tool7({ inputSchema: v.object({ city: v.string() }), execute: async () => "" }) },
     }),
   ).toThrow(/tool "weather": its valibot schema cannot be converted to the JSON Schema the model needs/);
+});
+
+test("an AI SDK 7 description function is what the model is told; a toModelOutput of the wrong shape is the call's error", async () => {
+  const model = scriptedModel([
+    { toolCalls: [{ name: "lookup", args: { q: "x" }, id: "l1" }] },
+    { text: "ok" },
+  ]);
+  const agent = createAgent({
+    model,
+    tools: {
+      lookup: tool7({
+        description: () => "Looks a word up",
+        inputSchema: z.object({ q: z.string() }),
+        execute: async ({ q }) => ({ q }),
+        toModelOutput: () => ({ type: "shout", value: 1 }) as never,
+      }),
+    },
+  });
+  const result = await agent.run("look x up");
+  const sent = model.calls[0]!.tools as { name: string; description?: string }[];
+  expect(sent.find((spec) => spec.name === "lookup")?.description).toBe("Looks a word up");
+  expect(result.steps[0]!.toolResults[0]!.isError).toBe(true);
+  expect(String(result.steps[0]!.toolResults[0]!.result)).toMatch(
+    /tool "lookup" failed: its toModelOutput returned \{"type":"shout","value":1\}; expected \{ type, value \}/,
+  );
+});
+
+test("a tool without execute (one the AI SDK's client would run) is refused when the agent is created", () => {
+  expect(() =>
+    createAgent({
+      model: scriptedModel([]),
+      tools: { pick: tool6({ inputSchema: z.object({ color: z.string() }) }) },
+    }),
+  ).toThrow(/tool "pick": expected an object with an execute function/);
 });

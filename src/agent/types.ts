@@ -19,7 +19,7 @@ import type { EndSessionOptions } from "../sessions/end-session.js";
 import type { SessionOptions } from "../sessions/session-lease.js";
 import type { StateStore } from "../state/state-store.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
-import type { ToolDefinition } from "../tools/tool.js";
+import type { AgentTool } from "../tools/tool.js";
 
 export interface AgentOptions {
   /** Default "agent". The first element of every event's `agentPath`. */
@@ -27,7 +27,7 @@ export interface AgentOptions {
   model: LanguageModel;
   instructions?: string;
   /** Tools by function name (`tool()` or plain objects), or tools already resolved from toolsets. */
-  tools?: Record<string, ToolDefinition> | readonly ResolvedTool[];
+  tools?: Record<string, AgentTool> | readonly ResolvedTool[];
   /**
    * Sub-agents by id: each is the tool `agents.<id>` (function `agents_<id>`, input
    * `{ task }`), run under this agent's hooks and policies as well as its own (DESIGN §5).

@@ -1,6 +1,6 @@
 /** A tool as the loop sees it: names resolved, schema normalised, execute bound. */
 import { type NormalizedSchema, normalizeSchema } from "./input-schema.js";
-import type { NeedsApproval, ToModelOutput, ToolDefinition } from "./tool.js";
+import type { AgentTool, NeedsApproval, ToModelOutput, ToolDefinition } from "./tool.js";
 import type { ToolAlias } from "./tool-alias.js";
 import { functionToolName, qualifiedToolName } from "./tool-name.js";
 
@@ -31,13 +31,16 @@ export interface ResolvedTool {
 
 export function resolveTool(
   name: string,
-  definition: ToolDefinition,
+  given: AgentTool,
   options: { toolset?: string; prefix?: boolean; alias?: ToolAlias } = {},
 ): ResolvedTool {
   const qualifiedName = qualifiedToolName(options.toolset, name);
-  if (typeof definition !== "object" || definition === null || typeof definition.execute !== "function") {
-    throw new TypeError(`tool "${qualifiedName}": expected an object with an execute function`);
+  if (typeof given !== "object" || given === null || typeof given.execute !== "function") {
+    throw new TypeError(
+      `tool "${qualifiedName}": expected an object with an execute function (hookwise runs every tool itself; a tool the client runs has nothing to run here)`,
+    );
   }
+  const definition = given as ToolDefinition;
   const input = normalizeSchema(definition.inputSchema, `tool "${qualifiedName}"`);
   const output =
     definition.outputSchema === undefined
@@ -48,7 +51,7 @@ export function resolveTool(
     qualifiedName,
     toolset: options.toolset,
     name,
-    description: definition.description ?? "",
+    description: describe(definition, qualifiedName),
     input,
     output,
     execute: lastOfIterable(definition),
@@ -69,6 +72,29 @@ export function resolveTool(
   const alias = definition.alias ?? options.alias;
   if (alias !== undefined) resolved.alias = alias;
   return resolved;
+}
+
+function describe(definition: ToolDefinition, qualifiedName: string): string {
+  const { description } = definition;
+  if (description === undefined) return "";
+  if (typeof description === "string") return description;
+  if (typeof description !== "function") {
+    throw new TypeError(`tool "${qualifiedName}": description must be a string or a function returning one`);
+  }
+  let text: unknown;
+  try {
+    text = description.call(definition, { context: {} });
+  } catch (error) {
+    throw new TypeError(
+      `tool "${qualifiedName}": its description function threw: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (typeof text !== "string") {
+    throw new TypeError(
+      `tool "${qualifiedName}": its description function returned ${typeof text}, expected a string`,
+    );
+  }
+  return text;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

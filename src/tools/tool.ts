@@ -26,20 +26,29 @@ export interface ToolExecutionOptions {
 /** Whether a call needs a human's approval first: `true`, or a function of the arguments. */
 export type NeedsApproval<Args> =
   | boolean
-  | ((
-      args: Args,
-      options: { toolCallId: string; messages: ModelMessage[] },
-    ) => boolean | PromiseLike<boolean>);
+  | ((args: Args, options: ToolExecutionOptions) => boolean | PromiseLike<boolean>);
+
+/**
+ * What the model is sent of a result: the AI SDK's `ToolResultOutput` (`text`, `json`,
+ * `error-text`, `error-json`, `execution-denied`, `content`). The looser member lets AI SDK 7
+ * tools, whose output types come from a newer provider package, pass unchanged; the shape is
+ * checked when the tool answers.
+ */
+export type ModelOutput = ToolResultOutput | { type: string; value?: unknown };
 
 /** Maps a tool's result to what the model is sent (the transcript keeps the same). */
 export type ToModelOutput<Args, Result> = (options: {
   toolCallId: string;
   input: Args;
   output: Result;
-}) => ToolResultOutput | PromiseLike<ToolResultOutput>;
+}) => ModelOutput | PromiseLike<ModelOutput>;
 
 export interface ToolDefinition<Args = any, Result = unknown> {
-  description?: string;
+  /**
+   * What the tool does, as the model is told. An AI SDK tool's description function is
+   * called once, when the agent is created, with an empty `context`.
+   */
+  description?: string | ((options: { context: any }) => string);
   /**
    * A zod (3 or 4) schema, a Standard Schema with a JSON Schema converter, an AI SDK schema
    * (`jsonSchema()`, `zodSchema()`), or a plain JSON Schema object. Arguments are validated
@@ -57,7 +66,7 @@ export interface ToolDefinition<Args = any, Result = unknown> {
     toolCallId: string;
     input: Args;
     output: Result;
-  }): ToolResultOutput | PromiseLike<ToolResultOutput>;
+  }): ModelOutput | PromiseLike<ModelOutput>;
   /**
    * Runs the call. It may return its result, a promise of it, or an async iterable of
    * preliminary results whose last one is the result.
@@ -93,3 +102,10 @@ export function tool<Schema, Result>(definition: {
 }): ToolDefinition<InferArgs<Schema>, Result> {
   return definition;
 }
+
+/**
+ * A tool as `createAgent` takes it: a `ToolDefinition`, or an AI SDK `tool()` object as it is.
+ * The AI SDK's `Tool` type marks `execute` optional (for tools its client runs); hookwise runs
+ * every tool itself, so one without `execute` is refused when the agent is created.
+ */
+export type AgentTool = Omit<ToolDefinition, "execute"> & { execute?: ToolDefinition["execute"] };

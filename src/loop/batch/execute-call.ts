@@ -3,6 +3,7 @@
  * recovery, `tool_result` transforms (chained rewrites, fail closed), then inspections.
  */
 
+import type { ToolResultOutput } from "@ai-sdk/provider-utils";
 import type { EventPayload } from "../../events/payloads.js";
 import type { BlockingOutcome } from "../../hooks/blocking.js";
 import type { HookContext } from "../../hooks/hook-context.js";
@@ -193,6 +194,41 @@ function resultOutcome(
   return withModelOutput(input.tool, outcome);
 }
 
+const MODEL_OUTPUT_TYPES = new Set([
+  "text",
+  "json",
+  "error-text",
+  "error-json",
+  "execution-denied",
+  "content",
+]);
+
+/** `toModelOutput` answered something the model cannot be sent. */
+class BadModelOutput extends Error {}
+
+/** What `toModelOutput` answered, if it is a shape the model can be sent; a throw otherwise. */
+function checkedModelOutput(output: unknown): ToolResultOutput {
+  const type = (output as { type?: unknown } | null)?.type;
+  if (
+    typeof output !== "object" ||
+    output === null ||
+    typeof type !== "string" ||
+    !MODEL_OUTPUT_TYPES.has(type)
+  ) {
+    throw new BadModelOutput(
+      `returned ${JSON.stringify(output)?.slice(0, 80) ?? String(output)}; expected { type, value } with type one of ${[...MODEL_OUTPUT_TYPES].join(", ")}`,
+    );
+  }
+  const value = (output as { value?: unknown }).value;
+  if ((type === "text" || type === "error-text") && typeof value !== "string") {
+    throw new BadModelOutput(`returned a "${type}" output whose value is not a string`);
+  }
+  if (type === "content" && !Array.isArray(value)) {
+    throw new BadModelOutput(`returned a "content" output whose value is not an array`);
+  }
+  return output as ToolResultOutput;
+}
+
 /** The tool's `toModelOutput` maps the result to what the model is sent; a throw is the call's error. */
 function withModelOutput(
   tool: ResolvedTool,
@@ -200,7 +236,7 @@ function withModelOutput(
 ): CallOutcome | Promise<CallOutcome> {
   const failed = (error: unknown): CallOutcome => ({
     ...outcome,
-    result: `tool "${tool.qualifiedName}" failed: its toModelOutput threw: ${errorMessage(error)}`,
+    result: `tool "${tool.qualifiedName}" failed: its toModelOutput ${error instanceof BadModelOutput ? error.message : `threw: ${errorMessage(error)}`}`,
     isError: true,
   });
   try {
@@ -210,13 +246,15 @@ function withModelOutput(
       output: outcome.result,
     });
     if (!isPromiseLike(mapped)) {
-      outcome.modelOutput = mapped;
+      outcome.modelOutput = checkedModelOutput(mapped);
       return outcome;
     }
-    return Promise.resolve(mapped).then((output) => {
-      outcome.modelOutput = output;
-      return outcome as CallOutcome;
-    }, failed);
+    return Promise.resolve(mapped)
+      .then((output) => {
+        outcome.modelOutput = checkedModelOutput(output);
+        return outcome as CallOutcome;
+      })
+      .then(undefined, failed);
   } catch (error) {
     return failed(error);
   }

@@ -16,7 +16,7 @@ import { errorMessage } from "../../tools/tool-output.js";
 import { abortError } from "../abortable.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
 import type { LoopRuntime } from "../types.js";
-import { sentMessages } from "./calling-run.js";
+import { toolOptions } from "./calling-run.js";
 import { type ExecuteInput, executeCall } from "./execute-call.js";
 import type { CallOutcome, PendingCall } from "./types.js";
 
@@ -327,8 +327,7 @@ async function approvalNeeded(
   try {
     asks =
       needs === true ||
-      (typeof needs === "function" &&
-        (await needs(args, { toolCallId: base.toolCallId, messages: sentMessages(state) })) === true);
+      (typeof needs === "function" && (await needs(args, toolOptions(base.toolCallId, state))) === true);
   } catch (error) {
     return errorResult(
       call,
