@@ -19,7 +19,6 @@ export {
 export { type ResolvedTool, resolveTool } from "./resolved-tool.js";
 export {
   type AgentTool,
-  type ModelOutput,
   type ToolDefinition,
   type ToolExecutionOptions,
   tool,

@@ -28,20 +28,12 @@ export type NeedsApproval<Args> =
   | boolean
   | ((args: Args, options: ToolExecutionOptions) => boolean | PromiseLike<boolean>);
 
-/**
- * What the model is sent of a result: the AI SDK's `ToolResultOutput` (`text`, `json`,
- * `error-text`, `error-json`, `execution-denied`, `content`). The looser member lets AI SDK 7
- * tools, whose output types come from a newer provider package, pass unchanged; the shape is
- * checked when the tool answers.
- */
-export type ModelOutput = ToolResultOutput | { type: string; value?: unknown };
-
 /** Maps a tool's result to what the model is sent (the transcript keeps the same). */
 export type ToModelOutput<Args, Result> = (options: {
   toolCallId: string;
   input: Args;
   output: Result;
-}) => ModelOutput | PromiseLike<ModelOutput>;
+}) => ToolResultOutput | PromiseLike<ToolResultOutput>;
 
 export interface ToolDefinition<Args = any, Result = unknown> {
   /**
@@ -66,7 +58,7 @@ export interface ToolDefinition<Args = any, Result = unknown> {
     toolCallId: string;
     input: Args;
     output: Result;
-  }): ModelOutput | PromiseLike<ModelOutput>;
+  }): ToolResultOutput | PromiseLike<ToolResultOutput>;
   /**
    * Runs the call. It may return its result, a promise of it, or an async iterable of
    * preliminary results whose last one is the result.
@@ -104,8 +96,18 @@ export function tool<Schema, Result>(definition: {
 }
 
 /**
- * A tool as `createAgent` takes it: a `ToolDefinition`, or an AI SDK `tool()` object as it is.
- * The AI SDK's `Tool` type marks `execute` optional (for tools its client runs); hookwise runs
- * every tool itself, so one without `execute` is refused when the agent is created.
+ * A tool as `createAgent` takes it: a `ToolDefinition`, or an AI SDK `tool()` object (AI SDK 6
+ * or 7) as it is. The functions are typed loosely here because AI SDK 7's message and output
+ * types come from a newer provider package; what they answer is checked when they run. The
+ * AI SDK marks `execute` optional (for tools its client runs); hookwise runs every tool
+ * itself, so a tool without `execute` is refused when the agent is created.
  */
-export type AgentTool = Omit<ToolDefinition, "execute"> & { execute?: ToolDefinition["execute"] };
+export type AgentTool = Omit<
+  ToolDefinition,
+  "description" | "needsApproval" | "toModelOutput" | "execute"
+> & {
+  description?: string | ((options: { context: any }) => string);
+  needsApproval?: boolean | ((args: any, options: any) => boolean | PromiseLike<boolean>);
+  toModelOutput?: (options: any) => unknown;
+  execute?: (args: any, options: any) => unknown;
+};
