@@ -426,13 +426,15 @@ async function callConfigTool(
       `unknown tool "${name}"${hint ? `; did you mean "${hint}"?` : ""} (tools: ${names.join(", ") || "none"})`,
     );
   }
-  const checked = tool.input.validate(args);
+  const checked = await tool.input.check(args);
   if (!checked.ok)
     throw new HookwiseError(`invalid arguments for "${tool.qualifiedName}": ${checked.message}`);
   const { context } = evaluation;
   return tool.execute(checked.value, {
     toolCallId: `hook_${evaluation.hookId}_${Date.now().toString(36)}`,
     signal: context.signal,
+    abortSignal: context.signal,
+    messages: [...context.messages],
     context: {
       sessionId: context.sessionId,
       runId: context.runId,

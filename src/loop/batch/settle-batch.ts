@@ -120,7 +120,7 @@ async function execute(
   let args = entry.args;
   if (!replay) {
     // Saved as JSON: re-validate, so the body gets its schema's values (defaults, coercions).
-    const checked = tool.input.validate(args);
+    const checked = await tool.input.check(args);
     if (!checked.ok) {
       return errorOutcome(
         entry,

@@ -71,6 +71,7 @@ function toResolvedTool(
     input: {
       jsonSchema: tool.inputSchema as Record<string, unknown>,
       validate: (value) => ({ ok: true, value }),
+      check: (value) => ({ ok: true, value }),
     },
   };
 }
