@@ -3,6 +3,7 @@
 import type { HookLogger } from "../hooks/hook-context.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
 import { toolSpecs } from "../loop/build-request.js";
+import { resolveOutput } from "../loop/structured-output.js";
 import { isSupportedModel } from "../models/language-model.js";
 import { modelLabel } from "../models/model-settings.js";
 import { compilePolicies, deniedOutright } from "../policy/policy.js";
@@ -71,6 +72,7 @@ export function resolveRuntime(options: AgentOptions): AgentRuntime {
     registry,
     toolConcurrency: positiveInteger(options.toolConcurrency, 1, "toolConcurrency"),
     maxSteps: positiveInteger(options.maxSteps, 20, "maxSteps"),
+    output: resolveOutput(options.output, options.outputRetries),
     maxRetries: positiveInteger(options.maxRetries, 2, "maxRetries", 0),
     retry: options.retry ?? {},
     store: options.store ?? new MemoryStore(),

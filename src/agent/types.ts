@@ -46,6 +46,15 @@ export interface AgentOptions {
   maxSteps?: number;
   /** Retries of a failed provider request (each a new attempt). Default 2. */
   maxRetries?: number;
+  /**
+   * The final answer's schema (zod, a Standard Schema with a JSON Schema converter, the AI
+   * SDK's `jsonSchema()`, or a JSON Schema): the provider is asked for JSON, the answer is
+   * parsed and validated, and `result.output` holds the value. An answer that misses is sent
+   * back with what was wrong (`outputRetries` times, default 2); then the run ends with
+   * outcome "error" and an `OutputValidationError`.
+   */
+  output?: unknown;
+  outputRetries?: number;
   retry?: RetryOptions;
   /** Sessions and hook bookkeeping. Default: a new in-memory store. */
   store?: StateStore;

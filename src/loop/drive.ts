@@ -28,6 +28,7 @@ import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-i
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
 import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
+import { checkAnswer, OutputValidationError, outputFeedback } from "./structured-output.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
 import type { LoopRuntime, RunEnd, RunOptions } from "./types.js";
@@ -228,6 +229,7 @@ async function driveRun(
     toolView: undefined,
     prompts: new PromptBuilder(),
     continuations: 0,
+    outputMisses: 0,
     patchedSystem: undefined,
     systemCacheWarned: false,
   };
@@ -478,6 +480,22 @@ export async function runSteps(
     }
 
     if (turn.toolCalls.length === 0) {
+      if (runtime.output) {
+        const checked = await checkAnswer(runtime.output, turn.text);
+        if (!checked.ok) {
+          if (state.outputMisses < runtime.output.retries) {
+            // The missed answer is not committed; the next request carries it and the problem, once.
+            state.outputMisses++;
+            ephemeral = outputFeedback(turn.text, checked.message);
+            commitStep(state, requested, [], false);
+            continue;
+          }
+          commitStep(state, requested, []);
+          const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
+          return { outcome: "error", text, reason, error: new OutputValidationError(reason, turn.text) };
+        }
+        state.output = checked.value;
+      }
       commitStep(state, requested, []);
       const ending = endStep(state, surface, turn.text, toolCalls);
       const ended = ending instanceof Promise ? await ending : ending;

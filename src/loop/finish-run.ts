@@ -311,5 +311,6 @@ export async function finishRun(
   if (final.hook !== undefined) result.hook = final.hook;
   if (final.error) result.error = { name: final.error.name, message: final.error.message };
   if (final.approvals) result.approvals = final.approvals;
+  if (final.outcome === "completed" && state.output !== undefined) result.output = state.output;
   return result;
 }

@@ -10,4 +10,5 @@ export type {
   ToolResultRecord,
   Usage,
 } from "./run-result.js";
+export { OutputValidationError } from "./structured-output.js";
 export type { RunOptions } from "./types.js";

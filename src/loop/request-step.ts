@@ -100,6 +100,7 @@ function callOptions(runtime: LoopRuntime, model: LanguageModel, request: ModelR
     seed: request.seed,
     stopSequences: request.stopSequences,
     providerOptions: request.providerOptions as never,
+    responseFormat: runtime.output?.responseFormat,
     // A run nothing can abort gives the provider no signal to listen to.
     abortSignal: signal === NEVER_ABORTED ? undefined : signal,
   };

@@ -80,6 +80,11 @@ export interface RunResult {
   sessionId: string;
   /** When `outcome` is "suspended": the approvals the run waits for. */
   approvals?: PendingApproval[];
+  /**
+   * The final answer as a value, validated against the agent's `output` schema (only when
+   * it has one and the run completed).
+   */
+  output?: unknown;
 }
 
 export type AgentEvent =

@@ -85,6 +85,10 @@ export interface RunState {
   readonly prompts: PromptBuilder;
   /** How many times a `run_end` hook sent this run back to work (`flow.retry`). */
   continuations: number;
+  /** The final answer's validated value (an agent with an `output` schema). */
+  output?: unknown;
+  /** Final answers that missed the `output` schema so far. */
+  outputMisses: number;
   /**
    * The system prompt the last attempt's hooks patched in: one that changes between
    * attempts defeats the provider's prompt cache, and is warned about once per run.

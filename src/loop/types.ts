@@ -3,6 +3,7 @@
  * The loop never imports agent/: `LoopRuntime` is the runtime as the loop reads it, and
  * agent/'s `LoopRuntime` extends it with the options the agent was made from.
  */
+
 import type { ModelMessage, ModelRequest, ToolChoice, ToolSpec } from "../events/payloads.js";
 import type { HookContext, HookLogger } from "../hooks/hook-context.js";
 import type { HookRegistry } from "../hooks/hook-registry.js";
@@ -14,6 +15,7 @@ import type { TelemetrySettings } from "../telemetry/types.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { RetryOptions } from "./backoff.js";
 import type { PendingApproval, RunOutcome } from "./run-result.js";
+import type { OutputSpec } from "./structured-output.js";
 
 /** The agent's options the loop reads (as `AgentOptions` documents them). */
 export interface RunSettings {
@@ -60,6 +62,8 @@ export interface LoopRuntime {
   traceCapacity: number;
   /** Spans for this agent's runs; undefined: telemetry is off and the loop calls none of it. */
   readonly telemetry?: TelemetrySettings;
+  /** The final answer's schema (`output`), when the agent has one. */
+  readonly output?: OutputSpec;
 }
 
 export interface RunOptions {
