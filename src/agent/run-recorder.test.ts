@@ -6,7 +6,16 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
-import { createAgent, defineHook, flow, MemoryStore, scriptedModel, tool } from "../index.js";
+import {
+  type AgentEvent,
+  createAgent,
+  defineHook,
+  flow,
+  MemoryStore,
+  type RunResult,
+  scriptedModel,
+  tool,
+} from "../index.js";
 import { loadRunRecords } from "./run-recorder.js";
 
 const SECRET = "sk-live-123456";
@@ -112,4 +121,100 @@ describe("when runs are recorded", () => {
     await agent.run("tidy up", { sessionId: "s2" });
     expect((await loadRunRecords(store, "s2")).length).toBe(1);
   });
+});
+
+/** An agent that asks before `deploy`, suspends, and answers "deployed" once approved. */
+function askingAgent(store: MemoryStore, deployed: string[], answered = 0) {
+  return createAgent({
+    model: scriptedModel(
+      [
+        { toolCalls: [{ id: "d1", name: "deploy", args: { env: "prod" } }] },
+        { text: "deployed to prod" },
+      ].slice(answered),
+    ),
+    tools: {
+      deploy: tool({
+        inputSchema: z.object({ env: z.string() }),
+        execute: ({ env }) => {
+          deployed.push(env);
+          return `deployed ${env}`;
+        },
+      }),
+    },
+    hooks: [
+      defineHook({
+        name: "ask-deploy",
+        on: "tool_call",
+        kind: "decide",
+        match: "deploy",
+        handler: () => flow.ask({ reason: "deploying needs a human" }),
+      }),
+      defineHook({ name: "audit", on: "tool_result", kind: "inspect", handler: () => undefined }),
+    ],
+    approvals: { suspend: true },
+    store,
+    recordRuns: true,
+  });
+}
+
+describe.each(SURFACES)("a resumed run is recorded (%s)", (surface) => {
+  for (const where of ["the same agent", "another agent on the store"] as const) {
+    it(`its record is carried on past the approval: ${where}`, async () => {
+      const store = new MemoryStore();
+      const deployed: string[] = [];
+      const agent = askingAgent(store, deployed);
+      const { result: waiting } = await runOn(surface, agent, "ship it", { sessionId: "s1" });
+      expect(waiting.outcome).toBe("suspended");
+      const [suspendedRecord] = await loadRunRecords(store, "s1");
+      expect(suspendedRecord).toMatchObject({
+        outcome: "suspended",
+        steps: [{ calls: [{ pending: true }] }],
+      });
+
+      const resumer = where === "the same agent" ? agent : askingAgent(store, deployed, 1);
+      const decisions = [{ id: waiting.approvals![0]!.id, approved: true }];
+      let result: RunResult;
+      const streamed: AgentEvent[] = [];
+      if (surface === "run") result = await resumer.resume(waiting.runId, decisions);
+      else {
+        const live = resumer.resumeStream(waiting.runId, decisions);
+        for await (const event of live) streamed.push(event);
+        result = await live.result;
+      }
+      expect(result.outcome).toBe("completed");
+      expect(deployed).toEqual(["prod"]);
+      // The marks stay out of the caller's trace and stream.
+      expect(result.events.some((entry) => entry.hook.startsWith("hookwise:"))).toBe(false);
+      expect(streamed.some((event) => event.type === "hook" && event.hook.startsWith("hookwise:"))).toBe(
+        false,
+      );
+
+      // One record for the run: the suspended one, carried on and replaced.
+      const records = await loadRunRecords(store, "s1");
+      expect(records).toHaveLength(1);
+      const [record] = records;
+      expect(record).toMatchObject({
+        runId: waiting.runId,
+        outcome: "completed",
+        text: "deployed to prod",
+        startedAt: suspendedRecord!.startedAt,
+      });
+      expect(record!.resumedAt).toHaveLength(1);
+      expect(record!.attempts.map((attempt) => attempt.step)).toEqual([0, 1]);
+      expect(record!.steps.map((step) => step.index)).toEqual([0, 1]);
+      const [call] = record!.steps[0]!.calls;
+      expect(call).toMatchObject({
+        toolCallId: "d1",
+        executed: true,
+        result: "deployed prod",
+        ranArgs: { env: "prod" },
+      });
+      expect(call!.pending).toBeUndefined();
+      // The ask made before the suspension and the hook that saw the result after it.
+      expect(call!.hooks.map((entry) => `${entry.hook}:${entry.effect}`)).toEqual([
+        "ask-deploy:ask",
+        "audit:observed",
+      ]);
+    });
+  }
 });
