@@ -81,7 +81,9 @@ describe("a resumed run in the run records", () => {
     // Replayed through a config that now denies the deploy: the call ran then, is denied now.
     const replay = await cli(["replay", join(dir, "changed.yaml"), "--from", await exported(config, dir)]);
     expect(replay.code, replay.stderr).toBe(0);
-    expect(replay.stdout).toMatch(/ops\.deploy \{"env":"prod"\}: ran → denied by policy/);
+    expect(replay.stdout).toContain(
+      'ops.deploy {"env":"prod"}: asked by policy (approved) → denied by policy: "deploys are frozen"',
+    );
     const same = await cli(["replay", config, "--session", "s1", "--json"]);
     const report = JSON.parse(same.stdout);
     expect(report.runs[0].outcome).toEqual({ before: "completed", after: "completed" });
