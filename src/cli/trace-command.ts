@@ -41,7 +41,7 @@ function decision(entry: RecordedDecision, indent: string, context: ChangeContex
       lines.push(`${indent}    - ${short(change.before)}`);
     lines.push(`${indent}    + ${short(change.after)}`);
   }
-  if (note) lines.push(`${indent}  (${note})`);
+  if (note) lines.push(`${indent}  note: ${note}`);
   return lines;
 }
 
@@ -60,7 +60,8 @@ function callLines(call: RecordedCall): string[] {
     lines.push(...decision(entry, "      ", { args: current, toolName: call.qualifiedName }));
     if (entry.effect === "rewriteArgs") current = entry.detail;
   }
-  if (call.executed && call.ranArgs !== undefined && !same(call.ranArgs, call.args))
+  // The verdict names the rewrite; a change it cannot attribute to a firing is shown here.
+  if (call.executed && call.ranArgs !== undefined && !same(call.ranArgs, current))
     lines.push(`      ran with ${short(call.ranArgs)}`);
   if (call.pending) lines.push("      ⏸ waiting for approval");
   else if (call.result !== undefined)
