@@ -13,6 +13,8 @@ import type { RunOutcome, RunResult, Usage } from "../loop/run-result.js";
 export interface RecordedAttempt {
   step: number;
   attempt: number;
+  /** The model the attempt went to, `provider:modelId` (a fallback shows here). */
+  model?: string;
   answer?: {
     text: string;
     toolCalls: { id: string; name: string; args: unknown }[];
@@ -207,6 +209,18 @@ function fillStep(
   }
 }
 
+/** Names the model each attempt went to, from the run's requests. */
+function withModels(attempts: RecordedAttempt[], result: RunResult): RecordedAttempt[] {
+  const models = new Map(
+    result.requests.map((request) => [`${request.step}:${request.attempt}`, request.model]),
+  );
+  for (const attempt of attempts) {
+    const model = models.get(`${attempt.step}:${attempt.attempt}`);
+    if (model !== undefined && attempt.model === undefined) attempt.model = model;
+  }
+  return attempts;
+}
+
 /** Removes the marks from a result's trace, in place: the caller's trace is as without recording. */
 function dropMarks(result: RunResult, kept: readonly HookTraceEntry[]): void {
   result.events.length = 0;
@@ -236,7 +250,7 @@ export function buildRunRecord(
     endedAt: meta.endedAt,
     outcome: result.outcome,
     text: result.text,
-    attempts: marks.attempts,
+    attempts: withModels(marks.attempts, result),
     steps: into.steps,
     hooks: into.runHooks,
   };
@@ -275,7 +289,7 @@ export function buildResumedRecord(
   const restored = result.events.slice(0, meta.restored).filter((entry) => !isMark(entry.hook));
   const kept = place(result.events.slice(meta.restored), marks, into);
   dropMarks(result, [...restored, ...kept]);
-  const attempts = [...earlier.attempts, ...marks.attempts];
+  const attempts = [...earlier.attempts, ...withModels(marks.attempts, result)];
   for (const recorded of steps)
     if (recorded === waiting || recorded.index > (waiting?.index ?? -1))
       fillStep(recorded, result, attempts, into.callHooks);

@@ -87,7 +87,10 @@ export function traceLines(
       lines.push(...decision(entry, "  ", context));
     for (const step of run.steps) {
       const attempts = run.attempts.filter((item) => item.step === step.index);
-      lines.push(`  ── step ${step.index}${attempts.length > 1 ? ` · ${attempts.length} attempts` : ""}`);
+      const model = attempts.at(-1)?.model;
+      lines.push(
+        `  ── step ${step.index}${attempts.length > 1 ? ` · ${attempts.length} attempts` : ""}${model ? ` · ${model}` : ""}`,
+      );
       for (const attempt of attempts) {
         if (attempt.error)
           lines.push(

@@ -142,7 +142,7 @@ describe("hookwise trace shows the web timeline's content", () => {
     // What the trace spells out, as the web does.
     expect(trace).toContain("attempt 1: failed: ");
     expect(trace).toContain("(retryable)");
-    expect(trace).toContain("── step 0 · 2 attempts");
+    expect(trace).toMatch(/── step 0 · 2 attempts · scripted:\S+/);
     expect(trace).toContain(`read arguments:\n          - {"path":"a.md"}\n          + {"path":"docs/a.md"}`);
     expect(trace).toContain(`system:\n        - ${INSTRUCTIONS}\n        + Answer tersely.`);
     expect(trace).toContain("extraContext:\n        + today is Monday");
