@@ -50,6 +50,8 @@ export interface RecordedCall {
 export interface RecordedStep {
   index: number;
   text: string;
+  /** The model's reasoning, when it gave any. */
+  reasoning?: string;
   finishReason: string;
   usage: Usage;
   calls: RecordedCall[];
@@ -174,6 +176,7 @@ function fillStep(
   const pending = new Set((result.approvals ?? []).map((approval) => approval.toolCallId));
   if (done) {
     recorded.text = done.text;
+    if (done.reasoning) recorded.reasoning = done.reasoning;
     recorded.finishReason = done.finishReason;
     recorded.usage = done.usage;
   }

@@ -105,6 +105,7 @@ export function traceLines(
       }
       for (const entry of step.hooks)
         lines.push(...decision(entry, "    ", { ...context, output: step.text }));
+      if (step.reasoning) lines.push(`    reasoning: ${short(step.reasoning)}`);
       if (step.text) lines.push(`    assistant: ${short(step.text)}`);
       for (const call of step.calls) lines.push(...callLines(call));
     }

@@ -32,7 +32,7 @@ function agentWith(records: RunRecord[]) {
           { id: "c2", name: "remove", args: { path: "a.md" } },
         ],
       },
-      { text: "Read a.md; removing it is not allowed." },
+      { text: "Read a.md; removing it is not allowed.", reasoning: "The removal was denied; say so." },
     ]),
     tools: {
       read: tool({
@@ -97,6 +97,7 @@ describe("hookwise trace shows the web timeline's content", () => {
         kind: string;
         index?: number;
         text?: string;
+        reasoning?: string;
         items?: {
           type: string;
           entry?: { event: string; hook: string; kind: string; effect: string; detail?: unknown };
@@ -116,6 +117,7 @@ describe("hookwise trace shows the web timeline's content", () => {
     for (const step of steps) {
       expect(trace).toContain(`── step ${step.index}`);
       if (step.text) expect(trace).toContain(`assistant: ${step.text}`);
+      if (step.reasoning) expect(trace).toContain(`reasoning: ${step.reasoning}`);
       for (const item of step.items ?? []) {
         if (item.type === "hook") {
           const { entry } = item;
@@ -149,6 +151,7 @@ describe("hookwise trace shows the web timeline's content", () => {
     expect(trace).toContain("hook no-remove (tool_call, decide) → deny: removing is not allowed");
     expect(trace).toContain("the original is not shown");
     expect(trace).not.toContain(SECRET);
+    expect(steps.some((step) => step.reasoning)).toBe(true);
     expect(trace).toContain("■ completed");
   });
 });
