@@ -95,6 +95,7 @@ describe("every config under examples/ passes its own tests (hookwise test)", ()
         `${file} has no test file beside it (${name.replace(/\.[^.]+$/, "")}.test.yaml)`,
       ).toBeDefined();
       const out = await cli(["test", path, "--json"]);
+      expect(out.stdout, `hookwise test wrote no report: ${out.stderr}`).not.toBe("");
       const report = JSON.parse(out.stdout) as {
         tests: { name: string; passed: boolean; failures: unknown[] }[];
       };
