@@ -218,3 +218,68 @@ describe.each(SURFACES)("a resumed run is recorded (%s)", (surface) => {
     });
   }
 });
+
+describe.each(SURFACES)("a run resumed twice is one record (%s)", (surface) => {
+  it("a partial decision keeps it suspended; the second resume completes it", async () => {
+    const store = new MemoryStore();
+    const deployed: string[] = [];
+    const agent = createAgent({
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { id: "d1", name: "deploy", args: { env: "staging" } },
+            { id: "d2", name: "deploy", args: { env: "prod" } },
+          ],
+        },
+        { text: "both deployed" },
+      ]),
+      tools: {
+        deploy: tool({
+          inputSchema: z.object({ env: z.string() }),
+          execute: ({ env }) => {
+            deployed.push(env);
+            return `deployed ${env}`;
+          },
+        }),
+      },
+      hooks: [
+        defineHook({
+          name: "ask-deploy",
+          on: "tool_call",
+          kind: "decide",
+          handler: () => flow.ask({ reason: "deploying needs a human" }),
+        }),
+      ],
+      approvals: { suspend: true },
+      store,
+      recordRuns: true,
+    });
+    const resume = async (runId: string, decisions: { id: string; approved: boolean }[]) => {
+      if (surface === "run") return agent.resume(runId, decisions);
+      const live = agent.resumeStream(runId, decisions);
+      for await (const _ of live);
+      return live.result;
+    };
+    const { result: waiting } = await runOn(surface, agent, "ship both", { sessionId: "s1" });
+    const [first, second] = waiting.approvals!;
+    const half = await resume(waiting.runId, [{ id: first!.id, approved: true }]);
+    expect(half.outcome).toBe("suspended");
+    let [record] = await loadRunRecords(store, "s1");
+    expect(record!.outcome).toBe("suspended");
+    expect(record!.steps[0]!.calls.map((call) => call.pending ?? false)).toEqual([false, true]);
+
+    const done = await resume(waiting.runId, [{ id: second!.id, approved: true }]);
+    expect(done.outcome).toBe("completed");
+    expect(deployed).toEqual(["staging", "prod"]);
+    const records = await loadRunRecords(store, "s1");
+    expect(records).toHaveLength(1);
+    [record] = records;
+    expect(record).toMatchObject({ outcome: "completed", text: "both deployed" });
+    expect(record!.resumedAt).toHaveLength(2);
+    expect(record!.steps.map((step) => step.index)).toEqual([0, 1]);
+    expect(record!.steps[0]!.calls).toMatchObject([
+      { toolCallId: "d1", executed: true, result: "deployed staging" },
+      { toolCallId: "d2", executed: true, result: "deployed prod" },
+    ]);
+  });
+});
