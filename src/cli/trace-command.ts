@@ -18,6 +18,18 @@ import type { CliIO } from "./types.js";
 
 const WIDTH = 120;
 
+/** A step's firings shown before its tool calls (the request and the answer); the rest follow them. */
+const BEFORE_CALLS = new Set([
+  "step_start",
+  "model_request",
+  "model_response",
+  "model_error",
+  "model_turn_finished",
+  "text_delta",
+  "reasoning_delta",
+  "tool_call_delta",
+]);
+
 function short(value: unknown): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   const line = (text ?? "").replace(/\s+/g, " ");
@@ -103,11 +115,14 @@ export function traceLines(
           );
         }
       }
-      for (const entry of step.hooks)
-        lines.push(...decision(entry, "    ", { ...context, output: step.text }));
+      const stepContext = { ...context, output: step.text };
+      for (const entry of step.hooks.filter((item) => BEFORE_CALLS.has(item.event)))
+        lines.push(...decision(entry, "    ", stepContext));
       if (step.reasoning) lines.push(`    reasoning: ${short(step.reasoning)}`);
       if (step.text) lines.push(`    assistant: ${short(step.text)}`);
       for (const call of step.calls) lines.push(...callLines(call));
+      for (const entry of step.hooks.filter((item) => !BEFORE_CALLS.has(item.event)))
+        lines.push(...decision(entry, "    ", stepContext));
     }
     const last = run.steps.at(-1)?.text;
     for (const entry of ended) lines.push(...decision(entry, "  ", { ...context, output: last }));

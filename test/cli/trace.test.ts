@@ -65,6 +65,7 @@ function agentWith(records: RunRecord[]) {
             ? flow.rewriteResult(event.result.replace(SECRET, "[key]"))
             : undefined,
       }),
+      defineHook({ name: "step-audit", on: "step_end", kind: "inspect", handler: () => undefined }),
       defineHook({
         name: "terse",
         on: "model_request",
@@ -150,6 +151,10 @@ describe("hookwise trace shows the web timeline's content", () => {
     expect(trace).toContain("extraContext:\n        + today is Monday");
     expect(trace).toContain("hook no-remove (tool_call, decide) → deny: removing is not allowed");
     expect(trace).toContain("the original is not shown");
+    // A step's end comes after its calls, as in the web timeline.
+    expect(trace.indexOf("hook step-audit (step_end, inspect) → observed")).toBeGreaterThan(
+      trace.indexOf("▶ remove"),
+    );
     expect(trace).not.toContain(SECRET);
     expect(steps.some((step) => step.reasoning)).toBe(true);
     expect(trace).toContain("■ completed");
