@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli } from "../../test/support/cli.js";
+import type { RunRecord } from "../agent/run-record.js";
+import { checkExpectations } from "./test-command.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -98,5 +100,29 @@ describe("hookwise test", () => {
     const none = await cli(["test", project("")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("declares no test");
+  });
+});
+
+describe("fired_in_order", () => {
+  const record = (hooks: string[]) =>
+    ({
+      steps: [],
+      hooks: hooks.map((hook) => ({ event: "run_start", hook, kind: "transform", effect: "inject" })),
+      outcome: "completed",
+      text: "",
+    }) as unknown as RunRecord;
+  const test = { name: "t", prompt: "p", expect: { fired_in_order: ["a", "b"] } };
+
+  it("holds when the hooks' first firings come in that order, others in between", () => {
+    expect(checkExpectations(test, [record(["x", "a", "a", "y", "b", "a"])])).toEqual([]);
+  });
+
+  it("fails with the order they came in, or when one never fired", () => {
+    expect(checkExpectations(test, [record(["b", "a"])])).toEqual([
+      { expectation: "fired_in_order", expected: ["a", "b"], actual: ["b", "a"] },
+    ]);
+    expect(checkExpectations(test, [record(["a"])])).toEqual([
+      { expectation: "fired_in_order", expected: ["a", "b"], actual: ["a"] },
+    ]);
   });
 });

@@ -86,6 +86,12 @@ export function checkExpectations(test: ConfigTest, records: readonly RunRecord[
       });
     }
   }
+  if (expect.fired_in_order) {
+    const firstFirings = [...new Set(decisions.map((entry) => entry.hook))];
+    const order = firstFirings.filter((id) => expect.fired_in_order!.includes(id));
+    if (order.join("\n") !== expect.fired_in_order.join("\n"))
+      failures.push({ expectation: "fired_in_order", expected: expect.fired_in_order, actual: order });
+  }
   return failures;
 }
 

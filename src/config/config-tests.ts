@@ -32,6 +32,10 @@ export const testExpectSchema = z.strictObject({
   not_ran: names.optional().describe("tools with no call that ran"),
   text_contains: z.union([z.string(), names]).optional(),
   hook_fired: z.union([hookFired, z.array(hookFired)]).optional(),
+  fired_in_order: names
+    .min(2)
+    .optional()
+    .describe("hooks whose first firings came in this order (priority, file order)"),
 });
 
 export const testCaseSchema = z
