@@ -33,7 +33,7 @@ function streamOf(start: (surface: Surface) => Promise<RunResult>): AgentStream 
 }
 
 export function createAgent(options: AgentOptions): Agent {
-  // The approval channel is checked before anything else is built (DESIGN §7: load-time errors).
+  // The approval channel is checked before anything else is built (its errors are load-time errors).
   const approvals = resolveApprovalSettings(options);
   const runtime = resolveRuntime(options);
   bindApprovalSettings(runtime, approvals);

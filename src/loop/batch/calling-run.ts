@@ -1,7 +1,7 @@
 /**
  * The run that calls a tool, handed to the tool through its execution options under a
  * symbol: a sub-agent tool needs its caller's lineage and hook registries (the parent's
- * decide hooks and policies govern the sub-agent, DESIGN §5); ordinary tools never see
+ * decide hooks and policies govern the sub-agent); ordinary tools never see
  * it. Internal to the loop and agent/sub-agent-tool.ts.
  */
 import type { ToolExecutionOptions } from "../../tools/tool.js";

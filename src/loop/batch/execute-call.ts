@@ -1,5 +1,5 @@
 /**
- * A call's operation and what follows it (DESIGN §3, §5): the before-observers, the tool
+ * A call's operation and what follows it: the before-observers, the tool
  * body, `tool_error` recovery, `tool_result` transforms (chained rewrites, fail closed), then
  * inspections.
  */
@@ -69,7 +69,7 @@ export function executeCall(state: RunState, input: ExecuteInput): CallOutcome |
   return afterBody(state, input, value);
 }
 
-/** The body answered: inspections of tool_call (after the operation, DESIGN §3), then tool_result. */
+/** The body answered: inspections of tool_call (after the operation), then tool_result. */
 function afterBody(
   state: RunState,
   input: ExecuteInput,
