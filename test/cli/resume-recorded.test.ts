@@ -56,8 +56,7 @@ describe("a resumed run in the run records", () => {
     const run = await cli(["run", config, "--session", "s1", "--prompt", "ship it", "--json"]);
     const waiting = JSON.parse(run.stdout);
     expect(waiting.outcome).toBe("suspended");
-    // The resuming process's model answers from the start of its script: the answer after the call.
-    writeFileSync(join(dir, "script.yaml"), '- text: "Deployed to prod."\n');
+    // The scripted model keeps its place in the session: the resume gets the answer after the call.
     const resumed = await cli(["resume", config, "--run", waiting.runId, "--approve", "all", "--json"]);
     expect(JSON.parse(resumed.stdout).outcome, resumed.stderr).toBe("completed");
 
