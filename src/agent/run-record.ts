@@ -138,8 +138,15 @@ function place(entries: readonly HookTraceEntry[], marks: RunMarks, into: Placin
   const kept: HookTraceEntry[] = [];
   let callIndex = 0;
   let ended = false;
+  // The hooks of each call opened in the current step, and the previous step's: an
+  // inspection never holds the run up, so one of the previous step's tools may finish
+  // after the next step began.
+  let stepCalls: RecordedDecision[][] = into.call ? [into.call] : [];
+  let previous: { step: RecordedStep; calls: RecordedDecision[][] } | undefined;
   for (const entry of entries) {
     if (entry.hook === STEP_MARK) {
+      if (into.step) previous = { step: into.step, calls: stepCalls };
+      stepCalls = [];
       into.step = newStep(into.steps.length);
       into.steps.push(into.step);
       into.call = undefined;
@@ -148,6 +155,7 @@ function place(entries: readonly HookTraceEntry[], marks: RunMarks, into: Placin
     if (entry.hook === CALL_MARK) {
       const id = marks.calls[callIndex++];
       into.call = [];
+      stepCalls.push(into.call);
       if (id !== undefined) into.callHooks.set(id, into.call);
       continue;
     }
@@ -157,7 +165,11 @@ function place(entries: readonly HookTraceEntry[], marks: RunMarks, into: Placin
     if (entry.event === "run_end" || entry.event === "session_end") ended = true;
     if (ended || !into.step) into.runHooks.push(entry);
     else if (into.call && isCallEvent(entry.event)) into.call.push(entry);
-    else {
+    else if (isCallEvent(entry.event) && stepCalls.length === 0 && previous) {
+      // A late inspection of the previous step's tools: its call when it had one, else its step.
+      if (previous.calls.length === 1) previous.calls[0]!.push(entry);
+      else previous.step.hooks.push(entry);
+    } else {
       into.call = undefined;
       into.step.hooks.push(entry);
     }

@@ -16,6 +16,7 @@ import {
   scriptedModel,
   tool,
 } from "../index.js";
+import type { RunRecord } from "./run-record.js";
 import { loadRunRecords } from "./run-recorder.js";
 
 const SECRET = "sk-live-123456";
@@ -281,5 +282,54 @@ describe.each(SURFACES)("a run resumed twice is one record (%s)", (surface) => {
       { toolCallId: "d1", executed: true, result: "deployed staging" },
       { toolCallId: "d2", executed: true, result: "deployed prod" },
     ]);
+  });
+});
+
+describe.each(SURFACES)("a late inspection (%s)", (surface) => {
+  it("of a tool's result that finishes once the next step began is placed at its call", async () => {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const records: RunRecord[] = [];
+    const agent = createAgent({
+      model: scriptedModel([
+        { toolCalls: [{ id: "c1", name: "read", args: { path: "a" } }] },
+        { text: "ok" },
+      ]),
+      tools: { read: tool({ inputSchema: z.object({ path: z.string() }), execute: () => "text" }) },
+      hooks: [
+        defineHook({
+          name: "slow-audit",
+          on: "tool_result",
+          kind: "inspect",
+          handler: async () => {
+            await gate;
+          },
+        }),
+        defineHook({ name: "step-begins", on: "step_start", kind: "inspect", handler: () => undefined }),
+        // The next step's request lets the inspection finish, then waits for it to be traced.
+        defineHook({
+          name: "open-gate",
+          on: "model_request",
+          kind: "transform",
+          handler: async (_event, ctx) => {
+            if (ctx.step === 1) {
+              open();
+              await new Promise((resolve) => setImmediate(resolve));
+            }
+            return undefined;
+          },
+        }),
+      ],
+      onRunRecord: (record) => records.push(record),
+    });
+    const { result } = await runOn(surface, agent, "read a", { sessionId: "s1" });
+    // It did finish after the next step began.
+    const order = result.events.map((entry) => entry.hook);
+    expect(order.indexOf("slow-audit")).toBeGreaterThan(order.lastIndexOf("step-begins"));
+    const [record] = records;
+    expect(record!.steps[0]!.calls[0]!.hooks.map((entry) => entry.hook)).toEqual(["slow-audit"]);
+    expect(record!.steps[1]!.hooks.map((entry) => entry.hook)).not.toContain("slow-audit");
   });
 });
