@@ -8,6 +8,7 @@ import { approvalFlow } from "../approvals/approval-flow.js";
 import { bindApprovalSettings, resolveApprovalSettings } from "../approvals/approval-settings.js";
 import { listSuspendedRuns } from "../approvals/list-suspended-runs.js";
 import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
+import { loadSuspendedRun } from "../approvals/suspended-run.js";
 import { drive } from "../loop/drive.js";
 import { type RunInput, splitInput } from "../loop/run-input.js";
 import type { AgentEvent, RunResult } from "../loop/run-result.js";
@@ -69,10 +70,14 @@ export function createAgent(options: AgentOptions): Agent {
       };
     },
     resume(runId, decisions, resumeOptions = {}) {
-      return resumeRun(runtime, runId, decisions, resumeOptions, generateSurface());
+      const start = (surface: Surface) => resumeRun(runtime, runId, decisions, resumeOptions, surface);
+      if (!recorder) return start(generateSurface());
+      return recordedResume(recorder, runtime, runId, start, generateSurface());
     },
     resumeStream(runId, decisions, resumeOptions = {}) {
-      return streamOf((surface) => resumeRun(runtime, runId, decisions, resumeOptions, surface));
+      const start = (surface: Surface) => resumeRun(runtime, runId, decisions, resumeOptions, surface);
+      if (!recorder) return streamOf(start);
+      return streamOf((surface) => recordedResume(recorder, runtime, runId, start, surface));
     },
     pendingApprovals(runId) {
       return pendingApprovals(runtime, runId);
@@ -100,6 +105,50 @@ function recorderOf(options: AgentOptions, runtime: AgentRuntime): RunRecorder |
   });
   for (const hook of recorder.hooks) runtime.registry.register(hook);
   return recorder;
+}
+
+/**
+ * A resume of a recording agent: the run's record is carried on (the one it suspended with,
+ * kept here or read from the store) and saved again, replacing it. Its marks never reach
+ * the caller: not in the stream, not in `result.events`. A run whose suspension was not
+ * recorded is resumed unrecorded.
+ */
+async function recordedResume(
+  recorder: RunRecorder,
+  runtime: AgentRuntime,
+  runId: string,
+  start: (surface: Surface) => Promise<RunResult>,
+  surface: Surface,
+): Promise<RunResult> {
+  // A run that is not suspended is refused by the resume itself, with its own error.
+  const waiting = await loadSuspendedRun(runtime.store, runId).catch(() => undefined);
+  const earlier = waiting ? await recorder.earlier(waiting.sessionId, runId) : undefined;
+  const resumedAt = Date.now();
+  const meta = { restored: waiting?.events.length ?? 0, resumedAt };
+  const finish = (result: RunResult) => {
+    if (earlier) return recorder.finishResumed(result, earlier, meta);
+    dropMarks(result);
+    return undefined;
+  };
+  const filtered: Surface = surface.streaming
+    ? streamSurface((event) => {
+        if (event.type === "hook" && isMark(event.hook)) return;
+        // The record is built (and the marks leave the trace) before the caller sees the result.
+        if (event.type === "run-finish") finish(event.result);
+        surface.emit(event);
+      })
+    : surface;
+  const result = await start(filtered);
+  const record = finish(result);
+  if (record) await recorder.save(record);
+  return result;
+}
+
+/** Removes the recorder's marks from a result's trace (a run resumed unrecorded). */
+function dropMarks(result: RunResult): void {
+  const kept = result.events.filter((entry) => !isMark(entry.hook));
+  result.events.length = 0;
+  result.events.push(...kept);
 }
 
 /** `stream()` of a recording agent: its marks never reach the caller; the record is saved before `result` resolves. */

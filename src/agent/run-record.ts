@@ -13,6 +13,8 @@ import type { RunOutcome, RunResult, Usage } from "../loop/run-result.js";
 export interface RecordedAttempt {
   step: number;
   attempt: number;
+  /** The model the attempt went to, `provider:modelId` (a fallback shows here). */
+  model?: string;
   answer?: {
     text: string;
     toolCalls: { id: string; name: string; args: unknown }[];
@@ -48,6 +50,8 @@ export interface RecordedCall {
 export interface RecordedStep {
   index: number;
   text: string;
+  /** The model's reasoning, when it gave any. */
+  reasoning?: string;
   finishReason: string;
   usage: Usage;
   calls: RecordedCall[];
@@ -72,6 +76,8 @@ export interface RunRecord {
   steps: RecordedStep[];
   /** Hooks that fired outside any step: at the run's start and end. */
   hooks: RecordedDecision[];
+  /** When the run was continued after an approval (`resume`), once per resume. */
+  resumedAt?: number[];
 }
 
 /** Markers a recording run fires; read back from the trace, then removed from it. */
@@ -104,6 +110,138 @@ export function answerCalls(calls: readonly { toolCallId: string; toolName: stri
   return calls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: parseArgs(call.args) }));
 }
 
+/** Where a record's hook decisions go while its trace is read. */
+interface Placing {
+  steps: RecordedStep[];
+  runHooks: RecordedDecision[];
+  callHooks: Map<string, RecordedDecision[]>;
+  step: RecordedStep | undefined;
+  call: RecordedDecision[] | undefined;
+}
+
+function newStep(index: number): RecordedStep {
+  return {
+    index,
+    text: "",
+    finishReason: "",
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    calls: [],
+    hooks: [],
+  };
+}
+
+/**
+ * Places trace entries: a step mark opens a step, a call mark a tool call's hooks (the
+ * ids in `marks.calls`, in order). Returns the entries that are not marks.
+ */
+function place(entries: readonly HookTraceEntry[], marks: RunMarks, into: Placing): HookTraceEntry[] {
+  const kept: HookTraceEntry[] = [];
+  let callIndex = 0;
+  let ended = false;
+  // The hooks of each call opened in the current step, and the previous step's: an
+  // inspection never holds the run up, so one of the previous step's tools may finish
+  // after the next step began.
+  let stepCalls: RecordedDecision[][] = into.call ? [into.call] : [];
+  let previous: { step: RecordedStep; calls: RecordedDecision[][] } | undefined;
+  for (const entry of entries) {
+    if (entry.hook === STEP_MARK) {
+      if (into.step) previous = { step: into.step, calls: stepCalls };
+      stepCalls = [];
+      into.step = newStep(into.steps.length);
+      into.steps.push(into.step);
+      into.call = undefined;
+      continue;
+    }
+    if (entry.hook === CALL_MARK) {
+      const id = marks.calls[callIndex++];
+      into.call = [];
+      stepCalls.push(into.call);
+      if (id !== undefined) into.callHooks.set(id, into.call);
+      continue;
+    }
+    if (entry.hook === ATTEMPT_MARK) continue;
+    kept.push(entry);
+    // run_end fires after the last step: its decisions belong to the run.
+    if (entry.event === "run_end" || entry.event === "session_end") ended = true;
+    if (ended || !into.step) into.runHooks.push(entry);
+    else if (into.call && isCallEvent(entry.event)) into.call.push(entry);
+    else if (isCallEvent(entry.event) && stepCalls.length === 0 && previous) {
+      // A late inspection of the previous step's tools: its call when it had one, else its step.
+      if (previous.calls.length === 1) previous.calls[0]!.push(entry);
+      else previous.step.hooks.push(entry);
+    } else {
+      into.call = undefined;
+      into.step.hooks.push(entry);
+    }
+  }
+  return kept;
+}
+
+/** Fills a placed step from the run's result (its text, usage, tool results) and the attempts. */
+function fillStep(
+  recorded: RecordedStep,
+  result: RunResult,
+  attempts: readonly RecordedAttempt[],
+  callHooks: ReadonlyMap<string, RecordedDecision[]>,
+): void {
+  const done = result.steps.find((record) => record.index === recorded.index);
+  const pending = new Set((result.approvals ?? []).map((approval) => approval.toolCallId));
+  if (done) {
+    recorded.text = done.text;
+    if (done.reasoning) recorded.reasoning = done.reasoning;
+    recorded.finishReason = done.finishReason;
+    recorded.usage = done.usage;
+  }
+  // The calls the model made in the step's accepted (last) answer.
+  const answer = attempts
+    .filter((attempt) => attempt.step === recorded.index && attempt.answer)
+    .at(-1)?.answer;
+  if (!done && answer) {
+    recorded.text = answer.text;
+    recorded.finishReason = answer.finishReason;
+  }
+  const results = new Map((done?.toolResults ?? []).map((item) => [item.toolCallId, item]));
+  const before = new Map(recorded.calls.map((call) => [call.toolCallId, call]));
+  recorded.calls = [];
+  for (const made of answer?.toolCalls ?? []) {
+    const ran = results.get(made.id);
+    const earlier = before.get(made.id);
+    const recordedCall: RecordedCall = {
+      toolCallId: made.id,
+      toolName: made.name,
+      qualifiedName: ran?.qualifiedName ?? earlier?.qualifiedName ?? made.name,
+      args: made.args,
+      executed: ran?.executed ?? false,
+      hooks: [...(earlier?.hooks ?? []), ...(callHooks.get(made.id) ?? [])],
+    };
+    if (ran) {
+      if (ran.executed) recordedCall.ranArgs = ran.args;
+      recordedCall.result = ran.result;
+      recordedCall.isError = ran.isError;
+    }
+    if (pending.has(made.id)) recordedCall.pending = true;
+    recorded.calls.push(recordedCall);
+  }
+}
+
+/** Names the model each attempt went to, from the run's requests. */
+function withModels(attempts: RecordedAttempt[], result: RunResult): RecordedAttempt[] {
+  const models = new Map(
+    result.requests.map((request) => [`${request.step}:${request.attempt}`, request.model]),
+  );
+  for (const attempt of attempts) {
+    const model = models.get(`${attempt.step}:${attempt.attempt}`);
+    if (model !== undefined && attempt.model === undefined) attempt.model = model;
+  }
+  return attempts;
+}
+
+/** Removes the marks from a result's trace, in place: the caller's trace is as without recording. */
+function dropMarks(result: RunResult, kept: readonly HookTraceEntry[]): void {
+  result.events.length = 0;
+  result.events.push(...kept);
+}
+
 /**
  * Builds the record of a finished run from its result and the marks its run left in the
  * trace: a step mark opens each step, a call mark each tool call's hooks. The marks are
@@ -114,86 +252,9 @@ export function buildRunRecord(
   marks: RunMarks,
   meta: { agent: string; input: string; startedAt: number; endedAt: number },
 ): RunRecord {
-  const steps: RecordedStep[] = [];
-  const runHooks: RecordedDecision[] = [];
-  const callHooks = new Map<string, RecordedDecision[]>();
-  let step: RecordedStep | undefined;
-  let call: RecordedDecision[] | undefined;
-  let callIndex = 0;
-  let ended = false;
-  const kept: typeof result.events = [];
-  for (const entry of result.events) {
-    if (entry.hook === STEP_MARK) {
-      step = {
-        index: steps.length,
-        text: "",
-        finishReason: "",
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-        calls: [],
-        hooks: [],
-      };
-      steps.push(step);
-      call = undefined;
-      continue;
-    }
-    if (entry.hook === CALL_MARK) {
-      const id = marks.calls[callIndex++];
-      call = [];
-      if (id !== undefined) callHooks.set(id, call);
-      continue;
-    }
-    if (entry.hook === ATTEMPT_MARK) continue;
-    kept.push(entry);
-    // run_end fires after the last step: its decisions belong to the run.
-    if (entry.event === "run_end" || entry.event === "session_end") ended = true;
-    if (ended || !step) runHooks.push(entry);
-    else if (call && isCallEvent(entry.event)) call.push(entry);
-    else {
-      call = undefined;
-      step.hooks.push(entry);
-    }
-  }
-  result.events.length = 0;
-  result.events.push(...kept);
-
-  const byStep = new Map(result.steps.map((record) => [record.index, record]));
-  const pending = new Set((result.approvals ?? []).map((approval) => approval.toolCallId));
-  for (const recorded of steps) {
-    const done = byStep.get(recorded.index);
-    if (done) {
-      recorded.text = done.text;
-      recorded.finishReason = done.finishReason;
-      recorded.usage = done.usage;
-    }
-    // The calls the model made in the step's accepted (last) answer.
-    const answer = marks.attempts
-      .filter((attempt) => attempt.step === recorded.index && attempt.answer)
-      .at(-1)?.answer;
-    if (!done && answer) {
-      recorded.text = answer.text;
-      recorded.finishReason = answer.finishReason;
-    }
-    const results = new Map((done?.toolResults ?? []).map((item) => [item.toolCallId, item]));
-    for (const made of answer?.toolCalls ?? []) {
-      const ran = results.get(made.id);
-      const recordedCall: RecordedCall = {
-        toolCallId: made.id,
-        toolName: made.name,
-        qualifiedName: ran?.qualifiedName ?? made.name,
-        args: made.args,
-        executed: ran?.executed ?? false,
-        hooks: callHooks.get(made.id) ?? [],
-      };
-      if (ran) {
-        if (ran.executed) recordedCall.ranArgs = ran.args;
-        recordedCall.result = ran.result;
-        recordedCall.isError = ran.isError;
-      }
-      if (pending.has(made.id)) recordedCall.pending = true;
-      recorded.calls.push(recordedCall);
-    }
-  }
-
+  const into: Placing = { steps: [], runHooks: [], callHooks: new Map(), step: undefined, call: undefined };
+  dropMarks(result, place(result.events, marks, into));
+  for (const recorded of into.steps) fillStep(recorded, result, marks.attempts, into.callHooks);
   const record: RunRecord = {
     format: 1,
     runId: result.runId,
@@ -204,10 +265,61 @@ export function buildRunRecord(
     endedAt: meta.endedAt,
     outcome: result.outcome,
     text: result.text,
-    attempts: marks.attempts,
-    steps,
-    hooks: runHooks,
+    attempts: withModels(marks.attempts, result),
+    steps: into.steps,
+    hooks: into.runHooks,
   };
+  if (result.reason !== undefined) record.reason = result.reason;
+  if (result.hook !== undefined) record.hook = result.hook;
+  return record;
+}
+
+/**
+ * The record of a run continued after an approval: the record it suspended with, carried
+ * on. A resumed run's trace begins with the entries it suspended with (`restored` of them,
+ * already in `earlier`); the rest are placed after them — those that come before the
+ * resumed part's first new step belong to the step that waited (to its call when one call
+ * waited, else to the step). The waiting calls get their results; new attempts and steps
+ * are added; the outcome, text and end are the resumed run's. Marks leave `result.events`.
+ */
+export function buildResumedRecord(
+  earlier: RunRecord,
+  result: RunResult,
+  marks: RunMarks,
+  meta: { restored: number; resumedAt: number; endedAt: number },
+): RunRecord {
+  const steps = structuredClone(earlier.steps);
+  const waiting = steps.at(-1);
+  const pendingCalls = waiting?.calls.filter((call) => call.pending) ?? [];
+  const callHooks = new Map<string, RecordedDecision[]>();
+  const firstCall = pendingCalls.length === 1 ? [] : undefined;
+  if (firstCall && pendingCalls[0]) callHooks.set(pendingCalls[0].toolCallId, firstCall);
+  const into: Placing = {
+    steps,
+    runHooks: [],
+    callHooks,
+    step: waiting,
+    call: firstCall,
+  };
+  const restored = result.events.slice(0, meta.restored).filter((entry) => !isMark(entry.hook));
+  const kept = place(result.events.slice(meta.restored), marks, into);
+  dropMarks(result, [...restored, ...kept]);
+  const attempts = [...earlier.attempts, ...withModels(marks.attempts, result)];
+  for (const recorded of steps)
+    if (recorded === waiting || recorded.index > (waiting?.index ?? -1))
+      fillStep(recorded, result, attempts, into.callHooks);
+  const record: RunRecord = {
+    ...earlier,
+    endedAt: meta.endedAt,
+    outcome: result.outcome,
+    text: result.text,
+    attempts,
+    steps,
+    hooks: [...earlier.hooks, ...into.runHooks],
+    resumedAt: [...(earlier.resumedAt ?? []), meta.resumedAt],
+  };
+  delete record.reason;
+  delete record.hook;
   if (result.reason !== undefined) record.reason = result.reason;
   if (result.hook !== undefined) record.hook = result.hook;
   return record;

@@ -6,7 +6,17 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
-import { createAgent, defineHook, flow, MemoryStore, scriptedModel, tool } from "../index.js";
+import {
+  type AgentEvent,
+  createAgent,
+  defineHook,
+  flow,
+  MemoryStore,
+  type RunResult,
+  scriptedModel,
+  tool,
+} from "../index.js";
+import type { RunRecord } from "./run-record.js";
 import { loadRunRecords } from "./run-recorder.js";
 
 const SECRET = "sk-live-123456";
@@ -111,5 +121,215 @@ describe("when runs are recorded", () => {
     const { agent } = fixture(undefined, store);
     await agent.run("tidy up", { sessionId: "s2" });
     expect((await loadRunRecords(store, "s2")).length).toBe(1);
+  });
+});
+
+/** An agent that asks before `deploy`, suspends, and answers "deployed" once approved. */
+function askingAgent(store: MemoryStore, deployed: string[], answered = 0) {
+  return createAgent({
+    model: scriptedModel(
+      [
+        { toolCalls: [{ id: "d1", name: "deploy", args: { env: "prod" } }] },
+        { text: "deployed to prod" },
+      ].slice(answered),
+    ),
+    tools: {
+      deploy: tool({
+        inputSchema: z.object({ env: z.string() }),
+        execute: ({ env }) => {
+          deployed.push(env);
+          return `deployed ${env}`;
+        },
+      }),
+    },
+    hooks: [
+      defineHook({
+        name: "ask-deploy",
+        on: "tool_call",
+        kind: "decide",
+        match: "deploy",
+        handler: () => flow.ask({ reason: "deploying needs a human" }),
+      }),
+      defineHook({ name: "audit", on: "tool_result", kind: "inspect", handler: () => undefined }),
+    ],
+    approvals: { suspend: true },
+    store,
+    recordRuns: true,
+  });
+}
+
+describe.each(SURFACES)("a resumed run is recorded (%s)", (surface) => {
+  for (const where of ["the same agent", "another agent on the store"] as const) {
+    it(`its record is carried on past the approval: ${where}`, async () => {
+      const store = new MemoryStore();
+      const deployed: string[] = [];
+      const agent = askingAgent(store, deployed);
+      const { result: waiting } = await runOn(surface, agent, "ship it", { sessionId: "s1" });
+      expect(waiting.outcome).toBe("suspended");
+      const [suspendedRecord] = await loadRunRecords(store, "s1");
+      expect(suspendedRecord).toMatchObject({
+        outcome: "suspended",
+        steps: [{ calls: [{ pending: true }] }],
+      });
+
+      const resumer = where === "the same agent" ? agent : askingAgent(store, deployed, 1);
+      const decisions = [{ id: waiting.approvals![0]!.id, approved: true }];
+      let result: RunResult;
+      const streamed: AgentEvent[] = [];
+      if (surface === "run") result = await resumer.resume(waiting.runId, decisions);
+      else {
+        const live = resumer.resumeStream(waiting.runId, decisions);
+        for await (const event of live) streamed.push(event);
+        result = await live.result;
+      }
+      expect(result.outcome).toBe("completed");
+      expect(deployed).toEqual(["prod"]);
+      // The marks stay out of the caller's trace and stream.
+      expect(result.events.some((entry) => entry.hook.startsWith("hookwise:"))).toBe(false);
+      expect(streamed.some((event) => event.type === "hook" && event.hook.startsWith("hookwise:"))).toBe(
+        false,
+      );
+
+      // One record for the run: the suspended one, carried on and replaced.
+      const records = await loadRunRecords(store, "s1");
+      expect(records).toHaveLength(1);
+      const [record] = records;
+      expect(record).toMatchObject({
+        runId: waiting.runId,
+        outcome: "completed",
+        text: "deployed to prod",
+        startedAt: suspendedRecord!.startedAt,
+      });
+      expect(record!.resumedAt).toHaveLength(1);
+      expect(record!.attempts.map((attempt) => attempt.step)).toEqual([0, 1]);
+      expect(record!.steps.map((step) => step.index)).toEqual([0, 1]);
+      const [call] = record!.steps[0]!.calls;
+      expect(call).toMatchObject({
+        toolCallId: "d1",
+        executed: true,
+        result: "deployed prod",
+        ranArgs: { env: "prod" },
+      });
+      expect(call!.pending).toBeUndefined();
+      // The ask made before the suspension and the hook that saw the result after it.
+      expect(call!.hooks.map((entry) => `${entry.hook}:${entry.effect}`)).toEqual([
+        "ask-deploy:ask",
+        "audit:observed",
+      ]);
+    });
+  }
+});
+
+describe.each(SURFACES)("a run resumed twice is one record (%s)", (surface) => {
+  it("a partial decision keeps it suspended; the second resume completes it", async () => {
+    const store = new MemoryStore();
+    const deployed: string[] = [];
+    const agent = createAgent({
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { id: "d1", name: "deploy", args: { env: "staging" } },
+            { id: "d2", name: "deploy", args: { env: "prod" } },
+          ],
+        },
+        { text: "both deployed" },
+      ]),
+      tools: {
+        deploy: tool({
+          inputSchema: z.object({ env: z.string() }),
+          execute: ({ env }) => {
+            deployed.push(env);
+            return `deployed ${env}`;
+          },
+        }),
+      },
+      hooks: [
+        defineHook({
+          name: "ask-deploy",
+          on: "tool_call",
+          kind: "decide",
+          handler: () => flow.ask({ reason: "deploying needs a human" }),
+        }),
+      ],
+      approvals: { suspend: true },
+      store,
+      recordRuns: true,
+    });
+    const resume = async (runId: string, decisions: { id: string; approved: boolean }[]) => {
+      if (surface === "run") return agent.resume(runId, decisions);
+      const live = agent.resumeStream(runId, decisions);
+      for await (const _ of live);
+      return live.result;
+    };
+    const { result: waiting } = await runOn(surface, agent, "ship both", { sessionId: "s1" });
+    const [first, second] = waiting.approvals!;
+    const half = await resume(waiting.runId, [{ id: first!.id, approved: true }]);
+    expect(half.outcome).toBe("suspended");
+    let [record] = await loadRunRecords(store, "s1");
+    expect(record!.outcome).toBe("suspended");
+    expect(record!.steps[0]!.calls.map((call) => call.pending ?? false)).toEqual([false, true]);
+
+    const done = await resume(waiting.runId, [{ id: second!.id, approved: true }]);
+    expect(done.outcome).toBe("completed");
+    expect(deployed).toEqual(["staging", "prod"]);
+    const records = await loadRunRecords(store, "s1");
+    expect(records).toHaveLength(1);
+    [record] = records;
+    expect(record).toMatchObject({ outcome: "completed", text: "both deployed" });
+    expect(record!.resumedAt).toHaveLength(2);
+    expect(record!.steps.map((step) => step.index)).toEqual([0, 1]);
+    expect(record!.steps[0]!.calls).toMatchObject([
+      { toolCallId: "d1", executed: true, result: "deployed staging" },
+      { toolCallId: "d2", executed: true, result: "deployed prod" },
+    ]);
+  });
+});
+
+describe.each(SURFACES)("a late inspection (%s)", (surface) => {
+  it("of a tool's result that finishes once the next step began is placed at its call", async () => {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const records: RunRecord[] = [];
+    const agent = createAgent({
+      model: scriptedModel([
+        { toolCalls: [{ id: "c1", name: "read", args: { path: "a" } }] },
+        { text: "ok" },
+      ]),
+      tools: { read: tool({ inputSchema: z.object({ path: z.string() }), execute: () => "text" }) },
+      hooks: [
+        defineHook({
+          name: "slow-audit",
+          on: "tool_result",
+          kind: "inspect",
+          handler: async () => {
+            await gate;
+          },
+        }),
+        defineHook({ name: "step-begins", on: "step_start", kind: "inspect", handler: () => undefined }),
+        // The next step's request lets the inspection finish, then waits for it to be traced.
+        defineHook({
+          name: "open-gate",
+          on: "model_request",
+          kind: "transform",
+          handler: async (_event, ctx) => {
+            if (ctx.step === 1) {
+              open();
+              await new Promise((resolve) => setImmediate(resolve));
+            }
+            return undefined;
+          },
+        }),
+      ],
+      onRunRecord: (record) => records.push(record),
+    });
+    const { result } = await runOn(surface, agent, "read a", { sessionId: "s1" });
+    // It did finish after the next step began.
+    const order = result.events.map((entry) => entry.hook);
+    expect(order.indexOf("slow-audit")).toBeGreaterThan(order.lastIndexOf("step-begins"));
+    const [record] = records;
+    expect(record!.steps[0]!.calls[0]!.hooks.map((entry) => entry.hook)).toEqual(["slow-audit"]);
+    expect(record!.steps[1]!.hooks.map((entry) => entry.hook)).not.toContain("slow-audit");
   });
 });

@@ -14,6 +14,7 @@ import type { StateStore } from "../state/state-store.js";
 import {
   ATTEMPT_MARK,
   answerCalls,
+  buildResumedRecord,
   buildRunRecord,
   CALL_MARK,
   type RunMarks,
@@ -32,6 +33,20 @@ export interface RunRecorder {
    * record), removes its marks from the trace, hands it to `onRecord`.
    */
   finish(result: RunResult, meta: { agent: string; input: string; startedAt: number }): RunRecord;
+  /**
+   * The record a suspended run was saved with: kept by this recorder when the run
+   * suspended here, else read from the store. Undefined when it was not recorded.
+   */
+  earlier(sessionId: string, runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Builds the record of a resumed run (once per result), carrying `earlier` on; `restored`:
+   * how many trace entries the run suspended with (they lead its trace). Marks leave the trace.
+   */
+  finishResumed(
+    result: RunResult,
+    earlier: RunRecord,
+    meta: { restored: number; resumedAt: number },
+  ): RunRecord;
   /** Saves a record in the store (when this recorder saves); a failure is logged, never thrown. */
   save(record: RunRecord): Promise<void>;
 }
@@ -43,6 +58,15 @@ export function runRecorder(options: {
 }): RunRecorder {
   const marks = new Map<string, RunMarks>();
   const finished = new WeakMap<RunResult, RunRecord>();
+  /** Records of runs that suspended here, until they are resumed. */
+  const suspended = new Map<string, RunRecord>();
+  const done = (result: RunResult, record: RunRecord): RunRecord => {
+    finished.set(result, record);
+    if (record.outcome === "suspended") suspended.set(record.runId, record);
+    else suspended.delete(record.runId);
+    options.onRecord?.(record);
+    return record;
+  };
   const marksOf = (runId: string): RunMarks => {
     let found = marks.get(runId);
     if (!found) {
@@ -109,14 +133,31 @@ export function runRecorder(options: {
   return {
     hooks,
     finish(result, meta) {
-      const done = finished.get(result);
-      if (done) return done;
+      const already = finished.get(result);
+      if (already) return already;
       const runMarks = marks.get(result.runId) ?? { calls: [], attempts: [] };
       marks.delete(result.runId);
-      const record = buildRunRecord(result, runMarks, { ...meta, endedAt: Date.now() });
-      finished.set(result, record);
-      options.onRecord?.(record);
-      return record;
+      return done(result, buildRunRecord(result, runMarks, { ...meta, endedAt: Date.now() }));
+    },
+    async earlier(sessionId, runId) {
+      const kept = suspended.get(runId);
+      if (kept) return kept;
+      if (!options.store) return undefined;
+      try {
+        return await loadRunRecord(options.store, sessionId, runId);
+      } catch (error) {
+        options.warn(
+          `the record of run ${runId} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return undefined;
+      }
+    },
+    finishResumed(result, earlier, meta) {
+      const already = finished.get(result);
+      if (already) return already;
+      const runMarks = marks.get(result.runId) ?? { calls: [], attempts: [] };
+      marks.delete(result.runId);
+      return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
     },
     async save(record) {
       if (!options.store) return;
@@ -144,6 +185,17 @@ export async function loadRunRecords(store: StateStore, sessionId: string): Prom
   const keys = (await store.keys(`${PREFIX}${sessionId}:`)).sort();
   const records = await Promise.all(keys.map((key) => store.get<RunRecord>(key)));
   return records.filter((record): record is RunRecord => record !== undefined);
+}
+
+/** One recorded run of a session (its latest record: a resumed run's replaces the suspended one's). */
+export async function loadRunRecord(
+  store: StateStore,
+  sessionId: string,
+  runId: string,
+): Promise<RunRecord | undefined> {
+  const keys = (await store.keys(`${PREFIX}${sessionId}:`)).filter((key) => key.endsWith(`:${runId}`)).sort();
+  const key = keys.at(-1);
+  return key === undefined ? undefined : store.get<RunRecord>(key);
 }
 
 /** Whether runs are recorded by default: when the agent was given a store shared beyond this process. */

@@ -1,14 +1,15 @@
 /**
  * `hookwise test`: a config's own test cases — passing ones exit 0, a failing one exits 1
  * with a diff of what was expected and what happened, a malformed test file is an error
- * with file:line:col — and every example config that carries tests passes them.
+ * with file:line:col. (Every example config passes its own tests: test/cli/examples.test.ts.)
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli } from "../../test/support/cli.js";
-import { siblingTestFile } from "../config/config-tests.js";
+import type { RunRecord } from "../agent/run-record.js";
+import { checkExpectations } from "./test-command.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -75,6 +76,19 @@ describe("hookwise test", () => {
     });
   });
 
+  it("hook_fired with an effect counts only the firings that decided it", async () => {
+    const passing = project(
+      `tests:\n${CASE}      hook_fired: [{ id: policy, effect: deny, times: 1 }, { id: policy, effect: allow, times: 1 }]\n`,
+    );
+    expect((await cli(["test", passing])).code).toBe(0);
+    const failing = project(`tests:\n${CASE}      hook_fired: { id: policy, effect: deny, times: 2 }\n`);
+    const out = await cli(["test", failing]);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain(
+      'hook_fired policy (deny):\n      - expected 2\n      + actual   "1 (its firings: allow, deny)"',
+    );
+  });
+
   it("points at the line and column of a malformed test", async () => {
     const config = project(
       `tests:\n  - name: x\n    prompt: hi\n    expect:\n      denyed: [fs.delete_file]\n`,
@@ -89,29 +103,26 @@ describe("hookwise test", () => {
   });
 });
 
-/** Every config under examples/ that carries tests (`name.test.yaml` beside it). */
-function exampleConfigs(): string[] {
-  const root = resolve(import.meta.dirname, "../../examples");
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(ya?ml|json)$/.test(name) && !/\.test\.(ya?ml|json)$/.test(name) && siblingTestFile(path))
-        found.push(path);
-    }
-  };
-  walk(root);
-  return found.sort();
-}
+describe("fired_in_order", () => {
+  const record = (hooks: string[]) =>
+    ({
+      steps: [],
+      hooks: hooks.map((hook) => ({ event: "run_start", hook, kind: "transform", effect: "inject" })),
+      outcome: "completed",
+      text: "",
+    }) as unknown as RunRecord;
+  const test = { name: "t", prompt: "p", expect: { fired_in_order: ["a", "b"] } };
 
-describe("the example configs pass their own tests", () => {
-  it("finds examples that carry tests", () => {
-    expect(exampleConfigs().length).toBeGreaterThan(0);
+  it("holds when the hooks' first firings come in that order, others in between", () => {
+    expect(checkExpectations(test, [record(["x", "a", "a", "y", "b", "a"])])).toEqual([]);
   });
-  it.each(exampleConfigs())("hookwise test %s", async (config) => {
-    const out = await cli(["test", config]);
-    expect(out.stdout).toMatch(/0 failed/);
-    expect(out.code).toBe(0);
+
+  it("fails with the order they came in, or when one never fired", () => {
+    expect(checkExpectations(test, [record(["b", "a"])])).toEqual([
+      { expectation: "fired_in_order", expected: ["a", "b"], actual: ["b", "a"] },
+    ]);
+    expect(checkExpectations(test, [record(["a"])])).toEqual([
+      { expectation: "fired_in_order", expected: ["a", "b"], actual: ["a"] },
+    ]);
   });
 });

@@ -73,10 +73,24 @@ export function checkExpectations(test: ConfigTest, records: readonly RunRecord[
     if (!text.includes(part)) failures.push({ expectation: "text_contains", expected: part, actual: text });
   const decisions = allDecisions(records);
   const fired = expect.hook_fired === undefined ? [] : [expect.hook_fired].flat();
-  for (const { id, times } of fired) {
-    const count = decisions.filter((entry) => entry.hook === id).length;
-    if (times === undefined ? count === 0 : count !== times)
-      failures.push({ expectation: `hook_fired ${id}`, expected: times ?? "at least once", actual: count });
+  for (const { id, times, effect } of fired) {
+    const mine = decisions.filter((entry) => entry.hook === id);
+    const count = mine.filter((entry) => effect === undefined || entry.effect === effect).length;
+    if (times === undefined ? count === 0 : count !== times) {
+      const what = effect === undefined ? "" : ` (${effect})`;
+      const seen = mine.length === 0 ? "no firing" : `${mine.map((entry) => entry.effect).join(", ")}`;
+      failures.push({
+        expectation: `hook_fired ${id}${what}`,
+        expected: times ?? "at least once",
+        actual: `${count}${effect === undefined ? "" : ` (its firings: ${seen})`}`,
+      });
+    }
+  }
+  if (expect.fired_in_order) {
+    const firstFirings = [...new Set(decisions.map((entry) => entry.hook))];
+    const order = firstFirings.filter((id) => expect.fired_in_order!.includes(id));
+    if (order.join("\n") !== expect.fired_in_order.join("\n"))
+      failures.push({ expectation: "fired_in_order", expected: expect.fired_in_order, actual: order });
   }
   return failures;
 }

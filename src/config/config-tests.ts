@@ -14,6 +14,13 @@ import { zodIssues } from "./zod-issues.js";
 const hookFired = z.strictObject({
   id: z.string().min(1).describe("the hook's id"),
   times: z.number().int().min(0).optional().describe("exactly this many firings (default: at least one)"),
+  effect: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "count only the firings that decided this (deny, rewriteArgs, inject, patch, ask, continue, …)",
+    ),
 });
 
 const names = z.array(z.string().min(1));
@@ -25,6 +32,10 @@ export const testExpectSchema = z.strictObject({
   not_ran: names.optional().describe("tools with no call that ran"),
   text_contains: z.union([z.string(), names]).optional(),
   hook_fired: z.union([hookFired, z.array(hookFired)]).optional(),
+  fired_in_order: names
+    .min(2)
+    .optional()
+    .describe("hooks whose first firings came in this order (priority, file order)"),
 });
 
 export const testCaseSchema = z

@@ -1,8 +1,12 @@
 /**
  * A run's events (a stored timeline, plus live events as they come) as what the timeline
  * shows: steps with their attempts, tool calls (what the model asked, what ran, what came
- * back), and every hook firing with what it decided or changed — before and after.
+ * back), and every hook firing with what it decided or changed — before and after, read
+ * the same way `hookwise trace` reads a recorded run (`src/hooks/trace-changes.ts`).
  */
+import { changesOf } from "../../src/hooks/trace-changes.ts";
+
+export { patchChanges } from "../../src/hooks/trace-changes.ts";
 
 /** Adds a live event to a run's event list, merging text deltas like the server's timeline does. */
 export function appendEvent(events, event) {
@@ -24,27 +28,6 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function keysOf(value) {
   return value && typeof value === "object" ? Object.keys(value).sort().join(",") : typeof value;
-}
-
-/** A request patch as before/after pairs, field by field. */
-export function patchChanges(patch, instructions) {
-  const changes = [];
-  for (const [field, value] of Object.entries(patch ?? {})) {
-    if (field === "system") changes.push({ field, before: instructions ?? "", after: value });
-    else if (field === "extraContext" || field === "appendToUserMessage") {
-      const added = (Array.isArray(value) ? value : [value]).map((item) =>
-        typeof item === "string" ? item : item.text,
-      );
-      changes.push({ field, before: "", after: added.join("\n") });
-    } else if (field === "messages") {
-      changes.push({
-        field,
-        before: "(the transcript)",
-        after: `${value.length} message(s) instead, for this attempt only`,
-      });
-    } else changes.push({ field, before: undefined, after: value });
-  }
-  return changes;
 }
 
 export function buildRun(events, instructions) {
@@ -118,31 +101,23 @@ export function buildRun(events, instructions) {
         break;
       }
       case "hook": {
-        const row = { type: "hook", entry: event, changes: [] };
-        if (event.effect === "patch") row.changes = patchChanges(event.detail, instructions);
-        else if (event.effect === "rewriteArgs") {
+        const context = { instructions, input };
+        if (event.effect === "rewriteArgs") {
           const candidates = (step?.items ?? []).filter((item) => item.type === "tool" && !item.done);
           const card =
             candidates.find((item) => same(item.ran, event.detail)) ??
             candidates.find((item) => keysOf(item.current) === keysOf(event.detail)) ??
             candidates[0];
-          row.changes = [
-            {
-              field: card ? `${card.toolName} arguments` : "arguments",
-              before: card?.current,
-              after: event.detail,
-            },
-          ];
+          context.args = card?.current;
+          context.toolName = card?.toolName;
           if (card) card.current = event.detail;
-        } else if (event.effect === "rewriteInput")
-          row.changes = [{ field: "input", before: input, after: event.detail }];
-        else if (event.effect === "rewriteOutput") {
+        } else if (event.effect === "rewriteOutput") {
           const lastStep = [...segments].reverse().find((segment) => segment.kind === "step");
-          row.changes = [{ field: "output", before: lastStep?.text ?? "", after: event.detail }];
-        } else if (event.effect === "rewriteResult") {
-          row.note =
-            "the result was rewritten; the original is not shown (a later hook may have redacted it)";
+          context.output = lastStep?.text ?? "";
         }
+        const { changes, note } = changesOf(event, context);
+        const row = { type: "hook", entry: event, changes };
+        if (note) row.note = note;
         if (step) step.items.push(row);
         else segments.push({ kind: "hooks", items: [row] });
         break;

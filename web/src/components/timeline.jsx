@@ -1,3 +1,4 @@
+import { reasonOf } from "../../../src/hooks/trace-changes.ts";
 import { buildRun } from "../timeline-model.js";
 import { DiffView, Json } from "./diff-view.jsx";
 
@@ -5,9 +6,7 @@ const SERVER_HOOK = "hookwise-server:";
 
 function HookRow({ row }) {
   const { entry } = row;
-  const decided = ["deny", "terminate", "ask", "retry"].includes(entry.effect);
-  const reason =
-    decided || ["error", "timeout", "aborted", "fail_open"].includes(entry.effect) ? entry.detail : undefined;
+  const reason = reasonOf(entry);
   return (
     <li
       class={`hook effect-${entry.effect} ${entry.hook.startsWith(SERVER_HOOK) ? "server-hook" : ""}`}
