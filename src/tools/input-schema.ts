@@ -2,7 +2,7 @@
  * Normalises a tool's schema (zod, AI SDK `jsonSchema()`, or plain JSON Schema) into the
  * JSON Schema sent to the model and a validator run before `execute`.
  */
-import { z } from "zod";
+import { z } from "../deps/zod.js";
 
 export type Validation = { ok: true; value: unknown } | { ok: false; message: string };
 
