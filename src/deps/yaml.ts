@@ -2,4 +2,4 @@
 import type * as Yaml from "yaml";
 import { lazy, loadPackage } from "./load-package.js";
 
-export const yaml: () => typeof Yaml = lazy(() => loadPackage<typeof Yaml>("yaml"));
+export const yaml: () => typeof Yaml = lazy(() => loadPackage<typeof Yaml>("yaml", "yaml"));

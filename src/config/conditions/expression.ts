@@ -48,7 +48,9 @@ export interface CompileExpressionOptions {
 export type CompiledExpression = (variables: Readonly<Record<string, unknown>>) => unknown;
 
 /** The CEL engine, loaded when the first expression is compiled. */
-const celJs = lazy(() => loadPackage<typeof import("@marcbachmann/cel-js")>("@marcbachmann/cel-js"));
+const celJs = lazy(() =>
+  loadPackage<typeof import("@marcbachmann/cel-js")>("@marcbachmann/cel-js", "cel-js"),
+);
 
 const environments = new WeakMap<object, Environment>();
 
