@@ -8,6 +8,8 @@ export default defineConfig([
     platform: "node",
     target: "node20",
     clean: true,
+    // Only the CLI uses commander: built into dist/cli.mjs, one file to load instead of five.
+    deps: { alwaysBundle: ["commander"] },
   },
   {
     // Packages only hookwise's own code uses (no value crosses to a user), each built into
