@@ -1,5 +1,5 @@
 /**
- * Human approval (DESIGN §7b): a payment needs a human. Nobody is listening, so the run
+ * Human approval: a payment needs a human. Nobody is listening, so the run
  * suspends into the store. Later, a second agent on the same SQLite file — as a second
  * process would be — approves it with `resume`: the tool runs once and the run completes.
  * A denial reaches the model as the tool's result, with its reason.

@@ -215,7 +215,7 @@ describe("docs/config.md covers the code", () => {
       const text = sectionText(DOC, `### \`${type}\``);
       expect(
         text,
-        `a "### \`${type}\`" heading under Actions (move it out of "coming with their issues")`,
+        `a "### \`${type}\`" heading under Actions (move it out of "Actions not provided")`,
       ).not.toBe("");
       for (const field of fieldsOf(module.schema)) expect(text, `${type}.${field}`).toContain(`\`${field}\``);
       for (const alias of module.aliases ?? [])
@@ -230,8 +230,8 @@ describe("docs/config.md covers the code", () => {
     });
   }
 
-  it('"coming with their issues" lists only actions this build does not have', () => {
-    const coming = sectionText(DOC, "### Actions coming with their issues");
+  it('"Actions not provided" lists only actions this build does not have', () => {
+    const coming = sectionText(DOC, "### Actions not provided");
     const listed = [...coming.matchAll(/^- `(\w+)`/gm)].map((match) => match[1]!);
     const registered = listed.filter((type) => ACTIONS.has(type));
     expect(registered, "registered now: document them as sections under Actions").toEqual([]);
@@ -257,7 +257,7 @@ describe("docs/config.md covers the code", () => {
         "## Toolsets",
         toolsetSchema().options.flatMap((option) => [option.shape.kind.value, ...fieldsOf(option)]),
       ],
-      ["## Seed-000 `hooks` manifests", [...fieldsOf(manifestHookSchema()), "kind"]],
+      ["## `hooks` manifests", [...fieldsOf(manifestHookSchema()), "kind"]],
     ];
     const missing = sections.flatMap(([heading, fields]) => {
       const text = sectionText(DOC, heading);

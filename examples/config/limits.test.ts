@@ -1,5 +1,5 @@
 /**
- * The hook fields beside seed 003's cooldown and max_fires that docs/config.md documents:
+ * The hook fields beside cooldown and max_fires that docs/config.md documents:
  * `rate_limit` (a sliding window), `limit_scope`, and `on_error` on a blocking hook whose
  * condition fails. Both surfaces, `run()` and `stream()`. Time is the test's: only `Date`
  * is faked (limits read `Date.now()`), so the loop's own timers stay real.

@@ -72,7 +72,7 @@ function userParts(request: RunResult["requests"][number]): string[] {
     );
 }
 
-describe("live-state.ts (seed 004's plugin example)", () => {
+describe("live-state.ts (a per-request context plugin)", () => {
   it("every attempt's outbound copy carries its own snapshot; the transcript none", async () => {
     const model = liveStateModel();
     const result = await liveState(model);
@@ -149,7 +149,7 @@ describe.each(SURFACES)("on %s()", (surface) => {
     });
   });
 
-  describe("request-context.yaml (seed 004 in config)", () => {
+  describe("request-context.yaml (the same in config)", () => {
     it("the hook runs on every attempt, retries included; nothing reaches the transcript", async () => {
       const config = await load("request-context.yaml");
       const model = scriptedModel(loadScript(`${HERE}request-context-script.yaml`));
@@ -178,7 +178,7 @@ describe.each(SURFACES)("on %s()", (surface) => {
     });
   });
 
-  describe("inject-memories.yaml (seed 000 in config)", () => {
+  describe("inject-memories.yaml (a manifest entry in config)", () => {
     it("the memories are injected once, refreshed only after an hour, and the model sees them", async () => {
       let now = Date.UTC(2026, 0, 1);
       const config = await load("inject-memories.yaml", { now: () => now });

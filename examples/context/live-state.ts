@@ -1,6 +1,6 @@
 /**
- * Seed 004's plugin example as a hook: `inject_live_state` returned `{context}` from
- * `pre_api_request`; here a `model_request` transform returns a patch that appends a fresh
+ * A per-request context plugin as a hook: where a plugin returns `{context}` from
+ * `pre_api_request`, here a `model_request` transform returns a patch that appends a fresh
  * snapshot to the run's user message — in the outbound copy of that attempt only. Every
  * attempt (a retry too) runs the hook again; the transcript never sees a snapshot.
  *
@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "../../src/index.js";
 
 // #region live-state
-let apiCallCount = 0; // seed 004's api_call_count: every provider request attempt
+let apiCallCount = 0; // counts every provider request attempt
 
 const injectLiveState = defineHook({
   name: "inject-live-state",

@@ -7,8 +7,13 @@
  *   npx tsx examples/context/stateless-server.ts
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { loadConfig } from "../../src/config/load-config.js";
-import { MemoryStore, type ModelMessage, type ScriptedModel, scriptedModel } from "../../src/index.js";
+import {
+  loadConfig,
+  MemoryStore,
+  type ModelMessage,
+  type ScriptedModel,
+  scriptedModel,
+} from "../../src/index.js";
 
 const CONFIG = fileURLToPath(new URL("./inject-memories.yaml", import.meta.url));
 

@@ -1,5 +1,5 @@
 /**
- * Seed 003's four tool-chaining pipelines (examples/tools/*.yaml, shown in docs/tools.md),
+ * The four tool-chaining pipelines (examples/tools/*.yaml, shown in docs/tools.md),
  * run on both surfaces against real MCP servers over stdio (demo-server.mjs), asserting
  * what reached each downstream tool — as the server recorded it.
  */

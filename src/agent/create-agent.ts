@@ -9,6 +9,7 @@ import { bindApprovalSettings, resolveApprovalSettings } from "../approvals/appr
 import { listSuspendedRuns } from "../approvals/list-suspended-runs.js";
 import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
 import { drive } from "../loop/drive.js";
+import { type RunInput, splitInput } from "../loop/run-input.js";
 import type { AgentEvent, RunResult } from "../loop/run-result.js";
 import { generateSurface, type Surface, streamSurface } from "../loop/surface.js";
 import type { RunOptions } from "../loop/types.js";
@@ -32,7 +33,7 @@ function streamOf(start: (surface: Surface) => Promise<RunResult>): AgentStream 
 }
 
 export function createAgent(options: AgentOptions): Agent {
-  // The approval channel is checked before anything else is built (DESIGN §7: load-time errors).
+  // The approval channel is checked before anything else is built (its errors are load-time errors).
   const approvals = resolveApprovalSettings(options);
   const runtime = resolveRuntime(options);
   bindApprovalSettings(runtime, approvals);
@@ -42,9 +43,11 @@ export function createAgent(options: AgentOptions): Agent {
     runtime,
     run(input, runOptions = {}) {
       if (!recorder) return drive(runtime, input, runOptions, generateSurface(), approvalFlow);
-      const meta = { agent: runtime.name, input, startedAt: Date.now() };
+      const startedAt = Date.now();
       return drive(runtime, input, runOptions, generateSurface(), approvalFlow).then(async (result) => {
-        await recorder.save(recorder.finish(result, meta));
+        await recorder.save(
+          recorder.finish(result, { agent: runtime.name, input: inputText(input), startedAt }),
+        );
         return result;
       });
     },
@@ -103,12 +106,12 @@ function recorderOf(options: AgentOptions, runtime: AgentRuntime): RunRecorder |
 function recordedStream(
   recorder: RunRecorder,
   agent: string,
-  input: string,
+  input: RunInput,
   runOptions: RunOptions,
   queue: AsyncQueue<AgentEvent>,
   runtime: AgentRuntime,
 ): AgentStream {
-  const meta = { agent, input, startedAt: Date.now() };
+  const startedAt = Date.now();
   const result = drive(
     runtime,
     input,
@@ -116,16 +119,22 @@ function recordedStream(
     streamSurface((event) => {
       if (event.type === "hook" && isMark(event.hook)) return;
       // The record is built (and the marks leave the trace) before the caller sees the result.
-      if (event.type === "run-finish") recorder.finish(event.result, meta);
+      if (event.type === "run-finish")
+        recorder.finish(event.result, { agent, input: inputText(input), startedAt });
       queue.push(event);
     }),
     approvalFlow,
   )
     .then(async (done) => {
-      await recorder.save(recorder.finish(done, meta));
+      await recorder.save(recorder.finish(done, { agent, input: inputText(input), startedAt }));
       return done;
     })
     .finally(() => queue.close());
   result.catch(() => {});
   return { result, [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator]() };
+}
+
+/** What a run record keeps of a run's input: its text (a run that got this far had valid input). */
+function inputText(input: RunInput): string {
+  return typeof input === "string" ? input : splitInput(input).text;
 }

@@ -10,6 +10,7 @@ import type { ToolChoice } from "../events/payloads.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import type { RetryOptions } from "../loop/backoff.js";
+import type { RunInput } from "../loop/run-input.js";
 import type { AgentEvent, PendingApproval, RunResult } from "../loop/run-result.js";
 import type { LoopRuntime, RunOptions } from "../loop/types.js";
 import type { LanguageModel } from "../models/language-model.js";
@@ -19,7 +20,7 @@ import type { SessionOptions } from "../sessions/session-lease.js";
 import type { StateStore } from "../state/state-store.js";
 import type { TelemetryOptions } from "../telemetry/types.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
-import type { ToolDefinition } from "../tools/tool.js";
+import type { AgentTool } from "../tools/tool.js";
 import type { RunRecord } from "./run-record.js";
 
 export interface AgentOptions {
@@ -28,7 +29,7 @@ export interface AgentOptions {
   model: LanguageModel;
   instructions?: string;
   /** Tools by function name (`tool()` or plain objects), or tools already resolved from toolsets. */
-  tools?: Record<string, ToolDefinition> | readonly ResolvedTool[];
+  tools?: Record<string, AgentTool> | readonly ResolvedTool[];
   /**
    * Sub-agents by id: each is the tool `agents.<id>` (function `agents_<id>`, input
    * `{ task }`), run under this agent's hooks and policies as well as its own.
@@ -109,8 +110,9 @@ export interface AgentStream extends AsyncIterable<AgentEvent> {
 
 export interface Agent {
   readonly name: string;
-  run(input: string, options?: RunOptions): Promise<RunResult>;
-  stream(input: string, options?: RunOptions): AgentStream;
+  /** Runs a turn: a string, or one user message with text, image and file parts. */
+  run(input: RunInput, options?: RunOptions): Promise<RunResult>;
+  stream(input: RunInput, options?: RunOptions): AgentStream;
   /**
    * Continues a suspended run from the StateStore, in this or any process
    * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided

@@ -1,4 +1,15 @@
 /** `hookwise/ai-sdk`: hookwise runs for AI SDK front ends (`useChat`) — UI message streams. */
+
+export {
+  agentHooks,
+  HookwiseHooks,
+  type HookwiseHooksOptions,
+  hookwiseHooks,
+  type LoadHookwiseConfigOptions,
+  loadHookwiseConfig,
+} from "./hookwise-hooks.js";
+export { hookwiseMiddleware, ModelRequestBlockedError } from "./hookwise-middleware.js";
+export { type HookwiseToolsOptions, hookwiseTools, ToolCallBlockedError } from "./hookwise-tools.js";
 export {
   type ToUIMessageStreamOptions,
   toUIMessageStream,

@@ -1,6 +1,6 @@
 /**
- * An agent's approval channel, resolved and checked once at construction (DESIGN §7,
- * §7b): the handler, the TTL, whether it may suspend, and the signing key. Kept beside
+ * An agent's approval channel, resolved and checked once at construction: the handler,
+ * the TTL, whether it may suspend, and the signing key. Kept beside
  * the runtime (not on it) so the key never sits on an object that is logged or returned.
  *
  * "ask_user without a reachable approval channel is a load-time error": suspension IS a

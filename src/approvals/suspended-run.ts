@@ -1,6 +1,5 @@
 /**
- * What a suspended run leaves in the StateStore, and the store operations on it
- * (DESIGN §6, §7b). Keys:
+ * What a suspended run leaves in the StateStore, and the store operations on it. Keys:
  *
  *   run:<runId>:suspended         the SuspendedRunRecord (status "suspended"), then a small
  *                                 FinishedRunRecord once a resume ended the run (kept 7 days)

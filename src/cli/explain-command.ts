@@ -136,7 +136,7 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
     }
     for (const entry of disabled) io.stdout.line(`  (disabled) ${entry.id} on ${entry.on}`);
     if (validated.manifests.length) {
-      io.stdout.line("  run_start (seed-000 manifest injections)");
+      io.stdout.line("  run_start (manifest injections)");
       validated.manifests.forEach((manifest, index) => {
         io.stdout.line(
           `    ${index + 1}. inject ${manifest.toolset_name ? `${manifest.toolset_name}.` : ""}${manifest.tool_name} · frequency ${manifest.frequency}`,

@@ -30,9 +30,13 @@ runtime:
 describe("hookwise history", () => {
   it("shows the transcript and, oldest first, what compaction archived", async () => {
     const config = project();
-    // Each `run` is a fresh process-like load; the scripted model replays from its start.
-    for (const prompt of ["one", "two", "three"]) {
-      writeFileSync(join(config, "..", "script.yaml"), `- text: answer to ${prompt}\n`);
+    // Each `run` is a fresh load; the scripted model goes on where the session left it.
+    const prompts = ["one", "two", "three"];
+    writeFileSync(
+      join(config, "..", "script.yaml"),
+      prompts.map((prompt) => `- text: answer to ${prompt}\n`).join(""),
+    );
+    for (const prompt of prompts) {
       const out = await cli(["run", config, "--session", "s1", "--prompt", prompt, "--json"]);
       expect(out.code).toBe(0);
     }

@@ -5,8 +5,42 @@
  */
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { printableLines } from "../config/printable.js";
-import { CONTINUATION } from "./render-event.js";
+import type { LiveTrace } from "./live-trace.js";
+import { CONTINUATION, type Printer } from "./render-event.js";
 import type { CliIO } from "./types.js";
+
+/**
+ * Where hooks' log lines and notifications go: the live trace of the run being shown (which
+ * puts each one beside its hook's line), or straight to the output outside of one.
+ */
+export class LogRoute {
+  readonly #out: Printer;
+  #trace: LiveTrace | undefined;
+
+  constructor(out: Printer) {
+    this.#out = out;
+  }
+
+  line(text: string, hook?: string): void {
+    if (this.#trace) this.#trace.log(text, hook);
+    else this.#out.line(text);
+  }
+
+  /** Sends lines to `trace` until the returned function is called (which prints what waits). */
+  through(trace: LiveTrace): () => void {
+    this.#trace = trace;
+    return () => {
+      if (this.#trace === trace) this.#trace = undefined;
+      trace.flush();
+    };
+  }
+}
+
+/** The hook a log line names (the config's actions pass `{ hook }`). */
+function hookOf(detail: unknown): string | undefined {
+  const hook = (detail as { hook?: unknown } | undefined)?.hook;
+  return typeof hook === "string" ? hook : undefined;
+}
 
 /** A notification as the CLI prints it, its text escaped and its lines continued. */
 export function notificationLine(note: { level: string; title: string; message: string }): string {
@@ -19,12 +53,13 @@ export function loadCliConfig(
   json: boolean | undefined,
   /** `--claude-settings`: more Claude Code settings files whose hooks run. */
   claudeSettings: readonly string[] = [],
+  /** Where info lines go (default: stderr under --json, stdout otherwise). */
+  logs: LogRoute = new LogRoute(json ? io.stderr : io.stdout),
 ): Promise<LoadedConfig> {
-  const logs = json ? io.stderr : io.stdout;
   return loadConfig(configPath, {
     logger: {
       debug() {},
-      info: (message) => logs.line(`  ✎ ${printableLines(message, CONTINUATION)}`),
+      info: (message, detail) => logs.line(`  ✎ ${printableLines(message, CONTINUATION)}`, hookOf(detail)),
       warn: (message) => io.stderr.line(`  warning: ${printableLines(message, CONTINUATION)}`),
       error: (message) => io.stderr.line(`  error: ${printableLines(message, CONTINUATION)}`),
     },

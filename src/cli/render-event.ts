@@ -23,15 +23,32 @@ function short(value: unknown, max = 160): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** Draws events as they come: text deltas inline, everything else line by line. */
+export interface EventDrawer {
+  event(event: AgentEvent, note?: string): void;
+  /** A line that is not an event's (a hook's log line), after any answer being written. */
+  line(text: string): void;
+}
+
 /** Returns a stateful renderer: text deltas are written inline, everything else line by line. */
 export function eventRenderer(out: Printer, options: { color?: boolean } = {}): (event: AgentEvent) => void {
+  const drawer = eventDrawer(out, options);
+  return (event) => drawer.event(event);
+}
+
+/** The renderer behind `eventRenderer`; `note` ends a hook's line (e.g. the step it belongs to). */
+export function eventDrawer(out: Printer, options: { color?: boolean } = {}): EventDrawer {
   const c = options.color ? colors : noColors;
   let inText = false;
   const endText = () => {
     if (inText) out.write("\n");
     inText = false;
   };
-  return (event) => {
+  const line = (text: string) => {
+    endText();
+    out.line(text);
+  };
+  const event = (event: AgentEvent, note?: string) => {
     switch (event.type) {
       case "run-start":
         out.line(
@@ -64,7 +81,7 @@ export function eventRenderer(out: Printer, options: { color?: boolean } = {}): 
       case "hook":
         endText();
         out.line(
-          `  ${c.yellow(`⚑ hook ${printable(event.hook)}`)} ${c.dim(`[${event.kind} on ${event.event}]`)} → ${effectColor(c, event.effect)}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}`,
+          `  ${c.yellow(`⚑ hook ${printable(event.hook)}`)} ${c.dim(`[${event.kind} on ${event.event}]`)} → ${effectColor(c, event.effect)}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}${note ? c.dim(` ${note}`) : ""}`,
         );
         break;
       case "step-finish":
@@ -89,6 +106,7 @@ export function eventRenderer(out: Printer, options: { color?: boolean } = {}): 
         break;
     }
   };
+  return { event, line };
 }
 
 /** The prompt cache's share of the input, when the provider reported it. */

@@ -3,8 +3,8 @@
  * (`node --import tsx src/cli/main.ts …`) sharing only the SQLite store beside the config
  * (`.hookwise/state.db`). The side effect of `bank.pay` is counted in files, so "ran once"
  * is checked where it happens. Every child is awaited (or killed and awaited); temp dirs
- * are removed. A scripted model replays its file from the start in each process, so each
- * test writes the answer the resumed process's model gives before resuming.
+ * are removed. A scripted model keeps its place in the script per session, across processes:
+ * the resumed run's model answers with the entry after the one that asked for the tool.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -145,7 +145,7 @@ function toolResults(result: RunResult): string[] {
 describe("hookwise run → suspended → hookwise resume, across processes", () => {
   test("ask_user on bank.pay suspends (exit 5); resume --approve in a new process runs it once; a second resume is refused", async () => {
     const bank = bankDir();
-    bank.script(PAY(5));
+    bank.script(PAY(5) + SAY("Paid invoice 17."));
     const suspended = await hookwise(bank.dir, [
       "run",
       "hookwise.yaml",
@@ -165,7 +165,6 @@ describe("hookwise run → suspended → hookwise resume, across processes", () 
     expect(bank.started()).toEqual([]);
     const id = result.approvals![0]!.id;
 
-    bank.script(SAY("Paid invoice 17."));
     const resumed = await hookwise(bank.dir, [
       "resume",
       "hookwise.yaml",
@@ -211,9 +210,8 @@ describe("hookwise run → suspended → hookwise resume, across processes", () 
 
   test("--deny --reason: the model gets the reason as the tool result, the tool never runs", async () => {
     const bank = bankDir();
-    bank.script(PAY(500));
+    bank.script(PAY(500) + SAY("Understood: not paid."));
     const result = parse(await hookwise(bank.dir, ["run", "hookwise.yaml", "--prompt", "pay", "--json"]));
-    bank.script(SAY("Understood: not paid."));
     const denied = await hookwise(bank.dir, [
       "resume",
       "hookwise.yaml",
@@ -237,7 +235,8 @@ describe("hookwise run → suspended → hookwise resume, across processes", () 
     const five = parse(
       await hookwise(bank.dir, ["run", "hookwise.yaml", "--prompt", "pay 5", "--json"], env),
     );
-    bank.script(PAY(500));
+    // Another session: its script starts at the first entry.
+    bank.script(PAY(500) + SAY("Paid 500."));
     const big = parse(
       await hookwise(bank.dir, ["run", "hookwise.yaml", "--prompt", "pay 500", "--json"], env),
     );
@@ -274,7 +273,6 @@ describe("hookwise run → suspended → hookwise resume, across processes", () 
     expect(wrongKey.code).toBe(1);
     expect(bank.started()).toEqual([]);
 
-    bank.script(SAY("Paid 500."));
     const genuine = await hookwise(
       bank.dir,
       ["resume", "hookwise.yaml", "--run", big.runId, "--approve", bigToken, "--json"],
@@ -289,10 +287,9 @@ describe("hookwise run → suspended → hookwise resume, across processes", () 
 
   test("an expired approval is refused (exit 1, nothing runs); it can still be denied", async () => {
     const bank = bankDir({ approvalTtl: 0.2 });
-    bank.script(PAY(5));
+    bank.script(PAY(5) + SAY("Not paid."));
     const result = parse(await hookwise(bank.dir, ["run", "hookwise.yaml", "--prompt", "pay", "--json"]));
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 300));
-    bank.script(SAY("Not paid."));
     const late = await hookwise(bank.dir, [
       "resume",
       "hookwise.yaml",
@@ -317,9 +314,8 @@ describe("hookwise run → suspended → hookwise resume, across processes", () 
 
   test("killed mid-tool, then resumed twice: the tool ran once; the model learns its outcome is unknown", async () => {
     const bank = bankDir();
-    bank.script(PAY(5));
+    bank.script(PAY(5) + SAY("I will check whether the payment went through."));
     const result = parse(await hookwise(bank.dir, ["run", "hookwise.yaml", "--prompt", "pay", "--json"]));
-    bank.script(SAY("I will check whether the payment went through."));
     writeFileSync(join(bank.dir, "block"), "");
 
     const doomed = start(bank.dir, [
@@ -409,7 +405,6 @@ describe("hookwise resume, in-process", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`no pending approval "not-an-approval" (pending: ${approvals![0]!.id})`);
     expect(bank.started()).toEqual([]);
-    bank.script(SAY("Paid."));
     expect((await cli(["resume", config, "--run", runId, "--approve", "all"])).code).toBe(0);
     expect(bank.paid()).toEqual(["5"]);
   });

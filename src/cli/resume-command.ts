@@ -1,6 +1,6 @@
 /**
- * `hookwise resume <config> --run ID (--approve ID|all | --deny ID [--reason TEXT])… [--json]`
- * (DESIGN §7b, §11): continues a suspended run, in this process, from the state store
+ * `hookwise resume <config> --run ID (--approve ID|all | --deny ID [--reason TEXT])… [--json]`:
+ * continues a suspended run, in this process, from the state store
  * beside the config. An id may also be a signed approval token. Same output and exit
  * codes as `run`; a refused resume (not suspended, unknown id, forged or expired
  * approval) exits 1 having run nothing, and the run stays resumable.
@@ -13,10 +13,11 @@ import type { ApprovalDecision } from "../approvals/types.js";
 import { formatIssue } from "../config/config-error.js";
 import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import { exitCodeFor } from "./exit-codes.js";
-import { loadCliConfig, notificationLine } from "./load-cli-config.js";
+import { LiveTrace } from "./live-trace.js";
+import { LogRoute, loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";
-import { eventRenderer } from "./render-event.js";
 import { approvalChannel } from "./run-command.js";
+import { keepScriptPosition } from "./script-position.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 
@@ -46,12 +47,19 @@ async function resumeOnce(
   decisions: ApprovalDecision[],
   io: CliIO,
   configPath: string,
+  logs: LogRoute,
 ): Promise<RunResult> {
   if (options.json) return agent.resume(options.run, decisions);
-  const render = eventRenderer(io.stdout, { color: io.color });
-  const live = agent.resumeStream(options.run, decisions);
-  for await (const event of live) render(event);
-  const result = await live.result;
+  const trace = new LiveTrace(io.stdout, { color: io.color });
+  const done = logs.through(trace);
+  let result: RunResult;
+  try {
+    const live = agent.resumeStream(options.run, decisions);
+    for await (const event of live) trace.event(event);
+    result = await live.result;
+  } finally {
+    done();
+  }
   printApprovals(io.stdout, configPath, result);
   return result;
 }
@@ -64,19 +72,22 @@ export async function resumeCommand(
   if (options.decisions.length === 0) {
     throw new UsageError("hookwise resume needs at least one --approve ID|all or --deny ID [--reason TEXT]");
   }
-  const logs = options.json ? io.stderr : io.stdout;
-  const loaded = await loadCliConfig(configPath, io, options.json);
+  const logs = new LogRoute(options.json ? io.stderr : io.stdout);
+  const loaded = await loadCliConfig(configPath, io, options.json, [], logs);
   const channel = approvalChannel(io, options.json);
   try {
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
     // The run names its agent; a run that is not suspended is refused here, before anything is built.
     const suspended = await loadSuspendedRun(loaded.store, options.run);
     const agent = await loaded.createAgent(suspended.agentName, channel.overrides);
-    const unsubscribe = loaded.notifications.subscribe((note) => logs.line(notificationLine(note)));
+    keepScriptPosition(agent.runtime.model, loaded.store, suspended.sessionId);
+    const unsubscribe = loaded.notifications.subscribe((note) =>
+      logs.line(notificationLine(note), note.hook),
+    );
     try {
       const decisions = expand(options.decisions, await agent.pendingApprovals(options.run));
       logs.line(`hookwise · resume run ${options.run} · agent ${agent.name}`);
-      const result = await resumeOnce(agent, options, decisions, io, configPath);
+      const result = await resumeOnce(agent, options, decisions, io, configPath, logs);
       if (options.json) io.stdout.line(JSON.stringify(result, null, 2));
       return exitCodeFor(result.outcome);
     } finally {

@@ -10,10 +10,11 @@ import { formatIssue } from "../config/config-error.js";
 import type { RunResult } from "../loop/run-result.js";
 import { approvalPrompt } from "./approval-prompt.js";
 import { exitCodeFor } from "./exit-codes.js";
-import { loadCliConfig, notificationLine } from "./load-cli-config.js";
+import { LiveTrace } from "./live-trace.js";
+import { LogRoute, loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { modelOverride } from "./model-override.js";
 import { printApprovals } from "./print-approvals.js";
-import { eventRenderer } from "./render-event.js";
+import { keepScriptPosition } from "./script-position.js";
 import { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
@@ -36,12 +37,19 @@ async function runOnce(
   options: RunCommandOptions,
   io: CliIO,
   configPath: string,
+  logs: LogRoute,
 ): Promise<RunResult> {
   if (options.json) return agent.run(prompt, { sessionId });
-  const render = eventRenderer(io.stdout, { color: io.color });
-  const live = agent.stream(prompt, { sessionId });
-  for await (const event of live) render(event);
-  const result = await live.result;
+  const trace = new LiveTrace(io.stdout, { color: io.color });
+  const done = logs.through(trace);
+  let result: RunResult;
+  try {
+    const live = agent.stream(prompt, { sessionId });
+    for await (const event of live) trace.event(event);
+    result = await live.result;
+  } finally {
+    done();
+  }
   printApprovals(io.stdout, configPath, result);
   return result;
 }
@@ -60,7 +68,8 @@ export function approvalChannel(
 }
 
 export async function runCommand(configPath: string, options: RunCommandOptions, io: CliIO): Promise<number> {
-  const loaded = await loadCliConfig(configPath, io, options.json, options.claudeSettings);
+  const logs = new LogRoute(options.json ? io.stderr : io.stdout);
+  const loaded = await loadCliConfig(configPath, io, options.json, options.claudeSettings, logs);
   try {
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
     const channel = approvalChannel(io, options.json);
@@ -69,10 +78,11 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
       ...channel.overrides,
     });
     const unsubscribe = loaded.notifications.subscribe((note) =>
-      (options.json ? io.stderr : io.stdout).line(notificationLine(note)),
+      logs.line(notificationLine(note), note.hook),
     );
     const sessionId = options.session ?? randomUUID();
     const model = agent.runtime.model;
+    keepScriptPosition(model, loaded.store, sessionId);
     const banner =
       model.provider === "scripted"
         ? `hookwise · agent ${agent.name} · SCRIPTED model (offline replay of ${model.modelId}; no real LLM is called)`
@@ -80,13 +90,21 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
     (options.json ? io.stderr : io.stdout).line(banner);
     try {
       if (options.prompt !== undefined) {
-        const result = await runOnce(agent, options.prompt, sessionId, options, io, configPath);
+        const result = await runOnce(agent, options.prompt, sessionId, options, io, configPath, logs);
         if (options.json) io.stdout.line(JSON.stringify(result, null, 2));
         return exitCodeFor(result.outcome);
       }
       if (!io.isTTY)
         throw new UsageError("no --prompt given and stdin is not a terminal; pass --prompt TEXT");
-      return await chat(agent, sessionId, options, io, configPath, channel.prompt ?? terminalPrompt(io));
+      return await chat(
+        agent,
+        sessionId,
+        options,
+        io,
+        configPath,
+        logs,
+        channel.prompt ?? terminalPrompt(io),
+      );
     } finally {
       unsubscribe();
       channel.prompt?.close();
@@ -102,6 +120,7 @@ async function chat(
   options: RunCommandOptions,
   io: CliIO,
   configPath: string,
+  logs: LogRoute,
   prompt: TerminalPrompt,
 ): Promise<number> {
   io.stdout.line(`session ${sessionId} — type a message, or /exit`);
@@ -111,7 +130,7 @@ async function chat(
       const line = (await prompt.ask("you › ")).trim();
       if (line === "/exit" || line === "/quit") break;
       if (!line) continue;
-      const result = await runOnce(agent, line, sessionId, options, io, configPath);
+      const result = await runOnce(agent, line, sessionId, options, io, configPath, logs);
       code = exitCodeFor(result.outcome);
     }
   } catch (error) {

@@ -181,12 +181,7 @@ const cases: Case[] = [
   {
     name: "manifest other event",
     yaml: '{"hooks": [{"kind": "tool_call", "event": "on_pre_llm", "tool_name": "x"}]}',
-    error: [
-      1,
-      43,
-      "hooks[0].event",
-      'seed-000 manifest hooks fire only on on_request_start, not "on_pre_llm"',
-    ],
+    error: [1, 43, "hooks[0].event", 'manifest hooks fire only on on_request_start, not "on_pre_llm"'],
   },
   {
     name: "manifest bad frequency",

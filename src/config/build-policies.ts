@@ -1,4 +1,4 @@
-/** Config policies (seed 002) → engine policies; `when` is CEL over `args`, compiled once. */
+/** Config policies → engine policies; `when` is CEL over `args`, compiled once. */
 import { type Policy, policy } from "../policy/policy.js";
 import { compileExpression } from "./conditions/expression.js";
 import type { PolicyEntry } from "./schema.js";

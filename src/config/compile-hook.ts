@@ -1,6 +1,6 @@
 /**
- * A config hook entry (seed 003) → an ordinary engine hook (DESIGN §12: the engine never
- * imports config). The handler evaluates the condition, then the limits (cooldown,
+ * A config hook entry → an ordinary engine hook (the engine never imports config).
+ * The handler evaluates the condition, then the limits (cooldown,
  * max_fires, rate_limit: atomic in the StateStore, per session or global), then the action.
  */
 import { canonicalEventName } from "../events/catalogue.js";

@@ -1,6 +1,6 @@
 /**
  * What conditions, actions and templates see when a config hook fires: the event, the
- * hook context, lazily computed run statistics, and the tool / error views of seed 003.
+ * hook context, lazily computed run statistics, and the tool / error views.
  */
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { HookContext, HookLogger } from "../hooks/hook-context.js";
@@ -8,7 +8,7 @@ import type { LanguageServers } from "../lsp/language-servers.js";
 import type { StateStore } from "../state/state-store.js";
 import type { NotificationBus } from "./notification-bus.js";
 
-/** Seed 003's variables: `turn` is the run's index in its session (0 = first run). */
+/** The variables of conditions and templates: `turn` is the run's index in its session (0 = first run). */
 export interface RunStats {
   readonly turn: number;
   /** Tool calls in the session transcript so far. */

@@ -189,7 +189,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       contextWindow: configuredContextWindow(config, agent),
       maxTurns: agent.max_steps ?? config.runtime.max_steps ?? 20,
     };
-    // Seed-000 manifests (top-level `hooks`): synthetic tool-call injection at run start.
+    // Manifests (top-level `hooks`): synthetic tool-call injection at run start.
     const manifests = validated.manifests.map((manifest, index) =>
       compileManifestHook(manifest, index, services, stats),
     );
@@ -211,7 +211,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   };
 
   /**
-   * The sub-agent tools of an agent (DESIGN §5, §7): each `agents.<id>` pattern of its
+   * The sub-agent tools of an agent: each `agents.<id>` pattern of its
    * `tools:` names specialists (`role: specialist`). A sub-agent gets only its own hooks and
    * policies: the app-wide ones, and its parent's, reach it through the parent's registries
    * (registering them twice would fire them twice). `lineage` catches cycles.
@@ -417,7 +417,7 @@ async function callConfigTool(
   const all = await tools();
   const find = (wanted: string) =>
     all.find((item) => item.qualifiedName === wanted || item.functionName === wanted);
-  // Seed 003's `mcp.<server>.<tool>` names the tool <tool> of the toolset <server>.
+  // `mcp.<server>.<tool>` names the tool <tool> of the toolset <server>.
   const tool = find(name) ?? (name.startsWith("mcp.") ? find(name.slice("mcp.".length)) : undefined);
   if (!tool) {
     const names = all.map((item) => item.qualifiedName);
@@ -426,13 +426,15 @@ async function callConfigTool(
       `unknown tool "${name}"${hint ? `; did you mean "${hint}"?` : ""} (tools: ${names.join(", ") || "none"})`,
     );
   }
-  const checked = tool.input.validate(args);
+  const checked = await tool.input.check(args);
   if (!checked.ok)
     throw new HookwiseError(`invalid arguments for "${tool.qualifiedName}": ${checked.message}`);
   const { context } = evaluation;
   return tool.execute(checked.value, {
     toolCallId: `hook_${evaluation.hookId}_${Date.now().toString(36)}`,
     signal: context.signal,
+    abortSignal: context.signal,
+    messages: [...context.messages],
     context: {
       sessionId: context.sessionId,
       runId: context.runId,

@@ -266,7 +266,7 @@ export const agentSchema = lazy(() =>
     description: z.string().optional(),
     instructions: z.string().optional(),
     model: z.string().optional(),
-    /** Seed 003's model block; `brain.model` names a model when `model` is absent. */
+    /** The legacy model block; `brain.model` names a model when `model` is absent. */
     brain: z.record(z.string(), z.unknown()).nullable().optional(),
     tools: z.array(z.string()).optional(),
     hooks: z.array(z.unknown()).default([]),

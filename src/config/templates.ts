@@ -1,5 +1,5 @@
 /**
- * Templates (DESIGN §7, seed 003): `{{tool.name}}`, `{{tool.fqn}}`, `{{tool.params.a.b.0}}`,
+ * Templates: `{{tool.name}}`, `{{tool.fqn}}`, `{{tool.params.a.b.0}}`,
  * negative indices (`items.-1`), `{{tool.result}}` as JSON, `{{tool.error}}`,
  * `{{run.input}}`, `{{session.id}}`, `{{workspace}}`, `{{request.step}}` and
  * `{{request.attempt}}` (which provider request, which try of it); and, in log / notify messages,
@@ -112,7 +112,7 @@ export function renderTemplate(
 /**
  * Renders every string inside a value (objects and lists recursively). A string that is
  * exactly one `{{…}}` naming a number or boolean keeps that type; objects and lists
- * render as JSON text (seed 003: `{{tool.result}}` is the whole result, stringified).
+ * render as JSON text (`{{tool.result}}` is the whole result, stringified).
  */
 export function renderValue(value: unknown, evaluation: Evaluation, workspace: string): unknown {
   if (typeof value === "string") {

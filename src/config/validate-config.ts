@@ -1,6 +1,6 @@
 /**
  * Validates a whole config text: YAML/JSON syntax, structure (zod), hooks, policies,
- * seed-000 manifests, cross references. Returns every issue at once; `config` only when
+ * `hooks` manifests, cross references. Returns every issue at once; `config` only when
  * there is no error (nothing half-loads).
  */
 import { existsSync } from "node:fs";
@@ -71,15 +71,10 @@ function validateManifests(sink: IssueSink, list: unknown): ManifestHook[] {
     const at = ["hooks", index];
     const event = (raw as { event?: unknown })?.event;
     if (typeof event === "string" && event !== "on_request_start") {
-      report(
-        sink,
-        [...at, "event"],
-        `seed-000 manifest hooks fire only on on_request_start, not "${event}"`,
-        {
-          expected: '"on_request_start" (use runtime.hooks for other events)',
-          suggestion: nearest(event, ["on_request_start"]),
-        },
-      );
+      report(sink, [...at, "event"], `manifest hooks fire only on on_request_start, not "${event}"`, {
+        expected: '"on_request_start" (use runtime.hooks for other events)',
+        suggestion: nearest(event, ["on_request_start"]),
+      });
       return;
     }
     const parsed = manifestHookSchema().safeParse(raw);

@@ -1,5 +1,5 @@
 /**
- * Semantic checks of hook entries (seed 003 form) beyond their structure: known events,
+ * Semantic checks of hook entries beyond their structure: known events,
  * conditions and actions (each validated by its own module's schema, recursively), actions
  * used only on events where they can act, unique ids per scope, CEL that compiles.
  */

@@ -42,6 +42,8 @@ describe("contextWindowFor", () => {
     ["gpt-4-32k", 32_768],
     ["gpt-4-32k-0613", 32_768],
     ["gpt-4.5-preview", 128_000],
+    ["openai/gpt-4.5-preview-2025-02-27", 128_000],
+    ["GPT-4-32K", 32_768],
     ["gpt-4-0125-preview", 128_000],
     ["gpt-4-1106-preview", 128_000],
     ["gpt-4", 8_192],

@@ -1,5 +1,5 @@
 /**
- * Which messages a compaction removes (seed 003 `compact_context`), as a pure function:
+ * Which messages a compaction removes (`compact_context`), as a pure function:
  * a prefix of the transcript, cut only where no tool call is separated from its result,
  * keeping at least `keepRecent` messages and any protected one (the current run's
  * question), and — with a target — no more than needed to fit it.

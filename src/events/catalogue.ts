@@ -1,5 +1,5 @@
 /**
- * The event catalogue: canonical names, every seed alias, and which hook kinds
+ * The event catalogue: canonical names, every alias, and which hook kinds
  * each event accepts. This module is data only; payload types live in `payloads.ts`.
  */
 
@@ -32,7 +32,7 @@ export type EventName = (typeof EVENT_NAMES)[number];
 
 export type HookKind = "inspect" | "decide" | "transform";
 
-/** Every seed's name for an event, mapped to the canonical one. */
+/** Every other accepted name for an event, mapped to the canonical one. */
 export const EVENT_ALIASES: Readonly<Record<string, EventName>> = {
   turn_start: "run_start",
   user_prompt: "run_start",

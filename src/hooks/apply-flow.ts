@@ -1,7 +1,7 @@
 /**
  * One transform result applied to a dispatch's outcome: patches accumulate, rewrites chain
  * (validated against the tool's schemas), injections and message edits collect, terminal
- * results end the chain. The rules of DESIGN §3, in one place.
+ * results end the chain. The composition rules, in one place.
  */
 import { HookError } from "../errors/hook-error.js";
 import type { AnyEventPayload } from "../events/payloads.js";

@@ -1,4 +1,4 @@
-/** `defineHook`: a typed hook definition (DESIGN §3, §11). */
+/** `defineHook`: a typed hook definition. */
 import type { EventName, HookKind } from "../events/catalogue.js";
 import type { EventPayload } from "../events/payloads.js";
 import type { HookContext } from "./hook-context.js";

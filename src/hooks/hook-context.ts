@@ -1,4 +1,4 @@
-/** The context every hook receives (DESIGN §6, §11). */
+/** The context every hook receives. */
 import type { ModelMessage } from "../events/payloads.js";
 import type { Scratchpad } from "./scratchpad.js";
 

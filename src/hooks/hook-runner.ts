@@ -1,5 +1,5 @@
 /**
- * Dispatches one event to its hooks, in the TOCTOU-safe order of DESIGN §3:
+ * Dispatches one event to its hooks, in a TOCTOU-safe order:
  *   transforms (priority order, chained or accumulated) → decides (first deny wins)
  *   → before-observers (`observe`, awaited) → [the caller runs the operation]
  *   → inspects (concurrently, never blocking).

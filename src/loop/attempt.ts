@@ -1,5 +1,5 @@
 /**
- * One provider request attempt's hooks (DESIGN §4, seed 004): `model_request` transforms
+ * One provider request attempt's hooks: `model_request` transforms
  * accumulate patches onto an outbound copy, which is validated locally; decides judge the
  * request that will really be sent; inspections follow the attempt, as do `model_response`
  * inspections and the stream's delta events.
@@ -120,7 +120,7 @@ const READY: Prepared = Object.freeze({ kind: "ready" });
 /**
  * `model_request` hooks of one attempt: transforms see the baseline and accumulate patches,
  * the merged patch is applied to an outbound copy and validated, and decides judge the
- * request that will really be sent (TOCTOU-safe, DESIGN §3). Synchronous while the hooks are.
+ * request that will really be sent (TOCTOU-safe). Synchronous while the hooks are.
  */
 export function prepareAttempt(runtime: LoopRuntime, attempt: Attempt): Prepared | Promise<Prepared> {
   const { state } = attempt;

@@ -81,7 +81,7 @@ export function applyPatch(
   let messages = patch.messages ?? baseline.messages;
   if (additions.length) {
     const copy = [...messages];
-    // The seed-literal placements first: the run's user message, the last user message.
+    // The literal placements first: the run's user message, the last user message.
     const toUser = joined(additions, "append", "user_message");
     if (toUser !== undefined && patch.messages === undefined && userMessageIndex >= 0)
       copy[userMessageIndex] = withText(copy[userMessageIndex]!, toUser);

@@ -4,6 +4,7 @@
  * tool batch → step_end]* → run_end. Decisions (what is next, what is committed) are made
  * here over plain data; hooks are dispatched by the HookRunner.
  */
+
 import { randomUUID } from "node:crypto";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
@@ -23,6 +24,7 @@ import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { requestStep } from "./request-step.js";
+import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
 import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
@@ -42,7 +44,7 @@ export interface ResumePoint {
 
 export async function drive(
   runtime: LoopRuntime,
-  input: string,
+  runInput: RunInput,
   options: RunOptions,
   surface: Surface,
   /** Asks for approvals and suspends the run: approvals/ implements it (see `ApprovalFlow`). */
@@ -53,6 +55,7 @@ export async function drive(
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
+  const input = splitInput(runInput);
   const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
   // two at once would lose one's messages — in this process (the lock), and across
@@ -97,7 +100,7 @@ export async function drive(
 
 async function driveSession(
   runtime: LoopRuntime,
-  input: string,
+  given: SplitInput,
   options: RunOptions,
   surface: Surface,
   approvals: ApprovalFlow,
@@ -114,7 +117,7 @@ async function driveSession(
   try {
     return await driveRun(
       runtime,
-      input,
+      given,
       options,
       surface,
       approvals,
@@ -133,7 +136,7 @@ async function driveSession(
 
 async function driveRun(
   runtime: LoopRuntime,
-  input: string,
+  given: SplitInput,
   options: RunOptions,
   surface: Surface,
   approvals: ApprovalFlow,
@@ -146,6 +149,7 @@ async function driveRun(
   composed: RunSignal,
 ): Promise<RunResult> {
   const { signal } = composed;
+  const input = given.text;
 
   const existing = await runtime.store.loadSession(sessionId);
   const now = Date.now();
@@ -212,6 +216,7 @@ async function driveRun(
     messages: session.messages,
     userMessageIndex: -1,
     input,
+    inputParts: given.parts ? given : undefined,
     turn,
     requests: [],
     steps: [],
@@ -345,7 +350,7 @@ async function loop(
 
   if (!state.runner.wants("run_start")) {
     state.userMessageIndex = state.messages.length;
-    state.messages.push({ role: "user", content: state.input });
+    state.messages.push(userMessage(state.input, state.inputParts));
     return runSteps(runtime, state, surface, 0, "");
   }
   const startEvent: EventPayload<"run_start"> = {
@@ -364,7 +369,7 @@ async function loop(
   }
   state.input = started.payload.input;
   state.userMessageIndex = state.messages.length;
-  state.messages.push({ role: "user", content: state.input });
+  state.messages.push(userMessage(state.input, state.inputParts));
   if (started.injected.length) state.messages.push(...started.injected);
   state.runner.inspect(started.payload, startDispatch.context, startDispatch.selection);
   return runSteps(runtime, state, surface, 0, "");

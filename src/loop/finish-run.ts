@@ -108,7 +108,7 @@ export function commitStep(
         type: "tool-result",
         toolCallId: result.toolCallId,
         toolName: result.toolName,
-        output: toToolOutput(result.result, result.isError),
+        output: result.modelOutput ?? toToolOutput(result.result, result.isError),
       };
     }
     state.messages.push({ role: "tool", content: parts });

@@ -1,5 +1,6 @@
 export type { RetryOptions } from "./backoff.js";
 export { RequestValidationError } from "./build-request.js";
+export type { RunInput } from "./run-input.js";
 export type {
   AgentEvent,
   PendingApproval,

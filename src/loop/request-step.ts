@@ -1,5 +1,5 @@
 /**
- * One step's provider request, attempt by attempt (DESIGN §4, seed 004): every attempt
+ * One step's provider request, attempt by attempt: every attempt
  * rebuilds the baseline from the transcript, re-runs `model_request` hooks, merges their
  * patches into an outbound copy, validates it locally, records it, then calls the model.
  * A failed attempt fires `model_error`; hooks may retry, fall back or terminate.

@@ -10,6 +10,7 @@ import type { Scratchpad } from "../hooks/scratchpad.js";
 import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import type { HookContextView } from "../tools/tool-context.js";
 import type { ApprovalCall, ApprovalOutcome, PendingCall, ResultOutcome } from "./batch/types.js";
+import type { SplitInput } from "./run-input.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
 import type { PromptBuilder } from "./to-prompt.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
@@ -64,6 +65,8 @@ export interface RunState {
   /** Index in `messages` of this run's user message. */
   userMessageIndex: number;
   input: string;
+  /** The run's input message with its parts (text, images, files), when it had parts. */
+  inputParts?: SplitInput;
   /** The run's index in its session (0 = first run). */
   turn: number;
   /** The function names this step's request offered, when a patch narrowed them (activeTools). */

@@ -1,5 +1,5 @@
 /**
- * The `lsp` toolset: language-server diagnostics as tools, so seed 003's
+ * The `lsp` toolset: language-server diagnostics as tools, so
  * `module_action_inject { module: lsp, action: diagnostics }` and `pipe { to:
  * lsp.notify_change }` work as written. Config actions reach it through `callTool` unless
  * the config declares its own toolset named `lsp`; agents do not get it as a tool.

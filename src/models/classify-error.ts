@@ -1,5 +1,5 @@
 /**
- * Classifies a failed attempt into seed 003's classes — rate_limit, context_overflow,
+ * Classifies a failed attempt into an error type — rate_limit, context_overflow,
  * billing, timeout, auth, network, internal (plus bad_request and aborted) — and decides
  * whether a retry is worth it. The provider's own error code or type decides first (OpenAI
  * `error.code`, Anthropic `error.type`, Google `error.status` and `details[].reason`), then

@@ -25,10 +25,12 @@ export {
 } from "./providers/index.js";
 export { ScriptExhaustedError } from "./script-exhausted-error.js";
 export {
+  isScriptedModel,
   type ScriptEntry,
   type ScriptedModel,
   type ScriptedModelOptions,
   type ScriptedToolCall,
+  type ScriptPosition,
   type ScriptStep,
   scriptedModel,
 } from "./scripted-model.js";

@@ -2,7 +2,14 @@ import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-
 import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
-import { createAgent, HookwiseError, ScriptExhaustedError, scriptedModel, tool } from "../index.js";
+import {
+  createAgent,
+  HookwiseError,
+  isScriptedModel,
+  ScriptExhaustedError,
+  scriptedModel,
+  tool,
+} from "../index.js";
 
 const call = (text = "hi"): LanguageModelV3CallOptions => ({
   prompt: [{ role: "user", content: [{ type: "text", text }] }],
@@ -126,6 +133,24 @@ describe("scriptedModel", () => {
       expect(model.calls).toHaveLength(2);
     },
   );
+
+  it("reads the entry its kept position names: tool call ids and the exhausted call follow that place", async () => {
+    const model = scriptedModel([{ text: "one" }, { toolCalls: [{ name: "noop" }] }, { text: "three" }]);
+    expect(isScriptedModel(model)).toBe(true);
+    expect(isScriptedModel({ scripted: true })).toBe(false);
+    let kept = 1;
+    model.keepPosition(async () => kept++);
+    const second = await model.doGenerate(call());
+    expect(second.content).toEqual([
+      { type: "tool-call", toolCallId: "call_2_0", toolName: "noop", input: "{}" },
+    ]);
+    const third = await model.doGenerate(call());
+    expect(third.content).toEqual([{ type: "text", text: "three" }]);
+    await expect(model.doGenerate(call())).rejects.toThrow(/call #4/);
+    // Back to its own count: the entry after its own previous call (it made three).
+    model.keepPosition(undefined);
+    await expect(model.doGenerate(call())).rejects.toThrow(/call #4/);
+  });
 
   it("accepts functions of the call, for scripts that react to the prompt", async () => {
     const model = scriptedModel([

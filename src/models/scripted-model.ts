@@ -45,16 +45,39 @@ export type ScriptStep =
   | ScriptEntry
   | ((call: LanguageModelV3CallOptions, callNumber: number) => ScriptEntry);
 
+/**
+ * Which entry a call reads: its 0-based index in the script. Kept elsewhere than in the
+ * model (e.g. a counter per session in a state store), a position outlives the process.
+ */
+export type ScriptPosition = (call: LanguageModelV3CallOptions) => number | Promise<number>;
+
 export interface ScriptedModelOptions {
   modelId?: string;
   /** Where the script came from, named in errors. */
   source?: string;
+  /** Where each call reads the script; default: the entry after the previous call's. */
+  position?: ScriptPosition;
 }
 
 export interface ScriptedModel extends LanguageModelV3 {
   /** Every call received, in order (each retry attempt is a call). */
   readonly calls: LanguageModelV3CallOptions[];
   readonly scripted: true;
+  /**
+   * Reads the script from `position` from the next call on (undefined: from the entry after
+   * the previous call's, as at the start).
+   */
+  keepPosition(position: ScriptPosition | undefined): void;
+}
+
+/** Whether `model` is a scripted model (whose position can be kept elsewhere). */
+export function isScriptedModel(model: unknown): model is ScriptedModel {
+  return (
+    typeof model === "object" &&
+    model !== null &&
+    (model as { scripted?: unknown }).scripted === true &&
+    typeof (model as { keepPosition?: unknown }).keepPosition === "function"
+  );
 }
 
 const STATUS_RETRYABLE = (status: number) =>
@@ -128,10 +151,12 @@ export function scriptedModel(
   options: ScriptedModelOptions = {},
 ): ScriptedModel {
   const calls: LanguageModelV3CallOptions[] = [];
+  let position = options.position;
 
   async function next(call: LanguageModelV3CallOptions): Promise<{ entry: ScriptEntry; callNumber: number }> {
     calls.push(call);
-    const callNumber = calls.length;
+    // The call's number in the script (1-based), wherever the position is kept.
+    const callNumber = position ? (await position(call)) + 1 : calls.length;
     const step = script[callNumber - 1];
     if (step === undefined) {
       throw new ScriptExhaustedError({ callNumber, entries: script.length, source: options.source });
@@ -179,6 +204,9 @@ export function scriptedModel(
     supportedUrls: {},
     scripted: true,
     calls,
+    keepPosition(kept) {
+      position = kept;
+    },
     async doGenerate(call): Promise<LanguageModelV3GenerateResult> {
       const { entry, callNumber } = await next(call);
       return {

@@ -1,5 +1,5 @@
 /**
- * Declarative tool policies (seed 002, DESIGN §7): `policy.deny / allow / askUser`.
+ * Declarative tool policies: `policy.deny / allow / askUser`.
  * Evaluation: exact name before glob before `*`; at each level deny before ask before
  * allow; first match wins within a level; a predicate that throws counts as matched
  * (fail closed). No match → allow. `compilePolicies` turns a list into one decide hook.

@@ -1,5 +1,5 @@
 /**
- * Ending a session (DESIGN §2 `session_end`): an API call, an idle expiry or a process
+ * Ending a session (`session_end`): an API call, an idle expiry or a process
  * shutdown. Inspect hooks see it; the session's in-process scratchpad is dropped; the
  * transcript stays in the store unless the caller asks for it to be deleted.
  */

@@ -1,11 +1,11 @@
-/** The run's index in its session: seed 003's `turn`. */
+/** The run's index in its session: `turn` in conditions. */
 
 import type { ModelMessage } from "../events/payloads.js";
 import type { SessionRecord } from "../state/state-store.js";
 import type { SessionRuntime } from "./types.js";
 
 /**
- * The run's index in its session (seed 003's `turn`): the session's count of runs, committed
+ * The run's index in its session (`turn` in conditions): the session's count of runs, committed
  * with its transcript (exact: runs of a session take turns and commit by compare-and-swap),
  * so injected user messages and compaction never shift it. A new session's first run is 0.
  * A transcript passed in by a stateless client, on a session the store does not know, counts

@@ -17,7 +17,12 @@ export {
   openapiToolset,
 } from "./openapi/index.js";
 export { type ResolvedTool, resolveTool } from "./resolved-tool.js";
-export { type ToolDefinition, type ToolExecutionOptions, tool } from "./tool.js";
+export {
+  type AgentTool,
+  type ToolDefinition,
+  type ToolExecutionOptions,
+  tool,
+} from "./tool.js";
 export type { ToolAlias } from "./tool-alias.js";
 export type { HookContextView } from "./tool-context.js";
 export { functionToolName, qualifiedToolName, sanitizeToolName } from "./tool-name.js";

@@ -38,7 +38,7 @@ describe("resolveTool", () => {
       /tool "broken": expected an object/,
     );
     expect(() => resolveTool("bad", { inputSchema: "string", execute: () => 1 })).toThrow(
-      /tool "bad": inputSchema must be a zod schema or a JSON Schema/,
+      /tool "bad": inputSchema must be a zod, Standard or AI SDK schema, or a JSON Schema object; got string/,
     );
   });
 });

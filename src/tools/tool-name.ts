@@ -1,5 +1,5 @@
 /**
- * Tool naming (DESIGN §1): a qualified name `toolset.tool` for patterns and policies, and
+ * Tool naming: a qualified name `toolset.tool` for patterns and policies, and
  * a function name sent to the model: sanitize(toolset + "_" + tool), at most 64 characters.
  */
 import { createHash } from "node:crypto";

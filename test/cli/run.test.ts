@@ -57,6 +57,54 @@ describe("hookwise run", () => {
     expect(index("■ completed after 2 steps")).toBe(lines.filter(Boolean).length - 1);
   });
 
+  it("the live trace prints each line where it happens: tool starts and results, then the step's tool_result hooks, then the next step", async () => {
+    const dir = quickstart();
+    writeFileSync(
+      join(dir, "script.yaml"),
+      [
+        "- tool_calls:",
+        "    - { name: calc_add, args: { a: 1, b: 2 } }",
+        "    - { name: calc_weather, args: { city: Oslo } }",
+        "- text: all done",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(dir, "order.yaml"),
+      [
+        'models: { default: "scripted:./script.yaml" }',
+        "toolsets: { calc: { kind: module, path: ./tools.mjs } }",
+        "runtime:",
+        "  state: { kind: memory }",
+        "  hooks:",
+        '    - { id: audit-results, on: tool_result, action: { type: log, message: "saw {{tool.fqn}}" } }',
+        "agents: [{ id: main, tools: [calc.*] }]",
+      ].join("\n"),
+    );
+    const out = await cli(["run", join(dir, "order.yaml"), "--prompt", "go"]);
+    expect(out.code, out.stderr).toBe(0);
+    const lines = out.stdout
+      .split("\n")
+      .filter(Boolean)
+      .slice(2)
+      .map((line) => line.trim().replace(/ \{.*$/, ""));
+    expect(lines).toEqual([
+      "── step 1",
+      "model calls calc_add",
+      "model calls calc_weather",
+      "▶ run calc_add",
+      "◀ calc_add: 3",
+      "▶ run calc_weather",
+      "◀ calc_weather:",
+      "✎ saw calc.add",
+      "⚑ hook audit-results [inspect on tool_result] → observed",
+      "✎ saw calc.weather",
+      "⚑ hook audit-results [inspect on tool_result] → observed",
+      "── step 2",
+      "assistant: all done",
+      "■ completed after 2 steps",
+    ]);
+  });
+
   it("--session continues the same conversation across processes (SQLite beside the config)", async () => {
     const dir = quickstart();
     writeFileSync(join(dir, "script.yaml"), ["- text: first answer", "- text: second answer"].join("\n"));
@@ -64,8 +112,8 @@ describe("hookwise run", () => {
     const first = await cliProcess(["run", config, "--prompt", "one", "--session", "s1", "--json"]);
     expect(first.code).toBe(0);
     expect(existsSync(join(dir, ".hookwise", "state.db"))).toBe(true);
-    // The script restarts in a new process, so the second run answers "first answer" again,
-    // but its request carries the first run's messages.
+    // The scripted model goes on where the session left its script: the second run gets the
+    // second answer, and its request carries the first run's messages.
     const second = await cliProcess(["run", config, "--prompt", "two", "--session", "s1", "--json"]);
     expect(second.code).toBe(0);
     const result = JSON.parse(second.stdout);
@@ -78,6 +126,7 @@ describe("hookwise run", () => {
       ["assistant", [{ type: "text", text: "first answer" }]],
       ["user", "two"],
     ]);
+    expect(result.text).toBe("second answer");
     expect(result.messages).toHaveLength(4);
   });
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createStore, type StateConfig } from "../../src/state/create-store.js";
-import { cliProcess } from "../support/cli.js";
+import { cli, cliProcess } from "../support/cli.js";
 import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/sessions", import.meta.url));
@@ -86,6 +86,62 @@ describe("6 concurrent `hookwise run --session S`", () => {
     expect(out.stderr).toMatch(
       /^hookwise: session "shared" is busy: a run in pid \d+ on elsewhere\.example has held it since 1970-01-01T00:00:00\.000Z; waited \d+ ms\. Run again when it is done, or let runs wait longer \(runtime\.session_wait/m,
     );
+  }, 60_000);
+});
+
+/** A project in a temp dir (SQLite beside the config) whose scripted model asks to pay, once. */
+function scriptedProject(script: string): string {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-script-position-"));
+  writeFileSync(join(dir, "script.yaml"), script);
+  writeFileSync(
+    join(dir, "tools.mjs"),
+    'export const pay = { description: "pay", inputSchema: { type: "object", properties: { amount: { type: "number" } } }, execute: ({ amount }) => "paid " + amount };\n',
+  );
+  writeFileSync(
+    join(dir, "hookwise.yaml"),
+    [
+      "models: { default: scripted:./script.yaml }",
+      "toolsets: { bank: { kind: module, path: ./tools.mjs } }",
+      "runtime:",
+      "  policies:",
+      "    - { decision: ask_user, tool: bank.pay }",
+      "agents: [{ id: main, tools: [bank.*] }]",
+    ].join("\n"),
+  );
+  return join(dir, "hookwise.yaml");
+}
+
+describe("a scripted model keeps its place in the script per session", () => {
+  it("`run --session S` twice, in two processes: the second run gets the script's second answer", async () => {
+    const config = scriptedProject("- text: first answer\n- text: second answer\n");
+    const first = await cliProcess(["run", config, "--session", "s1", "--prompt", "one", "--json"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout).text).toBe("first answer");
+    const second = await cliProcess(["run", config, "--session", "s1", "--prompt", "two", "--json"]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).text).toBe("second answer");
+    // Another session starts at the script's first entry.
+    const other = await cli(["run", config, "--session", "s2", "--prompt", "one", "--json"]);
+    expect(JSON.parse(other.stdout).text).toBe("first answer");
+    // The place is kept in the session's state, in the config's store.
+    const store = createStore({ kind: "sqlite", path: ".hookwise/state.db" }, dir);
+    expect(await store.get("session:s1:script:./script.yaml")).toBe(2);
+    await store.close();
+  }, 60_000);
+
+  it("`resume` after an ask continues the script where the suspended run left it", async () => {
+    const config = scriptedProject(
+      "- tool_calls: [{ name: bank_pay, args: { amount: 5 } }]\n- text: paid five\n",
+    );
+    const asked = await cli(["run", config, "--session", "s1", "--prompt", "pay 5", "--json"]);
+    expect(asked.code, asked.stderr).toBe(5);
+    const { runId } = JSON.parse(asked.stdout);
+    const resumed = await cli(["resume", config, "--run", runId, "--approve", "all", "--json"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const result = JSON.parse(resumed.stdout);
+    // From the start, the model would have asked to pay again; it gave the next answer.
+    expect(result).toMatchObject({ outcome: "completed", text: "paid five" });
+    expect(result.steps.at(-1).toolCalls).toEqual([]);
   }, 60_000);
 });
 

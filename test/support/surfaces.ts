@@ -2,7 +2,7 @@
  * Drives one script through both surfaces of an agent (`run()` and `stream()`), so every
  * loop behaviour is tested on both (DESIGN §5: one loop, two surfaces).
  */
-import type { Agent, AgentEvent, RunOptions, RunResult } from "../../src/index.js";
+import type { Agent, AgentEvent, RunInput, RunOptions, RunResult } from "../../src/index.js";
 
 export type SurfaceName = "run" | "stream";
 
@@ -18,7 +18,7 @@ export interface SurfaceOutcome {
 export async function runOn(
   surface: SurfaceName,
   agent: Agent,
-  input: string,
+  input: RunInput,
   options: RunOptions = {},
 ): Promise<SurfaceOutcome> {
   if (surface === "run") return { result: await agent.run(input, options), events: [] };

@@ -1,5 +1,5 @@
 /**
- * An action kind (seed 003): its schema, the events it can act on, the hook kind it
+ * An action kind: its schema, the events it can act on, the hook kind it
  * compiles to, and its implementation. Each kind is its own module, listed once in `index.ts`.
  */
 import type { z } from "zod";
@@ -21,7 +21,7 @@ export interface CompiledAction {
 
 export interface ActionModule<C extends { type: string } = any> {
   readonly type: string;
-  /** Other names accepted in config (seed spellings). */
+  /** Other names accepted in config (legacy spellings). */
   readonly aliases?: readonly string[];
   readonly description: string;
   readonly schema: z.ZodType<C>;

@@ -1,5 +1,5 @@
 /**
- * `call_tool_inject` (seed 003's `module_action_inject`): calls a tool like `call_tool`
+ * `call_tool_inject` (also spelt `module_action_inject`): calls a tool like `call_tool`
  * and shows its result to the model — real-time feedback such as diagnostics after an
  * edit. Transform.
  *

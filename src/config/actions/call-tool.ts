@@ -1,5 +1,5 @@
 /**
- * `call_tool` (seed 003's `module_action`): calls a tool of the config's toolsets —
+ * `call_tool` (also spelt `module_action`): calls a tool of the config's toolsets —
  * `module` is the toolset, `action` the tool, `action_params` its arguments (templated:
  * `{{tool.params.path}}`, a whole `{{…}}` keeps numbers and booleans). Inspect, any
  * event: the result is not shown to the model (see `call_tool_inject` for that). A failing

@@ -1,5 +1,5 @@
 /**
- * `chain` (seed 003): runs its actions in order.
+ * `chain`: runs its actions in order.
  *
  * - Kind: transform when a child transforms, else decide when a child decides, else
  *   inspect. Mixing decide and transform children is a compile-time error: a hook has one

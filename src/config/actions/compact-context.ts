@@ -1,5 +1,5 @@
 /**
- * `compact_context` (seed 003): shrinks the transcript when it weighs too much. Transform,
+ * `compact_context`: shrinks the transcript when it weighs too much. Transform,
  * on `run_start` (`turn_start`), `step_start`, `step_end` and `run_end` (`turn_end`).
  *
  * - Removes the oldest messages, keeping at least `keep_recent`, never separating a tool

@@ -79,7 +79,7 @@ describe("validation", () => {
 
   it("a manifest entry on another event than on_request_start is an error", () => {
     expect(errors('{"hooks": [{"kind": "tool_call", "event": "on_pre_llm", "tool_name": "t"}]}')).toEqual([
-      'c.yaml:1:43: hooks[0].event: seed-000 manifest hooks fire only on on_request_start, not "on_pre_llm"; expected "on_request_start" (use runtime.hooks for other events)',
+      'c.yaml:1:43: hooks[0].event: manifest hooks fire only on on_request_start, not "on_pre_llm"; expected "on_request_start" (use runtime.hooks for other events)',
     ]);
   });
 });

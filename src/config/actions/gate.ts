@@ -1,7 +1,7 @@
 /**
- * `gate` (seed 003): blocks the tool call; the tool does not run and the model receives
+ * `gate`: blocks the tool call; the tool does not run and the model receives
  * the (templated) reason. Decide, `tool_call` — and `agent_spawn`, where it refuses to
- * start the sub-agent (a sub-agent is a tool, DESIGN §5).
+ * start the sub-agent (a sub-agent is a tool).
  */
 import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";

@@ -1,6 +1,6 @@
 /**
- * The action registry (seed 003). Adding a kind = one new module file plus its import and
- * its entry in MODULES below; no other action changes. Aliases (seed spellings) map to
+ * The action registry. Adding a kind = one new module file plus its import and
+ * its entry in MODULES below; no other action changes. Aliases (other accepted spellings) map to
  * the same module.
  */
 import type { EventName, HookKind } from "../../events/catalogue.js";

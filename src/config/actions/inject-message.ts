@@ -1,5 +1,5 @@
 /**
- * `inject_message` (seed 003): content the model is guaranteed to see. Transform.
+ * `inject_message`: content the model is guaranteed to see. Transform.
  *
  * On `model_request` it patches this attempt's outbound copy only, never the
  * transcript: `auto` / `user` add the text after the last message (`placement: end`, the

@@ -1,9 +1,9 @@
 /**
- * `inject_tool_call` (seed 000 as a config action): calls a real tool and appends an
+ * `inject_tool_call` (a manifest entry as a config action): calls a real tool and appends an
  * assistant tool-call message + tool-result message pair to the session transcript.
- * Transform, on `run_start` (seed 000's `on_request_start`) and `step_start` (`on_pre_llm`).
+ * Transform, on `run_start` (alias `on_request_start`) and `step_start` (`on_pre_llm`).
  *
- * Same fields and behaviour as a seed-000 manifest entry (`toolset_name`, `tool_name`,
+ * Same fields and behaviour as a `hooks` manifest entry (`toolset_name`, `tool_name`,
  * `arguments`, `frequency`, `refresh_condition`; see `manifests/run-injection.ts`), plus
  * `content`: where the result comes from (`{strategy: tool}` by default, `{strategy: static,
  * value}`, or any strategy of `manifests/content/`).
@@ -14,8 +14,7 @@ import { frequencySchema, refreshConditionSchema } from "../manifests/injection-
 import { runInjection } from "../manifests/run-injection.js";
 import { defineAction } from "./action-module.js";
 
-const description =
-  "Calls a tool and appends its call + result to the transcript (seed 000): frequency, TTL refresh.";
+const description = "Calls a tool and appends its call + result to the transcript: frequency, TTL refresh.";
 
 export const injectToolCall = defineAction({
   type: "inject_tool_call",

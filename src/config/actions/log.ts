@@ -1,5 +1,5 @@
 /**
- * `log` (seed 003): writes a templated line to the hook logger. Inspect, any event.
+ * `log`: writes a templated line to the hook logger. Inspect, any event.
  * `{turn}` `{tokens}` `{tools}` `{pressure}` and `{{…}}` placeholders are filled; control
  * characters in filled values are escaped (printable.ts), so a value cannot forge a line.
  */

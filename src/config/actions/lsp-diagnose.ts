@@ -1,5 +1,5 @@
 /**
- * `lsp_diagnose` (seed 003): after a write-shaped tool, asks a language server for the
+ * `lsp_diagnose`: after a write-shaped tool, asks a language server for the
  * file's diagnostics (src/lsp), injects them into the tool result so the model can correct
  * itself, and publishes them on the notification bus. `tool_result` only.
  *

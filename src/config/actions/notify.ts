@@ -1,5 +1,5 @@
 /**
- * `notify` (seed 003): publishes a notification on the in-process bus, which the CLI
+ * `notify`: publishes a notification on the in-process bus, which the CLI
  * prints and a server can stream. Inspect, any event; title and message are templated,
  * with control characters in filled values escaped (printable.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * `pipe` (seed 003): routes the current tool's output into another tool. Inspect, any
+ * `pipe`: routes the current tool's output into another tool. Inspect, any
  * event (typically `tool_result`).
  *
  * - `to`: a qualified tool name (`notion.page.create`) or `mcp.<server>.<tool>`.

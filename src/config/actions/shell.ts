@@ -1,5 +1,5 @@
 /**
- * `shell` (seed 003): runs a command — without a shell.
+ * `shell`: runs a command — without a shell.
  *
  * - The command is split into argv when the config loads (split-shell-words.ts), before any
  *   templating; `{{…}}` then fills argv elements, so a tool argument like

@@ -1,5 +1,5 @@
 /**
- * `transform_params` (seed 003): rewrites the tool call's arguments before it runs: `set`
+ * `transform_params`: rewrites the tool call's arguments before it runs: `set`
  * adds or replaces top-level keys (values templated; `"{{tool.params.n}}"` alone keeps a
  * number a number), then `remove` drops keys. Transform, `tool_call` only; the engine
  * validates the rewritten arguments against the tool's schema before decides run.

@@ -1,5 +1,5 @@
 /**
- * `transform_result` (seed 003): appends text to the tool's result before the model sees
+ * `transform_result`: appends text to the tool's result before the model sees
  * it. Transform, `tool_result` only.
  *
  * - `append_to_result` is appended verbatim (templated), so start it with "\n" to get a

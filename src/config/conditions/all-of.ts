@@ -1,4 +1,4 @@
-/** `all_of`: every nested condition matches (seed 003). Empty = true; stops at the first false. */
+/** `all_of`: every nested condition matches. Empty = true; stops at the first false. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 import { conditionRef } from "./condition-ref.js";

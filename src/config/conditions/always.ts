@@ -1,4 +1,4 @@
-/** `always`: fires every time (seed 003). With `cooldown` it makes a periodic action. */
+/** `always`: fires every time. With `cooldown` it makes a periodic action. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 

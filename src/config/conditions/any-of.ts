@@ -1,4 +1,4 @@
-/** `any_of`: at least one nested condition matches (seed 003). Empty = false; stops at the first true. */
+/** `any_of`: at least one nested condition matches. Empty = false; stops at the first true. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 import { conditionRef } from "./condition-ref.js";

@@ -1,5 +1,5 @@
 /**
- * A condition kind (seed 003): its schema, the events it can be evaluated on, and how it
+ * A condition kind: its schema, the events it can be evaluated on, and how it
  * compiles to a predicate. Each kind is its own module, listed once in `index.ts`.
  */
 import type { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * `content_contains` (seed 003): one of the last five messages contains a keyword,
+ * `content_contains`: one of the last five messages contains a keyword,
  * case-insensitively. Every part's text counts: text and reasoning, tool-call arguments and
  * tool results (as JSON when they are not text). On a tool event the current call's
  * arguments count too (they are not in the transcript until the step ends).

@@ -1,4 +1,4 @@
-/** `context_pressure`: the transcript's estimated tokens over the context window exceed a threshold (seed 003). */
+/** `context_pressure`: the transcript's estimated tokens over the context window exceed a threshold. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 

@@ -1,5 +1,5 @@
 /**
- * `error_type` (seed 003; `model_error` only): the failed attempt's error type
+ * `error_type` (`model_error` only): the failed attempt's error type
  * (rate_limit, context_overflow, billing, timeout, auth, network, internal, …) matches a
  * pattern where `*` stands for any run of characters. Case-insensitive.
  */

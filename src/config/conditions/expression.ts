@@ -1,6 +1,6 @@
 /**
- * `expression` (seed 003): a CEL expression over the run's variables, never JS or Python
- * eval. The seed's Python spellings (`and`, `or`, `not`, `not in`, `True`) are rewritten
+ * `expression`: a CEL expression over the run's variables, never JS or Python
+ * eval. Python-style spellings (`and`, `or`, `not`, `not in`, `True`) are rewritten
  * first (`rewrite-python-operators.ts`). Compiled and type-checked once, at load: bad
  * syntax, an unknown variable (`trun > 5`) or a non-boolean expression is a load error.
  *

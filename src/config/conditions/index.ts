@@ -1,5 +1,5 @@
 /**
- * The condition registry (seed 003's 14 conditions). Adding a kind = one new module file
+ * The condition registry (14 conditions). Adding a kind = one new module file
  * plus its import and its entry in MODULES below; no other condition changes.
  */
 import { formatPath } from "../config-error.js";

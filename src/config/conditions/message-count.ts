@@ -1,4 +1,4 @@
-/** `message_count`: the transcript holds more messages than a threshold (seed 003). */
+/** `message_count`: the transcript holds more messages than a threshold. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 

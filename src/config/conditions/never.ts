@@ -1,4 +1,4 @@
-/** `never`: the kill-switch (seed 003): disables a hook without removing it. */
+/** `never`: the kill-switch: disables a hook without removing it. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 

@@ -1,4 +1,4 @@
-/** `not`: negates one nested condition (seed 003). */
+/** `not`: negates one nested condition. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 import { conditionRef } from "./condition-ref.js";

@@ -1,5 +1,5 @@
 /**
- * Seed 003's expressions are Python (`turn > 5 and pressure > 0.6`); hookwise evaluates
+ * Expressions may be written in Python style (`turn > 5 and pressure > 0.6`); hookwise evaluates
  * CEL. This rewrites the Python spellings to CEL outside string literals, keeping Python's
  * precedence:
  *

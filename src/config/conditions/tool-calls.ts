@@ -1,4 +1,4 @@
-/** `tool_calls`: the session's tool calls so far exceed a threshold (seed 003). */
+/** `tool_calls`: the session's tool calls so far exceed a threshold. */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 

@@ -1,4 +1,4 @@
-/** `tool_failed`: the tool whose result this is threw (seed 003; `tool_result` only). */
+/** `tool_failed`: the tool whose result this is threw (`tool_result` only). */
 import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 

@@ -1,5 +1,5 @@
 /**
- * `tool_name` (seed 003): the event's tool matches a glob, an `a|b` alternation, or a list
+ * `tool_name`: the event's tool matches a glob, an `a|b` alternation, or a list
  * of globs; tested against the qualified name (`fs.write`) and the function name
  * (`fs_write`). Globs are picomatch's (`*` crosses dots, so `*.write` matches `fs.write`);
  * `|` splits alternatives only outside brackets, so `fs.@(read|write)` stays one glob.

@@ -1,5 +1,5 @@
 /**
- * `turn_count` (seed 003): at one turn (`threshold`) or every N turns (`every`); exactly one
+ * `turn_count`: at one turn (`threshold`) or every N turns (`every`); exactly one
  * of the two. `turn` is the run's index in its session, so `every` never fires on turn 0.
  */
 import { z } from "../../deps/zod.js";

@@ -1,7 +1,7 @@
 /**
- * Seed 000's manifest entries (`hooks: [{kind: tool_call, event: on_request_start, …}]`) →
- * ordinary engine hooks on `run_start` (the seed's "after initializers, before the first
- * orchestrator iteration"), transform kind. The engine never imports config.
+ * Manifest entries (`hooks: [{kind: tool_call, event: on_request_start, …}]`) →
+ * ordinary engine hooks on `run_start` (after the agent is set up, before the first
+ * model request), transform kind. The engine never imports config.
  */
 import type { AnyHook } from "../../hooks/define-hook.js";
 import type { HookContext } from "../../hooks/hook-context.js";

@@ -1,4 +1,4 @@
-/** Seed 000: synthetic tool-call injection, from manifests and from the `inject_tool_call` action. */
+/** Synthetic tool-call injection, from manifests and from the `inject_tool_call` action. */
 
 export { compileManifestHook, manifestHookName } from "./compile-manifest.js";
 export {

@@ -1,5 +1,5 @@
 /**
- * The function name an injection calls and carries (seed 000): with a toolset,
+ * The function name an injection calls and carries: with a toolset,
  * `sanitize(toolset + "_" + tool)`; without, the tool name verbatim (tools of `prefix: false`
  * toolsets, and tools without a toolset, are called by their own name).
  */

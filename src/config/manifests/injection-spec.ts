@@ -1,14 +1,14 @@
 /**
- * One synthetic tool-call injection (seed 000), whether declared as a manifest entry
+ * One synthetic tool-call injection, whether declared as a manifest entry
  * (`{kind: tool_call, event: on_request_start, …}`) or as an `inject_tool_call` action.
  */
 import { lazy } from "../../deps/load-package.js";
 import { type ManifestHook, manifestHookSchema } from "../schema.js";
 import type { ContentConfig } from "./content/index.js";
 
-/** Seed 000's `frequency`, one schema for manifests and the action. */
+/** `frequency`, one schema for manifests and the action. */
 export const frequencySchema = lazy(() => manifestHookSchema().shape.frequency);
-/** Seed 000's `refresh_condition` (`{kind: ttl, ttl_minutes > 0}`), optional. */
+/** `refresh_condition` (`{kind: ttl, ttl_minutes > 0}`), optional. */
 export const refreshConditionSchema = lazy(() => manifestHookSchema().shape.refresh_condition);
 
 export type InjectionFrequency = ManifestHook["frequency"];

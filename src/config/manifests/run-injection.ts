@@ -1,5 +1,5 @@
 /**
- * Runs one synthetic tool-call injection (seed 000) when its hook fires:
+ * Runs one synthetic tool-call injection when its hook fires:
  *
  * 1. `once`: an earlier pair of this injection in the history → nothing to do.
  * 2. TTL: the latest pair's expiry (read from its call id) is still ahead → the fresh

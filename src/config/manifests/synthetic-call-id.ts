@@ -1,7 +1,7 @@
 /**
  * Tool-call ids of injected pairs. The id is how an injection recognises its own earlier
  * pair in a history — even one a client sent back to a stateless server — and it carries
- * the TTL expiry (seed 000 "make_call_id stamps the expiry into the call_id"):
+ * the TTL expiry:
  *
  *     hwi_<key>_<content>          hwi_<key>_t<expiry>_<content>
  *

@@ -1,9 +1,10 @@
 /**
  * The run that calls a tool, handed to the tool through its execution options under a
  * symbol: a sub-agent tool needs its caller's lineage and hook registries (the parent's
- * decide hooks and policies govern the sub-agent, DESIGN §5); ordinary tools never see
+ * decide hooks and policies govern the sub-agent); ordinary tools never see
  * it. Internal to the loop and agent/sub-agent-tool.ts.
  */
+import type { ModelMessage } from "../../events/payloads.js";
 import type { ToolExecutionOptions } from "../../tools/tool.js";
 import type { HookContextView } from "../../tools/tool-context.js";
 import type { RunState } from "../run-state.js";
@@ -19,6 +20,7 @@ type WithCallingRun = ToolExecutionOptions & { [CALLING_RUN]?: RunState };
  */
 class CallOptions implements ToolExecutionOptions {
   readonly [CALLING_RUN]: RunState;
+  readonly abortSignal: AbortSignal;
 
   constructor(
     readonly toolCallId: string,
@@ -26,8 +28,21 @@ class CallOptions implements ToolExecutionOptions {
     readonly context: HookContextView,
     run: RunState,
   ) {
+    this.abortSignal = signal;
     this[CALLING_RUN] = run;
   }
+
+  /** The transcript the model saw (made on first read: most tools never look). */
+  get messages(): ModelMessage[] {
+    return sentMessages(this[CALLING_RUN]);
+  }
+}
+
+/** The run's transcript without this step's assistant message (the one holding the calls). */
+export function sentMessages(state: RunState): ModelMessage[] {
+  const messages = state.messages;
+  const last = messages[messages.length - 1];
+  return last?.role === "assistant" ? messages.slice(0, -1) : messages.slice();
 }
 
 /** The identity a step's tools see: one frozen object per step, shared by its calls. */

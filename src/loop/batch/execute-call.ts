@@ -1,9 +1,10 @@
 /**
- * A call's operation and what follows it (DESIGN §3, §5): the before-observers, the tool
+ * A call's operation and what follows it: the before-observers, the tool
  * body, `tool_error` recovery, `tool_result` transforms (chained rewrites, fail closed), then
  * inspections.
  */
 
+import type { ToolResultOutput } from "@ai-sdk/provider-utils";
 import type { EventPayload } from "../../events/payloads.js";
 import type { BlockingOutcome } from "../../hooks/blocking.js";
 import type { HookContext } from "../../hooks/hook-context.js";
@@ -69,7 +70,7 @@ export function executeCall(state: RunState, input: ExecuteInput): CallOutcome |
   return afterBody(state, input, value);
 }
 
-/** The body answered: inspections of tool_call (after the operation, DESIGN §3), then tool_result. */
+/** The body answered: inspections of tool_call (after the operation), then tool_result. */
 function afterBody(
   state: RunState,
   input: ExecuteInput,
@@ -186,7 +187,7 @@ function afterResultHooks(
   rewritten: BlockingOutcome<EventPayload<"tool_result">>,
   selection: HookSelection,
   isError: boolean,
-): CallOutcome {
+): CallOutcome | Promise<CallOutcome> {
   if (rewritten.failure) {
     // Fail closed: the raw output never reaches the model, the trace or the logs.
     return resultOutcome(input, `tool result withheld: ${rewritten.failure.message} (failed closed)`, true);
@@ -198,7 +199,11 @@ function afterResultHooks(
   return resultOutcome(input, rewritten.payload.result, isError);
 }
 
-function resultOutcome(input: ExecuteInput, result: unknown, isError: boolean): CallOutcome {
+function resultOutcome(
+  input: ExecuteInput,
+  result: unknown,
+  isError: boolean,
+): CallOutcome | Promise<CallOutcome> {
   const outcome: Extract<CallOutcome, { kind: "result" }> = {
     kind: "result",
     toolCallId: input.base.toolCallId,
@@ -210,5 +215,72 @@ function resultOutcome(input: ExecuteInput, result: unknown, isError: boolean): 
     executed: true,
   };
   if (input.once?.replayed) outcome.replayed = true;
-  return outcome;
+  if (isError || input.tool.toModelOutput === undefined) return outcome;
+  return withModelOutput(input.tool, outcome);
+}
+
+const MODEL_OUTPUT_TYPES = new Set([
+  "text",
+  "json",
+  "error-text",
+  "error-json",
+  "execution-denied",
+  "content",
+]);
+
+/** `toModelOutput` answered something the model cannot be sent. */
+class BadModelOutput extends Error {}
+
+/** What `toModelOutput` answered, if it is a shape the model can be sent; a throw otherwise. */
+function checkedModelOutput(output: unknown): ToolResultOutput {
+  const type = (output as { type?: unknown } | null)?.type;
+  if (
+    typeof output !== "object" ||
+    output === null ||
+    typeof type !== "string" ||
+    !MODEL_OUTPUT_TYPES.has(type)
+  ) {
+    throw new BadModelOutput(
+      `returned ${JSON.stringify(output)?.slice(0, 80) ?? String(output)}; expected { type, value } with type one of ${[...MODEL_OUTPUT_TYPES].join(", ")}`,
+    );
+  }
+  const value = (output as { value?: unknown }).value;
+  if ((type === "text" || type === "error-text") && typeof value !== "string") {
+    throw new BadModelOutput(`returned a "${type}" output whose value is not a string`);
+  }
+  if (type === "content" && !Array.isArray(value)) {
+    throw new BadModelOutput(`returned a "content" output whose value is not an array`);
+  }
+  return output as ToolResultOutput;
+}
+
+/** The tool's `toModelOutput` maps the result to what the model is sent; a throw is the call's error. */
+function withModelOutput(
+  tool: ResolvedTool,
+  outcome: Extract<CallOutcome, { kind: "result" }>,
+): CallOutcome | Promise<CallOutcome> {
+  const failed = (error: unknown): CallOutcome => ({
+    ...outcome,
+    result: `tool "${tool.qualifiedName}" failed: its toModelOutput ${error instanceof BadModelOutput ? error.message : `threw: ${errorMessage(error)}`}`,
+    isError: true,
+  });
+  try {
+    const mapped = tool.toModelOutput!({
+      toolCallId: outcome.toolCallId,
+      input: outcome.args,
+      output: outcome.result,
+    });
+    if (!isPromiseLike(mapped)) {
+      outcome.modelOutput = checkedModelOutput(mapped);
+      return outcome;
+    }
+    return Promise.resolve(mapped)
+      .then((output) => {
+        outcome.modelOutput = checkedModelOutput(output);
+        return outcome as CallOutcome;
+      })
+      .then(undefined, failed);
+  } catch (error) {
+    return failed(error);
+  }
 }

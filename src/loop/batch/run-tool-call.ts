@@ -10,10 +10,13 @@ import type { BlockingOutcome } from "../../hooks/blocking.js";
 import type { AskRequest } from "../../hooks/flow.js";
 import { EMPTY_SELECTION } from "../../hooks/hook-registry.js";
 import type { ModelToolCall } from "../../models/language-model.js";
+import type { Validation } from "../../tools/input-schema.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
+import { errorMessage } from "../../tools/tool-output.js";
 import { abortError } from "../abortable.js";
 import { contextFor, payload, type RunState } from "../run-state.js";
 import type { LoopRuntime } from "../types.js";
+import { toolOptions } from "./calling-run.js";
 import { type ExecuteInput, executeCall } from "./execute-call.js";
 import type { CallOutcome, PendingCall } from "./types.js";
 
@@ -61,7 +64,7 @@ function checkCall(
   args: unknown,
   parsed: boolean,
   rawInput: string,
-): Extract<Resolution, { ok: true }> | Problem {
+): Extract<Resolution, { ok: true }> | Problem | Promise<Extract<Resolution, { ok: true }> | Problem> {
   // A patch's activeTools is an allow-list: a tool the step did not offer cannot be called.
   const tool =
     state.offeredTools && !state.offeredTools.has(toolName) ? undefined : runtime.toolsByName.get(toolName);
@@ -77,7 +80,17 @@ function checkCall(
       message: `arguments for "${toolName}" are not valid JSON: ${rawInput.slice(0, 200)}`,
     };
   }
-  const checked = tool.input.validate(args);
+  const checked = tool.input.check(args);
+  // A schema that validates asynchronously answers with a promise (the rare case).
+  if (checked instanceof Promise) return checked.then((answer) => checkedCall(tool, toolName, answer));
+  return checkedCall(tool, toolName, checked);
+}
+
+function checkedCall(
+  tool: ResolvedTool,
+  toolName: string,
+  checked: Validation,
+): Extract<Resolution, { ok: true }> | Problem {
   if (checked.ok) return { ok: true, tool, args: checked.value };
   return { reason: "invalid_args", message: `invalid arguments for "${toolName}": ${checked.message}` };
 }
@@ -93,6 +106,10 @@ export function resolveCall(
 ): Resolution | Promise<Resolution> {
   const args: unknown = call.argsParsed ? call.args : call.rawInput;
   const checked = checkCall(runtime, state, call.toolName, args, call.argsParsed, call.rawInput);
+  if (checked instanceof Promise)
+    return checked.then((answer) =>
+      "ok" in answer ? answer : recoverCall(runtime, state, call, args, answer),
+    );
   if ("ok" in checked) return checked;
   return recoverCall(runtime, state, call, args, checked);
 }
@@ -137,7 +154,7 @@ async function recoverCall(
     if (flow.type === "repair") {
       // The repaired call is checked once more; it gets no second recovery round.
       args = flow.call.args;
-      const checked = checkCall(runtime, state, flow.call.toolName ?? call.toolName, args, true, "");
+      const checked = await checkCall(runtime, state, flow.call.toolName ?? call.toolName, args, true, "");
       if ("ok" in checked) return checked;
       problem = checked;
     }
@@ -227,6 +244,7 @@ function runCall(
       selection: EMPTY_SELECTION,
       concurrent: control.concurrent,
     };
+    if (tool.needsApproval !== undefined) return approvalNeeded(runtime, state, call, control, input);
     return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
   }
   const callEvent = toolCallEvent(state, base, resolution.args);
@@ -331,6 +349,41 @@ function afterDecide(
       );
     }
     if (flow.type === "ask") return askThenExecute(runtime, state, call, control, input, flow.request);
+  }
+  if (tool.needsApproval !== undefined) return approvalNeeded(runtime, state, call, control, input);
+  return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
+}
+
+/**
+ * A tool's own `needsApproval` (true, or a function of the arguments): an `ask` decision,
+ * unless a hook denied or skipped the call already. A function that throws fails closed.
+ */
+async function approvalNeeded(
+  runtime: LoopRuntime,
+  state: RunState,
+  call: ModelToolCall,
+  control: CallControl,
+  input: ExecuteInput,
+): Promise<CallOutcome> {
+  const { tool, base, args } = input;
+  const needs = tool.needsApproval!;
+  let asks: boolean;
+  try {
+    asks =
+      needs === true ||
+      (typeof needs === "function" && (await needs(args, toolOptions(base.toolCallId, state))) === true);
+  } catch (error) {
+    return errorResult(
+      call,
+      `tool not run: the needsApproval of tool "${tool.qualifiedName}" threw: ${errorMessage(error)} (failed closed)`,
+      args,
+      tool,
+    );
+  }
+  if (asks) {
+    return askThenExecute(runtime, state, call, control, input, {
+      reason: `tool "${tool.qualifiedName}" needs approval`,
+    });
   }
   return control.defer?.() ? pendingCall(state, base, input) : executeCall(state, input);
 }

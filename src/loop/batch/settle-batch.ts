@@ -1,5 +1,5 @@
 /**
- * Settling a suspended run's pending batch (DESIGN §5, §7b), in two parts:
+ * Settling a suspended run's pending batch, in two parts:
  *
  * - `planBatch` (no side effects): per call, in call order — already settled calls stay;
  *   a call whose tool already started in an earlier process is replayed, never re-run;
@@ -120,7 +120,7 @@ async function execute(
   let args = entry.args;
   if (!replay) {
     // Saved as JSON: re-validate, so the body gets its schema's values (defaults, coercions).
-    const checked = tool.input.validate(args);
+    const checked = await tool.input.check(args);
     if (!checked.ok) {
       return errorOutcome(
         entry,

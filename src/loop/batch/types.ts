@@ -3,6 +3,7 @@
  * with, a call that waits on a human, the batch's entries as a suspended run saves them,
  * and what the batch asks of the approval channel and of the exactly-once guard.
  */
+import type { ToolResultOutput } from "@ai-sdk/provider-utils";
 import type { EventPayload } from "../../events/payloads.js";
 import type { AskRequest } from "../../hooks/flow.js";
 
@@ -18,6 +19,8 @@ export type CallOutcome =
       executed: boolean;
       /** The body ran in an earlier process of this (resumed) run; it was not run again. */
       replayed?: boolean;
+      /** What the model is sent of the result (the tool's `toModelOutput`), when not the result itself. */
+      modelOutput?: ToolResultOutput;
     }
   | { kind: "terminate"; reason: string; hook: string }
   | { kind: "retry"; feedback: string; hook: string }

@@ -38,6 +38,10 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 const execution: ToolExecutionOptions = {
   toolCallId: "t",
   signal: new AbortController().signal,
+  get abortSignal() {
+    return this.signal;
+  },
+  messages: [],
   context: { sessionId: "s", runId: "r", step: 0, agentName: "main" },
 };
 const call = (name: string, args: unknown) => {

@@ -73,6 +73,10 @@ describe("builtin memory toolset", () => {
     const options = {
       toolCallId: "t",
       signal: new AbortController().signal,
+      get abortSignal() {
+        return this.signal;
+      },
+      messages: [],
       context: { sessionId: "s", runId: "r", step: 0, agentName: "main" },
     };
     await Promise.all(

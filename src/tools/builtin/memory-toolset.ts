@@ -1,7 +1,7 @@
 /**
  * The builtin `memory` toolset (`{ kind: builtin, module: memory }`): a key-value store
  * per session, kept in the StateStore (so it persists wherever sessions do), plus a list
- * of free-form memories (`remember` / `get_memories`, the names seeds 000 and 003 use).
+ * of free-form memories (`remember` / `get_memories`, the names manifests and hooks commonly use).
  * Each session's memory is one record; updates are serialised per record in this process.
  */
 import { z } from "../../deps/zod.js";

@@ -1,5 +1,5 @@
 /**
- * How to reach an MCP server (DESIGN §7): a command spoken to over stdio, or a streamable
+ * How to reach an MCP server: a command spoken to over stdio, or a streamable
  * HTTP endpoint. `${VAR}` / `${VAR:-default}` in `args`, `env`, `url` and `headers` are
  * read from the environment when the server starts, so tokens stay out of config files
  * (`headers: { Authorization: "Bearer ${GITHUB_TOKEN}" }`).

@@ -26,6 +26,10 @@ afterEach(async () => {
 const execution = (): ToolExecutionOptions => ({
   toolCallId: "t1",
   signal: new AbortController().signal,
+  get abortSignal() {
+    return this.signal;
+  },
+  messages: [],
   context: { sessionId: "s", runId: "r", step: 0, agentName: "main" },
 });
 

@@ -1,5 +1,5 @@
 /**
- * An MCP server as a toolset (DESIGN §1, §7): its tools are listed once at start and named
+ * An MCP server as a toolset: its tools are listed once at start and named
  * `toolset.tool` (function `toolset_tool`, or the tool's own name with `prefix: false`).
  * Calls go to the shared connection (mcp-pool.ts); `isError` answers and protocol errors
  * (unknown tool, invalid params, a server that died mid-call) throw McpToolError, which
@@ -71,6 +71,7 @@ function toResolvedTool(
     input: {
       jsonSchema: tool.inputSchema as Record<string, unknown>,
       validate: (value) => ({ ok: true, value }),
+      check: (value) => ({ ok: true, value }),
     },
   };
 }

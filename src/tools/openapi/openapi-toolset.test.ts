@@ -68,7 +68,7 @@ async function call(
 ): Promise<unknown> {
   const checked = tool!.input.validate(args);
   if (!checked.ok) throw new Error(`invalid: ${checked.message}`);
-  return tool!.execute(checked.value, { ...EXECUTION, signal });
+  return tool!.execute(checked.value, { ...EXECUTION, signal, abortSignal: signal, messages: [] });
 }
 
 async function failure(promise: Promise<unknown>): Promise<OpenApiCallError> {

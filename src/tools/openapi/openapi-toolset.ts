@@ -192,12 +192,13 @@ function operationTool(
       at: ["spec"],
       message: `${tool}: input not checked locally (${(error as HookwiseError).message})`,
     });
+    const accept = (value: unknown) => ({ ok: true as const, value });
     const resolved = resolveTool(
       tool,
       { ...definition, inputSchema: undefined },
       { toolset: context.toolset, prefix },
     );
-    return { ...resolved, input: { jsonSchema: input.schema, validate: (value) => ({ ok: true, value }) } };
+    return { ...resolved, input: { jsonSchema: input.schema, validate: accept, check: accept } };
   }
   return resolveTool(tool, definition, { toolset: context.toolset, prefix });
 }

@@ -1,5 +1,5 @@
 /**
- * A content strategy of synthetic tool-call injection (seed 000): where the injected
+ * A content strategy of synthetic tool-call injection: where the injected
  * result comes from. Each strategy is its own module, listed once in `index.ts`; adding one
  * touches no other file.
  */
@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { ActionServices, Evaluation } from "../../evaluation.js";
 
 export interface ContentRequest {
-  /** The function name the injected call carries (resolved as seed 000 says). */
+  /** The function name the injected call carries (see `injected-tool-name.ts`). */
   toolName: string;
   arguments: Readonly<Record<string, unknown>>;
   evaluation: Evaluation;

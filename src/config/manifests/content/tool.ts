@@ -1,5 +1,5 @@
 /**
- * `tool` (seed 000's first strategy): runs the real tool with the entry's arguments. A tool
+ * `tool` (the default strategy): runs the real tool with the entry's arguments. A tool
  * that answers with fallback or error content (rather than throwing) is injected as-is.
  */
 import { lazy } from "../../../deps/load-package.js";

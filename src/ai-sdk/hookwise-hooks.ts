@@ -1,0 +1,168 @@
+/**
+ * hookwise's hooks and policies outside hookwise's loop: what `hookwiseMiddleware` and
+ * `hookwiseTools` dispatch to when an AI SDK loop (`generateText`, `streamText`,
+ * `ToolLoopAgent`) drives the model and runs the tools.
+ */
+import { randomUUID } from "node:crypto";
+import { consoleLogger } from "../agent/agent-runtime.js";
+import type { Agent } from "../agent/types.js";
+import { type LoadConfigOptions, loadConfig } from "../config/load-config.js";
+import type { EventName } from "../events/catalogue.js";
+import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
+import type { AnyHook } from "../hooks/define-hook.js";
+import type { HookContext, HookLogger } from "../hooks/hook-context.js";
+import { HookRegistry } from "../hooks/hook-registry.js";
+import { HookRunner } from "../hooks/hook-runner.js";
+import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
+import { Scratchpad } from "../hooks/scratchpad.js";
+import { compilePolicies, type Policy } from "../policy/policy.js";
+
+export interface HookwiseHooksOptions {
+  hooks?: readonly AnyHook[];
+  policies?: readonly Policy[];
+  /** The name hooks see as `ctx.agentName` and the first element of `agentPath`. Default "ai-sdk". */
+  name?: string;
+  /** The session hooks see (`ctx.sessionId`, session scratchpad). Default: one per `HookwiseHooks`. */
+  sessionId?: string;
+  logger?: HookLogger;
+  /** Timeout of every hook that sets none of its own (default 30 000 ms). */
+  hookTimeoutMs?: number;
+  /**
+   * Answers an `ask` decision (a policy's `ask_user`, a tool's approval): the AI SDK's loop
+   * cannot suspend and resume a run, so without it an ask is a denial.
+   */
+  approve?: (call: {
+    toolName: string;
+    qualifiedName: string;
+    toolCallId: string;
+    args: unknown;
+  }) => boolean | Promise<boolean>;
+}
+
+/** Hooks and policies ready to run inside AI SDK code; make one with `hookwiseHooks` or `loadHookwiseConfig`. */
+export class HookwiseHooks {
+  readonly name: string;
+  readonly sessionId: string;
+  readonly registry: HookRegistry;
+  readonly log: HookLogger;
+  readonly approve: HookwiseHooksOptions["approve"];
+  readonly #sessionScratch = new Scratchpad();
+  readonly #close: (() => Promise<void>) | undefined;
+
+  constructor(
+    registry: HookRegistry,
+    options: Omit<HookwiseHooksOptions, "hooks" | "policies" | "hookTimeoutMs">,
+    close?: () => Promise<void>,
+  ) {
+    this.registry = registry;
+    this.name = options.name ?? "ai-sdk";
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.log = options.logger ?? consoleLogger;
+    this.approve = options.approve;
+    this.#close = close;
+  }
+
+  /** Whether any hook listens to `event`. */
+  wants(event: EventName): boolean {
+    return this.registry.has(event);
+  }
+
+  /** One operation's runner and context (a model attempt, a tool call). */
+  operation(input: { messages: readonly ModelMessage[]; signal?: AbortSignal; streaming: boolean }): {
+    runner: HookRunner;
+    context: HookContext;
+    agentPath: readonly string[];
+  } {
+    const source: ContextSource = {
+      runId: randomUUID(),
+      sessionId: this.sessionId,
+      agentName: this.name,
+      agentPath: [this.name],
+      isStreaming: input.streaming,
+      signal: input.signal ?? new AbortController().signal,
+      log: this.log,
+      sessionScratch: this.#sessionScratch,
+      runScratch: new Scratchpad(),
+      stepScratch: new Scratchpad(),
+      step: 0,
+      input: lastUserText(input.messages),
+      turn: 0,
+      messages: input.messages,
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    };
+    const runner = new HookRunner({ registries: [{ registry: this.registry, depth: 0 }], log: this.log });
+    return { runner, context: new OperationContext(source, 1), agentPath: source.agentPath };
+  }
+
+  /** Releases what a loaded config opened (its store, MCP servers…). */
+  async close(): Promise<void> {
+    await this.#close?.();
+  }
+}
+
+function lastUserText(messages: readonly ModelMessage[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== "user") continue;
+    if (typeof message.content === "string") return message.content;
+    return message.content
+      .map((part) => (part.type === "text" ? part.text : ""))
+      .filter(Boolean)
+      .join("\n");
+  }
+  return "";
+}
+
+/** Hooks and policies given in code. */
+export function hookwiseHooks(options: HookwiseHooksOptions): HookwiseHooks {
+  const registry = new HookRegistry(options.hooks ?? [], { defaultTimeoutMs: options.hookTimeoutMs });
+  if (options.policies?.length) registry.register(compilePolicies(options.policies));
+  return new HookwiseHooks(registry, options);
+}
+
+/** The hooks and policies of an agent (`createAgent`, or one a config built). */
+export function agentHooks(agent: Agent, options: Omit<HookwiseHooksOptions, "hooks" | "policies"> = {}) {
+  return new HookwiseHooks(agent.runtime.registry, {
+    logger: agent.runtime.log,
+    ...options,
+    name: options.name ?? agent.name,
+  });
+}
+
+export interface LoadHookwiseConfigOptions
+  extends LoadConfigOptions,
+    Omit<HookwiseHooksOptions, "hooks" | "policies" | "logger"> {
+  /** Whose hooks: an agent id of the config. Default: its default agent. */
+  agent?: string;
+}
+
+/**
+ * The hooks and policies a YAML (or JSON) config gives an agent — the app-wide ones and the
+ * agent's own — ready for `hookwiseMiddleware` and `hookwiseTools`. `close()` releases
+ * what the config opened.
+ */
+export async function loadHookwiseConfig(
+  path: string,
+  options: LoadHookwiseConfigOptions = {},
+): Promise<HookwiseHooks> {
+  const config = await loadConfig(path, options);
+  try {
+    const agent = await config.createAgent(options.agent);
+    return new HookwiseHooks(
+      agent.runtime.registry,
+      { ...options, logger: agent.runtime.log, name: options.name ?? agent.name },
+      () => config.close(),
+    );
+  } catch (error) {
+    await config.close();
+    throw error;
+  }
+}
+
+/** A payload with the adapter's lineage. */
+export function adapterPayload<P extends AnyEventPayload>(
+  agentPath: readonly string[],
+  fields: Omit<P, "agentPath">,
+): P {
+  return { ...fields, agentPath } as P;
+}

@@ -1,0 +1,173 @@
+/**
+ * hookwise inside AI SDK code: a YAML config's policies and hooks run in `generateText` and
+ * `streamText` through `hookwiseMiddleware` and `hookwiseTools`, the AI SDK driving its loop.
+ */
+import { fileURLToPath } from "node:url";
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from "ai";
+import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
+import { afterEach, describe, expect, test } from "vitest";
+import { z } from "zod";
+import { defineHook } from "../hooks/define-hook.js";
+import { flow } from "../hooks/flow.js";
+import { type HookwiseHooks, loadHookwiseConfig } from "./hookwise-hooks.js";
+import { hookwiseMiddleware, ModelRequestBlockedError } from "./hookwise-middleware.js";
+import { hookwiseTools } from "./hookwise-tools.js";
+
+const CONFIG = fileURLToPath(new URL("../../test/fixtures/ai-sdk/hookwise.yaml", import.meta.url));
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+
+/** A mock model answering one tool call per listed step, then "done". */
+function mockModel(calls: { toolName: string; input: unknown }[]) {
+  let step = 0;
+  const answer = (): LanguageModelV3GenerateResult => {
+    const call = calls[step++];
+    return {
+      content: call
+        ? [
+            {
+              type: "tool-call",
+              toolCallId: `c${step}`,
+              toolName: call.toolName,
+              input: JSON.stringify(call.input),
+            },
+          ]
+        : [{ type: "text", text: "done" }],
+      finishReason: { unified: call ? "tool-calls" : "stop", raw: undefined },
+      usage,
+      warnings: [],
+    };
+  };
+  return new MockLanguageModelV3({
+    doGenerate: async () => answer(),
+    doStream: async () => {
+      const result = answer();
+      const part = result.content[0]!;
+      const chunks =
+        part.type === "tool-call"
+          ? [part]
+          : [
+              { type: "text-start" as const, id: "t" },
+              { type: "text-delta" as const, id: "t", delta: "done" },
+              { type: "text-end" as const, id: "t" },
+            ];
+      return {
+        stream: simulateReadableStream({
+          chunks: [...chunks, { type: "finish" as const, finishReason: result.finishReason, usage }],
+        }),
+      };
+    },
+  });
+}
+
+function shopTools(ran: string[]) {
+  return {
+    delete_all: tool({
+      description: "Delete every order",
+      inputSchema: z.object({}),
+      execute: async () => {
+        ran.push("delete_all");
+        return "deleted";
+      },
+    }),
+    list: tool({
+      description: "List orders",
+      inputSchema: z.object({ limit: z.number() }),
+      execute: async ({ limit }) => {
+        ran.push(`list ${limit}`);
+        return ["order-1"].slice(0, limit);
+      },
+    }),
+  };
+}
+
+let hooks: HookwiseHooks | undefined;
+afterEach(async () => {
+  await hooks?.close();
+  hooks = undefined;
+});
+
+describe.each(["generateText", "streamText"] as const)("a YAML config inside %s", (surface) => {
+  test("its deny policy stops the tool before its body runs; its request hook patches every attempt", async () => {
+    hooks = await loadHookwiseConfig(CONFIG);
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "delete_all", input: {} },
+      { toolName: "list", input: { limit: 1 } },
+    ]);
+    const options = {
+      model: wrapLanguageModel({ model, middleware: hookwiseMiddleware(hooks) }),
+      tools: hookwiseTools(shopTools(ran), hooks, { toolset: "shop" }),
+      prompt: "clean up the shop",
+      stopWhen: stepCountIs(5),
+    };
+    let toolOutputs: unknown[];
+    let text: string;
+    if (surface === "generateText") {
+      const result = await generateText(options);
+      text = result.text;
+      toolOutputs = result.steps.flatMap((step) =>
+        step.content.filter((part) => part.type.startsWith("tool-")),
+      );
+    } else {
+      const result = streamText(options);
+      text = await result.text;
+      toolOutputs = (await result.steps).flatMap((step) =>
+        step.content.filter((part) => part.type.startsWith("tool-")),
+      );
+    }
+    expect(text).toBe("done");
+    // The denied tool's side effect did not happen; the allowed one ran.
+    expect(ran).toEqual(["list 1"]);
+    expect(toolOutputs).toContainEqual(
+      expect.objectContaining({
+        type: "tool-error",
+        toolName: "delete_all",
+        error: expect.objectContaining({
+          message: expect.stringMatching(
+            /tool "shop.delete_all" was denied by hook "policy.*": destructive tools/,
+          ),
+        }),
+      }),
+    );
+    // Every provider call carried the config's system message (a model_request patch).
+    const calls = surface === "generateText" ? model.doGenerateCalls : model.doStreamCalls;
+    expect(calls).toHaveLength(3);
+    for (const call of calls as LanguageModelV3CallOptions[]) {
+      expect(JSON.stringify(call.prompt)).toContain("Answer in one sentence.");
+    }
+  });
+});
+
+test("a model_request deny stops the provider call with an error naming the hook", async () => {
+  const model = mockModel([]);
+  const guarded = wrapLanguageModel({
+    model,
+    middleware: hookwiseMiddleware({
+      hooks: [
+        defineHook({
+          name: "no-secrets",
+          on: "model_request",
+          kind: "decide",
+          handler: ({ request }) =>
+            JSON.stringify(request.messages).includes("password")
+              ? flow.deny("secrets in the prompt")
+              : undefined,
+        }),
+      ],
+    }),
+  });
+  await expect(
+    generateText({ model: guarded, prompt: "my password is hunter2", maxRetries: 0 }),
+  ).rejects.toThrow(ModelRequestBlockedError);
+  await expect(
+    generateText({ model: guarded, prompt: "my password is hunter2", maxRetries: 0 }),
+  ).rejects.toThrow(/model call denied by hook "no-secrets": secrets in the prompt/);
+  expect(model.doGenerateCalls).toHaveLength(0);
+  const fine = await generateText({ model: guarded, prompt: "hello" });
+  expect(fine.text).toBe("done");
+});

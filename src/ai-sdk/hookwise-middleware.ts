@@ -1,0 +1,288 @@
+/**
+ * `hookwiseMiddleware`: a language model middleware (`wrapLanguageModel({ model, middleware })`)
+ * that runs hookwise's `model_request` hooks before every provider attempt — patches apply
+ * to the call's parameters, a deny stops the call with an error naming the hook — and
+ * `model_response` inspections after it.
+ */
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Middleware,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { HookwiseError } from "../errors/hookwise-error.js";
+import type { EventPayload, ModelMessage, ModelRequest, ToolChoice } from "../events/payloads.js";
+import { deepMerge, mergeRequestPatches } from "../hooks/merge-request-patch.js";
+import type { RequestPatch } from "../hooks/request-patch.js";
+import { toPrompt } from "../loop/to-prompt.js";
+import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
+
+/** A provider call hookwise stopped: a `model_request` hook denied or terminated it, or failed. */
+export class ModelRequestBlockedError extends HookwiseError {
+  override readonly name = "ModelRequestBlockedError";
+  constructor(
+    message: string,
+    readonly hook: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+function toolChoiceOf(choice: LanguageModelV3CallOptions["toolChoice"]): ToolChoice {
+  if (!choice) return "auto";
+  return choice.type === "tool" ? { type: "tool", toolName: choice.toolName } : choice.type;
+}
+
+function toV3ToolChoice(choice: ToolChoice): LanguageModelV3CallOptions["toolChoice"] {
+  return typeof choice === "string" ? { type: choice } : choice;
+}
+
+/** The call as hooks see it (a hookwise `ModelRequest`). */
+function requestOf(params: LanguageModelV3CallOptions, modelLabel: string): ModelRequest {
+  const system = params.prompt
+    .filter((message) => message.role === "system")
+    .map((message) => message.content as string)
+    .join("\n\n");
+  const tools = (params.tools ?? [])
+    .filter((tool): tool is LanguageModelV3FunctionTool => tool.type === "function")
+    .map((tool) => ({
+      name: tool.name,
+      description: tool.description ?? "",
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+    }));
+  const request: ModelRequest = {
+    step: 0,
+    attempt: 1,
+    system: system || undefined,
+    // The prompt's messages are the AI SDK's model messages as the provider receives them.
+    messages: params.prompt.filter((message) => message.role !== "system") as unknown as ModelMessage[],
+    tools,
+    toolChoice: toolChoiceOf(params.toolChoice),
+    model: modelLabel,
+  };
+  for (const field of ["temperature", "maxOutputTokens", "topP", "seed", "stopSequences"] as const)
+    if (params[field] !== undefined) (request as unknown as Record<string, unknown>)[field] = params[field];
+  if (params.providerOptions)
+    request.providerOptions = params.providerOptions as ModelRequest["providerOptions"];
+  return request;
+}
+
+function contextBlock(item: string | { id?: string; text: string }): string {
+  if (typeof item === "string") return `<context>\n${item}\n</context>`;
+  return `<context${item.id ? ` id="${item.id.replace(/"/g, "'")}"` : ""}>\n${item.text}\n</context>`;
+}
+
+/** Adds a text part to the last user message of a prompt (a new user message if none). */
+function appendToLastUser(prompt: LanguageModelV3Prompt, text: string): LanguageModelV3Prompt {
+  const copy = [...prompt];
+  for (let index = copy.length - 1; index >= 0; index--) {
+    const message = copy[index]!;
+    if (message.role !== "user") continue;
+    copy[index] = { ...message, content: [...message.content, { type: "text", text }] };
+    return copy;
+  }
+  copy.push({ role: "user", content: [{ type: "text", text }] });
+  return copy;
+}
+
+/** The merged patch applied to a copy of the call's parameters. */
+function applyToParams(params: LanguageModelV3CallOptions, patch: RequestPatch): LanguageModelV3CallOptions {
+  const next: LanguageModelV3CallOptions = { ...params };
+  let prompt = params.prompt;
+  if (patch.messages !== undefined || patch.system !== undefined) {
+    const system =
+      patch.system ??
+      params.prompt
+        .filter((message) => message.role === "system")
+        .map((message) => message.content as string)
+        .join("\n\n");
+    const rest =
+      patch.messages !== undefined
+        ? toPrompt(undefined, patch.messages)
+        : params.prompt.filter((message) => message.role !== "system");
+    prompt = [...(system ? [{ role: "system" as const, content: system }] : []), ...rest];
+  }
+  if (patch.appendToUserMessage !== undefined) prompt = appendToLastUser(prompt, patch.appendToUserMessage);
+  if (patch.extraContext?.length)
+    prompt = appendToLastUser(prompt, patch.extraContext.map(contextBlock).join("\n"));
+  next.prompt = prompt;
+  for (const field of ["temperature", "maxOutputTokens", "topP", "seed", "stopSequences"] as const)
+    if (patch[field] !== undefined) (next as unknown as Record<string, unknown>)[field] = patch[field];
+  if (patch.toolChoice !== undefined) next.toolChoice = toV3ToolChoice(patch.toolChoice);
+  if (patch.providerOptions) {
+    next.providerOptions = deepMerge(
+      (params.providerOptions ?? {}) as Record<string, unknown>,
+      patch.providerOptions,
+    ) as LanguageModelV3CallOptions["providerOptions"];
+  }
+  if (patch.activeTools && next.tools) {
+    const allowed = new Set(patch.activeTools);
+    next.tools = next.tools.filter((tool) => allowed.has(tool.name));
+  }
+  return next;
+}
+
+async function beforeCall(
+  set: HookwiseHooks,
+  params: LanguageModelV3CallOptions,
+  modelLabel: string,
+  streaming: boolean,
+): Promise<LanguageModelV3CallOptions> {
+  if (!set.wants("model_request")) return params;
+  const request = requestOf(params, modelLabel);
+  const { runner, context, agentPath } = set.operation({
+    messages: request.messages,
+    signal: params.abortSignal,
+    streaming,
+  });
+  const event: EventPayload<"model_request"> = {
+    type: "model_request",
+    agentPath,
+    request,
+    userMessage: context.input,
+    history: request.messages,
+    isFirstStep: !request.messages.some((message) => message.role === "assistant"),
+  };
+  const selection = runner.select(event, "model_request");
+  const patched = await runner.dispatch(event, context, selection, { phase: "transforms" });
+  if (patched.failure) {
+    throw new ModelRequestBlockedError(
+      `model call not made: ${patched.failure.message} (failed closed)`,
+      patched.failure.hook,
+    );
+  }
+  if (patched.terminal?.flow.type === "terminate") {
+    throw new ModelRequestBlockedError(
+      `model call not made: hook "${patched.terminal.hook}" terminated the run: ${patched.terminal.flow.reason}`,
+      patched.terminal.hook,
+    );
+  }
+  let next = params;
+  if (patched.patches.length) {
+    const merged = mergeRequestPatches(patched.patches);
+    for (const warning of merged.warnings) set.log.warn(warning);
+    next = applyToParams(params, merged.patch);
+  }
+  if (selection.decides.length) {
+    const effective = { ...event, request: requestOf(next, modelLabel) };
+    const decided = await runner.dispatch(effective, context, selection, { phase: "decides" });
+    if (decided.failure) {
+      throw new ModelRequestBlockedError(
+        `model call not made: ${decided.failure.message} (failed closed)`,
+        decided.failure.hook,
+      );
+    }
+    if (decided.terminal?.flow.type === "deny") {
+      throw new ModelRequestBlockedError(
+        `model call denied by hook "${decided.terminal.hook}": ${decided.terminal.flow.reason}`,
+        decided.terminal.hook,
+      );
+    }
+  }
+  runner.inspect(event, context, selection);
+  return next;
+}
+
+function inspectResponse(
+  set: HookwiseHooks,
+  params: LanguageModelV3CallOptions,
+  modelLabel: string,
+  streaming: boolean,
+  answer: {
+    text: string;
+    toolCalls: { toolCallId: string; toolName: string; args: unknown }[];
+    finishReason: string;
+    usage: { inputTokens?: number; outputTokens?: number };
+  },
+): void {
+  if (!set.wants("model_response")) return;
+  const request = requestOf(params, modelLabel);
+  const { runner, context, agentPath } = set.operation({
+    messages: request.messages,
+    signal: params.abortSignal,
+    streaming,
+  });
+  const event: EventPayload<"model_response"> = {
+    type: "model_response",
+    agentPath,
+    request,
+    text: answer.text,
+    toolCalls: answer.toolCalls,
+    finishReason: answer.finishReason,
+    usage: {
+      inputTokens: answer.usage.inputTokens,
+      outputTokens: answer.usage.outputTokens,
+      totalTokens: (answer.usage.inputTokens ?? 0) + (answer.usage.outputTokens ?? 0),
+    },
+  };
+  runner.inspect(event, context, runner.select(event, "model_response"));
+}
+
+function answerOf(content: readonly LanguageModelV3Content[]) {
+  let text = "";
+  const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = [];
+  for (const part of content) {
+    if (part.type === "text") text += part.text;
+    else if (part.type === "tool-call")
+      toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, args: part.input });
+  }
+  return { text, toolCalls };
+}
+
+type FinishReason = { unified?: string } | string | undefined;
+const reasonOf = (reason: FinishReason) =>
+  typeof reason === "string" ? reason : (reason?.unified ?? "unknown");
+
+/**
+ * A middleware for `wrapLanguageModel` that runs hookwise's `model_request` hooks (and
+ * policies' request decides) on every provider attempt and `model_response` inspections
+ * after it. Takes hooks in code (`{ hooks, policies }`) or a `HookwiseHooks` (e.g.
+ * `await loadHookwiseConfig("hookwise.yaml")`).
+ */
+export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions): LanguageModelV3Middleware {
+  const set = "operation" in hooks ? (hooks as HookwiseHooks) : hookwiseHooks(hooks as HookwiseHooksOptions);
+  const label = (model: { provider: string; modelId: string }) => `${model.provider}:${model.modelId}`;
+  return {
+    specificationVersion: "v3",
+    transformParams: async ({ params, type, model }) =>
+      beforeCall(set, params, label(model), type === "stream"),
+    wrapGenerate: async ({ doGenerate, params, model }) => {
+      const result = await doGenerate();
+      const usage = result.usage as { inputTokens?: { total?: number }; outputTokens?: { total?: number } };
+      inspectResponse(set, params, label(model), false, {
+        ...answerOf(result.content),
+        finishReason: reasonOf(result.finishReason as FinishReason),
+        usage: { inputTokens: usage.inputTokens?.total, outputTokens: usage.outputTokens?.total },
+      });
+      return result;
+    },
+    wrapStream: async ({ doStream, params, model }) => {
+      const { stream, ...rest } = await doStream();
+      let text = "";
+      const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = [];
+      const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+        transform(part, controller) {
+          if (part.type === "text-delta") text += part.delta;
+          else if (part.type === "tool-call")
+            toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, args: part.input });
+          else if (part.type === "finish") {
+            const usage = part.usage as {
+              inputTokens?: { total?: number };
+              outputTokens?: { total?: number };
+            };
+            inspectResponse(set, params, label(model), true, {
+              text,
+              toolCalls,
+              finishReason: reasonOf(part.finishReason as FinishReason),
+              usage: { inputTokens: usage.inputTokens?.total, outputTokens: usage.outputTokens?.total },
+            });
+          }
+          controller.enqueue(part);
+        },
+      });
+      return { stream: stream.pipeThrough(watch), ...rest };
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * `hookwiseTools`: AI SDK tools whose every call passes through hookwise's `tool_call` and
+ * `tool_result` hooks and policies, in whatever loop runs them (`generateText`,
+ * `streamText`, `ToolLoopAgent`). A denied call does not run: its execute throws an error
+ * naming the hook, which the AI SDK sends to the model as the tool's error.
+ */
+
+import { HookwiseError } from "../errors/hookwise-error.js";
+import type { EventPayload, ModelMessage } from "../events/payloads.js";
+import { normalizeSchema } from "../tools/input-schema.js";
+import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
+
+/** A tool call hookwise refused to run: a hook or policy denied it, or a blocking hook failed. */
+export class ToolCallBlockedError extends HookwiseError {
+  override readonly name = "ToolCallBlockedError";
+  constructor(
+    message: string,
+    readonly hook: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The parts of an AI SDK tool hookwiseTools reads; everything else passes through unchanged. */
+interface AiSdkToolLike {
+  inputSchema?: unknown;
+  execute?: (input: any, options: any) => unknown;
+}
+
+export interface HookwiseToolsOptions {
+  /** Qualified names are `<toolset>.<name>` (what config policies match, e.g. `calc.add`). Default: the tool's key. */
+  toolset?: string;
+}
+
+type ExecuteOptions = { toolCallId?: string; messages?: ModelMessage[]; abortSignal?: AbortSignal };
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/**
+ * Wraps each tool's execute with hookwise's `tool_call` hooks (rewrites checked against
+ * the tool's schema, decides and policies, approvals through `approve`) and `tool_result`
+ * hooks (rewrites, inspections). Tools without execute pass through unchanged.
+ */
+export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
+  tools: T,
+  hooks: HookwiseHooks | HookwiseHooksOptions,
+  options: HookwiseToolsOptions = {},
+): T {
+  const set =
+    hooks instanceof Object && "operation" in hooks ? (hooks as HookwiseHooks) : hookwiseHooks(hooks);
+  const wrapped: Record<string, AiSdkToolLike> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    if (typeof tool.execute !== "function") {
+      wrapped[name] = tool;
+      continue;
+    }
+    const qualifiedName = options.toolset ? `${options.toolset}.${name}` : name;
+    let checks: ReturnType<typeof normalizeSchema> | undefined;
+    const execute = tool.execute;
+    wrapped[name] = {
+      ...tool,
+      execute: async (input: unknown, execution: ExecuteOptions = {}) => {
+        checks ??= normalizeSchema(tool.inputSchema, `tool "${qualifiedName}"`);
+        return runCall(set, { name, qualifiedName, checks }, input, execution, (args) =>
+          execute.call(tool, args, execution),
+        );
+      },
+    };
+  }
+  return wrapped as T;
+}
+
+async function runCall(
+  set: HookwiseHooks,
+  tool: { name: string; qualifiedName: string; checks: ReturnType<typeof normalizeSchema> },
+  input: unknown,
+  execution: ExecuteOptions,
+  body: (args: unknown) => unknown,
+): Promise<unknown> {
+  const wantsCall = set.wants("tool_call");
+  const wantsResult = set.wants("tool_result");
+  if (!wantsCall && !wantsResult) return body(input);
+  const { runner, context, agentPath } = set.operation({
+    messages: execution.messages ?? [],
+    signal: execution.abortSignal,
+    streaming: false,
+  });
+  const toolCallId = execution.toolCallId ?? "call";
+  const base = { toolCallId, toolName: tool.name, qualifiedName: tool.qualifiedName };
+  let args = input;
+  let callPayload: EventPayload<"tool_call"> | undefined;
+  if (wantsCall) {
+    callPayload = { type: "tool_call", agentPath, ...base, args };
+    const selection = runner.select(callPayload, "tool_call");
+    const decided = await runner.dispatch(callPayload, context, selection, {
+      validateArgs: tool.checks.validate,
+    });
+    callPayload = decided.payload;
+    args = callPayload.args;
+    if (decided.failure) {
+      throw new ToolCallBlockedError(
+        `tool "${tool.qualifiedName}" not run: ${decided.failure.message} (failed closed)`,
+        decided.failure.hook,
+      );
+    }
+    const terminal = decided.terminal;
+    if (terminal) {
+      const flow = terminal.flow;
+      if (flow.type === "deny") {
+        runner.inspect(callPayload, context, selection);
+        throw new ToolCallBlockedError(
+          `tool "${tool.qualifiedName}" was denied by hook "${terminal.hook}": ${flow.reason}`,
+          terminal.hook,
+        );
+      }
+      if (flow.type === "terminate") {
+        throw new ToolCallBlockedError(
+          `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" terminated the run: ${flow.reason}`,
+          terminal.hook,
+        );
+      }
+      if (flow.type === "skip") {
+        runner.inspect(callPayload, context, selection);
+        return flow.result;
+      }
+      if (flow.type === "ask") {
+        const call = { ...base, args };
+        const answer = flow.request.handler ?? set.approve;
+        const approved = answer ? await answer(call) : false;
+        if (!approved) {
+          throw new ToolCallBlockedError(
+            `tool "${tool.qualifiedName}" was not approved (hook "${terminal.hook}"${flow.request.reason ? `: ${flow.request.reason}` : ""})` +
+              (answer ? "" : "; inside an AI SDK loop an ask needs an `approve` function"),
+            terminal.hook,
+          );
+        }
+      }
+    }
+    runner.inspect(callPayload, context, selection);
+  }
+  let result = body(args);
+  if (isPromiseLike(result)) result = await result;
+  if (!wantsResult) return result;
+  const resultPayload: EventPayload<"tool_result"> = {
+    type: "tool_result",
+    agentPath,
+    ...base,
+    args,
+    result,
+    isError: false,
+  };
+  const selection = runner.select(resultPayload, "tool_result");
+  const rewritten = await runner.dispatch(resultPayload, context, selection);
+  if (rewritten.failure) {
+    throw new ToolCallBlockedError(
+      `tool "${tool.qualifiedName}" result withheld: ${rewritten.failure.message} (failed closed)`,
+      rewritten.failure.hook,
+    );
+  }
+  if (rewritten.terminal?.flow.type === "terminate") {
+    throw new ToolCallBlockedError(
+      `hook "${rewritten.terminal.hook}" terminated the run: ${rewritten.terminal.flow.reason}`,
+      rewritten.terminal.hook,
+    );
+  }
+  runner.inspect(rewritten.payload, context, selection);
+  return rewritten.payload.result;
+}
