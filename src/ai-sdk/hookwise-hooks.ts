@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { consoleLogger } from "../agent/agent-runtime.js";
 import type { Agent } from "../agent/types.js";
+import { ConfigError } from "../config/config-error.js";
 import { type LoadConfigOptions, loadConfig } from "../config/load-config.js";
 import type { EventName } from "../events/catalogue.js";
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
@@ -155,8 +156,22 @@ export async function loadHookwiseConfig(
     );
   } catch (error) {
     await config.close();
-    throw error;
+    throw options.knownTools === undefined ? withKnownToolsHint(error) : error;
   }
+}
+
+/** A tool reference the config could not place: the tools may be the AI SDK code's own. */
+function withKnownToolsHint(error: unknown): unknown {
+  if (!ConfigError.isInstance(error)) return error;
+  const hint =
+    'or, for tools your AI SDK code wraps with hookwiseTools, their names in loadHookwiseConfig(path, { knownTools: ["shop.delete_all", …] })';
+  return new ConfigError(
+    error.issues.map((issue) =>
+      issue.severity === "error" && /tool/.test(issue.message)
+        ? { ...issue, expected: issue.expected ? `${issue.expected}; ${hint}` : hint }
+        : issue,
+    ),
+  );
 }
 
 /** A payload with the adapter's lineage. */

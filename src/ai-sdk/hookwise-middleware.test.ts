@@ -93,7 +93,7 @@ afterEach(async () => {
 
 describe.each(["generateText", "streamText"] as const)("a YAML config inside %s", (surface) => {
   test("its deny policy stops the tool before its body runs; its request hook patches every attempt", async () => {
-    hooks = await loadHookwiseConfig(CONFIG);
+    hooks = await loadHookwiseConfig(CONFIG, { knownTools: ["shop.delete_all", "shop.list"] });
     const ran: string[] = [];
     const model = mockModel([
       { toolName: "delete_all", input: {} },
@@ -170,4 +170,10 @@ test("a model_request deny stops the provider call with an error naming the hook
   expect(model.doGenerateCalls).toHaveLength(0);
   const fine = await generateText({ model: guarded, prompt: "hello" });
   expect(fine.text).toBe("done");
+});
+
+test("a config whose policy names tools it does not know says how to name the AI SDK code's tools", async () => {
+  await expect(loadHookwiseConfig(CONFIG)).rejects.toThrow(
+    /hookwise\.yaml:7:\d+: runtime\.policies\[0\]\.tool: deny policy tool "shop\.delete_all"[^\n]*loadHookwiseConfig\(path, \{ knownTools/,
+  );
 });

@@ -46,6 +46,12 @@ export interface LoadConfigOptions {
    * (relative to the current folder: the CLI's `--claude-settings`).
    */
   claudeSettings?: readonly string[];
+  /**
+   * Tools the config's policies and hooks may name besides its toolsets' own, by qualified
+   * name (`shop.delete_all`): the tools AI SDK code wraps with `hookwiseTools`. A pattern
+   * that matches no tool at all is still an error.
+   */
+  knownTools?: readonly string[];
 }
 
 export interface LoadedConfig {
@@ -282,9 +288,15 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     const allTools = (await buildToolsets()).flatMap((toolset) => toolset.tools);
     claudeTools = allTools;
     // Every toolset answered: what `validate` could only warn about is now known (MCP tools).
-    const extraTools = Array.isArray(overrides.tools)
-      ? (overrides.tools as ResolvedTool[])
-      : Object.keys(overrides.tools ?? {}).map((name) => ({ qualifiedName: name, functionName: name }));
+    const extraTools = [
+      ...(Array.isArray(overrides.tools)
+        ? (overrides.tools as ResolvedTool[])
+        : Object.keys(overrides.tools ?? {}).map((name) => ({ qualifiedName: name, functionName: name }))),
+      ...(options.knownTools ?? []).map((name) => ({
+        qualifiedName: name,
+        functionName: name.replace(/\./g, "_"),
+      })),
+    ];
     const refused = checkReferences(
       config,
       dir,
