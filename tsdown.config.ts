@@ -1,10 +1,26 @@
 import { defineConfig } from "tsdown";
 
-export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/cli/main.ts", "ai-sdk": "src/ai-sdk/index.ts" },
-  format: "esm",
-  dts: true,
-  platform: "node",
-  target: "node20",
-  clean: true,
-});
+export default defineConfig([
+  {
+    entry: { index: "src/index.ts", cli: "src/cli/main.ts", "ai-sdk": "src/ai-sdk/index.ts" },
+    format: "esm",
+    dts: true,
+    platform: "node",
+    target: "node20",
+    clean: true,
+    // Only the CLI uses commander: built into dist/cli.mjs, one file to load instead of five.
+    deps: { alwaysBundle: ["commander"] },
+  },
+  {
+    // Packages only hookwise's own code uses (no value crosses to a user), each built into
+    // one file that `deps/load-package.ts` loads at first use: a config's start-up reads two
+    // files instead of about ninety.
+    entry: { "deps/yaml": "src/deps/bundled/yaml.ts", "deps/cel-js": "src/deps/bundled/cel-js.ts" },
+    format: "esm",
+    dts: false,
+    platform: "node",
+    target: "node20",
+    clean: false,
+    deps: { alwaysBundle: ["yaml", "@marcbachmann/cel-js"] },
+  },
+]);

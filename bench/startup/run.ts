@@ -4,6 +4,7 @@
  *   import("hookwise")                                  ≤ 60 ms   (a fresh node process)
  *   hookwise --help                                     ≤ 250 ms  (wall, node bin/hookwise.js)
  *   hookwise validate examples/quickstart/hookwise.yaml ≤ 250 ms  (wall)
+ *   hookwise serve examples/quickstart/hookwise.yaml    < 1 s     (wall, until GET /healthz answers)
  *   npm install <packed tarball>, production, no optional peers ≤ 40 MB
  *
  * Each timing is a fresh process, run several times; the median is compared with the
@@ -18,8 +19,9 @@
  *   npm run bench:startup                    (builds, then measures dist/, what ships)
  *   npx tsx bench/startup/run.ts --root DIR  (measures another built checkout, e.g. an older one)
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readmeExample } from "../../test/support/doc-blocks.js";
@@ -116,6 +118,85 @@ function timings(): void {
   );
   rows.push(
     `      (an empty node process here: ${empty.wallMs.toFixed(0)} ms wall, ${empty.cpuMs.toFixed(0)} ms cpu)`,
+  );
+}
+
+/** A port nothing listens on right now (asked of the OS, then released). */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * `hookwise serve <config> --port <free>`: from the spawn until GET /healthz answers 200
+ * (polled every 10 ms), then the server is stopped (SIGTERM) and awaited.
+ */
+/** The CPU time (user + system) a running process has used so far, from /proc (Linux); else NaN. */
+function cpuOfPid(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function timeServe(bin: string, config: string): Promise<Sample> {
+  const port = await freePort();
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [bin, "serve", config, "--port", String(port)], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
+  let failed = false;
+  child.once("exit", () => {
+    failed = true;
+  });
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (failed) throw new Error(`hookwise serve exited before it answered: ${stderr}`);
+      if (Date.now() > deadline) throw new Error(`hookwise serve did not answer /healthz in 30 s: ${stderr}`);
+      const answered = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (answered)
+        return { wallMs: Number(process.hrtime.bigint() - started) / 1e6, cpuMs: cpuOfPid(child.pid) };
+      await new Promise((wait) => setTimeout(wait, 10));
+    }
+  } finally {
+    if (!failed) child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+async function serveTiming(): Promise<void> {
+  const bin = join(root, "bin", "hookwise.js");
+  const config = "examples/quickstart/hookwise.yaml";
+  await timeServe(bin, config); // warm the file cache
+  const samples: Sample[] = [];
+  for (let run = 0; run < RUNS; run++) samples.push(await timeServe(bin, config));
+  const cpu = median(samples.map((sample) => sample.cpuMs));
+  report(
+    "hookwise serve examples/quickstart/hookwise.yaml",
+    median(samples.map((sample) => sample.wallMs)),
+    1000,
+    "ms",
+    `  until GET /healthz answers;${Number.isNaN(cpu) ? "" : ` cpu ${cpu.toFixed(0)} ms,`} fastest ${Math.min(...samples.map((sample) => sample.wallMs)).toFixed(0)} ms`,
   );
 }
 
@@ -245,6 +326,7 @@ console.log(
     .join(" ")} (a busy machine inflates wall times; cpu times are steadier)\n`,
 );
 timings();
+await serveTiming();
 if (install) installed();
 console.log(rows.join("\n"));
 process.exitCode = failed ? 1 : 0;

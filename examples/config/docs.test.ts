@@ -237,7 +237,7 @@ describe("docs/config.md covers the code", () => {
     expect(registered, "registered now: document them as sections under Actions").toEqual([]);
   });
 
-  for (const field of Object.keys(hookEntrySchema.shape)) {
+  for (const field of Object.keys(hookEntrySchema().shape)) {
     it(`hook field ${field}: a row, a heading and an example`, () => {
       const fields = sectionText(DOC, "### Hook fields");
       expect(fields).toContain(`| \`${field}\` |`);
@@ -249,15 +249,15 @@ describe("docs/config.md covers the code", () => {
 
   it("documents every runtime, agent, model, toolset and manifest field", () => {
     const sections: [string, string[]][] = [
-      ["## Runtime", fieldsOf(runtimeSchema)],
-      ["## Server", fieldsOf(serverSchema)],
-      ["## Agents", fieldsOf(agentSchema)],
-      ["## Models", fieldsOf(modelSchema.options[1])],
+      ["## Runtime", fieldsOf(runtimeSchema())],
+      ["## Server", fieldsOf(serverSchema())],
+      ["## Agents", fieldsOf(agentSchema())],
+      ["## Models", fieldsOf(modelSchema().options[1])],
       [
         "## Toolsets",
-        toolsetSchema.options.flatMap((option) => [option.shape.kind.value, ...fieldsOf(option)]),
+        toolsetSchema().options.flatMap((option) => [option.shape.kind.value, ...fieldsOf(option)]),
       ],
-      ["## `hooks` manifests", [...fieldsOf(manifestHookSchema), "kind"]],
+      ["## `hooks` manifests", [...fieldsOf(manifestHookSchema()), "kind"]],
     ];
     const missing = sections.flatMap(([heading, fields]) => {
       const text = sectionText(DOC, heading);

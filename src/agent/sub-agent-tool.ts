@@ -17,8 +17,10 @@
  *   SubAgentError: the caller's model sees why, as a tool error.
  * - An agent already running in the lineage is not started again (no unbounded recursion).
  */
-import { z } from "zod";
+
 import { approvalFlow } from "../approvals/approval-flow.js";
+import { lazy } from "../deps/load-package.js";
+import { z } from "../deps/zod.js";
 import { callingRunOf } from "../loop/batch/calling-run.js";
 import { drive } from "../loop/drive.js";
 import { contextFor, payload } from "../loop/run-state.js";
@@ -38,9 +40,11 @@ export interface SubAgentToolOptions {
 /** The toolset sub-agent tools belong to: `agents.reviewer`, function `agents_reviewer`. */
 export const SUB_AGENT_TOOLSET = "agents";
 
-const taskSchema = z.object({
-  task: z.string().min(1).describe("The task for the agent, with everything it needs to know"),
-});
+const taskSchema = lazy(() =>
+  z.object({
+    task: z.string().min(1).describe("The task for the agent, with everything it needs to know"),
+  }),
+);
 
 async function runSubAgent(
   runtime: AgentRuntime,
@@ -123,7 +127,7 @@ export function subAgentTool(agent: Agent | AgentRuntime, options: SubAgentToolO
       description:
         options.description ??
         `Delegates a task to the "${id}" agent, which works on it with its own tools and answers with its result.`,
-      inputSchema: taskSchema,
+      inputSchema: taskSchema(),
       execute: ({ task }: { task: string }, execution: ToolExecutionOptions) =>
         runSubAgent(runtime, id, task, execution),
     },

@@ -12,7 +12,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import picomatch from "picomatch";
+import { picomatch } from "../deps/picomatch.js";
 import { nearest } from "../errors/nearest.js";
 import { ACTIONS } from "./actions/index.js";
 import type { ConfigSource } from "./build-toolsets.js";

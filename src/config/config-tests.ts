@@ -4,61 +4,69 @@
  * (with the model's answers scripted, or the config's own model) or a recorded session
  * (a `hookwise history --jsonl` export, replayed), and what must come of it.
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
-import { z } from "zod";
+import { lazy } from "../deps/load-package.js";
+import { z } from "../deps/zod.js";
 import { ConfigError, type ConfigIssue } from "./config-error.js";
 import { parseSource } from "./source-map.js";
 import { zodIssues } from "./zod-issues.js";
 
-const hookFired = z.strictObject({
-  id: z.string().min(1).describe("the hook's id"),
-  times: z.number().int().min(0).optional().describe("exactly this many firings (default: at least one)"),
-  effect: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "count only the firings that decided this (deny, rewriteArgs, inject, patch, ask, continue, …)",
-    ),
-});
-
-const names = z.array(z.string().min(1));
-
-export const testExpectSchema = z.strictObject({
-  outcome: z.enum(["completed", "terminated", "suspended", "max_steps", "error"]).optional(),
-  denied: names.optional().describe("tools (toolset.tool or function name) whose calls were denied"),
-  ran: names.optional().describe("tools whose calls ran"),
-  not_ran: names.optional().describe("tools with no call that ran"),
-  text_contains: z.union([z.string(), names]).optional(),
-  hook_fired: z.union([hookFired, z.array(hookFired)]).optional(),
-  fired_in_order: names
-    .min(2)
-    .optional()
-    .describe("hooks whose first firings came in this order (priority, file order)"),
-});
-
-export const testCaseSchema = z
-  .strictObject({
-    name: z.string().min(1),
-    agent: z.string().optional(),
-    prompt: z.string().optional(),
-    model: z
-      .array(z.record(z.string(), z.unknown()))
+const hookFired = lazy(() =>
+  z.strictObject({
+    id: z.string().min(1).describe("the hook's id"),
+    times: z.number().int().min(0).optional().describe("exactly this many firings (default: at least one)"),
+    effect: z
+      .string()
       .min(1)
       .optional()
-      .describe("the model's answers, one per attempt (as in a scripted model's script)"),
-    session: z.string().optional().describe("a session exported with hookwise history --jsonl, replayed"),
-    expect: testExpectSchema,
-  })
-  .refine((value) => (value.prompt === undefined) !== (value.session === undefined), {
-    message: "a test needs exactly one of prompt: or session:",
-  });
+      .describe(
+        "count only the firings that decided this (deny, rewriteArgs, inject, patch, ask, continue, …)",
+      ),
+  }),
+);
 
-export const testFileSchema = z.strictObject({ tests: z.array(testCaseSchema).min(1) });
+const names = lazy(() => z.array(z.string().min(1)));
 
-export type ConfigTest = z.output<typeof testCaseSchema>;
-export type TestExpect = z.output<typeof testExpectSchema>;
+export const testExpectSchema = lazy(() =>
+  z.strictObject({
+    outcome: z.enum(["completed", "terminated", "suspended", "max_steps", "error"]).optional(),
+    denied: names().optional().describe("tools (toolset.tool or function name) whose calls were denied"),
+    ran: names().optional().describe("tools whose calls ran"),
+    not_ran: names().optional().describe("tools with no call that ran"),
+    text_contains: z.union([z.string(), names()]).optional(),
+    hook_fired: z.union([hookFired(), z.array(hookFired())]).optional(),
+    fired_in_order: names()
+      .min(2)
+      .optional()
+      .describe("hooks whose first firings came in this order (priority, file order)"),
+  }),
+);
+
+export const testCaseSchema = lazy(() =>
+  z
+    .strictObject({
+      name: z.string().min(1),
+      agent: z.string().optional(),
+      prompt: z.string().optional(),
+      model: z
+        .array(z.record(z.string(), z.unknown()))
+        .min(1)
+        .optional()
+        .describe("the model's answers, one per attempt (as in a scripted model's script)"),
+      session: z.string().optional().describe("a session exported with hookwise history --jsonl, replayed"),
+      expect: testExpectSchema(),
+    })
+    .refine((value) => (value.prompt === undefined) !== (value.session === undefined), {
+      message: "a test needs exactly one of prompt: or session:",
+    }),
+);
+
+export const testFileSchema = lazy(() => z.strictObject({ tests: z.array(testCaseSchema()).min(1) }));
+
+export type ConfigTest = z.output<ReturnType<typeof testCaseSchema>>;
+export type TestExpect = z.output<ReturnType<typeof testExpectSchema>>;
 
 export interface ConfigTests {
   /** Where each case came from (`file`), in order: the config's own, then the sibling file's. */
@@ -88,13 +96,15 @@ function parseTests(text: string, file: string, within: "config" | "file"): Conf
   if (within === "config") {
     const tests = (data as { tests?: unknown })?.tests;
     if (tests === undefined) return [];
-    const parsed = z.array(testCaseSchema).safeParse(tests);
+    const parsed = z.array(testCaseSchema()).safeParse(tests);
     if (!parsed.success)
-      throw new ConfigError(zodIssues(parsed.error, z.array(testCaseSchema), tests, source, file, ["tests"]));
+      throw new ConfigError(
+        zodIssues(parsed.error, z.array(testCaseSchema()), tests, source, file, ["tests"]),
+      );
     return parsed.data;
   }
-  const parsed = testFileSchema.safeParse(data);
-  if (!parsed.success) throw new ConfigError(zodIssues(parsed.error, testFileSchema, data, source, file));
+  const parsed = testFileSchema().safeParse(data);
+  if (!parsed.success) throw new ConfigError(zodIssues(parsed.error, testFileSchema(), data, source, file));
   return parsed.data.tests;
 }
 

@@ -3,7 +3,7 @@
  * to every event spelling and `condition` / `action` to the registered kinds, so editors
  * (`# yaml-language-server: $schema=…`) complete them.
  */
-import { z } from "zod";
+import { z } from "../deps/zod.js";
 import { ALL_EVENT_SPELLINGS } from "../events/catalogue.js";
 import { ACTIONS } from "./actions/index.js";
 import { CONDITIONS } from "./conditions/index.js";
@@ -20,20 +20,20 @@ function unique<T>(values: Iterable<T>): T[] {
 }
 
 export function configJsonSchema(): Record<string, unknown> {
-  const root = toJson(configSchema);
+  const root = toJson(configSchema());
   const conditions = unique(CONDITIONS.values()).map((module) => toJson(module.schema));
   const actions = unique(ACTIONS.values()).map((module) => toJson(module.schema));
-  const hook = toJson(hookEntrySchema) as { properties: Record<string, unknown> };
+  const hook = toJson(hookEntrySchema()) as { properties: Record<string, unknown> };
   hook.properties.on = { type: "string", enum: ALL_EVENT_SPELLINGS, default: "run_end" };
   hook.properties.condition = { anyOf: conditions };
   hook.properties.action = { anyOf: actions };
   const properties = root.properties as Record<string, any>;
   properties.runtime.properties.hooks = { type: "array", items: hook };
-  properties.runtime.properties.policies = { type: "array", items: toJson(policyEntrySchema) };
+  properties.runtime.properties.policies = { type: "array", items: toJson(policyEntrySchema()) };
   properties.execution.properties.hooks = { type: "array", items: hook };
   properties.agents.items.properties.hooks = { type: "array", items: hook };
-  properties.agents.items.properties.policies = { type: "array", items: toJson(policyEntrySchema) };
-  properties.hooks = { type: "array", items: toJson(manifestHookSchema) };
+  properties.agents.items.properties.policies = { type: "array", items: toJson(policyEntrySchema()) };
+  properties.hooks = { type: "array", items: toJson(manifestHookSchema()) };
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://hookwise.dev/schema/config.json",

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import picomatch from "picomatch";
 import { createAgent } from "../agent/create-agent.js";
 import { subAgentTool } from "../agent/sub-agent-tool.js";
 import type { Agent, AgentOptions } from "../agent/types.js";
+import { picomatch } from "../deps/picomatch.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
 import type { AnyHook } from "../hooks/define-hook.js";

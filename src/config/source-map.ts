@@ -1,15 +1,6 @@
 /** Maps a config path to a line and column of the YAML/JSON source (via the `yaml` CST). */
-import {
-  type Document,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  type Pair,
-  parseDocument,
-  visit,
-} from "yaml";
+import type { Document, LineCounter, Node, Pair } from "yaml";
+import { yaml } from "../deps/yaml.js";
 import type { ConfigPath } from "./config-error.js";
 
 export interface SourceDocument {
@@ -18,8 +9,12 @@ export interface SourceDocument {
 }
 
 export function parseSource(text: string): SourceDocument {
-  const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, keepSourceTokens: false, uniqueKeys: true });
+  const lines = new (yaml().LineCounter)();
+  const document = yaml().parseDocument(text, {
+    lineCounter: lines,
+    keepSourceTokens: false,
+    uniqueKeys: true,
+  });
   return { document, lines };
 }
 
@@ -36,9 +31,9 @@ export function positionOf(
   let offset = (node as Node | null)?.range?.[0] ?? 0;
   for (let index = 0; index < path.length; index++) {
     const segment = path[index];
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       const pair = (node.items as Pair[]).find(
-        (item) => (isScalar(item.key) ? item.key.value : item.key) === segment,
+        (item) => (yaml().isScalar(item.key) ? item.key.value : item.key) === segment,
       );
       if (!pair) break;
       const last = index === path.length - 1;
@@ -49,7 +44,7 @@ export function positionOf(
       }
       node = pair.value;
       offset = (node as Node | null)?.range?.[0] ?? keyNode?.range?.[0] ?? offset;
-    } else if (isSeq(node) && typeof segment === "number") {
+    } else if (yaml().isSeq(node) && typeof segment === "number") {
       node = node.items[segment];
       if (!node) break;
       offset = (node as Node).range?.[0] ?? offset;
@@ -80,12 +75,12 @@ export function documentData(
   };
   let unresolved: { source: string; offset: number | undefined } | undefined;
   let firstAlias: number | undefined;
-  visit(source.document, {
+  yaml().visit(source.document, {
     Alias(_, node) {
       firstAlias ??= node.range?.[0];
       if (node.resolve(source.document) === undefined) {
         unresolved = { source: node.source, offset: node.range?.[0] };
-        return visit.BREAK;
+        return yaml().visit.BREAK;
       }
       return undefined;
     },

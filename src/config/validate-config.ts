@@ -46,9 +46,9 @@ function validatePolicies(sink: IssueSink, list: unknown, path: (string | number
   const out: PolicyEntry[] = [];
   list.forEach((raw, index) => {
     const at = [...path, index];
-    const parsed = policyEntrySchema.safeParse(raw);
+    const parsed = policyEntrySchema().safeParse(raw);
     if (!parsed.success) {
-      sink.issues.push(...zodIssues(parsed.error, policyEntrySchema, raw, sink.source, sink.file, at));
+      sink.issues.push(...zodIssues(parsed.error, policyEntrySchema(), raw, sink.source, sink.file, at));
       return;
     }
     if (parsed.data.when !== undefined) {
@@ -77,9 +77,9 @@ function validateManifests(sink: IssueSink, list: unknown): ManifestHook[] {
       });
       return;
     }
-    const parsed = manifestHookSchema.safeParse(raw);
+    const parsed = manifestHookSchema().safeParse(raw);
     if (!parsed.success) {
-      sink.issues.push(...zodIssues(parsed.error, manifestHookSchema, raw, sink.source, sink.file, at));
+      sink.issues.push(...zodIssues(parsed.error, manifestHookSchema(), raw, sink.source, sink.file, at));
       return;
     }
     out.push(parsed.data);
@@ -167,8 +167,8 @@ export function validateConfigText(text: string, file: string): ValidationResult
     });
     return { issues: sink.issues, source };
   }
-  const parsed = configSchema.safeParse(data);
-  if (!parsed.success) sink.issues.push(...zodIssues(parsed.error, configSchema, data, source, file));
+  const parsed = configSchema().safeParse(data);
+  if (!parsed.success) sink.issues.push(...zodIssues(parsed.error, configSchema(), data, source, file));
 
   const raw = data as Record<string, any>;
   const appIds = new Map<string, (string | number)[]>();

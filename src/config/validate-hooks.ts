@@ -163,9 +163,9 @@ export function validateHooks(
   list.forEach((raw, index) => {
     const at = [...path, index];
     const before = sink.issues.length;
-    const parsed = hookEntrySchema.safeParse(raw);
+    const parsed = hookEntrySchema().safeParse(raw);
     if (!parsed.success)
-      sink.issues.push(...zodIssues(parsed.error, hookEntrySchema, raw, sink.source, sink.file, at));
+      sink.issues.push(...zodIssues(parsed.error, hookEntrySchema(), raw, sink.source, sink.file, at));
     const value = (raw ?? {}) as Record<string, unknown>;
     const on = typeof value.on === "string" ? value.on : "run_end";
     const event = canonicalEventName(on);

@@ -5,7 +5,7 @@
  * o200k_base, the encoding of GPT-4o and later), an optional package. Messages are
  * immutable once committed, so each one is counted once (cached by object identity).
  */
-import { estimateTokenCount, sliceByTokens } from "tokenx";
+import { lazy, loadPackage } from "../deps/load-package.js";
 import { importOptional } from "../errors/optional-package.js";
 import type { ModelMessage } from "../events/payloads.js";
 
@@ -17,11 +17,14 @@ export interface Tokenizer {
   clip(text: string, maxTokens: number): string;
 }
 
+/** tokenx, loaded when the first text is counted. */
+const tokenx = lazy(() => loadPackage<typeof import("tokenx")>("tokenx"));
+
 /** The default: tokenx's estimate. */
 export const estimatingTokenizer: Tokenizer = {
   name: "estimate",
-  count: (text) => estimateTokenCount(text),
-  clip: (text, maxTokens) => sliceByTokens(text, 0, Math.max(maxTokens, 0)),
+  count: (text) => tokenx().estimateTokenCount(text),
+  clip: (text, maxTokens) => tokenx().sliceByTokens(text, 0, Math.max(maxTokens, 0)),
 };
 
 let tokenizer: Tokenizer = estimatingTokenizer;

@@ -7,7 +7,8 @@
  * The answers the loop sees most (`allow`, a `deny` / `terminate` with a reason, a string
  * rewrite) are checked by hand; the rest go through one zod schema per flow type.
  */
-import { z } from "zod";
+import { lazy } from "../deps/load-package.js";
+import { z } from "../deps/zod.js";
 import type { Flow, FlowType } from "./flow.js";
 
 /** The first path at which `value` cannot be stored as JSON (a function, a cycle, a bigint, a symbol). */
@@ -47,145 +48,168 @@ export function unstorableAt(value: unknown): { path: (string | number)[]; what:
 }
 
 /** A value kept in the transcript or the trace: anything JSON can store. */
-const storable = z.unknown().superRefine((value, context) => {
-  const found = unstorableAt(value);
-  if (found)
-    context.addIssue({
-      code: "custom",
-      message: `must be storable as JSON, found ${found.what}`,
-      path: found.path,
-    });
-});
+const storable = lazy(() =>
+  z.unknown().superRefine((value, context) => {
+    const found = unstorableAt(value);
+    if (found)
+      context.addIssue({
+        code: "custom",
+        message: `must be storable as JSON, found ${found.what}`,
+        path: found.path,
+      });
+  }),
+);
 
-const providerOptions = z.record(z.string(), z.record(z.string(), storable));
+const providerOptions = lazy(() => z.record(z.string(), z.record(z.string(), storable())));
 
-const textPart = z.looseObject({ type: z.literal("text"), text: z.string() });
-const imagePart = z.looseObject({ type: z.literal("image"), image: z.unknown() });
-const filePart = z.looseObject({ type: z.literal("file"), data: z.unknown(), mediaType: z.string() });
-const reasoningPart = z.looseObject({ type: z.literal("reasoning"), text: z.string() });
-const toolCallPart = z.looseObject({
-  type: z.literal("tool-call"),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  input: storable,
-});
-const toolResultPart = z.looseObject({
-  type: z.literal("tool-result"),
-  toolCallId: z.string(),
-  toolName: z.string(),
-  output: z.looseObject({ type: z.string() }),
-});
-const approvalRequestPart = z.looseObject({
-  type: z.literal("tool-approval-request"),
-  approvalId: z.string(),
-  toolCallId: z.string(),
-});
-const approvalResponsePart = z.looseObject({
-  type: z.literal("tool-approval-response"),
-  approvalId: z.string(),
-  approved: z.boolean(),
-});
+const textPart = lazy(() => z.looseObject({ type: z.literal("text"), text: z.string() }));
+const imagePart = lazy(() => z.looseObject({ type: z.literal("image"), image: z.unknown() }));
+const filePart = lazy(() =>
+  z.looseObject({ type: z.literal("file"), data: z.unknown(), mediaType: z.string() }),
+);
+const reasoningPart = lazy(() => z.looseObject({ type: z.literal("reasoning"), text: z.string() }));
+const toolCallPart = lazy(() =>
+  z.looseObject({
+    type: z.literal("tool-call"),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    input: storable(),
+  }),
+);
+const toolResultPart = lazy(() =>
+  z.looseObject({
+    type: z.literal("tool-result"),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    output: z.looseObject({ type: z.string() }),
+  }),
+);
+const approvalRequestPart = lazy(() =>
+  z.looseObject({
+    type: z.literal("tool-approval-request"),
+    approvalId: z.string(),
+    toolCallId: z.string(),
+  }),
+);
+const approvalResponsePart = lazy(() =>
+  z.looseObject({
+    type: z.literal("tool-approval-response"),
+    approvalId: z.string(),
+    approved: z.boolean(),
+  }),
+);
 
 /** A model message as the transcript keeps it (what the provider prompt is built from). */
-export const modelMessageSchema = z.discriminatedUnion("role", [
-  z.looseObject({ role: z.literal("system"), content: z.string() }),
-  z.looseObject({
-    role: z.literal("user"),
-    content: z.union([z.string(), z.array(z.discriminatedUnion("type", [textPart, imagePart, filePart]))]),
-  }),
-  z.looseObject({
-    role: z.literal("assistant"),
-    content: z.union([
-      z.string(),
-      z.array(
-        z.discriminatedUnion("type", [
-          textPart,
-          filePart,
-          reasoningPart,
-          toolCallPart,
-          toolResultPart,
-          approvalRequestPart,
-        ]),
-      ),
-    ]),
-  }),
-  z.looseObject({
-    role: z.literal("tool"),
-    content: z.array(z.discriminatedUnion("type", [toolResultPart, approvalResponsePart])),
-  }),
-]);
+export const modelMessageSchema = lazy(() =>
+  z.discriminatedUnion("role", [
+    z.looseObject({ role: z.literal("system"), content: z.string() }),
+    z.looseObject({
+      role: z.literal("user"),
+      content: z.union([
+        z.string(),
+        z.array(z.discriminatedUnion("type", [textPart(), imagePart(), filePart()])),
+      ]),
+    }),
+    z.looseObject({
+      role: z.literal("assistant"),
+      content: z.union([
+        z.string(),
+        z.array(
+          z.discriminatedUnion("type", [
+            textPart(),
+            filePart(),
+            reasoningPart(),
+            toolCallPart(),
+            toolResultPart(),
+            approvalRequestPart(),
+          ]),
+        ),
+      ]),
+    }),
+    z.looseObject({
+      role: z.literal("tool"),
+      content: z.array(z.discriminatedUnion("type", [toolResultPart(), approvalResponsePart()])),
+    }),
+  ]),
+);
 
-const messages = z.array(modelMessageSchema);
+const messages = lazy(() => z.array(modelMessageSchema()));
 
 /** `RequestPatch`: every field typed, unknown fields refused (a typo must not pass silently). */
-const placement = z.enum(["end", "user_message", "system"]);
+const placement = lazy(() => z.enum(["end", "user_message", "system"]));
 
-export const requestPatchSchema = z.strictObject({
-  extraContext: z
-    .array(
-      z.union([
-        z.string(),
-        z.strictObject({ id: z.string().optional(), text: z.string(), placement: placement.optional() }),
-      ]),
-    )
-    .optional(),
-  appendToUserMessage: z.string().optional(),
-  placement: placement.optional(),
-  system: z.string().optional(),
-  messages: messages.optional(),
-  temperature: z.number().finite().optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  topP: z.number().finite().optional(),
-  seed: z.number().int().optional(),
-  stopSequences: z.array(z.string()).optional(),
-  toolChoice: z
-    .union([
-      z.enum(["auto", "none", "required"]),
-      z.strictObject({ type: z.literal("tool"), toolName: z.string() }),
-    ])
-    .optional(),
-  providerOptions: providerOptions.optional(),
-  activeTools: z.array(z.string()).optional(),
-});
-
-const optionalText = z.string().optional();
-const messageTarget = z.custom<object>((value) => typeof value === "object" && value !== null, {
-  message: "must be a message object read from ctx.messages",
-});
-
-const messageEdit = z.discriminatedUnion("kind", [
-  z.looseObject({ kind: z.literal("replace"), targets: z.array(messageTarget), messages }),
-  z.looseObject({
-    kind: z.literal("compact"),
-    remove: z.array(messageTarget),
-    replacement: z.union([
-      messages,
-      z.custom<(...args: never[]) => unknown>((value) => typeof value === "function"),
-    ]),
-    reason: optionalText,
+export const requestPatchSchema = lazy(() =>
+  z.strictObject({
+    extraContext: z
+      .array(
+        z.union([
+          z.string(),
+          z.strictObject({ id: z.string().optional(), text: z.string(), placement: placement().optional() }),
+        ]),
+      )
+      .optional(),
+    appendToUserMessage: z.string().optional(),
+    placement: placement().optional(),
+    system: z.string().optional(),
+    messages: messages().optional(),
+    temperature: z.number().finite().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+    topP: z.number().finite().optional(),
+    seed: z.number().int().optional(),
+    stopSequences: z.array(z.string()).optional(),
+    toolChoice: z
+      .union([
+        z.enum(["auto", "none", "required"]),
+        z.strictObject({ type: z.literal("tool"), toolName: z.string() }),
+      ])
+      .optional(),
+    providerOptions: providerOptions().optional(),
+    activeTools: z.array(z.string()).optional(),
   }),
-]);
+);
+
+const optionalText = lazy(() => z.string().optional());
+const messageTarget = lazy(() =>
+  z.custom<object>((value) => typeof value === "object" && value !== null, {
+    message: "must be a message object read from ctx.messages",
+  }),
+);
+
+const messageEdit = lazy(() =>
+  z.discriminatedUnion("kind", [
+    z.looseObject({ kind: z.literal("replace"), targets: z.array(messageTarget()), messages: messages() }),
+    z.looseObject({
+      kind: z.literal("compact"),
+      remove: z.array(messageTarget()),
+      replacement: z.union([
+        messages(),
+        z.custom<(...args: never[]) => unknown>((value) => typeof value === "function"),
+      ]),
+      reason: optionalText(),
+    }),
+  ]),
+);
 
 /** One schema per flow type (the `type` field is checked before these run). */
-export const FLOW_SCHEMAS: Readonly<Record<FlowType, z.ZodType>> = {
-  patch: z.looseObject({ patch: requestPatchSchema }),
-  rewriteArgs: z.looseObject({ args: storable }),
-  rewriteResult: z.looseObject({ result: storable }),
-  skip: z.looseObject({ result: storable }),
+export const FLOW_SCHEMAS: () => Readonly<Record<FlowType, z.ZodType>> = lazy(() => ({
+  patch: z.looseObject({ patch: requestPatchSchema() }),
+  rewriteArgs: z.looseObject({ args: storable() }),
+  rewriteResult: z.looseObject({ result: storable() }),
+  skip: z.looseObject({ result: storable() }),
   allow: z.looseObject({}),
-  deny: z.looseObject({ reason: optionalText }),
+  deny: z.looseObject({ reason: optionalText() }),
   ask: z.looseObject({
     request: z.looseObject({
-      reason: optionalText,
+      reason: optionalText(),
       handler: z.custom<(...args: never[]) => unknown>((value) => typeof value === "function").optional(),
     }),
   }),
-  terminate: z.looseObject({ reason: optionalText }),
-  retry: z.looseObject({ feedback: optionalText }),
-  repair: z.looseObject({ call: z.looseObject({ toolName: optionalText, args: storable }) }),
+  terminate: z.looseObject({ reason: optionalText() }),
+  retry: z.looseObject({ feedback: optionalText() }),
+  repair: z.looseObject({ call: z.looseObject({ toolName: optionalText(), args: storable() }) }),
   rewriteInput: z.looseObject({ input: z.string() }),
   rewriteOutput: z.looseObject({ output: z.string() }),
-  inject: z.looseObject({ messages }),
+  inject: z.looseObject({ messages: messages() }),
   fallback: z.looseObject({
     model: z.union([
       z.string().min(1),
@@ -194,8 +218,8 @@ export const FLOW_SCHEMAS: Readonly<Record<FlowType, z.ZodType>> = {
       }),
     ]),
   }),
-  editMessages: z.looseObject({ edits: z.array(messageEdit), append: messages.optional() }),
-};
+  editMessages: z.looseObject({ edits: z.array(messageEdit()), append: messages().optional() }),
+}));
 
 /** The field a reason lives in, for the flows that have one (checked by hand: the common answers). */
 const REASON_FIELD: Partial<Record<FlowType, "reason" | "input" | "output">> = {
@@ -221,7 +245,7 @@ export function checkFlow(flow: Flow, hookName: string): FlowCheck {
     if ((value === undefined || value === "") && field === "reason")
       return { ok: true, flow: { ...flow, reason: defaultReason(type, hookName) } as Flow };
   }
-  const parsed = FLOW_SCHEMAS[type].safeParse(flow);
+  const parsed = FLOW_SCHEMAS()[type].safeParse(flow);
   if (parsed.success) return { ok: true, flow };
   const issue = parsed.error.issues[0]!;
   const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]!] : issue.path;

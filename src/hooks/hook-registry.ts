@@ -3,7 +3,7 @@
  * patterns compiled once. Selections are cached per (event, tool names, depth), so a
  * thousand hooks that do not match a call cost three map lookups, not a thousand tests.
  */
-import picomatch from "picomatch";
+import { picomatch } from "../deps/picomatch.js";
 import {
   canonicalEventName,
   EVENT_KINDS,

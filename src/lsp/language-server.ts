@@ -6,7 +6,7 @@
  * at a time per server, so a late publication of an earlier change is never mistaken for
  * the answer to a later one. A server that dies is started again on the next diagnose.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ProtocolConnection } from "vscode-languageserver-protocol/node";
@@ -154,10 +154,13 @@ export class LanguageServer {
       StreamMessageReader,
       StreamMessageWriter,
     } = lsp;
-    const child = spawn(this.spec.command, [...this.spec.args], {
-      cwd: this.#root,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    // node:child_process loads at the first spawn (it pulls in node:net, which start-up does not need).
+    const child = process
+      .getBuiltinModule("node:child_process")
+      .spawn(this.spec.command, [...this.spec.args], {
+        cwd: this.#root,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
     child.stderr.on("data", (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-2_000);
     });

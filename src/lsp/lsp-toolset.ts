@@ -10,7 +10,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { z } from "zod";
+import { z } from "../deps/zod.js";
 import { resolveTool } from "../tools/resolved-tool.js";
 import { tool } from "../tools/tool.js";
 import type { Toolset } from "../tools/toolset.js";

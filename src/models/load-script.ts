@@ -1,6 +1,6 @@
 /** Reads a scripted model's script from a YAML or JSON(L) file (`scripted:./script.yaml`). */
 import { readFileSync } from "node:fs";
-import { parse } from "yaml";
+import { yaml } from "../deps/yaml.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ScriptEntry } from "./scripted-model.js";
 
@@ -28,7 +28,7 @@ export function loadScript(path: string): ScriptEntry[] {
         .split("\n")
         .filter((line) => line.trim())
         .map((line) => JSON.parse(line) as unknown)
-    : (parse(text) as unknown);
+    : (yaml().parse(text) as unknown);
   const entries = Array.isArray(documents) ? documents : (documents as { script?: unknown })?.script;
   if (!Array.isArray(entries)) {
     throw new HookwiseError(`scripted model: ${path} must hold a list of entries (text, tool_calls, error)`);

@@ -4,7 +4,7 @@
  * allow; first match wins within a level; a predicate that throws counts as matched
  * (fail closed). No match → allow. `compilePolicies` turns a list into one decide hook.
  */
-import picomatch from "picomatch";
+import { picomatch } from "../deps/picomatch.js";
 import type { HookDefinition } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
 

@@ -3,7 +3,6 @@
  * CLI's flags), and the bearer token from the environment. A bind that is not loopback
  * without a token is refused here, before anything listens.
  */
-import { isIP } from "node:net";
 import type { ServerConfig } from "../config/server-schema.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 
@@ -35,7 +34,8 @@ export interface SettingsOverrides {
 export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, "");
   if (bare === "localhost" || bare === "::1") return true;
-  return isIP(bare) === 4 && bare.startsWith("127.");
+  // node:net loads here, not when hookwise is imported
+  return process.getBuiltinModule("node:net").isIP(bare) === 4 && bare.startsWith("127.");
 }
 
 export function resolveSettings(

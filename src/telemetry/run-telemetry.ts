@@ -14,16 +14,8 @@
  * completions, tool arguments and results, the run's input and output — is recorded only
  * when asked for, and only as it stands after the hooks that rewrite it ran.
  */
-import {
-  type Attributes,
-  type Context,
-  context,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from "@opentelemetry/api";
+import type { Attributes, Context, Span, Tracer } from "@opentelemetry/api";
+import { lazy, loadPackage } from "../deps/load-package.js";
 import type { AnyEventPayload, ModelRequest } from "../events/payloads.js";
 import type { HookContext } from "../hooks/hook-context.js";
 import type { HookObserver } from "../hooks/hook-observer.js";
@@ -33,9 +25,12 @@ import type { LanguageModel, ModelToolCall, ModelTurn } from "../models/language
 import { effectOf, reasonOf, rewriteDigests } from "./hook-effect.js";
 import type { RunSummary, TelemetrySettings, ToolSummary } from "./types.js";
 
+/** The OpenTelemetry API, loaded when the first run with telemetry starts. */
+const otel = lazy(() => loadPackage<typeof import("@opentelemetry/api")>("@opentelemetry/api"));
+
 /** The given tracer, else the registered provider's (asked per run: a provider may be registered or replaced at any time). */
 function tracerOf(settings: TelemetrySettings): Tracer {
-  return settings.tracer ?? trace.getTracer("hookwise");
+  return settings.tracer ?? otel().trace.getTracer("hookwise");
 }
 
 /** A span and the context that makes it a parent. */
@@ -118,8 +113,8 @@ export function startRunTelemetry(
   if (run.resumed) attributes["hookwise.run.resumed"] = true;
   const span = tracer.startSpan(
     `invoke_agent ${run.agentName}`,
-    { kind: SpanKind.INTERNAL, attributes },
-    context.active(),
+    { kind: otel().SpanKind.INTERNAL, attributes },
+    otel().context.active(),
   );
   if (!span.isRecording()) {
     span.end();
@@ -141,17 +136,17 @@ export class RunTelemetry implements HookObserver<HookFiring> {
   constructor(tracer: Tracer, settings: TelemetrySettings, span: Span) {
     this.#tracer = tracer;
     this.#settings = settings;
-    this.#run = { span, context: trace.setSpan(context.active(), span) };
+    this.#run = { span, context: otel().trace.setSpan(otel().context.active(), span) };
     this.#common = settings.functionId === undefined ? {} : { "hookwise.function_id": settings.functionId };
   }
 
   #start(name: string, parent: Context, attributes: Attributes, startTime?: number): Scope {
     const span = this.#tracer.startSpan(
       name,
-      { kind: SpanKind.INTERNAL, attributes: { ...this.#common, ...attributes }, startTime },
+      { kind: otel().SpanKind.INTERNAL, attributes: { ...this.#common, ...attributes }, startTime },
       parent,
     );
-    return { span, context: trace.setSpan(parent, span) };
+    return { span, context: otel().trace.setSpan(parent, span) };
   }
 
   /** The span steps' children hang under: the current step's, else the run's. */
@@ -232,7 +227,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
   attemptFailed(span: Span, error: unknown, errorType: string): void {
     span.setAttribute("error.type", errorType);
     span.setStatus({
-      code: SpanStatusCode.ERROR,
+      code: otel().SpanStatusCode.ERROR,
       message: error instanceof Error ? error.message : String(error),
     });
     span.end();
@@ -242,7 +237,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
   attemptStopped(span: Span, reason: string, hook: string | undefined): void {
     span.setAttribute("hookwise.attempt.sent", false);
     if (hook !== undefined) span.setAttribute("hookwise.stopped_by", hook);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+    span.setStatus({ code: otel().SpanStatusCode.ERROR, message: reason });
     span.end();
   }
 
@@ -267,7 +262,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
    */
   inTool<T>(toolCallId: string, body: () => T): T {
     const scope = this.#tools.get(toolCallId);
-    return scope === undefined ? body() : context.with(scope.context, body);
+    return scope === undefined ? body() : otel().context.with(scope.context, body);
   }
 
   toolEnded(toolCallId: string, outcome: ToolSummary): void {
@@ -285,8 +280,9 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     if (this.#settings.recordOutputs && outcome.kind === "result" && outcome.result !== undefined)
       attributes["gen_ai.tool.call.result"] = json(outcome.result);
     span.setAttributes(attributes);
-    if (outcome.isError) span.setStatus({ code: SpanStatusCode.ERROR });
-    if (outcome.reason !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.reason });
+    if (outcome.isError) span.setStatus({ code: otel().SpanStatusCode.ERROR });
+    if (outcome.reason !== undefined)
+      span.setStatus({ code: otel().SpanStatusCode.ERROR, message: outcome.reason });
     span.end();
   }
 
@@ -295,7 +291,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     if (scope === undefined) return;
     this.#tools.delete(toolCallId);
     scope.span.setStatus({
-      code: SpanStatusCode.ERROR,
+      code: otel().SpanStatusCode.ERROR,
       message: error instanceof Error ? error.message : String(error),
     });
     scope.span.end();
@@ -328,7 +324,8 @@ export class RunTelemetry implements HookObserver<HookFiring> {
       attributes["hookwise.hook.after_digest"] = digests.after;
     }
     const { span } = this.#start(`hookwise.hook ${entry.hook}`, firing.parent, attributes, firing.started);
-    if (effect === "failed") span.setStatus({ code: SpanStatusCode.ERROR, message: reason ?? entry.effect });
+    if (effect === "failed")
+      span.setStatus({ code: otel().SpanStatusCode.ERROR, message: reason ?? entry.effect });
     span.end(ended);
   }
 
@@ -363,7 +360,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     if (this.#settings.recordOutputs) attributes["hookwise.run.output"] = summary.text;
     span.setAttributes(attributes);
     if (summary.outcome === "error")
-      span.setStatus({ code: SpanStatusCode.ERROR, message: summary.reason ?? "the run failed" });
+      span.setStatus({ code: otel().SpanStatusCode.ERROR, message: summary.reason ?? "the run failed" });
     span.end();
   }
 }

@@ -4,8 +4,8 @@
  * Schemas (valibot, arktype… with a JSON Schema converter), AI SDK `jsonSchema()` /
  * `zodSchema()` schemas and lazy schemas, and plain JSON Schema objects.
  */
-import { asSchema } from "@ai-sdk/provider-utils";
-import { z } from "zod";
+import { lazy, loadPackage } from "../deps/load-package.js";
+import { z } from "../deps/zod.js";
 
 export type Validation = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -43,6 +43,11 @@ type AiSdkSchema = {
 type AiSdkValidation = { success: true; value: unknown } | { success: false; error: Error };
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
+
+/** The AI SDK's schema helpers, loaded with the first schema that needs them (they load zod 3 and 4). */
+const providerUtils = lazy(() =>
+  loadPackage<typeof import("@ai-sdk/provider-utils")>("@ai-sdk/provider-utils"),
+);
 
 function isZod4(schema: object): schema is ZodLike {
   return "_zod" in schema && "safeParse" in schema;
@@ -172,7 +177,7 @@ function fromZod4(schema: ZodLike): NormalizedSchema {
 }
 
 function fromZod3(schema: ZodLike, where: string): NormalizedSchema {
-  const jsonSchema = resolvedJsonSchema(asSchema(schema as never) as AiSdkSchema, where);
+  const jsonSchema = resolvedJsonSchema(providerUtils().asSchema(schema as never) as AiSdkSchema, where);
   const validate = fromSafeParse(schema);
   return { jsonSchema, check: validate, validate };
 }
@@ -186,7 +191,7 @@ function fromStandard(schema: StandardLike, where: string): NormalizedSchema {
         "or pass jsonSchema(json, { validate }) instead",
     );
   }
-  const jsonSchema = resolvedJsonSchema(asSchema(schema as never) as AiSdkSchema, where);
+  const jsonSchema = resolvedJsonSchema(providerUtils().asSchema(schema as never) as AiSdkSchema, where);
   return withNow(jsonSchema, (value) => {
     const result = standard.validate(value);
     return isPromiseLike(result)

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { EventName, HookKind } from "../../events/catalogue.js";
 import type { Flow } from "../../hooks/flow.js";
 import type { ActionServices, Evaluation } from "../evaluation.js";
+import { withLazySchema } from "../lazy-schema.js";
 
 /** Runs the action; returns the flow the config hook answers with (or undefined). */
 export type ActionRun = (evaluation: Evaluation) => Flow | undefined | Promise<Flow | undefined>;
@@ -36,6 +37,11 @@ export interface ActionModule<C extends { type: string } = any> {
   readonly example: NoInfer<C>;
 }
 
-export function defineAction<C extends { type: string }>(module: ActionModule<C>): ActionModule<C> {
-  return module;
+/** An action module as written: its schema is built at first use (zod loads with the first config). */
+export type ActionDefinition<C extends { type: string }> = Omit<ActionModule<C>, "schema"> & {
+  schema(): z.ZodType<C>;
+};
+
+export function defineAction<C extends { type: string }>(definition: ActionDefinition<C>): ActionModule<C> {
+  return withLazySchema(definition);
 }

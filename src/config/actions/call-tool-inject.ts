@@ -13,7 +13,7 @@
  * - A call that fails is logged and nothing is injected: a broken linter must not withhold
  *   the result of the tool that triggered it (a throwing transform would fail closed).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { renderValue } from "../templates.js";
 import { defineAction } from "./action-module.js";
 import { INJECTABLE_EVENTS, injectText } from "./inject-text.js";
@@ -26,19 +26,20 @@ export const callToolInject = defineAction({
   type: "call_tool_inject",
   aliases: ["module_action_inject"],
   description,
-  schema: z
-    .strictObject({
-      type: z.enum(["call_tool_inject", "module_action_inject"]),
-      module: z.string().min(1).describe("The toolset, e.g. lsp"),
-      action: z.string().min(1).describe("The tool of that toolset, e.g. diagnostics"),
-      action_params: z.record(z.string(), z.unknown()).default({}).describe("Arguments, templated"),
-      format: z
-        .enum(["auto", "always"])
-        .default("auto")
-        .describe("auto: inject only when the result signals a problem; always: every time"),
-      prefix: z.string().default("").describe('Put before the injected text, e.g. "[Lint] "'),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.enum(["call_tool_inject", "module_action_inject"]),
+        module: z.string().min(1).describe("The toolset, e.g. lsp"),
+        action: z.string().min(1).describe("The tool of that toolset, e.g. diagnostics"),
+        action_params: z.record(z.string(), z.unknown()).default({}).describe("Arguments, templated"),
+        format: z
+          .enum(["auto", "always"])
+          .default("auto")
+          .describe("auto: inject only when the result signals a problem; always: every time"),
+        prefix: z.string().default("").describe('Put before the injected text, e.g. "[Lint] "'),
+      })
+      .describe(description),
   events: [...INJECTABLE_EVENTS],
   kind: () => "transform",
   compile: (config, services) => async (evaluation) => {

@@ -5,7 +5,7 @@
  * event: the result is not shown to the model (see `call_tool_inject` for that). A failing
  * call is the hook's failure: logged (isolated), and recorded in `hook_failures` in a chain.
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { renderValue } from "../templates.js";
 import { defineAction } from "./action-module.js";
 
@@ -15,17 +15,18 @@ export const callTool = defineAction({
   type: "call_tool",
   aliases: ["module_action"],
   description,
-  schema: z
-    .strictObject({
-      type: z.enum(["call_tool", "module_action"]),
-      module: z.string().min(1).describe("The toolset, e.g. memory"),
-      action: z.string().min(1).describe("The tool of that toolset, e.g. remember"),
-      action_params: z
-        .record(z.string(), z.unknown())
-        .default({})
-        .describe('Arguments; strings are templated, e.g. content: "{{tool.params.path}}"'),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.enum(["call_tool", "module_action"]),
+        module: z.string().min(1).describe("The toolset, e.g. memory"),
+        action: z.string().min(1).describe("The tool of that toolset, e.g. remember"),
+        action_params: z
+          .record(z.string(), z.unknown())
+          .default({})
+          .describe('Arguments; strings are templated, e.g. content: "{{tool.params.path}}"'),
+      })
+      .describe(description),
   events: "any",
   kind: () => "inspect",
   compile: (config, services) => async (evaluation) => {

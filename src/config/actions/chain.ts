@@ -15,7 +15,7 @@
  *   and rethrows (a blocking chain then fails closed), otherwise it goes on — except after
  *   a ChainAbortError (`pipe` with `on_error: raise`), which always stops the chain.
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import type { HookKind } from "../../events/catalogue.js";
 import type { Flow } from "../../hooks/flow.js";
 import type { Evaluation } from "../evaluation.js";
@@ -45,16 +45,17 @@ function recordFailure(evaluation: Evaluation, action: string, error: unknown): 
 export const chain = defineAction({
   type: "chain",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("chain"),
-      actions: z.array(actionRef).min(1).describe("The actions, run in order"),
-      stop_on_failure: z
-        .boolean()
-        .default(false)
-        .describe("Abort (and fail) on the first action that throws"),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("chain"),
+        actions: z.array(actionRef()).min(1).describe("The actions, run in order"),
+        stop_on_failure: z
+          .boolean()
+          .default(false)
+          .describe("Abort (and fail) on the first action that throws"),
+      })
+      .describe(description),
   events: "any",
   children: (config) => config.actions.map((value, index) => ({ value, path: ["actions", index] })),
   kind(config, childKinds): HookKind {

@@ -14,11 +14,12 @@
  *   summary is made in vain; the removed messages are archived with the session.
  * - `cooldown_turns`: after compacting, not again within that many runs of the session.
  */
-import { z } from "zod";
+
 import { contextWindowFor } from "../../context/context-window.js";
 import { clipToTokens, countTextTokens, estimateTokens } from "../../context/count-tokens.js";
 import { planCompaction } from "../../context/plan-compaction.js";
 import { transcriptText } from "../../context/transcript-text.js";
+import { z } from "../../deps/zod.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { flow } from "../../hooks/flow.js";
 import type { ActionServices, Evaluation } from "../evaluation.js";
@@ -32,28 +33,29 @@ export const DEFAULT_SUMMARY_PROMPT =
   "decisions taken, facts learned from tools (names, numbers, paths, ids) and open questions. " +
   "Write plain prose, no preamble.";
 
-const schema = z
-  .strictObject({
-    type: z.literal("compact_context"),
-    strategy: z
-      .enum(["summarize", "truncate"])
-      .default("summarize")
-      .describe("summarize (LLM) | truncate (fast)"),
-    keep_recent: z.number().int().min(0).default(10).describe("The latest messages always kept"),
-    summary_max_tokens: z.number().int().positive().default(1024).describe("The summary's length cap"),
-    summary_prompt: z.string().min(1).optional().describe("Instructions for the summary"),
-    target_pressure: z
-      .number()
-      .gt(0)
-      .max(1)
-      .optional()
-      .describe("Remove just enough to bring pressure under this (0..1)"),
-    cooldown_turns: z.number().int().min(0).default(0).describe("Runs to wait before compacting again"),
-    model: z.string().min(1).optional().describe("summarize with this model (a name under models:)"),
-  })
-  .describe(description);
+const schema = () =>
+  z
+    .strictObject({
+      type: z.literal("compact_context"),
+      strategy: z
+        .enum(["summarize", "truncate"])
+        .default("summarize")
+        .describe("summarize (LLM) | truncate (fast)"),
+      keep_recent: z.number().int().min(0).default(10).describe("The latest messages always kept"),
+      summary_max_tokens: z.number().int().positive().default(1024).describe("The summary's length cap"),
+      summary_prompt: z.string().min(1).optional().describe("Instructions for the summary"),
+      target_pressure: z
+        .number()
+        .gt(0)
+        .max(1)
+        .optional()
+        .describe("Remove just enough to bring pressure under this (0..1)"),
+      cooldown_turns: z.number().int().min(0).default(0).describe("Runs to wait before compacting again"),
+      model: z.string().min(1).optional().describe("summarize with this model (a name under models:)"),
+    })
+    .describe(description);
 
-type Config = z.output<typeof schema>;
+type Config = z.output<ReturnType<typeof schema>>;
 
 function truncationNote(count: number): ModelMessage {
   return { role: "system", content: `[${count} earlier messages were removed to save context.]` };

@@ -3,7 +3,7 @@
  * the (templated) reason. Decide, `tool_call` — and `agent_spawn`, where it refuses to
  * start the sub-agent (a sub-agent is a tool).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";
 import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
@@ -14,15 +14,16 @@ const description =
 export const gate = defineAction({
   type: "gate",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("gate"),
-      reason: z
-        .string()
-        .optional()
-        .describe('Why, e.g. "No writes to {{tool.params.path}}"; default names the hook'),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("gate"),
+        reason: z
+          .string()
+          .optional()
+          .describe('Why, e.g. "No writes to {{tool.params.path}}"; default names the hook'),
+      })
+      .describe(description),
   events: ["tool_call", "agent_spawn"],
   kind: () => "decide",
   compile: (config, services) => (evaluation) => {

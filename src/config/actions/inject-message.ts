@@ -12,7 +12,7 @@
  * persisted in the transcript (flow.inject; on `run_end`, seen on the session's next run): `auto` / `user` as a user message, `system` as a system
  * message, `new_message` with its `role` (`position` applies to model_request only).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { flow } from "../../hooks/flow.js";
 import { renderTemplate } from "../templates.js";
@@ -23,21 +23,22 @@ const description = "Injects content the model sees: auto/user (user message), s
 export const injectMessage = defineAction({
   type: "inject_message",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("inject_message"),
-      content: z.string().min(1).describe("The text injected ({{…}} templates filled)"),
-      strategy: z.enum(["auto", "user", "system", "new_message"]).default("auto"),
-      role: z.enum(["user", "system", "assistant"]).default("user").describe("new_message only"),
-      position: z.enum(["end", "before_last"]).default("end").describe("new_message on model_request only"),
-      placement: z
-        .enum(["end", "user_message"])
-        .optional()
-        .describe(
-          "auto/user on model_request only: end (default: after the last message, cache-friendly) or user_message (the run's user message)",
-        ),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("inject_message"),
+        content: z.string().min(1).describe("The text injected ({{…}} templates filled)"),
+        strategy: z.enum(["auto", "user", "system", "new_message"]).default("auto"),
+        role: z.enum(["user", "system", "assistant"]).default("user").describe("new_message only"),
+        position: z.enum(["end", "before_last"]).default("end").describe("new_message on model_request only"),
+        placement: z
+          .enum(["end", "user_message"])
+          .optional()
+          .describe(
+            "auto/user on model_request only: end (default: after the last message, cache-friendly) or user_message (the run's user message)",
+          ),
+      })
+      .describe(description),
   events: ["session_start", "run_start", "step_start", "step_end", "run_end", "model_request"],
   kind: () => "transform",
   compile: (config, services) => (evaluation) => {

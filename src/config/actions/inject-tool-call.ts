@@ -8,7 +8,7 @@
  * `content`: where the result comes from (`{strategy: tool}` by default, `{strategy: static,
  * value}`, or any strategy of `manifests/content/`).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { contentSchema } from "../manifests/content/index.js";
 import { frequencySchema, refreshConditionSchema } from "../manifests/injection-spec.js";
 import { runInjection } from "../manifests/run-injection.js";
@@ -19,24 +19,25 @@ const description = "Calls a tool and appends its call + result to the transcrip
 export const injectToolCall = defineAction({
   type: "inject_tool_call",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("inject_tool_call"),
-      toolset_name: z
-        .string()
-        .optional()
-        .describe("The toolset; the call is named sanitize(toolset_tool). Omit for unprefixed tools"),
-      tool_name: z.string().min(1).describe("The tool in the toolset, or the exact function name"),
-      arguments: z.record(z.string(), z.unknown()).default({}).describe("Passed to the tool as-is"),
-      frequency: frequencySchema.describe(
-        "always: a new pair each time; append_if_changed: update in place when unchanged; once",
-      ),
-      refresh_condition: refreshConditionSchema.describe(
-        "{kind: ttl, ttl_minutes}: reuse the injected result until it expires",
-      ),
-      content: contentSchema.default({ strategy: "tool" }),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("inject_tool_call"),
+        toolset_name: z
+          .string()
+          .optional()
+          .describe("The toolset; the call is named sanitize(toolset_tool). Omit for unprefixed tools"),
+        tool_name: z.string().min(1).describe("The tool in the toolset, or the exact function name"),
+        arguments: z.record(z.string(), z.unknown()).default({}).describe("Passed to the tool as-is"),
+        frequency: frequencySchema().describe(
+          "always: a new pair each time; append_if_changed: update in place when unchanged; once",
+        ),
+        refresh_condition: refreshConditionSchema().describe(
+          "{kind: ttl, ttl_minutes}: reuse the injected result until it expires",
+        ),
+        content: contentSchema().default({ strategy: "tool" }),
+      })
+      .describe(description),
   events: ["run_start", "step_start"],
   kind: () => "transform",
   compile: (config, services) => (evaluation) =>

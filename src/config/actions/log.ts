@@ -3,7 +3,7 @@
  * `{turn}` `{tokens}` `{tools}` `{pressure}` and `{{…}}` placeholders are filled; control
  * characters in filled values are escaped (printable.ts), so a value cannot forge a line.
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
 
@@ -15,13 +15,14 @@ const METHOD = { debug: "debug", info: "info", warning: "warn", error: "error" }
 export const log = defineAction({
   type: "log",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("log"),
-      message: z.string().describe('The line to log, e.g. "Turn {turn}: {tokens} tokens"'),
-      level: z.enum(["debug", "info", "warning", "error"]).default("info"),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("log"),
+        message: z.string().describe('The line to log, e.g. "Turn {turn}: {tokens} tokens"'),
+        level: z.enum(["debug", "info", "warning", "error"]).default("info"),
+      })
+      .describe(description),
   events: "any",
   kind: () => "inspect",
   compile: (config, services) => (evaluation) => {

@@ -17,7 +17,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";
 import { atLeast, formatDiagnostics, severityName } from "../../lsp/format-diagnostics.js";
 import type { LanguageServerSpec } from "../../lsp/language-server-spec.js";
@@ -28,9 +28,10 @@ import { appendNote } from "./append-note.js";
 const description =
   "Runs LSP diagnostics on the file a tool wrote and shows them to the model (self-correction).";
 
-const fieldList = z
-  .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
-  .transform((value) => (typeof value === "string" ? [value] : value));
+const fieldList = () =>
+  z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .transform((value) => (typeof value === "string" ? [value] : value));
 
 function firstString(params: unknown, fields: readonly string[]): string | undefined {
   for (const field of fields) {
@@ -43,28 +44,29 @@ function firstString(params: unknown, fields: readonly string[]): string | undef
 export const lspDiagnose = defineAction({
   type: "lsp_diagnose",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("lsp_diagnose"),
-      path_field: fieldList.default(["path", "file_path"]).describe("Argument names tried in order"),
-      content_field: fieldList.default(["content"]).describe("Argument names holding the new text"),
-      publish: z.boolean().default(true).describe('Publish on the notification bus (tag "diagnostics")'),
-      inject_result: z.boolean().default(true).describe("Add the problems to the tool result"),
-      read_from_disk: z.boolean().default(true).describe("Read the file when no content argument"),
-      root: z.string().optional().describe("Folder relative paths resolve against; default the config's"),
-      min_severity: z.enum(["error", "warning", "info", "hint"]).default("warning"),
-      timeout: z.number().positive().default(30).describe("Seconds to wait for the diagnostics"),
-      server: z
-        .strictObject({
-          command: z.string().min(1),
-          args: z.array(z.string()).default([]),
-          extensions: z.array(z.string().regex(/^\.\w+$/, 'an extension with its dot, e.g. ".py"')).min(1),
-          language_id: z.string().optional(),
-        })
-        .optional()
-        .describe("A stdio language server for these extensions (default: typescript-language-server)"),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("lsp_diagnose"),
+        path_field: fieldList().default(["path", "file_path"]).describe("Argument names tried in order"),
+        content_field: fieldList().default(["content"]).describe("Argument names holding the new text"),
+        publish: z.boolean().default(true).describe('Publish on the notification bus (tag "diagnostics")'),
+        inject_result: z.boolean().default(true).describe("Add the problems to the tool result"),
+        read_from_disk: z.boolean().default(true).describe("Read the file when no content argument"),
+        root: z.string().optional().describe("Folder relative paths resolve against; default the config's"),
+        min_severity: z.enum(["error", "warning", "info", "hint"]).default("warning"),
+        timeout: z.number().positive().default(30).describe("Seconds to wait for the diagnostics"),
+        server: z
+          .strictObject({
+            command: z.string().min(1),
+            args: z.array(z.string()).default([]),
+            extensions: z.array(z.string().regex(/^\.\w+$/, 'an extension with its dot, e.g. ".py"')).min(1),
+            language_id: z.string().optional(),
+          })
+          .optional()
+          .describe("A stdio language server for these extensions (default: typescript-language-server)"),
+      })
+      .describe(description),
   events: ["tool_result"],
   kind: (config) => (config.inject_result ? "transform" : "inspect"),
   compile: (config, services) => {

@@ -3,7 +3,7 @@
  * prints and a server can stream. Inspect, any event; title and message are templated,
  * with control characters in filled values escaped (printable.ts).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
 
@@ -12,15 +12,16 @@ const description = "Publishes a notification (title, message, level, tag) to th
 export const notify = defineAction({
   type: "notify",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("notify"),
-      title: z.string().describe("Templated like the message"),
-      message: z.string().describe('E.g. "Token usage at {tokens}"'),
-      level: z.enum(["info", "warning", "error"]).default("info"),
-      tag: z.string().optional().describe("A grouping tag"),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("notify"),
+        title: z.string().describe("Templated like the message"),
+        message: z.string().describe('E.g. "Token usage at {tokens}"'),
+        level: z.enum(["info", "warning", "error"]).default("info"),
+        tag: z.string().optional().describe("A grouping tag"),
+      })
+      .describe(description),
   events: "any",
   kind: () => "inspect",
   compile: (config, services) => (evaluation) => {

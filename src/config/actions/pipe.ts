@@ -11,7 +11,7 @@
  * - `on_error`: `ignore` (default: a debug line), `log` (a warning), `raise` (the hook
  *   fails and an enclosing `chain` stops, whatever its `stop_on_failure`).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { renderValue } from "../templates.js";
 import { defineAction } from "./action-module.js";
 import { ChainAbortError } from "./chain-abort-error.js";
@@ -21,21 +21,22 @@ const description = "Calls another tool with fields of this one (map templated, 
 export const pipe = defineAction({
   type: "pipe",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("pipe"),
-      to: z.string().min(1).describe("A qualified tool name, or mcp.<server>.<tool>"),
-      map: z
-        .record(z.string(), z.unknown())
-        .default({})
-        .describe('Target arguments, templated: title: "{{tool.result.hits.0.title}}"'),
-      extra: z.record(z.string(), z.unknown()).default({}).describe("Literal arguments, not templated"),
-      on_error: z
-        .enum(["ignore", "log", "raise"])
-        .default("ignore")
-        .describe("ignore | log | raise (raise aborts an enclosing chain)"),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("pipe"),
+        to: z.string().min(1).describe("A qualified tool name, or mcp.<server>.<tool>"),
+        map: z
+          .record(z.string(), z.unknown())
+          .default({})
+          .describe('Target arguments, templated: title: "{{tool.result.hits.0.title}}"'),
+        extra: z.record(z.string(), z.unknown()).default({}).describe("Literal arguments, not templated"),
+        on_error: z
+          .enum(["ignore", "log", "raise"])
+          .default("ignore")
+          .describe("ignore | log | raise (raise aborts an enclosing chain)"),
+      })
+      .describe(description),
   events: "any",
   kind: () => "inspect",
   compile: (config, services) => async (evaluation) => {

@@ -3,7 +3,6 @@
  * the program and everything it started; output (stdout and stderr interleaved) is capped.
  * Never throws: a program that cannot start is a result with `error`.
  */
-import { spawn } from "node:child_process";
 
 export interface ArgvResult {
   exitCode: number | null;
@@ -40,7 +39,8 @@ export function runArgv(argv: readonly string[], options: RunArgvOptions): Promi
     let truncated = false;
     let timedOut = false;
     let startError: string | undefined;
-    const child = spawn(argv[0]!, argv.slice(1), {
+    // node:child_process loads at the first spawn (it pulls in node:net, which start-up does not need).
+    const child = process.getBuiltinModule("node:child_process").spawn(argv[0]!, argv.slice(1), {
       cwd: options.cwd,
       env: options.env,
       shell: false,

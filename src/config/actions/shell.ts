@@ -18,7 +18,7 @@
  *   group is killed, so nothing it started outlives the hook.
  */
 import { resolve } from "node:path";
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import type { Evaluation } from "../evaluation.js";
 import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
@@ -66,24 +66,25 @@ function describeFailure(argv: readonly string[], result: ArgvResult, timeoutSec
 export const shell = defineAction({
   type: "shell",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("shell"),
-      command: z
-        .string()
-        .min(1)
-        .describe('One program and its arguments, e.g. "python -m py_compile {{tool.params.path}}"'),
-      cwd: z.string().optional().describe("Working folder, templated; default the config's folder"),
-      env: z.record(z.string(), z.string()).default({}).describe("Extra environment variables, templated"),
-      timeout: z.number().positive().default(30).describe("Seconds; the process group is killed after it"),
-      max_output: z.number().int().positive().default(16_384).describe("Bytes of output kept"),
-      on_error: z
-        .enum(["ignore", "inject"])
-        .default("ignore")
-        .describe("ignore: log a failure; inject: show it (and its output) to the model"),
-    })
-    .superRefine((config, context) => checkCommand(config, context))
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("shell"),
+        command: z
+          .string()
+          .min(1)
+          .describe('One program and its arguments, e.g. "python -m py_compile {{tool.params.path}}"'),
+        cwd: z.string().optional().describe("Working folder, templated; default the config's folder"),
+        env: z.record(z.string(), z.string()).default({}).describe("Extra environment variables, templated"),
+        timeout: z.number().positive().default(30).describe("Seconds; the process group is killed after it"),
+        max_output: z.number().int().positive().default(16_384).describe("Bytes of output kept"),
+        on_error: z
+          .enum(["ignore", "inject"])
+          .default("ignore")
+          .describe("ignore: log a failure; inject: show it (and its output) to the model"),
+      })
+      .superRefine((config, context) => checkCommand(config, context))
+      .describe(description),
   events: "any",
   kind: (config) => (config.on_error === "inject" ? "transform" : "inspect"),
   compile: (config, services) => {

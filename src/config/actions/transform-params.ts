@@ -4,7 +4,7 @@
  * number a number), then `remove` drops keys. Transform, `tool_call` only; the engine
  * validates the rewritten arguments against the tool's schema before decides run.
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";
 import { renderValue } from "../templates.js";
 import { defineAction } from "./action-module.js";
@@ -15,19 +15,20 @@ const description =
 export const transformParams = defineAction({
   type: "transform_params",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("transform_params"),
-      transformation: z
-        .strictObject({
-          set: z.record(z.string(), z.unknown()).optional().describe("Keys to add or replace"),
-          remove: z.array(z.string()).optional().describe("Keys to drop"),
-        })
-        .refine((value) => value.set !== undefined || value.remove !== undefined, {
-          message: "transformation needs set or remove",
-        }),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("transform_params"),
+        transformation: z
+          .strictObject({
+            set: z.record(z.string(), z.unknown()).optional().describe("Keys to add or replace"),
+            remove: z.array(z.string()).optional().describe("Keys to drop"),
+          })
+          .refine((value) => value.set !== undefined || value.remove !== undefined, {
+            message: "transformation needs set or remove",
+          }),
+      })
+      .describe(description),
   events: ["tool_call"],
   kind: () => "transform",
   compile: (config, services) => (evaluation) => {

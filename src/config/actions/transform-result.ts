@@ -8,7 +8,7 @@
  *   JSON-stringified first, so the model receives text: the tool's structured output is
  *   replaced by its JSON plus the note (undefined / null become the empty string).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";
 import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
@@ -29,19 +29,20 @@ function asText(result: unknown): string {
 export const transformResult = defineAction({
   type: "transform_result",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("transform_result"),
-      transformation: z
-        .strictObject({
-          append_to_result: z.string().optional().describe("Text appended to the result as is"),
-          inject_note: z.string().optional().describe('Appended as "\\n[note] …"'),
-        })
-        .refine((value) => value.append_to_result !== undefined || value.inject_note !== undefined, {
-          message: "transformation needs append_to_result or inject_note",
-        }),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("transform_result"),
+        transformation: z
+          .strictObject({
+            append_to_result: z.string().optional().describe("Text appended to the result as is"),
+            inject_note: z.string().optional().describe('Appended as "\\n[note] …"'),
+          })
+          .refine((value) => value.append_to_result !== undefined || value.inject_note !== undefined, {
+            message: "transformation needs append_to_result or inject_note",
+          }),
+      })
+      .describe(description),
   events: ["tool_result"],
   kind: () => "transform",
   compile: (config, services) => (evaluation) => {

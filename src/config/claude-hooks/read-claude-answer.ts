@@ -12,45 +12,50 @@
  * JSON with a field of the wrong type is unusable output (an error too); unknown fields are
  * reported, never fatal.
  */
-import { z } from "zod";
+import { lazy } from "../../deps/load-package.js";
+import { z } from "../../deps/zod.js";
 import { ClaudeHookError } from "./claude-hook-error.js";
 import type { CommandResult } from "./run-command-handler.js";
 
-const permissionDecision = z.enum(["allow", "deny", "ask", "defer"]);
+const permissionDecision = lazy(() => z.enum(["allow", "deny", "ask", "defer"]));
 
-const hookSpecificSchema = z.looseObject({
-  hookEventName: z.string().optional(),
-  permissionDecision: permissionDecision.optional(),
-  permissionDecisionReason: z.string().optional(),
-  updatedInput: z.record(z.string(), z.unknown()).optional(),
-  additionalContext: z.string().optional(),
-  updatedMCPToolOutput: z.unknown().optional(),
-  /** PermissionRequest's answer. */
-  decision: z
-    .looseObject({
-      behavior: z.enum(["allow", "deny"]),
-      message: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      interrupt: z.boolean().optional(),
-    })
-    .optional(),
-});
+const hookSpecificSchema = lazy(() =>
+  z.looseObject({
+    hookEventName: z.string().optional(),
+    permissionDecision: permissionDecision().optional(),
+    permissionDecisionReason: z.string().optional(),
+    updatedInput: z.record(z.string(), z.unknown()).optional(),
+    additionalContext: z.string().optional(),
+    updatedMCPToolOutput: z.unknown().optional(),
+    /** PermissionRequest's answer. */
+    decision: z
+      .looseObject({
+        behavior: z.enum(["allow", "deny"]),
+        message: z.string().optional(),
+        updatedInput: z.record(z.string(), z.unknown()).optional(),
+        interrupt: z.boolean().optional(),
+      })
+      .optional(),
+  }),
+);
 
-const outputSchema = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
-  /** `block` everywhere it applies; `approve` is PreToolUse's older spelling of allow. */
-  decision: z.enum(["block", "approve"]).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: hookSpecificSchema.optional(),
-});
+const outputSchema = lazy(() =>
+  z.looseObject({
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    systemMessage: z.string().optional(),
+    /** `block` everywhere it applies; `approve` is PreToolUse's older spelling of allow. */
+    decision: z.enum(["block", "approve"]).optional(),
+    reason: z.string().optional(),
+    hookSpecificOutput: hookSpecificSchema().optional(),
+  }),
+);
 
-export type ClaudeOutput = z.output<typeof outputSchema>;
+export type ClaudeOutput = z.output<ReturnType<typeof outputSchema>>;
 
-const KNOWN = new Set(Object.keys(outputSchema.shape));
-const KNOWN_SPECIFIC = new Set(Object.keys(hookSpecificSchema.shape));
+const KNOWN = lazy(() => new Set(Object.keys(outputSchema().shape)));
+const KNOWN_SPECIFIC = lazy(() => new Set(Object.keys(hookSpecificSchema().shape)));
 
 export interface ClaudeAnswer {
   /** Exit 2: Claude Code's blocking error; `stderr` is the reason. */
@@ -82,18 +87,18 @@ export function parseClaudeOutput(text: string): { output: ClaudeOutput; unknown
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new ClaudeHookError(`printed JSON that is not an object: ${tail(text, 200)}`);
-  const parsed = outputSchema.safeParse(value);
+  const parsed = outputSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ClaudeHookError(
       `answered with unusable JSON: ${issue.path.join(".") || "(root)"}: ${issue.message}`,
     );
   }
-  const unknownFields = Object.keys(value).filter((key) => !KNOWN.has(key));
+  const unknownFields = Object.keys(value).filter((key) => !KNOWN().has(key));
   const specific = (value as { hookSpecificOutput?: unknown }).hookSpecificOutput;
   if (specific && typeof specific === "object")
     for (const key of Object.keys(specific))
-      if (!KNOWN_SPECIFIC.has(key)) unknownFields.push(`hookSpecificOutput.${key}`);
+      if (!KNOWN_SPECIFIC().has(key)) unknownFields.push(`hookSpecificOutput.${key}`);
   return { output: parsed.data, unknownFields };
 }
 

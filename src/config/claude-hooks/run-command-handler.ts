@@ -6,7 +6,6 @@
  * (no orphan keeps running). Output is capped. Never throws: `error` says why it could not
  * start.
  */
-import { spawn } from "node:child_process";
 
 export interface CommandResult {
   exitCode: number | null;
@@ -69,7 +68,8 @@ export function runCommandHandler(
     const stderr = collector(max);
     let timedOut = false;
     let settled = false;
-    const child = spawn(program, argv, {
+    // node:child_process loads at the first spawn (it pulls in node:net, which start-up does not need).
+    const child = process.getBuiltinModule("node:child_process").spawn(program, argv, {
       cwd: options.cwd,
       env: options.env,
       shell: false,

@@ -1,5 +1,5 @@
 /** `all_of`: every nested condition matches. Empty = true; stops at the first false. */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 import { conditionRef } from "./condition-ref.js";
 import { shortCircuit } from "./short-circuit.js";
@@ -9,9 +9,10 @@ const description = "Every nested condition matches. An empty list is true; stop
 export const allOf = defineCondition({
   type: "all_of",
   description,
-  schema: z
-    .strictObject({ type: z.literal("all_of"), conditions: z.array(conditionRef).default([]) })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({ type: z.literal("all_of"), conditions: z.array(conditionRef()).default([]) })
+      .describe(description),
   children: (config) => config.conditions.map((value, index) => ({ value, path: ["conditions", index] })),
   compile(config, compileChild) {
     const predicates = config.conditions.map((value, index) => compileChild(value, ["conditions", index]));

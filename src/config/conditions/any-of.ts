@@ -1,5 +1,5 @@
 /** `any_of`: at least one nested condition matches. Empty = false; stops at the first true. */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 import { conditionRef } from "./condition-ref.js";
 import { shortCircuit } from "./short-circuit.js";
@@ -9,9 +9,10 @@ const description = "At least one nested condition matches. An empty list is fal
 export const anyOf = defineCondition({
   type: "any_of",
   description,
-  schema: z
-    .strictObject({ type: z.literal("any_of"), conditions: z.array(conditionRef).default([]) })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({ type: z.literal("any_of"), conditions: z.array(conditionRef()).default([]) })
+      .describe(description),
   children: (config) => config.conditions.map((value, index) => ({ value, path: ["conditions", index] })),
   compile(config, compileChild) {
     const predicates = config.conditions.map((value, index) => compileChild(value, ["conditions", index]));

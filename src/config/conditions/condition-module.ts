@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import type { EventName } from "../../events/catalogue.js";
 import type { Evaluation } from "../evaluation.js";
+import { withLazySchema } from "../lazy-schema.js";
 
 export type Predicate = (evaluation: Evaluation) => boolean | Promise<boolean>;
 
@@ -31,6 +32,13 @@ export interface ConditionModule<C extends { type: string } = any> {
   readonly example: NoInfer<C>;
 }
 
-export function defineCondition<C extends { type: string }>(module: ConditionModule<C>): ConditionModule<C> {
-  return module;
+/** A condition module as written: its schema is built at first use (zod loads with the first config). */
+export type ConditionDefinition<C extends { type: string }> = Omit<ConditionModule<C>, "schema"> & {
+  schema(): z.ZodType<C>;
+};
+
+export function defineCondition<C extends { type: string }>(
+  definition: ConditionDefinition<C>,
+): ConditionModule<C> {
+  return withLazySchema(definition);
 }

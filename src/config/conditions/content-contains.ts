@@ -4,7 +4,7 @@
  * tool results (as JSON when they are not text). On a tool event the current call's
  * arguments count too (they are not in the transcript until the step ends).
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { defineCondition } from "./condition-module.js";
 
@@ -41,12 +41,13 @@ export function messageText(message: ModelMessage): string {
 export const contentContains = defineCondition({
   type: "content_contains",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("content_contains"),
-      keyword: z.string().min(1).describe("Text to look for, case-insensitive"),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("content_contains"),
+        keyword: z.string().min(1).describe("Text to look for, case-insensitive"),
+      })
+      .describe(description),
   compile(config) {
     const keyword = config.keyword.toLowerCase();
     return (evaluation) =>

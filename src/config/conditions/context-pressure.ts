@@ -1,5 +1,5 @@
 /** `context_pressure`: the transcript's estimated tokens over the context window exceed a threshold. */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 
 const description =
@@ -8,12 +8,18 @@ const description =
 export const contextPressure = defineCondition({
   type: "context_pressure",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("context_pressure"),
-      threshold: z.number().min(0).max(1).default(0.75).describe("Fires when pressure is above this (0..1)"),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("context_pressure"),
+        threshold: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.75)
+          .describe("Fires when pressure is above this (0..1)"),
+      })
+      .describe(description),
   compile: (config) => (evaluation) => evaluation.stats.pressure > config.threshold,
   example: { type: "context_pressure", threshold: 0.8 },
 });

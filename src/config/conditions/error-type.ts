@@ -3,7 +3,7 @@
  * (rate_limit, context_overflow, billing, timeout, auth, network, internal, …) matches a
  * pattern where `*` stands for any run of characters. Case-insensitive.
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 
 const description =
@@ -20,12 +20,13 @@ export function wildcardRegExp(pattern: string): RegExp {
 export const errorType = defineCondition({
   type: "error_type",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("error_type"),
-      match: z.string().min(1).describe('An error type, "*" matching any characters'),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("error_type"),
+        match: z.string().min(1).describe('An error type, "*" matching any characters'),
+      })
+      .describe(description),
   events: ["model_error"],
   compile(config) {
     const pattern = wildcardRegExp(config.match);

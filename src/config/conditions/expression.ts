@@ -12,8 +12,9 @@
  * throws (the engine fails closed for blocking hooks and isolates inspect hooks), so write
  * `tool != null && tool.name == "x"`.
  */
-import { Environment } from "@marcbachmann/cel-js";
-import { z } from "zod";
+import type { Environment } from "@marcbachmann/cel-js";
+import { lazy, loadPackage } from "../../deps/load-package.js";
+import { z } from "../../deps/zod.js";
 import type { Evaluation } from "../evaluation.js";
 import { defineCondition } from "./condition-module.js";
 import { ExpressionError } from "./expression-error.js";
@@ -46,12 +47,20 @@ export interface CompileExpressionOptions {
 /** Evaluates with plain JS values (numbers, objects…); only the variables used are read. */
 export type CompiledExpression = (variables: Readonly<Record<string, unknown>>) => unknown;
 
+/** The CEL engine, loaded when the first expression is compiled. */
+const celJs = lazy(() =>
+  loadPackage<typeof import("@marcbachmann/cel-js")>("@marcbachmann/cel-js", "cel-js"),
+);
+
 const environments = new WeakMap<object, Environment>();
 
 function environmentFor(variables: Readonly<Record<string, CelVariableType>>): Environment {
   let environment = environments.get(variables);
   if (!environment) {
-    environment = new Environment({ unlistedVariablesAreDyn: false, homogeneousAggregateLiterals: false });
+    environment = new (celJs().Environment)({
+      unlistedVariablesAreDyn: false,
+      homogeneousAggregateLiterals: false,
+    });
     for (const [name, type] of Object.entries(variables)) environment.registerVariable(name, type);
     environments.set(variables, environment);
   }
@@ -163,12 +172,13 @@ const description =
 export const expression = defineCondition({
   type: "expression",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("expression"),
-      expr: z.string().min(1).describe('CEL, e.g. "turn > 5 and pressure > 0.6"'),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("expression"),
+        expr: z.string().min(1).describe('CEL, e.g. "turn > 5 and pressure > 0.6"'),
+      })
+      .describe(description),
   compile(config) {
     const evaluate = compileExpression(config.expr);
     return (evaluation) => {

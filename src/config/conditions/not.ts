@@ -1,5 +1,5 @@
 /** `not`: negates one nested condition. */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 import { conditionRef } from "./condition-ref.js";
 
@@ -8,7 +8,7 @@ const description = "Negates one nested condition.";
 export const not = defineCondition({
   type: "not",
   description,
-  schema: z.strictObject({ type: z.literal("not"), condition: conditionRef }).describe(description),
+  schema: () => z.strictObject({ type: z.literal("not"), condition: conditionRef() }).describe(description),
   children: (config) => [{ value: config.condition, path: ["condition"] }],
   compile(config, compileChild) {
     const inner = compileChild(config.condition, ["condition"]);

@@ -4,8 +4,8 @@
  * (`fs_write`). Globs are picomatch's (`*` crosses dots, so `*.write` matches `fs.write`);
  * `|` splits alternatives only outside brackets, so `fs.@(read|write)` stays one glob.
  */
-import picomatch from "picomatch";
-import { z } from "zod";
+import { picomatch } from "../../deps/picomatch.js";
+import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 
 const description =
@@ -33,14 +33,15 @@ export function splitAlternatives(pattern: string): string[] {
 export const toolName = defineCondition({
   type: "tool_name",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("tool_name"),
-      match: z
-        .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
-        .describe('A glob ("fs.*"), an alternation ("Write|Edit") or a list of globs'),
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("tool_name"),
+        match: z
+          .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+          .describe('A glob ("fs.*"), an alternation ("Write|Edit") or a list of globs'),
+      })
+      .describe(description),
   events: ["tool_call", "tool_result", "tool_error", "invalid_tool_call", "approval_request"],
   compile(config) {
     const patterns = (typeof config.match === "string" ? [config.match] : config.match).flatMap(

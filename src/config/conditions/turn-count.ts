@@ -2,7 +2,7 @@
  * `turn_count`: at one turn (`threshold`) or every N turns (`every`); exactly one
  * of the two. `turn` is the run's index in its session, so `every` never fires on turn 0.
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { defineCondition } from "./condition-module.js";
 
 const description = "Fires at a specific turn (threshold) or every N turns (every); give exactly one.";
@@ -10,16 +10,17 @@ const description = "Fires at a specific turn (threshold) or every N turns (ever
 export const turnCount = defineCondition({
   type: "turn_count",
   description,
-  schema: z
-    .strictObject({
-      type: z.literal("turn_count"),
-      threshold: z.number().int().min(0).optional().describe("Fires when the turn equals this"),
-      every: z.number().int().min(1).optional().describe("Fires on every Nth turn (not on turn 0)"),
-    })
-    .refine((config) => (config.threshold === undefined) !== (config.every === undefined), {
-      message: "turn_count needs exactly one of threshold or every",
-    })
-    .describe(description),
+  schema: () =>
+    z
+      .strictObject({
+        type: z.literal("turn_count"),
+        threshold: z.number().int().min(0).optional().describe("Fires when the turn equals this"),
+        every: z.number().int().min(1).optional().describe("Fires on every Nth turn (not on turn 0)"),
+      })
+      .refine((config) => (config.threshold === undefined) !== (config.every === undefined), {
+        message: "turn_count needs exactly one of threshold or every",
+      })
+      .describe(description),
   compile(config) {
     const { threshold, every } = config;
     if (every !== undefined) {

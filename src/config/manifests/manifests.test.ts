@@ -67,11 +67,11 @@ describe("synthetic call ids", () => {
 
 describe("content strategies", () => {
   it("are a registry: tool and static", () => {
-    expect([...CONTENT_STRATEGIES.keys()]).toEqual(["tool", "static"]);
-    expect(contentSchema.safeParse({ strategy: "static", value: "x" }).success).toBe(true);
-    const unknown = contentSchema.safeParse({ strategy: "llm" });
+    expect([...CONTENT_STRATEGIES().keys()]).toEqual(["tool", "static"]);
+    expect(contentSchema().safeParse({ strategy: "static", value: "x" }).success).toBe(true);
+    const unknown = contentSchema().safeParse({ strategy: "llm" });
     expect(unknown.error?.issues[0]?.message).toBe('unknown content strategy "llm"; valid: tool, static');
-    const missing = contentSchema.safeParse({ strategy: "static" });
+    const missing = contentSchema().safeParse({ strategy: "static" });
     expect(missing.error?.issues[0]?.path).toEqual(["value"]);
   });
 });

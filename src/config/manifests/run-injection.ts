@@ -39,7 +39,7 @@ export async function runInjection(
   if (spec.frequency === "once" && existing) return undefined;
   if (spec.refresh && existing?.expiresAt !== undefined && now < existing.expiresAt * 1000) return undefined;
 
-  const strategy = CONTENT_STRATEGIES.get(spec.content.strategy);
+  const strategy = CONTENT_STRATEGIES().get(spec.content.strategy);
   if (!strategy) throw new Error(`unknown content strategy "${spec.content.strategy}"`);
   let content: unknown;
   try {

@@ -6,8 +6,8 @@
 import type { Dirent } from "node:fs";
 import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import picomatch from "picomatch";
-import { z } from "zod";
+import { picomatch } from "../../deps/picomatch.js";
+import { z } from "../../deps/zod.js";
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import { resolveTool } from "../resolved-tool.js";
 import { tool } from "../tool.js";

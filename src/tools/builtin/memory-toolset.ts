@@ -4,7 +4,7 @@
  * of free-form memories (`remember` / `get_memories`, the names manifests and hooks commonly use).
  * Each session's memory is one record; updates are serialised per record in this process.
  */
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import type { StateStore } from "../../state/state-store.js";
 import { resolveTool } from "../resolved-tool.js";
 import { type ToolExecutionOptions, tool } from "../tool.js";

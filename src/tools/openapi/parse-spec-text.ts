@@ -3,7 +3,7 @@
  * a syntax error is reported at the document's line and column, and later problems found
  * on the parsed object can be mapped back (`positionOf`).
  */
-import { LineCounter, parseDocument } from "yaml";
+import { yaml } from "../../deps/yaml.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 import type { SpecSource } from "./read-spec-source.js";
 import { positionAt } from "./yaml-positions.js";
@@ -14,8 +14,8 @@ export interface ParsedSpecText {
 }
 
 export function parseSpecText(source: SpecSource, toolset: string): ParsedSpecText {
-  const lines = new LineCounter();
-  const document = parseDocument(source.text, { lineCounter: lines, uniqueKeys: true });
+  const lines = new (yaml().LineCounter)();
+  const document = yaml().parseDocument(source.text, { lineCounter: lines, uniqueKeys: true });
   const error = document.errors[0];
   if (error) {
     const position = error.linePos?.[0] ?? { line: 1, col: 1 };

@@ -4,7 +4,7 @@
  * operation. A glob that matches no operation is an error with the nearest name, so a
  * typo never silently exposes (or hides) a whole API.
  */
-import picomatch from "picomatch";
+import { picomatch } from "../../deps/picomatch.js";
 import { nearest } from "../../errors/nearest.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 

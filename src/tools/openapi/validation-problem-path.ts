@@ -8,7 +8,7 @@
  * The frame's line and caret give an offset in that JSON; the node there gives a path,
  * which the caller maps back to the YAML the user wrote. No frame, no path.
  */
-import { parseDocument } from "yaml";
+import { yaml } from "../../deps/yaml.js";
 import { type DocumentPath, pathAtOffset } from "./yaml-positions.js";
 
 export function validationProblemPath(message: string, validated: unknown): DocumentPath | undefined {
@@ -30,7 +30,7 @@ export function validationProblemPath(message: string, validated: unknown): Docu
   for (let index = 0; index < json.length; index++) if (json[index] === "\n") starts.push(index + 1);
   const start = starts[lineNumber - 1];
   if (start === undefined) return undefined;
-  return pathAtOffset(parseDocument(json), start + Math.max(0, column));
+  return pathAtOffset(yaml().parseDocument(json), start + Math.max(0, column));
 }
 
 /**

@@ -3,12 +3,13 @@
  * (deepest node that exists), and the path of the node at an offset. Validation problems
  * are found on the parsed object; these map them back to where the user wrote them.
  */
-import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node, type Pair } from "yaml";
+import type { Document, LineCounter, Node, Pair } from "yaml";
+import { yaml } from "../../deps/yaml.js";
 
 export type DocumentPath = (string | number)[];
 
 function keyOf(pair: Pair): unknown {
-  return isScalar(pair.key) ? pair.key.value : pair.key;
+  return yaml().isScalar(pair.key) ? pair.key.value : pair.key;
 }
 
 export function positionAt(
@@ -19,12 +20,12 @@ export function positionAt(
   let node: unknown = document.contents;
   let offset = (node as Node | null)?.range?.[0] ?? 0;
   for (const segment of path) {
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       const pair = (node.items as Pair[]).find((item) => String(keyOf(item)) === String(segment));
       if (!pair) break;
       node = pair.value;
       offset = (node as Node | null)?.range?.[0] ?? (pair.key as Node | null)?.range?.[0] ?? offset;
-    } else if (isSeq(node) && typeof segment === "number") {
+    } else if (yaml().isSeq(node) && typeof segment === "number") {
       node = node.items[segment];
       if (!node) break;
       offset = (node as Node).range?.[0] ?? offset;
@@ -41,7 +42,7 @@ export function pathAtOffset(document: Document.Parsed, offset: number): Documen
   const path: DocumentPath = [];
   let node: unknown = document.contents;
   for (;;) {
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       const pair = (node.items as Pair[]).find((item) => {
         const start = (item.key as Node | null)?.range?.[0] ?? Number.POSITIVE_INFINITY;
         const end = (item.value as Node | null)?.range?.[2] ?? (item.key as Node | null)?.range?.[2] ?? -1;
@@ -50,7 +51,7 @@ export function pathAtOffset(document: Document.Parsed, offset: number): Documen
       if (!pair) return path;
       path.push(String(keyOf(pair)));
       node = pair.value;
-    } else if (isSeq(node)) {
+    } else if (yaml().isSeq(node)) {
       const index = node.items.findIndex((item) => {
         const range = (item as Node | null)?.range;
         return range != null && range[0] <= offset && offset <= range[2];

@@ -1,0 +1,45 @@
+/**
+ * Loads a package synchronously at its first use instead of when hookwise is imported,
+ * so `import("hookwise")` and the CLI's start-up pay only for what they run.
+ *
+ * The package is resolved the way `import` resolves it and then required, so an ES module
+ * package is the very instance an `import` of it gives (one copy of zod, shared with the
+ * caller's schemas), and a CommonJS one is its `module.exports`.
+ *
+ * A package that only hookwise's own code uses (`bundled`) is built into one file beside
+ * the built code (`deps/<bundled>.mjs`, see tsdown.config.ts); that file is loaded when it
+ * is there, the package itself otherwise (running from the sources).
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+
+export function loadPackage<T>(name: string, bundled?: string): T {
+  if (bundled !== undefined) {
+    const file = fileURLToPath(new URL(`./deps/${bundled}.mjs`, import.meta.url));
+    if (existsSync(file)) return (require(file) as { default: T }).default;
+  }
+  let path: string | undefined;
+  try {
+    const url = import.meta.resolve?.(name);
+    if (url?.startsWith("file:")) path = fileURLToPath(url);
+  } catch {
+    // resolved by require below, which names the package when it is missing
+  }
+  return require(path ?? name) as T;
+}
+
+/** A value built once, at its first use. */
+export function lazy<T>(build: () => T): () => T {
+  let built = false;
+  let value: T;
+  return () => {
+    if (!built) {
+      value = build();
+      built = true;
+    }
+    return value;
+  };
+}
