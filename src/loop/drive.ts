@@ -40,6 +40,17 @@ export interface ResumePoint {
   settle(state: RunState, surface: Surface): Promise<RunEnd>;
 }
 
+/**
+ * A fresh UUID as one flat string. `randomUUID()` builds its text by concatenation, a chain
+ * of a dozen string pieces (~500 bytes) that a run would hold for its whole life; reading a
+ * character flattens it into one string of ~60 bytes.
+ */
+function flatId(): string {
+  const id = randomUUID();
+  id.charCodeAt(0);
+  return id;
+}
+
 export async function drive(
   runtime: LoopRuntime,
   input: string,
@@ -53,7 +64,7 @@ export async function drive(
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
+  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
   // two at once would lose one's messages — in this process (the lock), and across
   // processes sharing the store (the lease). Both waits together stay within waitMs.
@@ -107,7 +118,7 @@ async function driveSession(
   sessionId: string,
   save: SaveSessionOptions,
 ): Promise<RunResult> {
-  const runId = resumed?.runId ?? randomUUID();
+  const runId = resumed?.runId ?? flatId();
   // The run's own signal, following the caller's (one listener on it for the whole run). A
   // run that got none can never be aborted, and shares one signal that never aborts.
   const composed = runSignal(options.signal);
