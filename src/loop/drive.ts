@@ -72,9 +72,13 @@ export async function drive(
   const started = Date.now();
   const locking = lockSession(runtime, sessionId, waitMs);
   const release = locking instanceof Promise ? await locking : locking;
+  // One frame for the session's turn, its lease and the run's signal (each frame a parked
+  // run keeps costs its heap: a run in flight holds as few as the loop needs).
+  let lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
+  let composed: RunSignal | undefined;
   try {
     // A store only this process sees needs no lease: the queue above is all the turn-taking.
-    const lease =
+    lease =
       runtime.store.sharing === "process"
         ? undefined
         : await acquireSessionLease(runtime.store, sessionId, {
@@ -82,47 +86,13 @@ export async function drive(
             leaseMs,
             ...(options.signal ? { signal: options.signal } : {}),
           });
-    try {
-      // A session the agent named itself (no sessionId given) is not kept forever.
-      const oneShot = resumed === undefined && options.sessionId === undefined;
-      const save = oneShot ? { ttlMs: oneShotTtlMs } : {};
-      return await driveSession(
-        runtime,
-        input,
-        options,
-        surface,
-        approvals,
-        agentPath,
-        inherited,
-        resumed,
-        sessionId,
-        save,
-      );
-    } finally {
-      if (lease) await lease.release();
-    }
-  } finally {
-    release();
-  }
-}
-
-async function driveSession(
-  runtime: LoopRuntime,
-  input: string,
-  options: RunOptions,
-  surface: Surface,
-  approvals: ApprovalFlow,
-  agentPath: readonly string[],
-  inherited: readonly GoverningRegistry[],
-  resumed: ResumePoint | undefined,
-  sessionId: string,
-  save: SaveSessionOptions,
-): Promise<RunResult> {
-  const runId = resumed?.runId ?? flatId();
-  // The run's own signal, following the caller's (one listener on it for the whole run). A
-  // run that got none can never be aborted, and shares one signal that never aborts.
-  const composed = runSignal(options.signal);
-  try {
+    // A session the agent named itself (no sessionId given) is not kept forever.
+    const oneShot = resumed === undefined && options.sessionId === undefined;
+    const save: SaveSessionOptions = oneShot ? { ttlMs: oneShotTtlMs } : {};
+    const runId = resumed?.runId ?? flatId();
+    // The run's own signal, following the caller's (one listener on it for the whole run). A
+    // run that got none can never be aborted, and shares one signal that never aborts.
+    composed = runSignal(options.signal);
     return await driveRun(
       runtime,
       input,
@@ -138,7 +108,12 @@ async function driveSession(
       composed,
     );
   } finally {
-    composed.release();
+    composed?.release();
+    try {
+      if (lease) await lease.release();
+    } finally {
+      release();
+    }
   }
 }
 
