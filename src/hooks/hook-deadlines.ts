@@ -104,20 +104,6 @@ export class HookDeadlines {
     );
   }
 
-  /** `race` without a promise of its own: `done` is called with the outcome. */
-  watch<T>(
-    hook: RegisteredHook,
-    pending: PromiseLike<unknown>,
-    after: AfterInvocation<T>,
-    done: (value: T) => void,
-  ): void {
-    const entered = this.enter(hook, pending);
-    entered.answer.then(
-      (value) => done(after(hook, this.outcome(entered, value, false))),
-      (error) => done(after(hook, this.outcome(entered, error, true))),
-    );
-  }
-
   /**
    * Starts the race of a hook's pending answer: the caller awaits `answer` and hands what it
    * read to `outcome` (the engine's path: one promise and one entry per pending hook).

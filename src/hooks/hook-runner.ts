@@ -325,10 +325,12 @@ export class HookRunner {
         this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
         continue;
       }
-      // A promise is watched (no promise of ours) and counted for `settle()`.
+      // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
         this.#inflight++;
-        this.#race().watch(hook, value, this.#afterTracedFor(firing), this.#inspected);
+        const pending = this.#race().enter(hook, value);
+        pending.firing = firing;
+        void this.#inspectLater(pending);
         continue;
       }
       const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
@@ -352,15 +354,29 @@ export class HookRunner {
     }
   }
 
-  /** An inspection that answered with a promise settled. */
-  readonly #inspected = (invocation: InvokedHook): void => {
+  /** An inspection that answered with a promise: read once it settles, traced, counted off. */
+  async #inspectLater(pending: Pending): Promise<void> {
+    let value: unknown;
+    let threw = false;
+    try {
+      value = await pending.answer;
+    } catch (error) {
+      value = error;
+      threw = true;
+    }
+    const { hook, firing } = pending;
+    const invocation = this.#traced(
+      hook,
+      this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing),
+      firing,
+    );
     if (!invocation.ok) this.#inspectFailed(invocation.error);
     if (--this.#inflight === 0 && this.#idle) {
       const { resolve } = this.#idle;
       this.#idle = undefined;
       resolve();
     }
-  };
+  }
 
   /** Resolves once every inspection started so far (and any started meanwhile) has settled. */
   settle(): Promise<void> {
@@ -411,16 +427,6 @@ export class HookRunner {
       return pending;
     }
     return this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
-  }
-
-  /** A pending answer settled: traced, failure or not (decide and inspect hooks). */
-  readonly #afterTraced = (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
-    this.#traced(hook, this.#failure(hook, invocation, undefined), undefined);
-
-  #afterTracedFor(firing: unknown) {
-    if (firing === undefined) return this.#afterTraced;
-    return (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
-      this.#traced(hook, this.#failure(hook, invocation, firing), firing);
   }
 
   #traced(hook: RegisteredHook, invocation: InvokedHook, firing: unknown): InvokedHook {

@@ -183,7 +183,7 @@ async function driveRun(
     runner: new HookRunner({
       registries,
       // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
-      trace: surface.streaming ? (event) => surface.emit(event) : undefined,
+      trace: surface.streaming ? surface.emit : undefined,
       keep: { capacity: runtime.traceCapacity },
       log: runtime.log,
       observer: telemetry,
@@ -205,7 +205,8 @@ async function driveRun(
     meter: createRunMeter(runtime, () => state.messages),
     model: createHookModel(runtime, usage, signal),
     archived: [],
-    emit: (event) => surface.emit(event),
+    // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
+    emit: surface.emit,
     toolView: undefined,
     prompts: new PromptBuilder(),
     continuations: 0,
