@@ -93,20 +93,154 @@ export async function drive(
     // The run's own signal, following the caller's (one listener on it for the whole run). A
     // run that got none can never be aborted, and shares one signal that never aborts.
     composed = runSignal(options.signal);
-    return await driveRun(
+    const { signal } = composed;
+
+    const existing = await runtime.store.loadSession(sessionId);
+    const now = Date.now();
+    const session: SessionRecord = existing ?? {
+      id: sessionId,
+      messages: [],
+      createdAt: now,
+      updatedAt: now,
+      version: 0,
+    };
+    // A transcript passed in (a stateless server's client holds it) replaces the stored one.
+    if (options.messages) session.messages = options.messages.slice();
+    const isNewSession = existing === undefined && session.messages.length === 0;
+    // A session scope is kept for the session's next runs once a hook writes to it: a run
+    // whose hooks never do leaves nothing behind in the agent's memory.
+    let sessionScratch = runtime.sessionScratch.get(sessionId);
+    if (!sessionScratch) {
+      const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
+      sessionScratch = scratch;
+    }
+    const runScratch = new Scratchpad(sessionScratch);
+    const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
+    const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+    const turn = await runIndex(
       runtime,
-      input,
-      options,
-      surface,
-      approvals,
-      agentPath,
-      inherited,
-      resumed,
       sessionId,
-      save,
-      runId,
-      composed,
+      session,
+      resumed !== undefined || options.messages !== undefined,
     );
+    // Undefined unless telemetry is on and something records the run's span.
+    const telemetry =
+      runtime.telemetry &&
+      startRunTelemetry(runtime.telemetry, {
+        agentName: runtime.name,
+        runId,
+        sessionId,
+        agentPath,
+        resumed: resumed !== undefined,
+      });
+    const state: RunState = {
+      runId,
+      sessionId,
+      agentName: runtime.name,
+      agentPath,
+      registries,
+      isStreaming: surface.streaming,
+      signal,
+      log: runtime.log,
+      runner: new HookRunner({
+        registries,
+        // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
+        trace: surface.streaming ? surface.emit : undefined,
+        keep: { capacity: runtime.traceCapacity },
+        log: runtime.log,
+        observer: telemetry,
+        ...(composed.abortable ? { signal } : {}),
+      }),
+      telemetry,
+      approvals,
+      sessionScratch,
+      runScratch,
+      stepScratch: new Scratchpad(runScratch),
+      step: -1,
+      messages: session.messages,
+      userMessageIndex: -1,
+      input,
+      turn,
+      requests: [],
+      steps: [],
+      usage,
+      meter: createRunMeter(runtime, () => state.messages),
+      model: createHookModel(runtime, usage, signal),
+      archived: [],
+      // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
+      emit: surface.emit,
+      toolView: undefined,
+      prompts: new PromptBuilder(),
+      continuations: 0,
+      patchedSystem: undefined,
+      systemCacheWarned: false,
+    };
+
+    resumed?.restore(state);
+    if (surface.streaming) {
+      const start: Extract<AgentEvent, { type: "run-start" }> = {
+        type: "run-start",
+        runId,
+        sessionId,
+        input,
+        agentPath,
+      };
+      if (resumed) start.resumed = true;
+      surface.emit(start);
+    }
+    let end: RunEnd;
+    try {
+      end = resumed
+        ? await resumed.settle(state, surface)
+        : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
+          (await loop(runtime, state, surface, isNewSession));
+    } catch (error) {
+      end = {
+        outcome: "error",
+        text: "",
+        reason: error instanceof Error ? error.message : String(error),
+        error: error as Error,
+      };
+    }
+    // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
+    if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
+    let result: RunResult;
+    try {
+      result = await finishRun(
+        runtime,
+        state,
+        session,
+        end,
+        (text) => continueSteps(runtime, state, surface, text),
+        save,
+      );
+    } catch (error) {
+      state.runner.close();
+      telemetry?.runEnded({
+        outcome: "error",
+        text: "",
+        reason: error instanceof Error ? error.message : String(error),
+        input: state.input,
+        usage: state.usage,
+        steps: state.steps.length,
+      });
+      throw error;
+    }
+    state.runner.close();
+    if (telemetry) {
+      const summary: RunSummary = {
+        outcome: result.outcome,
+        text: result.text,
+        input: state.input,
+        usage: result.usage,
+        steps: result.steps.length,
+      };
+      if (result.reason !== undefined) summary.reason = result.reason;
+      if (result.hook !== undefined) summary.hook = result.hook;
+      telemetry.runEnded(summary);
+    }
+    surface.emit({ type: "run-finish", result });
+    return result;
   } finally {
     composed?.release();
     try {
@@ -115,170 +249,6 @@ export async function drive(
       release();
     }
   }
-}
-
-async function driveRun(
-  runtime: LoopRuntime,
-  input: string,
-  options: RunOptions,
-  surface: Surface,
-  approvals: ApprovalFlow,
-  agentPath: readonly string[],
-  inherited: readonly GoverningRegistry[],
-  resumed: ResumePoint | undefined,
-  sessionId: string,
-  save: SaveSessionOptions,
-  runId: string,
-  composed: RunSignal,
-): Promise<RunResult> {
-  const { signal } = composed;
-
-  const existing = await runtime.store.loadSession(sessionId);
-  const now = Date.now();
-  const session: SessionRecord = existing ?? {
-    id: sessionId,
-    messages: [],
-    createdAt: now,
-    updatedAt: now,
-    version: 0,
-  };
-  // A transcript passed in (a stateless server's client holds it) replaces the stored one.
-  if (options.messages) session.messages = options.messages.slice();
-  const isNewSession = existing === undefined && session.messages.length === 0;
-  // A session scope is kept for the session's next runs once a hook writes to it: a run
-  // whose hooks never do leaves nothing behind in the agent's memory.
-  let sessionScratch = runtime.sessionScratch.get(sessionId);
-  if (!sessionScratch) {
-    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
-    sessionScratch = scratch;
-  }
-  const runScratch = new Scratchpad(sessionScratch);
-  const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  const turn = await runIndex(
-    runtime,
-    sessionId,
-    session,
-    resumed !== undefined || options.messages !== undefined,
-  );
-  // Undefined unless telemetry is on and something records the run's span.
-  const telemetry =
-    runtime.telemetry &&
-    startRunTelemetry(runtime.telemetry, {
-      agentName: runtime.name,
-      runId,
-      sessionId,
-      agentPath,
-      resumed: resumed !== undefined,
-    });
-  const state: RunState = {
-    runId,
-    sessionId,
-    agentName: runtime.name,
-    agentPath,
-    registries,
-    isStreaming: surface.streaming,
-    signal,
-    log: runtime.log,
-    runner: new HookRunner({
-      registries,
-      // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
-      trace: surface.streaming ? surface.emit : undefined,
-      keep: { capacity: runtime.traceCapacity },
-      log: runtime.log,
-      observer: telemetry,
-      ...(composed.abortable ? { signal } : {}),
-    }),
-    telemetry,
-    approvals,
-    sessionScratch,
-    runScratch,
-    stepScratch: new Scratchpad(runScratch),
-    step: -1,
-    messages: session.messages,
-    userMessageIndex: -1,
-    input,
-    turn,
-    requests: [],
-    steps: [],
-    usage,
-    meter: createRunMeter(runtime, () => state.messages),
-    model: createHookModel(runtime, usage, signal),
-    archived: [],
-    // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
-    emit: surface.emit,
-    toolView: undefined,
-    prompts: new PromptBuilder(),
-    continuations: 0,
-    patchedSystem: undefined,
-    systemCacheWarned: false,
-  };
-
-  resumed?.restore(state);
-  if (surface.streaming) {
-    const start: Extract<AgentEvent, { type: "run-start" }> = {
-      type: "run-start",
-      runId,
-      sessionId,
-      input,
-      agentPath,
-    };
-    if (resumed) start.resumed = true;
-    surface.emit(start);
-  }
-  let end: RunEnd;
-  try {
-    end = resumed
-      ? await resumed.settle(state, surface)
-      : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
-        (await loop(runtime, state, surface, isNewSession));
-  } catch (error) {
-    end = {
-      outcome: "error",
-      text: "",
-      reason: error instanceof Error ? error.message : String(error),
-      error: error as Error,
-    };
-  }
-  // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
-  if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-  let result: RunResult;
-  try {
-    result = await finishRun(
-      runtime,
-      state,
-      session,
-      end,
-      (text) => continueSteps(runtime, state, surface, text),
-      save,
-    );
-  } catch (error) {
-    state.runner.close();
-    telemetry?.runEnded({
-      outcome: "error",
-      text: "",
-      reason: error instanceof Error ? error.message : String(error),
-      input: state.input,
-      usage: state.usage,
-      steps: state.steps.length,
-    });
-    throw error;
-  }
-  state.runner.close();
-  if (telemetry) {
-    const summary: RunSummary = {
-      outcome: result.outcome,
-      text: result.text,
-      input: state.input,
-      usage: result.usage,
-      steps: result.steps.length,
-    };
-    if (result.reason !== undefined) summary.reason = result.reason;
-    if (result.hook !== undefined) summary.hook = result.hook;
-    telemetry.runEnded(summary);
-  }
-  surface.emit({ type: "run-finish", result });
-  return result;
 }
 
 /** The run goes on after a `run_end` hook's `flow.retry`: its next step, errors handled as above. */
