@@ -61,13 +61,9 @@ export function streamSurface(emit: (event: AgentEvent) => void): Surface {
         finished = true;
       } finally {
         // Leaving early (an error part, a throwing consumer): cancel, so the provider's
-        // connection is closed rather than left open behind a released lock. A stream read
-        // to its end is closed already: releasing its lock would only reject (and handle)
-        // its reader's `closed` promise, work for nothing on every model call.
-        if (!finished) {
-          reader.cancel().catch(() => {});
-          reader.releaseLock();
-        }
+        // connection is closed rather than left open behind a released lock.
+        if (!finished) reader.cancel().catch(() => {});
+        reader.releaseLock();
       }
       return fold.turn;
     },
