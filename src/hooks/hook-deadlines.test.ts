@@ -78,6 +78,31 @@ describe("HookDeadlines", () => {
     expect(!late.ok && late.error.reason).toBe("aborted");
     deadlines.close();
   });
+  test("hooks settling in any order leave nothing pending, and a later hook still times out", async () => {
+    vi.useFakeTimers();
+    const deadlines = new HookDeadlines();
+    const answers: ((value: unknown) => void)[] = [];
+    const outcomes = Array.from({ length: 50 }, (_, index) =>
+      deadlines.race(
+        registered(`quick-${index}`, 1_000),
+        new Promise((resolve) => {
+          answers.push(resolve);
+        }),
+      ),
+    );
+    // Middle, last, first, then the rest: every unlinking case of the pending list.
+    const order = [25, 49, 0, ...Array.from({ length: 50 }, (_, index) => index)];
+    for (const index of order) answers[index]!(undefined);
+    const settled = await Promise.all(outcomes);
+    expect(settled.every((invocation) => invocation.ok)).toBe(true);
+    expect(deadlines.live).toBe(0);
+    const stuck = deadlines.race(registered("stuck", 100), new Promise(() => {}));
+    await vi.advanceTimersByTimeAsync(150);
+    const late = await stuck;
+    expect(!late.ok && late.error.message).toMatch(/"stuck".*timed out after 100 ms/);
+    expect(deadlines.live).toBe(0);
+    deadlines.close();
+  });
 });
 
 /** One `write` call guarded by `perRun` quick async transforms and one decide that never answers. */

@@ -20,31 +20,44 @@ import { check, failure, type Invocation, thrown } from "./invoke-hook.js";
 export type AfterInvocation<T> = (hook: RegisteredHook, invocation: Invocation) => T;
 
 const MAX_TICK_MS = 1000;
-/** Below this many entries the list of pending hooks is not compacted. */
-const COMPACT_AT = 64;
 
-/** One pending hook: its answer, its timeout, or the abort, whichever comes first, settles it. */
-class Waiting {
+/** A pending hook the deadlines settled first (its timeout, or the run's abort): never a hook's answer. */
+class Expired {
+  constructor(readonly invocation: Invocation) {}
+}
+
+/** `new Promise`'s resolving functions, taken by one shared executor (no closure per hook). */
+let takenResolve: (value: unknown) => void = () => {};
+let takenReject: (error: unknown) => void = () => {};
+function take(resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
+  takenResolve = resolve;
+  takenReject = reject;
+}
+
+/**
+ * One pending hook, linked into its run's list while it waits. `answer` settles with the
+ * hook's own answer (rejecting with its rejection), or with an `Expired` when its timeout or
+ * the run's abort comes first. Whoever reads it hands what it read to
+ * `HookDeadlines.outcome`, which unlinks it. The hook's promise settles `answer` through
+ * `answer`'s own resolving functions: no closure, no callback of ours per hook.
+ */
+export class Pending {
   /** When the first tick after the hook started fired (the clock it times out by). */
   stamp: number | undefined = undefined;
   done = false;
+  /** What telemetry's observer made for this firing, when one watches (the runner's). */
+  firing: unknown = undefined;
+  previous: Pending | undefined = undefined;
+  next: Pending | undefined = undefined;
+  readonly answer: Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
 
-  constructor(
-    readonly hook: RegisteredHook,
-    readonly owner: HookDeadlines,
-    readonly after: AfterInvocation<unknown>,
-    readonly resolve: (value: unknown) => void,
-  ) {}
-
-  settle(invocation: Invocation): void {
-    if (this.done) return;
-    this.done = true;
-    this.owner.live--;
-    this.resolve(this.after(this.hook, invocation));
+  constructor(readonly hook: RegisteredHook) {
+    this.answer = new Promise(take);
+    this.resolve = takenResolve;
+    this.reject = takenReject;
   }
-
-  onValue = (value: unknown): void => this.settle(check(this.hook, value));
-  onError = (error: unknown): void => this.settle(thrown(this.hook, error));
 }
 
 function same<T>(_hook: RegisteredHook, invocation: Invocation): T {
@@ -56,11 +69,12 @@ function tickFor(timeoutMs: number): number {
 }
 
 export class HookDeadlines {
-  /** @internal How many hooks are pending (entries of `#waiting` not done). */
+  /** @internal How many hooks are pending (linked into the list). */
   live = 0;
   readonly #signal: AbortSignal | undefined;
-  /** The pending hooks, in the order they started; settled ones are dropped as it grows. */
-  #waiting: Waiting[] = [];
+  /** The pending hooks, oldest first: a list linked through them, so settling one is O(1). */
+  #first: Pending | undefined;
+  #last: Pending | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #tickMs = MAX_TICK_MS;
   #listening = false;
@@ -83,42 +97,61 @@ export class HookDeadlines {
     pending: PromiseLike<unknown>,
     after: AfterInvocation<T> = same,
   ): Promise<T> {
-    return new Promise<T>((resolve) => this.watch(hook, pending, after, resolve));
+    const entered = this.enter(hook, pending);
+    return entered.answer.then(
+      (value) => after(hook, this.outcome(entered, value, false)),
+      (error) => after(hook, this.outcome(entered, error, true)),
+    );
   }
 
-  /** `race` without a promise of its own: `done` is called with the outcome. */
-  watch<T>(
-    hook: RegisteredHook,
-    pending: PromiseLike<unknown>,
-    after: AfterInvocation<T>,
-    done: (value: T) => void,
-  ): void {
-    const waiting = new Waiting(hook, this, after, done as (value: unknown) => void);
-    this.live++;
+  /**
+   * Starts the race of a hook's pending answer: the caller awaits `answer` and hands what it
+   * read to `outcome` (the engine's path: one promise and one entry per pending hook).
+   */
+  enter(hook: RegisteredHook, value: PromiseLike<unknown>): Pending {
+    const pending = new Pending(hook);
     if (this.#signal?.aborted) {
-      waiting.settle(aborted(hook));
+      pending.done = true;
+      pending.resolve(new Expired(aborted(hook)));
       // The late outcome is dropped, but a rejection of it must not go unhandled.
-      pending.then(undefined, () => {});
-      return;
+      value.then(undefined, () => {});
+      return pending;
     }
-    this.#enter(waiting);
-    pending.then(waiting.onValue, waiting.onError);
+    this.#link(pending);
+    value.then(pending.resolve, pending.reject);
+    return pending;
   }
 
-  #enter(waiting: Waiting): void {
+  /**
+   * What a pending hook came to, from what its `answer` gave (`threw`: it rejected with
+   * `value`): the hook's checked answer, its failure, or its timeout or abort.
+   */
+  outcome(pending: Pending, value: unknown, threw: boolean): Invocation {
+    if (!pending.done) this.#unlink(pending);
+    if (threw) return thrown(pending.hook, value);
+    if (value instanceof Expired) return value.invocation;
+    return check(pending.hook, value);
+  }
+
+  #link(pending: Pending): void {
     if (!this.#listening && this.#signal) {
       this.#listening = true;
       this.#signal.addEventListener("abort", () => this.#abortAll(), { once: true });
     }
-    const list = this.#waiting;
-    // Settled entries are dropped once they are most of the list: O(1) per hook on average.
-    if (list.length >= COMPACT_AT && this.live * 2 <= list.length) this.#compact();
-    this.#waiting.push(waiting);
+    this.live++;
+    const last = this.#last;
+    if (last === undefined) this.#first = pending;
+    else {
+      last.next = pending;
+      pending.previous = last;
+    }
+    this.#last = pending;
+    const timeoutMs = pending.hook.timeoutMs;
     if (this.#timer === undefined) {
-      this.#tickMs = tickFor(waiting.hook.timeoutMs);
+      this.#tickMs = tickFor(timeoutMs);
       this.#timer = setTimeout(this.#tick, this.#tickMs);
-    } else if (waiting.hook.timeoutMs < this.#tickMs * 10) {
-      const tickMs = tickFor(waiting.hook.timeoutMs);
+    } else if (timeoutMs < this.#tickMs * 10) {
+      const tickMs = tickFor(timeoutMs);
       if (tickMs < this.#tickMs) {
         clearTimeout(this.#timer);
         this.#tickMs = tickMs;
@@ -127,36 +160,52 @@ export class HookDeadlines {
     }
   }
 
-  #compact(): void {
-    this.#waiting = this.#waiting.filter((waiting) => !waiting.done);
+  #unlink(pending: Pending): void {
+    pending.done = true;
+    this.live--;
+    const { previous, next } = pending;
+    if (previous === undefined) this.#first = next;
+    else previous.next = next;
+    if (next === undefined) this.#last = previous;
+    else next.previous = previous;
+    pending.previous = undefined;
+    pending.next = undefined;
+  }
+
+  /** Settles a pending hook first, as expired: unlinked now, its later answer dropped. */
+  #expire(pending: Pending, invocation: Invocation): void {
+    this.#unlink(pending);
+    pending.resolve(new Expired(invocation));
   }
 
   readonly #tick = (): void => {
     this.#timer = undefined;
-    this.#compact();
-    if (this.#waiting.length === 0) return;
+    if (this.#first === undefined) return;
     const now = Date.now();
     let shortest = Number.POSITIVE_INFINITY;
-    for (const waiting of this.#waiting) {
-      if (waiting.stamp === undefined) waiting.stamp = now;
-      else if (now - waiting.stamp >= waiting.hook.timeoutMs) {
-        waiting.settle(failure(waiting.hook, "timeout", `timed out after ${waiting.hook.timeoutMs} ms`));
+    for (let pending: Pending | undefined = this.#first; pending !== undefined; ) {
+      const next: Pending | undefined = pending.next;
+      const { timeoutMs } = pending.hook;
+      if (pending.stamp === undefined) pending.stamp = now;
+      else if (now - pending.stamp >= timeoutMs) {
+        this.#expire(pending, failure(pending.hook, "timeout", `timed out after ${timeoutMs} ms`));
+        pending = next;
         continue;
       }
-      if (waiting.hook.timeoutMs < shortest) shortest = waiting.hook.timeoutMs;
+      if (timeoutMs < shortest) shortest = timeoutMs;
+      pending = next;
     }
-    if (this.live === 0) {
-      this.#waiting = [];
-      return;
-    }
+    if (this.#first === undefined) return;
     this.#tickMs = tickFor(shortest);
     this.#timer = setTimeout(this.#tick, this.#tickMs);
   };
 
   #abortAll(): void {
-    const list = this.#waiting;
-    this.#waiting = [];
-    for (const waiting of list) waiting.settle(aborted(waiting.hook));
+    for (let pending: Pending | undefined = this.#first; pending !== undefined; ) {
+      const next: Pending | undefined = pending.next;
+      this.#expire(pending, aborted(pending.hook));
+      pending = next;
+    }
   }
 
   /** Stops the timer (the run is over; nothing it started waits any more). */

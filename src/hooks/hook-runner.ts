@@ -14,7 +14,7 @@ import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
-import { HookDeadlines } from "./hook-deadlines.js";
+import { HookDeadlines, Pending } from "./hook-deadlines.js";
 import type { HookObserver } from "./hook-observer.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
@@ -153,7 +153,7 @@ export class HookRunner {
       // Traced after the result is applied, so a rejected rewrite is one `error` entry.
       const invoked = this.#invoke(hook, input, context, firing);
       if (invoked === QUIET) continue;
-      if (invoked instanceof Promise)
+      if (invoked instanceof Pending)
         return this.#resume(
           initial,
           outcome,
@@ -163,7 +163,6 @@ export class HookRunner {
           index,
           invoked,
           undefined,
-          firing,
         );
       if (this.#transformed(hook, invoked, outcome, options, firing)) return outcome;
     }
@@ -173,7 +172,7 @@ export class HookRunner {
       const called = this.#call(hook, outcome.payload, context);
       if (called === QUIET) continue;
       decided ??= {};
-      if (called instanceof Promise)
+      if (called instanceof Pending)
         return this.#resume(
           initial,
           outcome,
@@ -183,7 +182,6 @@ export class HookRunner {
           transforms.length + index,
           called,
           decided,
-          undefined,
         );
       if (this.#decided(hook, called, outcome, decided)) return outcome;
     }
@@ -199,40 +197,72 @@ export class HookRunner {
     selection: HookSelection,
     options: BlockingOptions,
     at: number,
-    pending: Promise<InvokedHook>,
+    first: Pending,
     decidedSoFar: { ask?: { flow: Flow; hook: string } } | undefined,
-    /** The observer's firing of the pending transform (none for a decide: `#call` traces it). */
-    pendingFiring: unknown,
   ): Promise<BlockingOutcome<P>> {
     const { transforms, decides } = selection;
+    let pending: Pending | undefined = first;
     for (let index = at; index < transforms.length; index++) {
       const hook = transforms[index]!;
-      let invocation: InvokedHook;
       let firing: unknown;
-      if (index === at) {
-        invocation = await pending;
-        firing = pendingFiring;
-      } else {
+      let invocation: InvokedHook;
+      if (pending === undefined) {
         const input = hook.event === "model_request" ? initial : outcome.payload;
         firing = this.#observer?.calling(hook, input, context);
         const invoked = this.#invoke(hook, input, context, firing);
-        invocation = invoked instanceof Promise ? await invoked : invoked;
+        if (invoked instanceof Pending) pending = invoked;
+        else invocation = invoked;
+      } else firing = pending.firing;
+      if (pending !== undefined) {
+        // The answer read here, not in a callback of ours: one promise per pending hook.
+        let value: unknown;
+        let threw = false;
+        try {
+          value = await pending.answer;
+        } catch (error) {
+          value = error;
+          threw = true;
+        }
+        invocation = this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing);
+        pending = undefined;
       }
-      if (this.#transformed(hook, invocation, outcome, options, firing)) return outcome;
+      if (this.#transformed(hook, invocation!, outcome, options, firing)) return outcome;
     }
     const decided = decidedSoFar ?? {};
     for (let index = Math.max(0, at - transforms.length); index < decides.length; index++) {
       const hook = decides[index]!;
-      let invocation: Invocation;
-      if (transforms.length + index === at) invocation = await pending;
-      else {
+      let invocation: InvokedHook;
+      if (pending === undefined) {
         const called = this.#call(hook, outcome.payload, context);
-        invocation = called instanceof Promise ? await called : called;
+        if (called instanceof Pending) pending = called;
+        else invocation = called;
       }
-      if (this.#decided(hook, invocation, outcome, decided)) return outcome;
+      if (pending !== undefined) {
+        invocation = await this.#answered(pending);
+        pending = undefined;
+      }
+      if (this.#decided(hook, invocation!, outcome, decided)) return outcome;
     }
     if (decided.ask) outcome.terminal = decided.ask;
     return outcome;
+  }
+
+  /** A decide or before-observer's pending answer, read and traced. */
+  async #answered(pending: Pending): Promise<InvokedHook> {
+    let value: unknown;
+    let threw = false;
+    try {
+      value = await pending.answer;
+    } catch (error) {
+      value = error;
+      threw = true;
+    }
+    const { hook, firing } = pending;
+    return this.#traced(
+      hook,
+      this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing),
+      firing,
+    );
   }
 
   /** Applies a transform's answer; true when the dispatch stops here (failure or terminal). */
@@ -295,10 +325,12 @@ export class HookRunner {
         this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
         continue;
       }
-      // A promise is watched (no promise of ours) and counted for `settle()`.
+      // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
         this.#inflight++;
-        this.#race().watch(hook, value, this.#afterTracedFor(firing), this.#inspected);
+        const pending = this.#race().enter(hook, value);
+        pending.firing = firing;
+        void this.#inspectLater(pending);
         continue;
       }
       const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
@@ -317,20 +349,34 @@ export class HookRunner {
       const hook = observers[index]!;
       const called = this.#call(hook, payload, context);
       if (called === QUIET) continue;
-      const invocation = called instanceof Promise ? await called : called;
+      const invocation = called instanceof Pending ? await this.#answered(called) : called;
       if (!invocation.ok) this.#inspectFailed(invocation.error);
     }
   }
 
-  /** An inspection that answered with a promise settled. */
-  readonly #inspected = (invocation: InvokedHook): void => {
+  /** An inspection that answered with a promise: read once it settles, traced, counted off. */
+  async #inspectLater(pending: Pending): Promise<void> {
+    let value: unknown;
+    let threw = false;
+    try {
+      value = await pending.answer;
+    } catch (error) {
+      value = error;
+      threw = true;
+    }
+    const { hook, firing } = pending;
+    const invocation = this.#traced(
+      hook,
+      this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing),
+      firing,
+    );
     if (!invocation.ok) this.#inspectFailed(invocation.error);
     if (--this.#inflight === 0 && this.#idle) {
       const { resolve } = this.#idle;
       this.#idle = undefined;
       resolve();
     }
-  };
+  }
 
   /** Resolves once every inspection started so far (and any started meanwhile) has settled. */
   settle(): Promise<void> {
@@ -367,41 +413,20 @@ export class HookRunner {
    * no promise costs none (no microtask per hook; see bench/hooks); a promise otherwise.
    * `QUIET` (traced, nothing allocated) when it answered nothing.
    */
-  #call(
-    hook: RegisteredHook,
-    payload: AnyEventPayload,
-    context: HookContext,
-  ): InvokedHook | Promise<InvokedHook> {
+  #call(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): InvokedHook | Pending {
     const firing = this.#observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
       this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
       return QUIET;
     }
-    // Decide hooks: no result to apply first, so the answer is traced as it settles.
-    if (isPending(value)) return this.#race().race(hook, value, this.#afterTracedFor(firing));
+    // Decide hooks: no result to apply first, so the answer is traced as it is read.
+    if (isPending(value)) {
+      const pending = this.#race().enter(hook, value);
+      pending.firing = firing;
+      return pending;
+    }
     return this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
-  }
-
-  /** A pending answer settled: its failure traced (transforms: the result is traced once applied). */
-  readonly #afterFailure = (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
-    this.#failure(hook, invocation, undefined);
-
-  /** A pending answer settled: traced, failure or not (decide and inspect hooks). */
-  readonly #afterTraced = (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
-    this.#traced(hook, this.#failure(hook, invocation, undefined), undefined);
-
-  /** The settle callbacks for a firing telemetry watches (a closure only then). */
-  #afterFailureFor(firing: unknown) {
-    if (firing === undefined) return this.#afterFailure;
-    return (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
-      this.#failure(hook, invocation, firing);
-  }
-
-  #afterTracedFor(firing: unknown) {
-    if (firing === undefined) return this.#afterTraced;
-    return (hook: RegisteredHook, invocation: Invocation): InvokedHook =>
-      this.#traced(hook, this.#failure(hook, invocation, firing), firing);
   }
 
   #traced(hook: RegisteredHook, invocation: InvokedHook, firing: unknown): InvokedHook {
@@ -419,14 +444,18 @@ export class HookRunner {
     payload: AnyEventPayload,
     context: HookContext,
     firing: unknown,
-  ): InvokedHook | Promise<InvokedHook> {
+  ): InvokedHook | Pending {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
       this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
       return QUIET;
     }
     // A raw answer other than nothing: checked (or raced), its failure traced.
-    if (isPending(value)) return this.#race().race(hook, value, this.#afterFailureFor(firing));
+    if (isPending(value)) {
+      const pending = this.#race().enter(hook, value);
+      pending.firing = firing;
+      return pending;
+    }
     return this.#failure(hook, settleNow(hook, value), firing);
   }
 

@@ -4,7 +4,6 @@
  * tool batch → step_end]* → run_end. Decisions (what is next, what is committed) are made
  * here over plain data; hooks are dispatched by the HookRunner.
  */
-
 import { randomUUID } from "node:crypto";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
@@ -24,7 +23,7 @@ import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { requestStep } from "./request-step.js";
-import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-input.js";
+import { type RunInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
 import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
@@ -43,6 +42,17 @@ export interface ResumePoint {
   settle(state: RunState, surface: Surface): Promise<RunEnd>;
 }
 
+/**
+ * A fresh UUID as one flat string. `randomUUID()` builds its text by concatenation, a chain
+ * of a dozen string pieces (~500 bytes) that a run would hold for its whole life; reading a
+ * character flattens it into one string of ~60 bytes.
+ */
+function flatId(): string {
+  const id = randomUUID();
+  id.charCodeAt(0);
+  return id;
+}
+
 export async function drive(
   runtime: LoopRuntime,
   runInput: RunInput,
@@ -56,8 +66,9 @@ export async function drive(
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
-  const input = splitInput(runInput);
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? randomUUID();
+  const given = splitInput(runInput);
+  const input = given.text;
+  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
   // two at once would lose one's messages — in this process (the lock), and across
   // processes sharing the store (the lease). Both waits together stay within waitMs.
@@ -65,9 +76,13 @@ export async function drive(
   const started = Date.now();
   const locking = lockSession(runtime, sessionId, waitMs);
   const release = locking instanceof Promise ? await locking : locking;
+  // One frame for the session's turn, its lease and the run's signal (each frame a parked
+  // run keeps costs its heap: a run in flight holds as few as the loop needs).
+  let lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
+  let composed: RunSignal | undefined;
   try {
     // A store only this process sees needs no lease: the queue above is all the turn-taking.
-    const lease =
+    lease =
       runtime.store.sharing === "process"
         ? undefined
         : await acquireSessionLease(runtime.store, sessionId, {
@@ -75,230 +90,171 @@ export async function drive(
             leaseMs,
             ...(options.signal ? { signal: options.signal } : {}),
           });
-    try {
-      // A session the agent named itself (no sessionId given) is not kept forever.
-      const oneShot = resumed === undefined && options.sessionId === undefined;
-      const save = oneShot ? { ttlMs: oneShotTtlMs } : {};
-      return await driveSession(
-        runtime,
-        input,
-        options,
-        surface,
-        approvals,
-        agentPath,
-        inherited,
-        resumed,
+    // A session the agent named itself (no sessionId given) is not kept forever.
+    const oneShot = resumed === undefined && options.sessionId === undefined;
+    const save: SaveSessionOptions = oneShot ? { ttlMs: oneShotTtlMs } : {};
+    const runId = resumed?.runId ?? flatId();
+    // The run's own signal, following the caller's (one listener on it for the whole run). A
+    // run that got none can never be aborted, and shares one signal that never aborts.
+    composed = runSignal(options.signal);
+    const { signal } = composed;
+
+    const existing = await runtime.store.loadSession(sessionId);
+    const now = Date.now();
+    const session: SessionRecord = existing ?? {
+      id: sessionId,
+      messages: [],
+      createdAt: now,
+      updatedAt: now,
+      version: 0,
+    };
+    // A transcript passed in (a stateless server's client holds it) replaces the stored one.
+    if (options.messages) session.messages = options.messages.slice();
+    const isNewSession = existing === undefined && session.messages.length === 0;
+    // A session scope is kept for the session's next runs once a hook writes to it: a run
+    // whose hooks never do leaves nothing behind in the agent's memory.
+    let sessionScratch = runtime.sessionScratch.get(sessionId);
+    if (!sessionScratch) {
+      const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
+      sessionScratch = scratch;
+    }
+    const runScratch = new Scratchpad(sessionScratch);
+    const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
+    const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+    const turn = await runIndex(
+      runtime,
+      sessionId,
+      session,
+      resumed !== undefined || options.messages !== undefined,
+    );
+    // Undefined unless telemetry is on and something records the run's span.
+    const telemetry =
+      runtime.telemetry &&
+      startRunTelemetry(runtime.telemetry, {
+        agentName: runtime.name,
+        runId,
         sessionId,
+        agentPath,
+        resumed: resumed !== undefined,
+      });
+    const state: RunState = {
+      runId,
+      sessionId,
+      agentName: runtime.name,
+      agentPath,
+      registries,
+      isStreaming: surface.streaming,
+      signal,
+      log: runtime.log,
+      runner: new HookRunner({
+        registries,
+        // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
+        trace: surface.streaming ? surface.emit : undefined,
+        keep: { capacity: runtime.traceCapacity },
+        log: runtime.log,
+        observer: telemetry,
+        ...(composed.abortable ? { signal } : {}),
+      }),
+      telemetry,
+      approvals,
+      sessionScratch,
+      runScratch,
+      stepScratch: new Scratchpad(runScratch),
+      step: -1,
+      messages: session.messages,
+      userMessageIndex: -1,
+      input,
+      inputParts: given.parts ? given : undefined,
+      turn,
+      requests: [],
+      steps: [],
+      usage,
+      meter: createRunMeter(runtime, () => state.messages),
+      model: createHookModel(runtime, usage, signal),
+      archived: [],
+      // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
+      emit: surface.emit,
+      toolView: undefined,
+      prompts: new PromptBuilder(),
+      continuations: 0,
+      outputMisses: 0,
+      patchedSystem: undefined,
+      systemCacheWarned: false,
+    };
+
+    resumed?.restore(state);
+    if (surface.streaming) {
+      const start: Extract<AgentEvent, { type: "run-start" }> = {
+        type: "run-start",
+        runId,
+        sessionId,
+        input,
+        agentPath,
+      };
+      if (resumed) start.resumed = true;
+      surface.emit(start);
+    }
+    let end: RunEnd;
+    try {
+      end = resumed
+        ? await resumed.settle(state, surface)
+        : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
+          (await loop(runtime, state, surface, isNewSession));
+    } catch (error) {
+      end = {
+        outcome: "error",
+        text: "",
+        reason: error instanceof Error ? error.message : String(error),
+        error: error as Error,
+      };
+    }
+    // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
+    if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
+    let result: RunResult;
+    try {
+      result = await finishRun(
+        runtime,
+        state,
+        session,
+        end,
+        (text) => continueSteps(runtime, state, surface, text),
         save,
       );
-    } finally {
-      if (lease) await lease.release();
+    } catch (error) {
+      state.runner.close();
+      telemetry?.runEnded({
+        outcome: "error",
+        text: "",
+        reason: error instanceof Error ? error.message : String(error),
+        input: state.input,
+        usage: state.usage,
+        steps: state.steps.length,
+      });
+      throw error;
     }
-  } finally {
-    release();
-  }
-}
-
-async function driveSession(
-  runtime: LoopRuntime,
-  given: SplitInput,
-  options: RunOptions,
-  surface: Surface,
-  approvals: ApprovalFlow,
-  agentPath: readonly string[],
-  inherited: readonly GoverningRegistry[],
-  resumed: ResumePoint | undefined,
-  sessionId: string,
-  save: SaveSessionOptions,
-): Promise<RunResult> {
-  const runId = resumed?.runId ?? randomUUID();
-  // The run's own signal, following the caller's (one listener on it for the whole run). A
-  // run that got none can never be aborted, and shares one signal that never aborts.
-  const composed = runSignal(options.signal);
-  try {
-    return await driveRun(
-      runtime,
-      given,
-      options,
-      surface,
-      approvals,
-      agentPath,
-      inherited,
-      resumed,
-      sessionId,
-      save,
-      runId,
-      composed,
-    );
-  } finally {
-    composed.release();
-  }
-}
-
-async function driveRun(
-  runtime: LoopRuntime,
-  given: SplitInput,
-  options: RunOptions,
-  surface: Surface,
-  approvals: ApprovalFlow,
-  agentPath: readonly string[],
-  inherited: readonly GoverningRegistry[],
-  resumed: ResumePoint | undefined,
-  sessionId: string,
-  save: SaveSessionOptions,
-  runId: string,
-  composed: RunSignal,
-): Promise<RunResult> {
-  const { signal } = composed;
-  const input = given.text;
-
-  const existing = await runtime.store.loadSession(sessionId);
-  const now = Date.now();
-  const session: SessionRecord = existing ?? {
-    id: sessionId,
-    messages: [],
-    createdAt: now,
-    updatedAt: now,
-    version: 0,
-  };
-  // A transcript passed in (a stateless server's client holds it) replaces the stored one.
-  if (options.messages) session.messages = options.messages.slice();
-  const isNewSession = existing === undefined && session.messages.length === 0;
-  // A session scope is kept for the session's next runs once a hook writes to it: a run
-  // whose hooks never do leaves nothing behind in the agent's memory.
-  let sessionScratch = runtime.sessionScratch.get(sessionId);
-  if (!sessionScratch) {
-    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
-    sessionScratch = scratch;
-  }
-  const runScratch = new Scratchpad(sessionScratch);
-  const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  const turn = await runIndex(
-    runtime,
-    sessionId,
-    session,
-    resumed !== undefined || options.messages !== undefined,
-  );
-  // Undefined unless telemetry is on and something records the run's span.
-  const telemetry =
-    runtime.telemetry &&
-    startRunTelemetry(runtime.telemetry, {
-      agentName: runtime.name,
-      runId,
-      sessionId,
-      agentPath,
-      resumed: resumed !== undefined,
-    });
-  const state: RunState = {
-    runId,
-    sessionId,
-    agentName: runtime.name,
-    agentPath,
-    registries,
-    isStreaming: surface.streaming,
-    signal,
-    log: runtime.log,
-    runner: new HookRunner({
-      registries,
-      // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
-      trace: surface.streaming ? (event) => surface.emit(event) : undefined,
-      keep: { capacity: runtime.traceCapacity },
-      log: runtime.log,
-      observer: telemetry,
-      ...(composed.abortable ? { signal } : {}),
-    }),
-    telemetry,
-    approvals,
-    sessionScratch,
-    runScratch,
-    stepScratch: new Scratchpad(runScratch),
-    step: -1,
-    messages: session.messages,
-    userMessageIndex: -1,
-    input,
-    inputParts: given.parts ? given : undefined,
-    turn,
-    requests: [],
-    steps: [],
-    usage,
-    meter: createRunMeter(runtime, () => state.messages),
-    model: createHookModel(runtime, usage, signal),
-    archived: [],
-    emit: (event) => surface.emit(event),
-    toolView: undefined,
-    prompts: new PromptBuilder(),
-    continuations: 0,
-    outputMisses: 0,
-    patchedSystem: undefined,
-    systemCacheWarned: false,
-  };
-
-  resumed?.restore(state);
-  if (surface.streaming) {
-    const start: Extract<AgentEvent, { type: "run-start" }> = {
-      type: "run-start",
-      runId,
-      sessionId,
-      input,
-      agentPath,
-    };
-    if (resumed) start.resumed = true;
-    surface.emit(start);
-  }
-  let end: RunEnd;
-  try {
-    end = resumed
-      ? await resumed.settle(state, surface)
-      : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
-        (await loop(runtime, state, surface, isNewSession));
-  } catch (error) {
-    end = {
-      outcome: "error",
-      text: "",
-      reason: error instanceof Error ? error.message : String(error),
-      error: error as Error,
-    };
-  }
-  // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
-  if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-  let result: RunResult;
-  try {
-    result = await finishRun(
-      runtime,
-      state,
-      session,
-      end,
-      (text) => continueSteps(runtime, state, surface, text),
-      save,
-    );
-  } catch (error) {
     state.runner.close();
-    telemetry?.runEnded({
-      outcome: "error",
-      text: "",
-      reason: error instanceof Error ? error.message : String(error),
-      input: state.input,
-      usage: state.usage,
-      steps: state.steps.length,
-    });
-    throw error;
+    if (telemetry) {
+      const summary: RunSummary = {
+        outcome: result.outcome,
+        text: result.text,
+        input: state.input,
+        usage: result.usage,
+        steps: result.steps.length,
+      };
+      if (result.reason !== undefined) summary.reason = result.reason;
+      if (result.hook !== undefined) summary.hook = result.hook;
+      telemetry.runEnded(summary);
+    }
+    surface.emit({ type: "run-finish", result });
+    return result;
+  } finally {
+    composed?.release();
+    try {
+      if (lease) await lease.release();
+    } finally {
+      release();
+    }
   }
-  state.runner.close();
-  if (telemetry) {
-    const summary: RunSummary = {
-      outcome: result.outcome,
-      text: result.text,
-      input: state.input,
-      usage: result.usage,
-      steps: result.steps.length,
-    };
-    if (result.reason !== undefined) summary.reason = result.reason;
-    if (result.hook !== undefined) summary.hook = result.hook;
-    telemetry.runEnded(summary);
-  }
-  surface.emit({ type: "run-finish", result });
-  return result;
 }
 
 /** The run goes on after a `run_end` hook's `flow.retry`: its next step, errors handled as above. */

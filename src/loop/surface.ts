@@ -19,7 +19,8 @@ import type { AgentEvent } from "./run-result.js";
 
 export interface Surface {
   readonly streaming: boolean;
-  emit(event: AgentEvent): void;
+  /** A plain function, called without its surface as `this` (the loop hands it on as it is). */
+  readonly emit: (event: AgentEvent) => void;
   /** Issues one attempt; `sink` sees text, reasoning and tool-input deltas as they arrive. */
   callModel(model: LanguageModel, options: CallOptions, sink: DeltaSink): PromiseLike<ModelTurn>;
 }
