@@ -8,6 +8,8 @@
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { normalizeSchema } from "../tools/input-schema.js";
+import { finalResult } from "../tools/resolved-tool.js";
+import { errorMessage } from "../tools/tool-output.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
 
 /** A tool call hookwise refused to run: a hook or policy denied it, or a blocking hook failed. */
@@ -53,7 +55,9 @@ export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
   const wrapped: Record<string, AiSdkToolLike> = {};
   for (const [name, tool] of Object.entries(tools)) {
     if (typeof tool.execute !== "function") {
-      wrapped[name] = tool;
+      // A copy: an execute that appears on the original later (a lazy getter, an assignment)
+      // must not reach the AI SDK unwrapped.
+      wrapped[name] = { ...tool };
       continue;
     }
     const qualifiedName = options.toolset ? `${options.toolset}.${name}` : name;
@@ -70,6 +74,27 @@ export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
     };
   }
   return wrapped as T;
+}
+
+/**
+ * Asks `answer` (an ask's handler or the hooks' `approve`): undefined when it approved (answered
+ * `true`), else what the refusal message adds. Only `true` approves; a throw or any other answer
+ * refuses the call.
+ */
+async function approval(
+  answer: ((call: never) => unknown) | undefined,
+  call: Record<string, unknown>,
+): Promise<string | undefined> {
+  if (!answer) return "; inside an AI SDK loop an ask needs an `approve` function";
+  let approved: unknown;
+  try {
+    approved = await answer(call as never);
+  } catch (error) {
+    return `: approve threw: ${errorMessage(error)} (failed closed)`;
+  }
+  if (approved === true) return undefined;
+  if (approved === false) return "";
+  return `: approve answered ${JSON.stringify(approved)?.slice(0, 80) ?? String(approved)}, expected true or false (failed closed)`;
 }
 
 async function runCall(
@@ -128,11 +153,10 @@ async function runCall(
       if (flow.type === "ask") {
         const call = { ...base, args };
         const answer = flow.request.handler ?? set.approve;
-        const approved = answer ? await answer(call) : false;
-        if (!approved) {
+        const refused = await approval(answer, call);
+        if (refused !== undefined) {
           throw new ToolCallBlockedError(
-            `tool "${tool.qualifiedName}" was not approved (hook "${terminal.hook}"${flow.request.reason ? `: ${flow.request.reason}` : ""})` +
-              (answer ? "" : "; inside an AI SDK loop an ask needs an `approve` function"),
+            `tool "${tool.qualifiedName}" was not approved (hook "${terminal.hook}"${flow.request.reason ? `: ${flow.request.reason}` : ""})${refused}`,
             terminal.hook,
           );
         }
@@ -140,7 +164,8 @@ async function runCall(
     }
     runner.inspect(callPayload, context, selection);
   }
-  let result = body(args);
+  // An async iterable of preliminary results: hooks (and the model) get its last value.
+  let result = finalResult(body(args));
   if (isPromiseLike(result)) result = await result;
   if (!wantsResult) return result;
   const resultPayload: EventPayload<"tool_result"> = {
