@@ -16,6 +16,7 @@ import { HookRegistry } from "../hooks/hook-registry.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
+import { partText } from "../loop/run-input.js";
 import { compilePolicies, type Policy } from "../policy/policy.js";
 
 export interface HookwiseHooksOptions {
@@ -106,8 +107,9 @@ function lastUserText(messages: readonly ModelMessage[]): string {
     const message = messages[index]!;
     if (message.role !== "user") continue;
     if (typeof message.content === "string") return message.content;
+    // Text files given inline count as text (a content guard must read them).
     return message.content
-      .map((part) => (part.type === "text" ? part.text : ""))
+      .map((part) => partText(part))
       .filter(Boolean)
       .join("\n");
   }

@@ -172,6 +172,41 @@ test("a model_request deny stops the provider call with an error naming the hook
   expect(fine.text).toBe("done");
 });
 
+test("a model_request guard on the user's message reads a text file given inline", async () => {
+  const model = mockModel([]);
+  const guarded = wrapLanguageModel({
+    model,
+    middleware: hookwiseMiddleware({
+      hooks: [
+        defineHook({
+          name: "no-secrets",
+          on: "model_request",
+          kind: "decide",
+          handler: ({ userMessage }) =>
+            userMessage.includes("password") ? flow.deny("secrets in the prompt") : undefined,
+        }),
+      ],
+    }),
+  });
+  const secret = new TextEncoder().encode("my password is hunter2");
+  await expect(
+    generateText({
+      model: guarded,
+      maxRetries: 0,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Summarize this." },
+            { type: "file", data: secret, mediaType: "text/plain" },
+          ],
+        },
+      ],
+    }),
+  ).rejects.toThrow(/model call denied by hook "no-secrets"/);
+  expect(model.doGenerateCalls).toHaveLength(0);
+});
+
 test("a config whose policy names tools it does not know says how to name the AI SDK code's tools", async () => {
   await expect(loadHookwiseConfig(CONFIG)).rejects.toThrow(
     /hookwise\.yaml:7:\d+: runtime\.policies\[0\]\.tool: deny policy tool "shop\.delete_all"[^\n]*loadHookwiseConfig\(path, \{ knownTools/,
