@@ -48,12 +48,16 @@ export class HookwiseHooks {
   readonly registry: HookRegistry;
   readonly log: HookLogger;
   readonly approve: HookwiseHooksOptions["approve"];
+  /** The tool names the config was checked against (`loadHookwiseConfig`'s `knownTools`). */
+  readonly knownTools: readonly string[] | undefined;
   readonly #sessionScratch = new Scratchpad();
   readonly #close: (() => Promise<void>) | undefined;
 
   constructor(
     registry: HookRegistry,
-    options: Omit<HookwiseHooksOptions, "hooks" | "policies" | "hookTimeoutMs">,
+    options: Omit<HookwiseHooksOptions, "hooks" | "policies" | "hookTimeoutMs"> & {
+      knownTools?: readonly string[];
+    },
     close?: () => Promise<void>,
   ) {
     this.registry = registry;
@@ -61,6 +65,7 @@ export class HookwiseHooks {
     this.sessionId = options.sessionId ?? randomUUID();
     this.log = options.logger ?? consoleLogger;
     this.approve = options.approve;
+    this.knownTools = options.knownTools;
     this.#close = close;
   }
 

@@ -212,3 +212,16 @@ test("a config whose policy names tools it does not know says how to name the AI
     /hookwise\.yaml:7:\d+: runtime\.policies\[0\]\.tool: deny policy tool "shop\.delete_all"[^\n]*loadHookwiseConfig\(path, \{ knownTools/,
   );
 });
+
+test("tools wrapped under other names than the config's knownTools are refused, not left unguarded", async () => {
+  hooks = await loadHookwiseConfig(CONFIG, { knownTools: ["shop.delete_all", "shop.list"] });
+  // The toolset forgotten: hooks would see "delete_all", and the deny policy on
+  // "shop.delete_all" would never match.
+  expect(() => hookwiseTools(shopTools([]), hooks!)).toThrow(
+    /hookwiseTools: tool "delete_all" is not among the knownTools the config was loaded with \(shop\.delete_all, shop\.list\); did you mean hookwiseTools\(tools, hooks, \{ toolset: "shop" \}\)\?/,
+  );
+  expect(() => hookwiseTools(shopTools([]), hooks!, { toolset: "shops" })).toThrow(
+    /tool "shops\.delete_all" is not among the knownTools[^\n]*did you mean "shop\.delete_all"/,
+  );
+  expect(() => hookwiseTools(shopTools([]), hooks!, { toolset: "shop" })).not.toThrow();
+});

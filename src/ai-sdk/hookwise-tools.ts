@@ -6,6 +6,7 @@
  */
 
 import { HookwiseError } from "../errors/hookwise-error.js";
+import { nearest } from "../errors/nearest.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { normalizeSchema } from "../tools/input-schema.js";
 import { finalResult } from "../tools/resolved-tool.js";
@@ -53,6 +54,7 @@ export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
   const set =
     hooks instanceof Object && "operation" in hooks ? (hooks as HookwiseHooks) : hookwiseHooks(hooks);
   const wrapped: Record<string, AiSdkToolLike> = {};
+  for (const name of Object.keys(tools)) checkKnown(set, name, options.toolset);
   for (const [name, tool] of Object.entries(tools)) {
     if (typeof tool.execute !== "function") {
       // A copy: an execute that appears on the original later (a lazy getter, an assignment)
@@ -74,6 +76,27 @@ export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
     };
   }
   return wrapped as T;
+}
+
+/**
+ * A config checked against `knownTools` guards those names only: a tool wrapped under
+ * another name (the toolset forgotten or misspelt) would run with none of its policies.
+ */
+function checkKnown(set: HookwiseHooks, name: string, toolset: string | undefined): void {
+  const known = set.knownTools;
+  if (known === undefined) return;
+  const qualifiedName = toolset ? `${toolset}.${name}` : name;
+  if (known.includes(qualifiedName)) return;
+  const inToolset = known.find((candidate) => candidate.endsWith(`.${name}`));
+  const hint =
+    !toolset && inToolset
+      ? `did you mean hookwiseTools(tools, hooks, { toolset: "${inToolset.slice(0, -name.length - 1)}" })?`
+      : nearest(qualifiedName, known)
+        ? `did you mean "${nearest(qualifiedName, known)}"?`
+        : "add it to knownTools, or give the toolset the config names it under";
+  throw new TypeError(
+    `hookwiseTools: tool "${qualifiedName}" is not among the knownTools the config was loaded with (${known.join(", ")}); ${hint}`,
+  );
 }
 
 /**
