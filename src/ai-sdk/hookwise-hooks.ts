@@ -69,6 +69,27 @@ export class HookwiseHooks {
     this.#close = close;
   }
 
+  /** Calls the model made to tools its request did not offer: call id → tool and why. */
+  readonly #unoffered = new Map<string, { toolName: string; hooks: readonly string[] }>();
+
+  /**
+   * Records a tool call to a tool the model's request did not offer (`hookwiseMiddleware`
+   * sees the response); `hookwiseTools` then refuses to run it.
+   */
+  markUnoffered(toolCallId: string, toolName: string, hooks: readonly string[]): void {
+    this.#unoffered.set(toolCallId, { toolName, hooks });
+    // Calls never executed (the loop stopped) must not pile up.
+    if (this.#unoffered.size > 1000) this.#unoffered.delete(this.#unoffered.keys().next().value!);
+  }
+
+  /** Whether the call was to a tool not offered (and which hooks narrowed the tools); forgets it. */
+  takeUnoffered(toolCallId: string, toolName: string): { hooks: readonly string[] } | undefined {
+    const entry = this.#unoffered.get(toolCallId);
+    if (entry?.toolName !== toolName) return undefined;
+    this.#unoffered.delete(toolCallId);
+    return entry;
+  }
+
   /** Whether any hook listens to `event`. */
   wants(event: EventName): boolean {
     return this.registry.has(event);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { defineHook } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
-import { type HookwiseHooks, loadHookwiseConfig } from "./hookwise-hooks.js";
+import { type HookwiseHooks, hookwiseHooks, loadHookwiseConfig } from "./hookwise-hooks.js";
 import { hookwiseMiddleware, ModelRequestBlockedError } from "./hookwise-middleware.js";
 import { hookwiseTools } from "./hookwise-tools.js";
 
@@ -224,4 +224,47 @@ test("tools wrapped under other names than the config's knownTools are refused, 
     /tool "shops\.delete_all" is not among the knownTools[^\n]*did you mean "shop\.delete_all"/,
   );
   expect(() => hookwiseTools(shopTools([]), hooks!, { toolset: "shop" })).not.toThrow();
+});
+
+describe.each(["generateText", "streamText"] as const)("activeTools inside %s", (surface) => {
+  test("a model_request activeTools patch is an allow-list: a call to a tool not offered does not run", async () => {
+    const ran: string[] = [];
+    const shared = hookwiseHooks({
+      hooks: [
+        defineHook({
+          name: "only-list",
+          on: "model_request",
+          kind: "transform",
+          handler: () => flow.patch({ activeTools: ["list"] }),
+        }),
+      ],
+    });
+    const model = mockModel([
+      { toolName: "delete_all", input: {} },
+      { toolName: "list", input: { limit: 1 } },
+    ]);
+    const options = {
+      model: wrapLanguageModel({ model, middleware: hookwiseMiddleware(shared) }),
+      tools: hookwiseTools(shopTools(ran), shared, { toolset: "shop" }),
+      prompt: "clean up the shop",
+      stopWhen: stepCountIs(5),
+    };
+    const steps =
+      surface === "generateText" ? (await generateText(options)).steps : await streamText(options).steps;
+    // Only "list" was offered to the model; the hostile call to "delete_all" did not run.
+    const calls = (
+      surface === "generateText" ? model.doGenerateCalls : model.doStreamCalls
+    ) as LanguageModelV3CallOptions[];
+    expect(calls[0]!.tools?.map((spec) => spec.name)).toEqual(["list"]);
+    expect(ran).toEqual(["list 1"]);
+    expect(steps[0]!.content).toContainEqual(
+      expect.objectContaining({
+        type: "tool-error",
+        toolName: "delete_all",
+        error: expect.objectContaining({
+          message: expect.stringMatching(/was not offered to the model.*activeTools/),
+        }),
+      }),
+    );
+  });
 });

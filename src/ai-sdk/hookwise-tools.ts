@@ -127,6 +127,16 @@ async function runCall(
   execution: ExecuteOptions,
   body: (args: unknown) => unknown,
 ): Promise<unknown> {
+  const unoffered = execution.toolCallId ? set.takeUnoffered(execution.toolCallId, tool.name) : undefined;
+  if (unoffered) {
+    const by = unoffered.hooks.length
+      ? ` (activeTools of hook ${unoffered.hooks.map((hook) => `"${hook}"`).join(", ")})`
+      : "";
+    throw new ToolCallBlockedError(
+      `tool "${tool.qualifiedName}" was not offered to the model in this step${by}; not run`,
+      unoffered.hooks[0],
+    );
+  }
   const wantsCall = set.wants("tool_call");
   const wantsResult = set.wants("tool_result");
   if (!wantsCall && !wantsResult) return body(input);
