@@ -106,6 +106,25 @@ describe.each(["generateText", "streamText"] as const)("hookwiseTools inside %s"
     expect(prompts[1]).toContain("[redacted]");
   });
 
+  test("a tool that throws: tool_result hooks redact its error too; the raw key never reaches the model", async () => {
+    const tools = hookwiseTools(
+      {
+        connect: tool({
+          inputSchema: z.object({}),
+          execute: async (): Promise<string> => {
+            throw new Error("cannot reach postgres://admin:sk-live-123@db");
+          },
+        }),
+      },
+      hookwiseHooks({ hooks: [redactKeys] }),
+      { toolset: "db" },
+    );
+    const prompts = await drive(surface, tools, [{ toolName: "connect", input: {} }]);
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).not.toContain("sk-live-123");
+    expect(prompts[1]).toContain("cannot reach postgres://admin:[redacted]@db");
+  });
+
   test("a ToolLoopAgent given the wrapped tools: a denied call's body does not run", async () => {
     const ran: string[] = [];
     const hooks = hookwiseHooks({ policies: [policy.deny("shop.delete_all")] });

@@ -198,8 +198,17 @@ async function runCall(
     runner.inspect(callPayload, context, selection);
   }
   // An async iterable of preliminary results: hooks (and the model) get its last value.
-  let result = finalResult(body(args));
-  if (isPromiseLike(result)) result = await result;
+  let result: unknown;
+  let errorText: string | undefined;
+  try {
+    result = finalResult(body(args));
+    if (isPromiseLike(result)) result = await result;
+  } catch (error) {
+    if (!wantsResult) throw error;
+    // As in hookwise's loop, tool_result hooks see the failure (a redaction covers its message).
+    errorText = errorMessage(error);
+    result = `tool "${tool.qualifiedName}" failed: ${errorText}`;
+  }
   if (!wantsResult) return result;
   const resultPayload: EventPayload<"tool_result"> = {
     type: "tool_result",
@@ -207,8 +216,9 @@ async function runCall(
     ...base,
     args,
     result,
-    isError: false,
+    isError: errorText !== undefined,
   };
+  if (errorText !== undefined) resultPayload.error = errorText;
   const selection = runner.select(resultPayload, "tool_result");
   const rewritten = await runner.dispatch(resultPayload, context, selection);
   if (rewritten.failure) {
@@ -224,5 +234,8 @@ async function runCall(
     );
   }
   runner.inspect(rewritten.payload, context, selection);
-  return rewritten.payload.result;
+  if (errorText === undefined) return rewritten.payload.result;
+  // The AI SDK sends the model a thrown error's message: the (possibly rewritten) failure.
+  const sent = rewritten.payload.result;
+  throw new Error(typeof sent === "string" ? sent : JSON.stringify(sent));
 }
