@@ -142,10 +142,38 @@ function lastUserText(messages: readonly ModelMessage[]): string {
   return "";
 }
 
+/** The events hookwise dispatches inside AI SDK code (the middleware's and the tool wrappers'). */
+const ADAPTER_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
+  "model_request",
+  "model_response",
+  "tool_call",
+  "tool_result",
+]);
+
+/**
+ * A decide or transform hook on any other event would never run: a guard the app believes in
+ * (an input check on `run_start`) would be silently absent. Inspections may stay (a config
+ * shared with a hookwise agent); they only never fire here.
+ */
+function refuseUnreachableGuards(registry: HookRegistry): void {
+  const unreachable = registry
+    .list()
+    .filter(
+      (hook) => !ADAPTER_EVENTS.has(hook.event) && (hook.kind === "decide" || hook.kind === "transform"),
+    );
+  if (!unreachable.length) return;
+  const named = unreachable.map((hook) => `hook "${hook.name}" (${hook.kind} on ${hook.event})`).join(", ");
+  throw new TypeError(
+    `${named} would never run inside AI SDK code, which fires only ${[...ADAPTER_EVENTS].join(", ")}; ` +
+      "guard the input on model_request (its userMessage), or run the agent with createAgent",
+  );
+}
+
 /** Hooks and policies given in code. */
 export function hookwiseHooks(options: HookwiseHooksOptions): HookwiseHooks {
   const registry = new HookRegistry(options.hooks ?? [], { defaultTimeoutMs: options.hookTimeoutMs });
   if (options.policies?.length) registry.register(compilePolicies(options.policies));
+  refuseUnreachableGuards(registry);
   return new HookwiseHooks(registry, options);
 }
 
@@ -177,6 +205,7 @@ export async function loadHookwiseConfig(
   const config = await loadConfig(path, options);
   try {
     const agent = await config.createAgent(options.agent);
+    refuseUnreachableGuards(agent.runtime.registry);
     return new HookwiseHooks(
       agent.runtime.registry,
       { ...options, logger: agent.runtime.log, name: options.name ?? agent.name },

@@ -268,3 +268,18 @@ describe.each(["generateText", "streamText"] as const)("activeTools inside %s", 
     );
   });
 });
+
+test("a decide or transform hook on an event AI SDK code never fires (run_start) is refused, not silently skipped", async () => {
+  const guardConfig = fileURLToPath(new URL("../../test/fixtures/ai-sdk/input-guard.yaml", import.meta.url));
+  await expect(loadHookwiseConfig(guardConfig)).rejects.toThrow(
+    /hook "house-rules" \(transform on run_start\) would never run inside AI SDK code[^\n]*model_request, model_response, tool_call, tool_result/,
+  );
+  expect(() =>
+    hookwiseHooks({
+      hooks: [
+        defineHook({ name: "rewrite", on: "run_start", kind: "transform", handler: () => undefined }),
+        defineHook({ name: "watch", on: "run_end", kind: "inspect", handler: () => undefined }),
+      ],
+    }),
+  ).toThrow(/hook "rewrite" \(transform on run_start\) would never run inside AI SDK code/);
+});
