@@ -180,7 +180,9 @@ function jsonSchemaValidator(
       requiredDeclared(jsonSchema) as Parameters<typeof z.fromJSONSchema>[0],
     ) as unknown as ZodLike;
   } catch (error) {
-    throw new TypeError(`${where}: inputSchema is not a valid JSON Schema (${(error as Error).message})`);
+    throw new TypeError(
+      `${where}: its JSON Schema cannot be checked (${(error as Error).message}); use a supported form, or a zod or Standard schema`,
+    );
   }
   return fromSafeParse(validator);
 }

@@ -57,6 +57,12 @@ describe("normalizeSchema", () => {
     expect(schema.jsonSchema.$schema).toBeUndefined();
   });
 
+  it("refuses a JSON Schema it cannot check, naming where, rather than accepting anything", () => {
+    expect(() => normalizeSchema({ not: { type: "string" } }, "createAgent output")).toThrow(
+      /^createAgent output: its JSON Schema cannot be checked \(not is not supported/,
+    );
+  });
+
   it("holds a plain JSON Schema's required names, declared in properties or not, at any depth", () => {
     const json = {
       type: "object",
