@@ -283,3 +283,28 @@ test("a decide or transform hook on an event AI SDK code never fires (run_start)
     }),
   ).toThrow(/hook "rewrite" \(transform on run_start\) would never run inside AI SDK code/);
 });
+
+test.each([
+  [
+    "throws",
+    () => {
+      throw new Error("guard crashed");
+    },
+  ],
+  ["times out", () => new Promise<undefined>(() => {})],
+])("a model_request decide hook that %s stops the provider call and is named", async (_, handler) => {
+  const model = mockModel([]);
+  const guarded = wrapLanguageModel({
+    model,
+    middleware: hookwiseMiddleware({
+      hooks: [defineHook({ name: "guard", on: "model_request", kind: "decide", timeoutMs: 20, handler })],
+    }),
+  });
+  const error = await generateText({ model: guarded, prompt: "hi", maxRetries: 0 }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ModelRequestBlockedError);
+  expect((error as ModelRequestBlockedError).hook).toBe("guard");
+  expect(model.doGenerateCalls).toHaveLength(0);
+});
