@@ -10,6 +10,8 @@ import { z } from "zod";
 import { z as z3 } from "zod-v3";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
 import { withJsonSchema } from "../../test/support/valibot-json-schema.js";
+import { defineHook } from "../hooks/define-hook.js";
+import { flow } from "../hooks/flow.js";
 import { scriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { type ToolExecutionOptions, tool } from "../tools/tool.js";
@@ -131,6 +133,71 @@ describe.each(SURFACES)("AI SDK tools on %s()", (surface) => {
     const texts = result.steps.flatMap((step) => step.toolResults.map((r) => String(r.result)));
     expect(texts[1]).toMatch(/needsApproval of tool "broken" threw: no policy service \(failed closed\)/);
     expect(texts[2]).toMatch(/was not approved/);
+  });
+
+  test("a needsApproval function answering anything but true or false fails closed", async () => {
+    const ran: string[] = [];
+    const answers: Record<string, unknown> = {
+      yes: "yes",
+      one: 1,
+      object: { approved: true },
+      none: undefined,
+    };
+    const tools = Object.fromEntries(
+      Object.entries(answers).map(([name, answer]) => [
+        name,
+        tool6({
+          inputSchema: z.object({}),
+          needsApproval: (async () => answer) as never,
+          execute: async () => {
+            ran.push(name);
+            return "ran";
+          },
+        }),
+      ]),
+    );
+    const model = scriptedModel([
+      { toolCalls: Object.keys(answers).map((name) => ({ name, args: {}, id: name })) },
+      { text: "done" },
+    ]);
+    const agent = createAgent({ model, tools, approvals: { handler: () => true } });
+    const { result } = await runOn(surface, agent, "go");
+    // Not run, and not sent for approval (which would approve it).
+    expect(ran).toEqual([]);
+    const texts = result.steps[0]!.toolResults.map((r) => String(r.result));
+    expect(texts).toHaveLength(4);
+    for (const [index, name] of Object.keys(answers).entries())
+      expect(texts[index]).toMatch(
+        new RegExp(`needsApproval of tool "${name}" answered .*, expected true or false \\(failed closed\\)`),
+      );
+  });
+
+  test("toModelOutput maps the redacted result: the raw value never reaches the model", async () => {
+    const model = scriptedModel([{ toolCalls: [{ name: "keys", args: {}, id: "k1" }] }, { text: "done" }]);
+    const agent = createAgent({
+      model,
+      tools: {
+        keys: tool6({
+          inputSchema: z.object({}),
+          execute: async () => ({ key: "sk-live-123" }),
+          toModelOutput: ({ output }) => ({ type: "text", value: `the key is ${output.key}` }),
+        }),
+      },
+      hooks: [
+        defineHook({
+          name: "redact-keys",
+          on: "tool_result",
+          kind: "transform",
+          handler: ({ result }) =>
+            flow.rewriteResult(JSON.parse(JSON.stringify(result).replace(/sk-live-\w+/g, "[redacted]"))),
+        }),
+      ],
+    });
+    const { result } = await runOn(surface, agent, "go");
+    expect(result.outcome).toBe("completed");
+    const sent = JSON.stringify(model.calls[1]!.prompt);
+    expect(sent).not.toContain("sk-live-123");
+    expect(sent).toContain("the key is [redacted]");
   });
 
   test("zod 3 and jsonSchema() with its validator, execution options and toModelOutput", async () => {

@@ -16,6 +16,7 @@ import { HookRegistry } from "../hooks/hook-registry.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
+import { partText } from "../loop/run-input.js";
 import { compilePolicies, type Policy } from "../policy/policy.js";
 
 export interface HookwiseHooksOptions {
@@ -47,12 +48,16 @@ export class HookwiseHooks {
   readonly registry: HookRegistry;
   readonly log: HookLogger;
   readonly approve: HookwiseHooksOptions["approve"];
+  /** The tool names the config was checked against (`loadHookwiseConfig`'s `knownTools`). */
+  readonly knownTools: readonly string[] | undefined;
   readonly #sessionScratch = new Scratchpad();
   readonly #close: (() => Promise<void>) | undefined;
 
   constructor(
     registry: HookRegistry,
-    options: Omit<HookwiseHooksOptions, "hooks" | "policies" | "hookTimeoutMs">,
+    options: Omit<HookwiseHooksOptions, "hooks" | "policies" | "hookTimeoutMs"> & {
+      knownTools?: readonly string[];
+    },
     close?: () => Promise<void>,
   ) {
     this.registry = registry;
@@ -60,7 +65,29 @@ export class HookwiseHooks {
     this.sessionId = options.sessionId ?? randomUUID();
     this.log = options.logger ?? consoleLogger;
     this.approve = options.approve;
+    this.knownTools = options.knownTools;
     this.#close = close;
+  }
+
+  /** Calls the model made to tools its request did not offer: call id → tool and why. */
+  readonly #unoffered = new Map<string, { toolName: string; hooks: readonly string[] }>();
+
+  /**
+   * Records a tool call to a tool the model's request did not offer (`hookwiseMiddleware`
+   * sees the response); `hookwiseTools` then refuses to run it.
+   */
+  markUnoffered(toolCallId: string, toolName: string, hooks: readonly string[]): void {
+    this.#unoffered.set(toolCallId, { toolName, hooks });
+    // Calls never executed (the loop stopped) must not pile up.
+    if (this.#unoffered.size > 1000) this.#unoffered.delete(this.#unoffered.keys().next().value!);
+  }
+
+  /** Whether the call was to a tool not offered (and which hooks narrowed the tools); forgets it. */
+  takeUnoffered(toolCallId: string, toolName: string): { hooks: readonly string[] } | undefined {
+    const entry = this.#unoffered.get(toolCallId);
+    if (entry?.toolName !== toolName) return undefined;
+    this.#unoffered.delete(toolCallId);
+    return entry;
   }
 
   /** Whether any hook listens to `event`. */
@@ -106,18 +133,47 @@ function lastUserText(messages: readonly ModelMessage[]): string {
     const message = messages[index]!;
     if (message.role !== "user") continue;
     if (typeof message.content === "string") return message.content;
+    // Text files given inline count as text (a content guard must read them).
     return message.content
-      .map((part) => (part.type === "text" ? part.text : ""))
+      .map((part) => partText(part))
       .filter(Boolean)
       .join("\n");
   }
   return "";
 }
 
+/** The events hookwise dispatches inside AI SDK code (the middleware's and the tool wrappers'). */
+const ADAPTER_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
+  "model_request",
+  "model_response",
+  "tool_call",
+  "tool_result",
+]);
+
+/**
+ * A decide or transform hook on any other event would never run: a guard the app believes in
+ * (an input check on `run_start`) would be silently absent. Inspections may stay (a config
+ * shared with a hookwise agent); they only never fire here.
+ */
+function refuseUnreachableGuards(registry: HookRegistry): void {
+  const unreachable = registry
+    .list()
+    .filter(
+      (hook) => !ADAPTER_EVENTS.has(hook.event) && (hook.kind === "decide" || hook.kind === "transform"),
+    );
+  if (!unreachable.length) return;
+  const named = unreachable.map((hook) => `hook "${hook.name}" (${hook.kind} on ${hook.event})`).join(", ");
+  throw new TypeError(
+    `${named} would never run inside AI SDK code, which fires only ${[...ADAPTER_EVENTS].join(", ")}; ` +
+      "guard the input on model_request (its userMessage), or run the agent with createAgent",
+  );
+}
+
 /** Hooks and policies given in code. */
 export function hookwiseHooks(options: HookwiseHooksOptions): HookwiseHooks {
   const registry = new HookRegistry(options.hooks ?? [], { defaultTimeoutMs: options.hookTimeoutMs });
   if (options.policies?.length) registry.register(compilePolicies(options.policies));
+  refuseUnreachableGuards(registry);
   return new HookwiseHooks(registry, options);
 }
 
@@ -149,6 +205,7 @@ export async function loadHookwiseConfig(
   const config = await loadConfig(path, options);
   try {
     const agent = await config.createAgent(options.agent);
+    refuseUnreachableGuards(agent.runtime.registry);
     return new HookwiseHooks(
       agent.runtime.registry,
       { ...options, logger: agent.runtime.log, name: options.name ?? agent.name },

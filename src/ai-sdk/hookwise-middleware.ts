@@ -164,6 +164,12 @@ async function beforeCall(
     const merged = mergeRequestPatches(patched.patches);
     for (const warning of merged.warnings) set.log.warn(warning);
     next = applyToParams(params, merged.patch);
+    const narrowing = patched.patches.filter((named) => named.patch.activeTools !== undefined);
+    if (narrowing.length)
+      narrowedBy.set(
+        next,
+        narrowing.map((named) => named.hook),
+      );
   }
   if (selection.decides.length) {
     const effective = { ...event, request: requestOf(next, modelLabel) };
@@ -183,6 +189,22 @@ async function beforeCall(
   }
   runner.inspect(event, context, selection);
   return next;
+}
+
+/** The hooks whose `activeTools` narrowed a call's tools, by the call's (transformed) parameters. */
+const narrowedBy = new WeakMap<LanguageModelV3CallOptions, readonly string[]>();
+
+/**
+ * The tools a call offered are an allow-list: a tool call to any other tool is recorded, and
+ * `hookwiseTools` refuses to run it (the AI SDK would run any tool of its own list).
+ */
+function checkOffered(
+  set: HookwiseHooks,
+  params: LanguageModelV3CallOptions,
+  call: { toolCallId: string; toolName: string },
+): void {
+  const offered = (params.tools ?? []).some((tool) => tool.name === call.toolName);
+  if (!offered) set.markUnoffered(call.toolCallId, call.toolName, narrowedBy.get(params) ?? []);
 }
 
 function inspectResponse(
@@ -250,6 +272,7 @@ export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions):
       beforeCall(set, params, label(model), type === "stream"),
     wrapGenerate: async ({ doGenerate, params, model }) => {
       const result = await doGenerate();
+      for (const part of result.content) if (part.type === "tool-call") checkOffered(set, params, part);
       const usage = result.usage as { inputTokens?: { total?: number }; outputTokens?: { total?: number } };
       inspectResponse(set, params, label(model), false, {
         ...answerOf(result.content),
@@ -265,9 +288,10 @@ export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions):
       const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
         transform(part, controller) {
           if (part.type === "text-delta") text += part.delta;
-          else if (part.type === "tool-call")
+          else if (part.type === "tool-call") {
+            checkOffered(set, params, part);
             toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, args: part.input });
-          else if (part.type === "finish") {
+          } else if (part.type === "finish") {
             const usage = part.usage as {
               inputTokens?: { total?: number };
               outputTokens?: { total?: number };

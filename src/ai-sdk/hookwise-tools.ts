@@ -6,8 +6,11 @@
  */
 
 import { HookwiseError } from "../errors/hookwise-error.js";
+import { nearest } from "../errors/nearest.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { normalizeSchema } from "../tools/input-schema.js";
+import { finalResult } from "../tools/resolved-tool.js";
+import { errorMessage } from "../tools/tool-output.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
 
 /** A tool call hookwise refused to run: a hook or policy denied it, or a blocking hook failed. */
@@ -51,9 +54,12 @@ export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
   const set =
     hooks instanceof Object && "operation" in hooks ? (hooks as HookwiseHooks) : hookwiseHooks(hooks);
   const wrapped: Record<string, AiSdkToolLike> = {};
+  for (const name of Object.keys(tools)) checkKnown(set, name, options.toolset);
   for (const [name, tool] of Object.entries(tools)) {
     if (typeof tool.execute !== "function") {
-      wrapped[name] = tool;
+      // A copy: an execute that appears on the original later (a lazy getter, an assignment)
+      // must not reach the AI SDK unwrapped.
+      wrapped[name] = { ...tool };
       continue;
     }
     const qualifiedName = options.toolset ? `${options.toolset}.${name}` : name;
@@ -72,6 +78,48 @@ export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
   return wrapped as T;
 }
 
+/**
+ * A config checked against `knownTools` guards those names only: a tool wrapped under
+ * another name (the toolset forgotten or misspelt) would run with none of its policies.
+ */
+function checkKnown(set: HookwiseHooks, name: string, toolset: string | undefined): void {
+  const known = set.knownTools;
+  if (known === undefined) return;
+  const qualifiedName = toolset ? `${toolset}.${name}` : name;
+  if (known.includes(qualifiedName)) return;
+  const inToolset = known.find((candidate) => candidate.endsWith(`.${name}`));
+  const hint =
+    !toolset && inToolset
+      ? `did you mean hookwiseTools(tools, hooks, { toolset: "${inToolset.slice(0, -name.length - 1)}" })?`
+      : nearest(qualifiedName, known)
+        ? `did you mean "${nearest(qualifiedName, known)}"?`
+        : "add it to knownTools, or give the toolset the config names it under";
+  throw new TypeError(
+    `hookwiseTools: tool "${qualifiedName}" is not among the knownTools the config was loaded with (${known.join(", ")}); ${hint}`,
+  );
+}
+
+/**
+ * Asks `answer` (an ask's handler or the hooks' `approve`): undefined when it approved (answered
+ * `true`), else what the refusal message adds. Only `true` approves; a throw or any other answer
+ * refuses the call.
+ */
+async function approval(
+  answer: ((call: never) => unknown) | undefined,
+  call: Record<string, unknown>,
+): Promise<string | undefined> {
+  if (!answer) return "; inside an AI SDK loop an ask needs an `approve` function";
+  let approved: unknown;
+  try {
+    approved = await answer(call as never);
+  } catch (error) {
+    return `: approve threw: ${errorMessage(error)} (failed closed)`;
+  }
+  if (approved === true) return undefined;
+  if (approved === false) return "";
+  return `: approve answered ${JSON.stringify(approved)?.slice(0, 80) ?? String(approved)}, expected true or false (failed closed)`;
+}
+
 async function runCall(
   set: HookwiseHooks,
   tool: { name: string; qualifiedName: string; checks: ReturnType<typeof normalizeSchema> },
@@ -79,6 +127,16 @@ async function runCall(
   execution: ExecuteOptions,
   body: (args: unknown) => unknown,
 ): Promise<unknown> {
+  const unoffered = execution.toolCallId ? set.takeUnoffered(execution.toolCallId, tool.name) : undefined;
+  if (unoffered) {
+    const by = unoffered.hooks.length
+      ? ` (activeTools of hook ${unoffered.hooks.map((hook) => `"${hook}"`).join(", ")})`
+      : "";
+    throw new ToolCallBlockedError(
+      `tool "${tool.qualifiedName}" was not offered to the model in this step${by}; not run`,
+      unoffered.hooks[0],
+    );
+  }
   const wantsCall = set.wants("tool_call");
   const wantsResult = set.wants("tool_result");
   if (!wantsCall && !wantsResult) return body(input);
@@ -128,11 +186,10 @@ async function runCall(
       if (flow.type === "ask") {
         const call = { ...base, args };
         const answer = flow.request.handler ?? set.approve;
-        const approved = answer ? await answer(call) : false;
-        if (!approved) {
+        const refused = await approval(answer, call);
+        if (refused !== undefined) {
           throw new ToolCallBlockedError(
-            `tool "${tool.qualifiedName}" was not approved (hook "${terminal.hook}"${flow.request.reason ? `: ${flow.request.reason}` : ""})` +
-              (answer ? "" : "; inside an AI SDK loop an ask needs an `approve` function"),
+            `tool "${tool.qualifiedName}" was not approved (hook "${terminal.hook}"${flow.request.reason ? `: ${flow.request.reason}` : ""})${refused}`,
             terminal.hook,
           );
         }
@@ -140,8 +197,18 @@ async function runCall(
     }
     runner.inspect(callPayload, context, selection);
   }
-  let result = body(args);
-  if (isPromiseLike(result)) result = await result;
+  // An async iterable of preliminary results: hooks (and the model) get its last value.
+  let result: unknown;
+  let errorText: string | undefined;
+  try {
+    result = finalResult(body(args));
+    if (isPromiseLike(result)) result = await result;
+  } catch (error) {
+    if (!wantsResult) throw error;
+    // As in hookwise's loop, tool_result hooks see the failure (a redaction covers its message).
+    errorText = errorMessage(error);
+    result = `tool "${tool.qualifiedName}" failed: ${errorText}`;
+  }
   if (!wantsResult) return result;
   const resultPayload: EventPayload<"tool_result"> = {
     type: "tool_result",
@@ -149,8 +216,9 @@ async function runCall(
     ...base,
     args,
     result,
-    isError: false,
+    isError: errorText !== undefined,
   };
+  if (errorText !== undefined) resultPayload.error = errorText;
   const selection = runner.select(resultPayload, "tool_result");
   const rewritten = await runner.dispatch(resultPayload, context, selection);
   if (rewritten.failure) {
@@ -166,5 +234,8 @@ async function runCall(
     );
   }
   runner.inspect(rewritten.payload, context, selection);
-  return rewritten.payload.result;
+  if (errorText === undefined) return rewritten.payload.result;
+  // The AI SDK sends the model a thrown error's message: the (possibly rewritten) failure.
+  const sent = rewritten.payload.result;
+  throw new Error(typeof sent === "string" ? sent : JSON.stringify(sent));
 }

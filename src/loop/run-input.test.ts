@@ -81,6 +81,75 @@ describe.each(SURFACES)("multimodal input on %s()", (surface) => {
   });
 });
 
+const SECRET = "my password is hunter2";
+const bytes = (text: string) => new TextEncoder().encode(text);
+const base64 = (text: string) => Buffer.from(text).toString("base64");
+
+describe.each(SURFACES)("text inside file parts on %s()", (surface) => {
+  const guard = defineHook({
+    name: "no-passwords",
+    on: "run_start",
+    kind: "decide",
+    handler: (event) => (event.input.includes("password") ? flow.deny("no passwords") : undefined),
+  });
+
+  test.each([
+    ["a text/plain file of bytes", { type: "file", data: bytes(SECRET), mediaType: "text/plain" }],
+    ["a text/markdown file in base64", { type: "file", data: base64(SECRET), mediaType: "text/markdown" }],
+    [
+      "a JSON file",
+      { type: "file", data: bytes(JSON.stringify({ note: SECRET })), mediaType: "application/json" },
+    ],
+    [
+      "a file given as a data URL",
+      { type: "file", data: `data:text/plain;base64,${base64(SECRET)}`, mediaType: "text/plain" },
+    ],
+    ["an image part marked text/plain", { type: "image", image: bytes(SECRET), mediaType: "text/plain" }],
+  ])("a run_start content guard reads %s", async (_, part) => {
+    const model = scriptedModel([{ text: "never" }]);
+    const agent = createAgent({ model, hooks: [guard] });
+    const { result } = await runOn(surface, agent, [
+      { role: "user", content: [{ type: "text", text: "Summarize this." }, part as never] },
+    ]);
+    expect(model.calls).toHaveLength(0);
+    expect(result).toMatchObject({ outcome: "terminated", hook: "no-passwords" });
+  });
+
+  test("a run_start rewrite of a text file's content replaces the file: the raw text is not sent", async () => {
+    const model = scriptedModel([{ text: "ok" }]);
+    const agent = createAgent({
+      model,
+      hooks: [
+        defineHook({
+          name: "redact",
+          on: "run_start",
+          kind: "transform",
+          handler: (event) => flow.rewriteInput(event.input.replace(/hunter2/g, "[redacted]")),
+        }),
+      ],
+    });
+    await runOn(surface, agent, [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Summarize this." },
+          { type: "file", data: bytes(SECRET), mediaType: "text/plain" },
+          { type: "image", image: PNG, mediaType: "image/png" },
+        ],
+      },
+    ]);
+    const sent = model.calls[0]!.prompt.at(-1);
+    expect(JSON.stringify(sent)).not.toContain("hunter2");
+    expect(sent).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "Summarize this.\nmy password is [redacted]" },
+        { type: "file", data: PNG, mediaType: "image/png" },
+      ],
+    });
+  });
+});
+
 test("an input that is neither a string nor one user message is refused with what is expected", async () => {
   const agent = createAgent({ model: scriptedModel([]) });
   await expect(agent.run([{ role: "assistant", content: "hi" }] as never)).rejects.toThrow(

@@ -49,6 +49,23 @@ describe.each(SURFACES)("output schema on %s()", (surface) => {
     expect(model.calls).toHaveLength(2);
   });
 
+  test("a plain JSON Schema's required names hold even where properties does not declare them", async () => {
+    const model = scriptedModel([{ text: '{"verdict": {}}' }, { text: "never asked" }]);
+    const agent = createAgent({
+      model,
+      output: {
+        type: "object",
+        properties: { verdict: { type: "object", required: ["approved"] } },
+        required: ["verdict", "reason"],
+      },
+      outputRetries: 0,
+    });
+    const { result } = await runOn(surface, agent, "verdict?");
+    expect(result.outcome).toBe("error");
+    expect(result.output).toBeUndefined();
+    expect(result.reason).toMatch(/does not match the output schema/);
+  });
+
   test("tool calls come first; the answer after them is validated", async () => {
     const model = scriptedModel([
       { toolCalls: [{ name: "lookup", args: { city: "Oslo" }, id: "c1" }] },

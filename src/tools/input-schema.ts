@@ -128,15 +128,66 @@ function withNow(
   };
 }
 
+/** Keywords whose value is one subschema, a list of them, or a map of them. */
+const ONE = [
+  "items",
+  "additionalProperties",
+  "additionalItems",
+  "contains",
+  "not",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "if",
+  "then",
+  "else",
+];
+const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+
+/**
+ * A copy of a JSON Schema in which every name an object `required`s is declared in its
+ * `properties` (as `{}` when it was not): zod enforces `required` only for declared
+ * properties, so `{ required: ["a"] }` alone would accept `{}`.
+ */
+function requiredDeclared(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(requiredDeclared);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const copy: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  for (const key of ONE) if (key in copy) copy[key] = requiredDeclared(copy[key]);
+  for (const key of LIST)
+    if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(requiredDeclared);
+  for (const key of MAP) {
+    const map = copy[key];
+    if (typeof map === "object" && map !== null && !Array.isArray(map))
+      copy[key] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, requiredDeclared(sub)]));
+  }
+  if (Array.isArray(copy.required)) {
+    const declared = (
+      typeof copy.properties === "object" && copy.properties !== null ? copy.properties : {}
+    ) as Record<string, unknown>;
+    const missing = copy.required.filter(
+      (name): name is string => typeof name === "string" && !Object.hasOwn(declared, name),
+    );
+    if (missing.length)
+      copy.properties = { ...declared, ...Object.fromEntries(missing.map((name) => [name, {}])) };
+  }
+  return copy;
+}
+
 function jsonSchemaValidator(
   jsonSchema: Record<string, unknown>,
   where: string,
 ): (value: unknown) => Validation {
   let validator: ZodLike;
   try {
-    validator = z.fromJSONSchema(jsonSchema as Parameters<typeof z.fromJSONSchema>[0]) as unknown as ZodLike;
+    validator = z.fromJSONSchema(
+      requiredDeclared(jsonSchema) as Parameters<typeof z.fromJSONSchema>[0],
+    ) as unknown as ZodLike;
   } catch (error) {
-    throw new TypeError(`${where}: inputSchema is not a valid JSON Schema (${(error as Error).message})`);
+    throw new TypeError(
+      `${where}: its JSON Schema cannot be checked (${(error as Error).message}); use a supported form, or a zod or Standard schema`,
+    );
   }
   return fromSafeParse(validator);
 }

@@ -57,6 +57,28 @@ describe("normalizeSchema", () => {
     expect(schema.jsonSchema.$schema).toBeUndefined();
   });
 
+  it("refuses a JSON Schema it cannot check, naming where, rather than accepting anything", () => {
+    expect(() => normalizeSchema({ not: { type: "string" } }, "createAgent output")).toThrow(
+      /^createAgent output: its JSON Schema cannot be checked \(not is not supported/,
+    );
+  });
+
+  it("holds a plain JSON Schema's required names, declared in properties or not, at any depth", () => {
+    const json = {
+      type: "object",
+      properties: { where: { type: "object", required: ["path"] } },
+      required: ["where", "mode"],
+    } as const;
+    for (const schema of [normalizeSchema(json, "t"), normalizeSchema(jsonSchema(json as never), "t")]) {
+      expect(schema.validate({ where: { path: "a" }, mode: 1 }).ok).toBe(true);
+      expect(schema.validate({ where: { path: "a" } }).ok).toBe(false);
+      expect(schema.validate({ where: {}, mode: 1 }).ok).toBe(false);
+      expect(schema.validate({ mode: 1 }).ok).toBe(false);
+    }
+    // What the model is sent is the schema as given.
+    expect(normalizeSchema(json, "t").jsonSchema).toEqual(json);
+  });
+
   it("validates with zod and names the failing path", () => {
     const schema = normalizeSchema(z.object({ user: z.object({ age: z.number() }) }), "t");
     const checked = schema.validate({ user: { age: "old" } });

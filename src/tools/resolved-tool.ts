@@ -112,11 +112,13 @@ async function lastValue(iterable: AsyncIterable<unknown>): Promise<unknown> {
   return last;
 }
 
+/** What an execute answered, as its result: an async iterable of preliminary results gives its last one. */
+export function finalResult(value: unknown): unknown {
+  return isAsyncIterable(value) ? lastValue(value) : value;
+}
+
 /** The definition's execute; an async iterable of preliminary results answers with its last one. */
 function lastOfIterable(definition: ToolDefinition): ToolDefinition["execute"] {
   const execute = definition.execute;
-  return (args, options) => {
-    const value = execute.call(definition, args, options);
-    return isAsyncIterable(value) ? lastValue(value) : value;
-  };
+  return (args, options) => finalResult(execute.call(definition, args, options));
 }

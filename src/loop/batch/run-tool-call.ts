@@ -356,7 +356,8 @@ function afterDecide(
 
 /**
  * A tool's own `needsApproval` (true, or a function of the arguments): an `ask` decision,
- * unless a hook denied or skipped the call already. A function that throws fails closed.
+ * unless a hook denied or skipped the call already. A function that throws or answers
+ * anything but a boolean fails closed.
  */
 async function approvalNeeded(
   runtime: LoopRuntime,
@@ -367,15 +368,24 @@ async function approvalNeeded(
 ): Promise<CallOutcome> {
   const { tool, base, args } = input;
   const needs = tool.needsApproval!;
-  let asks: boolean;
+  let asks: unknown;
   try {
     asks =
       needs === true ||
-      (typeof needs === "function" && (await needs(args, toolOptions(base.toolCallId, state))) === true);
+      (typeof needs === "function" && (await needs(args, toolOptions(base.toolCallId, state))));
   } catch (error) {
     return errorResult(
       call,
       `tool not run: the needsApproval of tool "${tool.qualifiedName}" threw: ${errorMessage(error)} (failed closed)`,
+      args,
+      tool,
+    );
+  }
+  if (typeof asks !== "boolean") {
+    // A wrong answer is no answer: neither run unasked nor asked on a guess.
+    return errorResult(
+      call,
+      `tool not run: the needsApproval of tool "${tool.qualifiedName}" answered ${JSON.stringify(asks)?.slice(0, 80) ?? String(asks)}, expected true or false (failed closed)`,
       args,
       tool,
     );
