@@ -9,7 +9,10 @@ import { ModelError } from "./model-error.js";
 import { providerNames } from "./providers/index.js";
 
 const doc = readFileSync(join(import.meta.dirname, "../../docs/models.md"), "utf8");
-const yamlBlocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]!);
+// Blocks marked `<!-- fragment -->` (a model script, not a config) are not configs.
+const yamlBlocks = [...doc.matchAll(/(<!-- fragment -->\n)?```yaml\n([\s\S]*?)```/g)]
+  .filter((match) => match[1] === undefined)
+  .map((match) => match[2]!);
 
 describe("docs/models.md", () => {
   it("has YAML examples, and each one validates", () => {
