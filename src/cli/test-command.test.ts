@@ -60,6 +60,12 @@ describe("hookwise test", () => {
     expect(out.code).toBe(0);
   });
 
+  it("says in one line that a config file does not exist (exit 2, no stack trace)", async () => {
+    const out = await cli(["test", "no-such-config.yaml"]);
+    expect(out.code).toBe(2);
+    expect(out.stderr.trim()).toBe("hookwise: cannot read config file no-such-config.yaml: no such file");
+  });
+
   it("fails with a readable diff, exit 1, and --json for CI", async () => {
     const config = project(`tests:\n${CASE}      denied: [fs.read_file]\n      outcome: terminated\n`);
     const out = await cli(["test", config]);

@@ -10,6 +10,7 @@ import { basename, dirname, extname, join } from "node:path";
 import { lazy } from "../deps/load-package.js";
 import { z } from "../deps/zod.js";
 import { ConfigError, type ConfigIssue } from "./config-error.js";
+import { readConfigFile } from "./read-config-file.js";
 import { parseSource } from "./source-map.js";
 import { zodIssues } from "./zod-issues.js";
 
@@ -111,11 +112,11 @@ function parseTests(text: string, file: string, within: "config" | "file"): Conf
 /** The config's test cases; a malformed case is a ConfigError with file:line:col. */
 export function readConfigTests(configFile: string): ConfigTests {
   const cases: ConfigTests["cases"] = [];
-  for (const test of parseTests(readFileSync(configFile, "utf8"), configFile, "config"))
+  for (const test of parseTests(readConfigFile(configFile), configFile, "config"))
     cases.push({ file: configFile, test });
   const sibling = siblingTestFile(configFile);
   if (sibling)
-    for (const test of parseTests(readFileSync(sibling, "utf8"), sibling, "file"))
+    for (const test of parseTests(readConfigFile(sibling), sibling, "file"))
       cases.push({ file: sibling, test });
   return { cases };
 }

@@ -25,10 +25,11 @@ import { type BuiltToolset, buildToolsets as buildAllToolsets, type ConfigSource
 import { checkReferences, toolCatalogue } from "./check-references.js";
 import { type ClaudeHookSet, claudeHooks } from "./claude-hooks/claude-hooks.js";
 import { compileHookEntry } from "./compile-hook.js";
-import { ConfigError, ConfigFileError, type ConfigIssue, ConfigReferenceError } from "./config-error.js";
+import { ConfigError, type ConfigIssue, ConfigReferenceError } from "./config-error.js";
 import type { ActionServices, Evaluation } from "./evaluation.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
+import { readConfigFile } from "./read-config-file.js";
 import type { AgentEntry, ConfigFile } from "./schema.js";
 import { positionOf } from "./source-map.js";
 import { type ValidatedConfig, validateConfigText } from "./validate-config.js";
@@ -86,16 +87,7 @@ export function readConfig(path: string): {
   source: ConfigSource;
 } {
   const file = resolve(path);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new ConfigFileError(
-      path,
-      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : String(code ?? error),
-    );
-  }
+  const text = readConfigFile(path, file);
   const result = validateConfigText(text, path);
   if (!result.validated) throw new ConfigError(result.issues);
   return {
