@@ -3,11 +3,11 @@
  * `streamText` through `hookwiseMiddleware` and `hookwiseTools`, the AI SDK driving its loop.
  */
 import { fileURLToPath } from "node:url";
-import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { generateText, stepCountIs, streamText, tool, wrapLanguageModel } from "ai";
-import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
+import { mockModel } from "../../test/support/ai-sdk-mock-model.js";
 import { defineHook } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
 import { type HookwiseHooks, hookwiseHooks, loadHookwiseConfig } from "./hookwise-hooks.js";
@@ -15,54 +15,6 @@ import { hookwiseMiddleware, ModelRequestBlockedError } from "./hookwise-middlew
 import { hookwiseTools } from "./hookwise-tools.js";
 
 const CONFIG = fileURLToPath(new URL("../../test/fixtures/ai-sdk/hookwise.yaml", import.meta.url));
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-
-/** A mock model answering one tool call per listed step, then "done". */
-function mockModel(calls: { toolName: string; input: unknown }[]) {
-  let step = 0;
-  const answer = (): LanguageModelV3GenerateResult => {
-    const call = calls[step++];
-    return {
-      content: call
-        ? [
-            {
-              type: "tool-call",
-              toolCallId: `c${step}`,
-              toolName: call.toolName,
-              input: JSON.stringify(call.input),
-            },
-          ]
-        : [{ type: "text", text: "done" }],
-      finishReason: { unified: call ? "tool-calls" : "stop", raw: undefined },
-      usage,
-      warnings: [],
-    };
-  };
-  return new MockLanguageModelV3({
-    doGenerate: async () => answer(),
-    doStream: async () => {
-      const result = answer();
-      const part = result.content[0]!;
-      const chunks =
-        part.type === "tool-call"
-          ? [part]
-          : [
-              { type: "text-start" as const, id: "t" },
-              { type: "text-delta" as const, id: "t", delta: "done" },
-              { type: "text-end" as const, id: "t" },
-            ];
-      return {
-        stream: simulateReadableStream({
-          chunks: [...chunks, { type: "finish" as const, finishReason: result.finishReason, usage }],
-        }),
-      };
-    },
-  });
-}
 
 function shopTools(ran: string[]) {
   return {

@@ -5,7 +5,7 @@
  * (a `hookwise history --jsonl` export, replayed), and what must come of it.
  */
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { lazy } from "../deps/load-package.js";
 import { z } from "../deps/zod.js";

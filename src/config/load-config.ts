@@ -3,7 +3,6 @@
  * problem at once (ConfigError) and nothing half-loads; models and toolsets are built
  * lazily when an agent is first created, and closed by `close()`.
  */
-import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createAgent } from "../agent/create-agent.js";
 import { subAgentTool } from "../agent/sub-agent-tool.js";
