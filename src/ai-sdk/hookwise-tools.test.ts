@@ -77,6 +77,24 @@ describe.each(["generateText", "streamText"] as const)("hookwiseTools inside %s"
     expect(prompts[1]).toContain("cannot reach postgres://admin:[redacted]@db");
   });
 
+  test("a tool_call terminate: the body does not run; the model is told the call failed and which hook asked to end the run", async () => {
+    const ran: string[] = [];
+    const stop = defineHook({
+      name: "stop-all",
+      on: "tool_call",
+      kind: "transform",
+      handler: () => flow.terminate("budget spent"),
+    });
+    const tools = hookwiseTools({ delete_all: deleteAll(ran) }, hookwiseHooks({ hooks: [stop] }), {
+      toolset: "shop",
+    });
+    const prompts = await drive(surface, tools, [{ toolName: "delete_all", input: {} }]);
+    expect(ran).toEqual([]);
+    expect(prompts[1]).toContain(
+      'hook \\"stop-all\\" asked to end the run (inside AI SDK code the call fails instead): budget spent',
+    );
+  });
+
   test("a ToolLoopAgent given the wrapped tools: a denied call's body does not run", async () => {
     const ran: string[] = [];
     const hooks = hookwiseHooks({ policies: [policy.deny("shop.delete_all")] });

@@ -175,7 +175,7 @@ async function runCall(
       }
       if (flow.type === "terminate") {
         throw new ToolCallBlockedError(
-          `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" terminated the run: ${flow.reason}`,
+          `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" asked to end the run (inside AI SDK code the call fails instead): ${flow.reason}`,
           terminal.hook,
         );
       }
@@ -229,7 +229,7 @@ async function runCall(
   }
   if (rewritten.terminal?.flow.type === "terminate") {
     throw new ToolCallBlockedError(
-      `hook "${rewritten.terminal.hook}" terminated the run: ${rewritten.terminal.flow.reason}`,
+      `tool "${tool.qualifiedName}" result withheld: hook "${rewritten.terminal.hook}" asked to end the run (inside AI SDK code the call fails instead): ${rewritten.terminal.flow.reason}`,
       rewritten.terminal.hook,
     );
   }
