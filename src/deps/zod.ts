@@ -1,16 +1,21 @@
 /**
  * zod, loaded at its first use. `z` is used as zod's own `z`; zod itself loads when a
  * schema is first built, so a schema a module keeps is built inside `lazy(() => …)`.
+ *
+ * Built code loads `deps/zod.mjs`, the members of `z` listed in `bundled/zod.ts` in one
+ * file; `z` offers only those, so using another is a type error until it is listed there.
  */
 import type * as Zod from "zod";
+import type bundled from "./bundled/zod.js";
 import { loadPackage } from "./load-package.js";
 
-type ZodNamespace = typeof Zod.z;
+type ZodNamespace = typeof bundled;
 
 let loaded: ZodNamespace | undefined;
 
 function zod(): ZodNamespace {
-  loaded ??= loadPackage<typeof Zod>("zod").z;
+  // The package (running from the sources) has every member of `z` at its top level.
+  loaded ??= loadPackage<ZodNamespace>("zod", "zod");
   return loaded;
 }
 

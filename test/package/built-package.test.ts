@@ -1,0 +1,106 @@
+/**
+ * The package as it ships: built (tsdown, as `npm run build` does, into a folder of this
+ * test's own), then used by an app with its own zod, and run as the CLI. The built code loads
+ * packages through files of its own (`deps/*.mjs`: zod, yaml, the CEL engine), which code run
+ * from the sources never does, so this is where a member missing from one of them, or an app's
+ * schema read differently by hookwise's zod than by the app's, shows.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { validateConfigText } from "../../src/index.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const BAD_CONFIG = [
+  "tools:",
+  "  calc: { module: ./tools.mjs }",
+  "hooks:",
+  "  - event: tool_call",
+  "    tool_name: 3",
+  "    action: { deny: { reason: 5 } }",
+  "",
+].join("\n");
+
+let out: string;
+
+beforeAll(() => {
+  mkdirSync(join(root, "test-artifacts"), { recursive: true });
+  // Inside the checkout, so the built code finds node_modules as an installed package does.
+  out = mkdtempSync(join(root, "test-artifacts", "built-"));
+  execFileSync(
+    process.execPath,
+    [join(root, "node_modules/tsdown/dist/run.mjs"), "--out-dir", out, "--no-dts", "--log-level", "error"],
+    { cwd: root, stdio: "pipe" },
+  );
+}, 120_000);
+
+afterAll(() => {
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+function node(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const child = spawnSync(process.execPath, args, {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, NO_COLOR: "1", HOOKWISE_CLI: "1" },
+  });
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+describe("the built package", () => {
+  it("ships zod, yaml and the CEL engine as one file each", () => {
+    for (const name of ["zod", "yaml", "cel-js"])
+      expect(existsSync(join(out, "deps", `${name}.mjs`))).toBe(true);
+  });
+
+  it("reads an app's own zod schemas as the app's zod does, checks arguments and validates configs as the sources do", () => {
+    const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, BAD_CONFIG]);
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    const seen = JSON.parse(child.stdout) as {
+      sentSchema: Record<string, unknown>;
+      results: { result: unknown; executed: boolean }[];
+      greeted: string[];
+      outcome: string;
+      configIssues: unknown[];
+    };
+
+    // The schema the model is sent is the app's zod's own JSON Schema, descriptions included.
+    const appSchema = z.toJSONSchema(
+      z.object({ name: z.string().describe("who to greet"), times: z.number().int().min(1).optional() }),
+      { io: "input" },
+    );
+    delete appSchema.$schema;
+    expect(seen.sentSchema).toEqual(appSchema);
+
+    // A call with a wrong argument is refused before the tool runs, with zod's message.
+    expect(seen.results[0]).toEqual({
+      result: 'invalid arguments for "greet": name: Invalid input: expected string, received number',
+      executed: false,
+    });
+    expect(seen.results[1]).toEqual({ result: "hello Ada", executed: true });
+    expect(seen.greeted).toEqual(["Ada"]);
+    expect(seen.outcome).toBe("completed");
+
+    // The built config compiler reports exactly what the sources report.
+    const fromSources = validateConfigText(BAD_CONFIG, "hookwise.yaml").issues.map(
+      ({ line, column, path, message }) => ({ line, column, path, message }),
+    );
+    expect(fromSources.length).toBeGreaterThan(0);
+    expect(seen.configIssues).toEqual(fromSources);
+  });
+
+  it("runs as the CLI: validate, and the quickstart agent on its scripted model", () => {
+    const cli = join(out, "cli.mjs");
+    const valid = node([cli, "validate", "examples/quickstart/hookwise.yaml"]);
+    expect(valid.stdout).toContain("valid");
+    expect(valid.status).toBe(0);
+
+    const run = node([cli, "run", "examples/quickstart/hookwise.yaml", "--prompt", "What is 17 + 25?"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("42");
+  });
+});
