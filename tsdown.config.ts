@@ -1,8 +1,17 @@
+import { dirname, join } from "node:path";
 import { defineConfig } from "tsdown";
 
 export default defineConfig([
   {
-    entry: { index: "src/index.ts", cli: "src/cli/main.ts", "ai-sdk": "src/ai-sdk/index.ts" },
+    entry: {
+      index: "src/index.ts",
+      cli: "src/cli/main.ts",
+      "ai-sdk": "src/ai-sdk/index.ts",
+      // Parts the package entry loads at their first use (see the plugin below).
+      "config-compiler": "src/config/compiler.ts",
+      "remote-toolsets": "src/tools/remote-toolsets.ts",
+      "claude-hooks": "src/config/claude-hooks/compile-settings.ts",
+    },
     format: "esm",
     dts: true,
     platform: "node",
@@ -10,6 +19,19 @@ export default defineConfig([
     clean: true,
     // Only the CLI uses commander: built into dist/cli.mjs, one file to load instead of five.
     deps: { alwaysBundle: ["commander"] },
+    // A module `x.link.ts` is how the package entry reaches a part it loads at first use
+    // (the config compiler, the REST and MCP toolsets, the Claude Code settings compiler):
+    // run from the sources it imports that part; built, `x.link.built.ts` takes its place and
+    // loads the part's own entry above at the first call, so `import "hookwise"` does not.
+    plugins: [
+      {
+        name: "hookwise:parts-loaded-at-first-use",
+        resolveId(source: string, importer: string | undefined) {
+          if (importer === undefined || !source.endsWith(".link.js")) return null;
+          return join(dirname(importer), source.replace(/\.link\.js$/, ".link.built.ts"));
+        },
+      },
+    ],
   },
   {
     // Packages only hookwise's own code calls (for zod, the part it calls: see

@@ -1,13 +1,15 @@
-export {
-  type ClaudeFailure,
-  type ClaudeHandlerInfo,
-  ClaudeHookError,
-  type ClaudeHookSet,
-  type ClaudeHooksOptions,
-  type ClaudeSettings,
-  type ClaudeSettingsSource,
-  claudeHooks,
-} from "./claude-hooks/index.js";
+// The config compiler and the Claude Code settings compiler load at their first use
+// (config-functions.ts, claude-hooks-function.ts): what is exported here comes from the
+// modules that define it, never a folder's index, which would load them all.
+export type {
+  ClaudeFailure,
+  ClaudeSettings,
+  ClaudeSettingsSource,
+} from "./claude-hooks/claude-handler-spec.js";
+export { ClaudeHookError } from "./claude-hooks/claude-hook-error.js";
+export type { ClaudeHookSet, ClaudeHooksOptions } from "./claude-hooks/claude-hooks.js";
+export { claudeHooks } from "./claude-hooks/claude-hooks-function.js";
+export type { ClaudeHandlerInfo } from "./claude-hooks/compile-claude-handler.js";
 export {
   ConfigError,
   ConfigFileError,
@@ -15,6 +17,6 @@ export {
   ConfigReferenceError,
   formatIssue,
 } from "./config-error.js";
-export { type LoadConfigOptions, type LoadedConfig, loadConfig, readConfig } from "./load-config.js";
+export { loadConfig, readConfig, validateConfigText } from "./config-functions.js";
+export type { LoadConfigOptions, LoadedConfig } from "./load-config.js";
 export { type Notification, NotificationBus } from "./notification-bus.js";
-export { validateConfigText } from "./validate-config.js";

@@ -6,16 +6,17 @@ export {
   PathEscapeError,
 } from "./builtin/index.js";
 export { type NormalizedSchema, normalizeSchema, type Validation } from "./input-schema.js";
-export { type McpServerSpec, McpToolError, type McpToolsetOptions, mcpToolset } from "./mcp/index.js";
+// The REST and MCP toolsets' own modules load at their first use (remote-toolset-functions.ts):
+// what is exported here comes from the modules that define it, never their folders' index.
+export type { McpServerSpec } from "./mcp/mcp-server-spec.js";
+export { McpToolError } from "./mcp/mcp-tool-error.js";
+export type { McpToolsetOptions } from "./mcp/mcp-toolset.js";
 export { type Closeable, closeAllResources, trackResource } from "./open-resources.js";
-export {
-  type AuthSetting,
-  OpenApiCallError,
-  type OpenApiToolset,
-  OpenApiToolsetError,
-  type OpenApiToolsetOptions,
-  openapiToolset,
-} from "./openapi/index.js";
+export type { AuthSetting } from "./openapi/api-credentials.js";
+export { OpenApiCallError } from "./openapi/openapi-call-error.js";
+export type { OpenApiToolset, OpenApiToolsetOptions } from "./openapi/openapi-toolset.js";
+export { OpenApiToolsetError } from "./openapi/openapi-toolset-error.js";
+export { mcpToolset, openapiToolset } from "./remote-toolset-functions.js";
 export { type ResolvedTool, resolveTool } from "./resolved-tool.js";
 export {
   type AgentTool,

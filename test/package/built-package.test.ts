@@ -6,7 +6,7 @@
  * schema read differently by hookwise's zod than by the app's, shows.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -58,8 +58,7 @@ describe("the built package", () => {
 
   it("reads an app's own zod schemas as the app's zod does, checks arguments and validates configs as the sources do", () => {
     const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, BAD_CONFIG]);
-    expect(child.stderr).toBe("");
-    expect(child.status).toBe(0);
+    expect(child.status, child.stderr).toBe(0);
     const seen = JSON.parse(child.stdout) as {
       sentSchema: Record<string, unknown>;
       results: { result: unknown; executed: boolean }[];
@@ -91,6 +90,45 @@ describe("the built package", () => {
     );
     expect(fromSources.length).toBeGreaterThan(0);
     expect(seen.configIssues).toEqual(fromSources);
+  });
+
+  it("loads the config compiler, the Claude Code settings compiler and the REST toolset at their first use, and they work", () => {
+    // What `import "hookwise"` loads: the entry and every file it imports, transitively.
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const [, chunk] of readFileSync(join(out, file), "utf8").matchAll(
+        /^import .* from "\.\/([^"]+)";$/gm,
+      )) {
+        visit(chunk!);
+      }
+    };
+    visit("index.mjs");
+    const loadedAtImport = [...reached].map((file) => readFileSync(join(out, file), "utf8")).join("\n");
+    expect(loadedAtImport).toContain("//#region src/loop/drive.ts");
+    for (const part of [
+      "src/config/validate-config.ts",
+      "src/config/load-config.ts",
+      "src/config/claude-hooks/claude-hooks.ts",
+      "src/tools/openapi/openapi-toolset.ts",
+      "src/tools/mcp/mcp-toolset.ts",
+    ]) {
+      expect(loadedAtImport).not.toContain(`//#region ${part}`);
+    }
+
+    const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, "hooks: []\n"]);
+    expect(child.status, child.stderr).toBe(0);
+    const seen = JSON.parse(child.stdout) as {
+      readConfig: string[];
+      quickstart: string;
+      claudeHandlers: string[];
+      billingTools: string[];
+    };
+    expect(seen.readConfig).toContain("hooks");
+    expect(seen.quickstart).toContain("42");
+    expect(seen.claudeHandlers).toContain("tool_call");
+    expect(seen.billingTools).toContain("create_invoice");
   });
 
   it("runs as the CLI: validate, and the quickstart agent on its scripted model", () => {
