@@ -13,14 +13,28 @@ import { finalResult } from "../tools/resolved-tool.js";
 import { errorMessage } from "../tools/tool-output.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
 
-/** A tool call hookwise refused to run: a hook or policy denied it, or a blocking hook failed. */
+/**
+ * A tool call hookwise refused to run: a hook or policy denied it, a blocking hook failed, or a
+ * hook asked to end the run (`terminated`; `hookwiseStop()` in `stopWhen` then ends the AI
+ * SDK's loop after the step).
+ */
 export class ToolCallBlockedError extends HookwiseError {
   override readonly name = "ToolCallBlockedError";
+  /** The call refused (the AI SDK's `toolCallId`), when the AI SDK gave one. */
+  readonly toolCallId: string | undefined;
+  /** Whether a hook asked to end the run (`flow.terminate`), rather than refusing this call only. */
+  readonly terminated: boolean;
+  /** The terminating hook's reason. */
+  readonly reason: string | undefined;
   constructor(
     message: string,
     readonly hook: string | undefined,
+    details: { toolCallId?: string; terminated?: boolean; reason?: string } = {},
   ) {
     super(message);
+    this.toolCallId = details.toolCallId;
+    this.terminated = details.terminated ?? false;
+    this.reason = details.reason;
   }
 }
 
@@ -175,8 +189,9 @@ async function runCall(
       }
       if (flow.type === "terminate") {
         throw new ToolCallBlockedError(
-          `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" asked to end the run (inside AI SDK code the call fails instead): ${flow.reason}`,
+          `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" ended the run: ${flow.reason}`,
           terminal.hook,
+          { toolCallId: execution.toolCallId, terminated: true, reason: flow.reason },
         );
       }
       if (flow.type === "skip") {
@@ -228,9 +243,11 @@ async function runCall(
     );
   }
   if (rewritten.terminal?.flow.type === "terminate") {
+    const reason = rewritten.terminal.flow.reason;
     throw new ToolCallBlockedError(
-      `tool "${tool.qualifiedName}" result withheld: hook "${rewritten.terminal.hook}" asked to end the run (inside AI SDK code the call fails instead): ${rewritten.terminal.flow.reason}`,
+      `tool "${tool.qualifiedName}" result withheld: hook "${rewritten.terminal.hook}" ended the run: ${reason}`,
       rewritten.terminal.hook,
+      { toolCallId: execution.toolCallId, terminated: true, reason },
     );
   }
   runner.inspect(rewritten.payload, context, selection);
