@@ -13,7 +13,7 @@ import { flow } from "../hooks/flow.js";
 import { hookwiseHooks } from "./hookwise-hooks.js";
 import { hookwiseMiddleware } from "./hookwise-middleware.js";
 import { hookwiseStop, hookwiseTermination } from "./hookwise-stop.js";
-import { hookwiseTools } from "./hookwise-tools.js";
+import { hookwiseTools, ToolCallBlockedError } from "./hookwise-tools.js";
 
 type Surface = "generateText" | "streamText";
 
@@ -233,5 +233,39 @@ describe.each(["generateText", "streamText"] as const)("hookwiseStop inside %s",
     const calls = surface === "generateText" ? model.doGenerateCalls : model.doStreamCalls;
     expect(calls).toHaveLength(1);
     expect(ran).toEqual([]);
+  });
+});
+
+describe("hookwiseStop reads only the step's own terminated calls", () => {
+  const terminated = (toolCallId: string) =>
+    new ToolCallBlockedError("ended", "stop", { toolCallId, terminated: true, reason: "ended" });
+  const step = (...content: { type: string; toolCallId?: string; error?: unknown }[]) => ({ content });
+
+  test.each([
+    [
+      "a terminated call of this step",
+      step({ type: "tool-error", toolCallId: "c1", error: terminated("c1") }),
+      true,
+    ],
+    [
+      "a denied call",
+      step({ type: "tool-error", toolCallId: "c1", error: new ToolCallBlockedError("no", "deny") }),
+      false,
+    ],
+    [
+      "another call's terminate passed along",
+      step({ type: "tool-error", toolCallId: "c2", error: terminated("c1") }),
+      false,
+    ],
+    ["a tool's own error", step({ type: "tool-error", toolCallId: "c1", error: new Error("ended") }), false],
+    ["a result", step({ type: "tool-result", toolCallId: "c1" }), false],
+  ])("%s", (_, last, stops) => {
+    expect(hookwiseStop()({ steps: [last] })).toBe(stops);
+  });
+
+  test("only the last step counts: an earlier terminate the loop went past does not stop a later step", () => {
+    const earlier = step({ type: "tool-error", toolCallId: "c1", error: terminated("c1") });
+    expect(hookwiseStop()({ steps: [earlier, step({ type: "text" })] })).toBe(false);
+    expect(hookwiseTermination([earlier, step({ type: "text" })])).toMatchObject({ toolCallId: "c1" });
   });
 });

@@ -2,7 +2,8 @@
  * `hookwiseTools`: AI SDK tools whose every call passes through hookwise's `tool_call` and
  * `tool_result` hooks and policies, in whatever loop runs them (`generateText`,
  * `streamText`, `ToolLoopAgent`). A denied call does not run: its execute throws an error
- * naming the hook, which the AI SDK sends to the model as the tool's error.
+ * naming the hook, which the AI SDK sends to the model as the tool's error. A hook's terminate
+ * throws the same error marked `terminated`, which `hookwiseStop()` turns into the loop's end.
  */
 
 import { HookwiseError } from "../errors/hookwise-error.js";
@@ -149,6 +150,7 @@ async function runCall(
     throw new ToolCallBlockedError(
       `tool "${tool.qualifiedName}" was not offered to the model in this step${by}; not run`,
       unoffered.hooks[0],
+      { toolCallId: execution.toolCallId },
     );
   }
   const wantsCall = set.wants("tool_call");
@@ -175,6 +177,7 @@ async function runCall(
       throw new ToolCallBlockedError(
         `tool "${tool.qualifiedName}" not run: ${decided.failure.message} (failed closed)`,
         decided.failure.hook,
+        { toolCallId: execution.toolCallId },
       );
     }
     const terminal = decided.terminal;
@@ -185,6 +188,7 @@ async function runCall(
         throw new ToolCallBlockedError(
           `tool "${tool.qualifiedName}" was denied by hook "${terminal.hook}": ${flow.reason}`,
           terminal.hook,
+          { toolCallId: execution.toolCallId },
         );
       }
       if (flow.type === "terminate") {
@@ -206,6 +210,7 @@ async function runCall(
           throw new ToolCallBlockedError(
             `tool "${tool.qualifiedName}" was not approved (hook "${terminal.hook}"${flow.request.reason ? `: ${flow.request.reason}` : ""})${refused}`,
             terminal.hook,
+            { toolCallId: execution.toolCallId },
           );
         }
       }
@@ -240,6 +245,7 @@ async function runCall(
     throw new ToolCallBlockedError(
       `tool "${tool.qualifiedName}" result withheld: ${rewritten.failure.message} (failed closed)`,
       rewritten.failure.hook,
+      { toolCallId: execution.toolCallId },
     );
   }
   if (rewritten.terminal?.flow.type === "terminate") {
