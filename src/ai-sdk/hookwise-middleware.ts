@@ -1,8 +1,9 @@
 /**
  * `hookwiseMiddleware`: a language model middleware (`wrapLanguageModel({ model, middleware })`)
  * that runs hookwise's `model_request` hooks before every provider attempt — patches apply
- * to the call's parameters, a deny stops the call with an error naming the hook — and
- * `model_response` inspections after it.
+ * to the call's parameters, a deny stops the call with an error naming the hook, a terminate
+ * answers for the provider with nothing, which ends the AI SDK's loop — and `model_response`
+ * inspections after it.
  */
 import type {
   LanguageModelV3CallOptions,
@@ -19,7 +20,10 @@ import type { RequestPatch } from "../hooks/request-patch.js";
 import { toPrompt } from "../loop/to-prompt.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
 
-/** A provider call hookwise stopped: a `model_request` hook denied or terminated it, or failed. */
+/**
+ * A provider call hookwise stopped: a `model_request` hook or policy denied it, or a blocking
+ * hook failed. (A hook's terminate does not throw: the attempt answers nothing and the loop ends.)
+ */
 export class ModelRequestBlockedError extends HookwiseError {
   override readonly name = "ModelRequestBlockedError";
   constructor(
@@ -154,10 +158,10 @@ async function beforeCall(
     );
   }
   if (patched.terminal?.flow.type === "terminate") {
-    throw new ModelRequestBlockedError(
-      `model call not made: hook "${patched.terminal.hook}" terminated the run: ${patched.terminal.flow.reason}`,
-      patched.terminal.hook,
-    );
+    // No provider call: the attempt answers nothing, which ends the AI SDK's loop (see wrapGenerate).
+    const ended = { ...params };
+    terminatedBy.set(ended, { hook: patched.terminal.hook, reason: patched.terminal.flow.reason });
+    return ended;
   }
   let next = params;
   if (patched.patches.length) {
@@ -189,6 +193,27 @@ async function beforeCall(
   }
   runner.inspect(event, context, selection);
   return next;
+}
+
+/** The `model_request` hook that ended the run, by the call's (transformed) parameters. */
+const terminatedBy = new WeakMap<LanguageModelV3CallOptions, { hook: string; reason: string }>();
+
+const NO_USAGE = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
+
+/**
+ * What a terminated attempt answers instead of calling the provider: no content (so no tool
+ * calls, and the AI SDK's loop ends), finish reason `other`, and which hook ended the run in
+ * the step's provider metadata (`hookwiseTermination(steps)` reads it).
+ */
+function terminatedAnswer(ended: { hook: string; reason: string }) {
+  return {
+    finishReason: { unified: "other" as const, raw: "hookwise-terminated" },
+    usage: NO_USAGE,
+    providerMetadata: { hookwise: { terminated: true, hook: ended.hook, reason: ended.reason } },
+  };
 }
 
 /** The hooks whose `activeTools` narrowed a call's tools, by the call's (transformed) parameters. */
@@ -271,6 +296,8 @@ export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions):
     transformParams: async ({ params, type, model }) =>
       beforeCall(set, params, label(model), type === "stream"),
     wrapGenerate: async ({ doGenerate, params, model }) => {
+      const ended = terminatedBy.get(params);
+      if (ended) return { content: [], warnings: [], ...terminatedAnswer(ended) };
       const result = await doGenerate();
       for (const part of result.content) if (part.type === "tool-call") checkOffered(set, params, part);
       const usage = result.usage as { inputTokens?: { total?: number }; outputTokens?: { total?: number } };
@@ -282,6 +309,21 @@ export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions):
       return result;
     },
     wrapStream: async ({ doStream, params, model }) => {
+      const ended = terminatedBy.get(params);
+      if (ended) {
+        const parts: LanguageModelV3StreamPart[] = [
+          { type: "stream-start", warnings: [] },
+          { type: "finish", ...terminatedAnswer(ended) },
+        ];
+        return {
+          stream: new ReadableStream<LanguageModelV3StreamPart>({
+            start(controller) {
+              for (const part of parts) controller.enqueue(part);
+              controller.close();
+            },
+          }),
+        };
+      }
       const { stream, ...rest } = await doStream();
       let text = "";
       const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = [];

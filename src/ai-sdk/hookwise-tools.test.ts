@@ -77,7 +77,7 @@ describe.each(["generateText", "streamText"] as const)("hookwiseTools inside %s"
     expect(prompts[1]).toContain("cannot reach postgres://admin:[redacted]@db");
   });
 
-  test("a tool_call terminate: the body does not run; the model is told the call failed and which hook asked to end the run", async () => {
+  test("a tool_call terminate without hookwiseStop: the body does not run; the loop goes on and the model is told which hook ended the run", async () => {
     const ran: string[] = [];
     const stop = defineHook({
       name: "stop-all",
@@ -90,9 +90,8 @@ describe.each(["generateText", "streamText"] as const)("hookwiseTools inside %s"
     });
     const prompts = await drive(surface, tools, [{ toolName: "delete_all", input: {} }]);
     expect(ran).toEqual([]);
-    expect(prompts[1]).toContain(
-      'hook \\"stop-all\\" asked to end the run (inside AI SDK code the call fails instead): budget spent',
-    );
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).toContain('hook \\"stop-all\\" ended the run: budget spent');
   });
 
   test("a ToolLoopAgent given the wrapped tools: a denied call's body does not run", async () => {

@@ -2,7 +2,8 @@
  * `hookwiseTools`: AI SDK tools whose every call passes through hookwise's `tool_call` and
  * `tool_result` hooks and policies, in whatever loop runs them (`generateText`,
  * `streamText`, `ToolLoopAgent`). A denied call does not run: its execute throws an error
- * naming the hook, which the AI SDK sends to the model as the tool's error.
+ * naming the hook, which the AI SDK sends to the model as the tool's error. A hook's terminate
+ * throws the same error marked `terminated`, which `hookwiseStop()` turns into the loop's end.
  */
 
 import { HookwiseError } from "../errors/hookwise-error.js";
@@ -13,14 +14,28 @@ import { finalResult } from "../tools/resolved-tool.js";
 import { errorMessage } from "../tools/tool-output.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
 
-/** A tool call hookwise refused to run: a hook or policy denied it, or a blocking hook failed. */
+/**
+ * A tool call hookwise refused to run: a hook or policy denied it, a blocking hook failed, or a
+ * hook asked to end the run (`terminated`; `hookwiseStop()` in `stopWhen` then ends the AI
+ * SDK's loop after the step).
+ */
 export class ToolCallBlockedError extends HookwiseError {
   override readonly name = "ToolCallBlockedError";
+  /** The call refused (the AI SDK's `toolCallId`), when the AI SDK gave one. */
+  readonly toolCallId: string | undefined;
+  /** Whether a hook asked to end the run (`flow.terminate`), rather than refusing this call only. */
+  readonly terminated: boolean;
+  /** The terminating hook's reason. */
+  readonly reason: string | undefined;
   constructor(
     message: string,
     readonly hook: string | undefined,
+    details: { toolCallId?: string; terminated?: boolean; reason?: string } = {},
   ) {
     super(message);
+    this.toolCallId = details.toolCallId;
+    this.terminated = details.terminated ?? false;
+    this.reason = details.reason;
   }
 }
 
@@ -135,6 +150,7 @@ async function runCall(
     throw new ToolCallBlockedError(
       `tool "${tool.qualifiedName}" was not offered to the model in this step${by}; not run`,
       unoffered.hooks[0],
+      { toolCallId: execution.toolCallId },
     );
   }
   const wantsCall = set.wants("tool_call");
@@ -161,6 +177,7 @@ async function runCall(
       throw new ToolCallBlockedError(
         `tool "${tool.qualifiedName}" not run: ${decided.failure.message} (failed closed)`,
         decided.failure.hook,
+        { toolCallId: execution.toolCallId },
       );
     }
     const terminal = decided.terminal;
@@ -171,12 +188,14 @@ async function runCall(
         throw new ToolCallBlockedError(
           `tool "${tool.qualifiedName}" was denied by hook "${terminal.hook}": ${flow.reason}`,
           terminal.hook,
+          { toolCallId: execution.toolCallId },
         );
       }
       if (flow.type === "terminate") {
         throw new ToolCallBlockedError(
-          `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" asked to end the run (inside AI SDK code the call fails instead): ${flow.reason}`,
+          `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" ended the run: ${flow.reason}`,
           terminal.hook,
+          { toolCallId: execution.toolCallId, terminated: true, reason: flow.reason },
         );
       }
       if (flow.type === "skip") {
@@ -191,6 +210,7 @@ async function runCall(
           throw new ToolCallBlockedError(
             `tool "${tool.qualifiedName}" was not approved (hook "${terminal.hook}"${flow.request.reason ? `: ${flow.request.reason}` : ""})${refused}`,
             terminal.hook,
+            { toolCallId: execution.toolCallId },
           );
         }
       }
@@ -225,12 +245,15 @@ async function runCall(
     throw new ToolCallBlockedError(
       `tool "${tool.qualifiedName}" result withheld: ${rewritten.failure.message} (failed closed)`,
       rewritten.failure.hook,
+      { toolCallId: execution.toolCallId },
     );
   }
   if (rewritten.terminal?.flow.type === "terminate") {
+    const reason = rewritten.terminal.flow.reason;
     throw new ToolCallBlockedError(
-      `tool "${tool.qualifiedName}" result withheld: hook "${rewritten.terminal.hook}" asked to end the run (inside AI SDK code the call fails instead): ${rewritten.terminal.flow.reason}`,
+      `tool "${tool.qualifiedName}" result withheld: hook "${rewritten.terminal.hook}" ended the run: ${reason}`,
       rewritten.terminal.hook,
+      { toolCallId: execution.toolCallId, terminated: true, reason },
     );
   }
   runner.inspect(rewritten.payload, context, selection);

@@ -1,4 +1,7 @@
-/** `hookwise/ai-sdk`: hookwise runs for AI SDK front ends (`useChat`) — UI message streams. */
+/**
+ * `hookwise/ai-sdk`: hookwise runs for AI SDK front ends (`useChat`) — UI message streams — and
+ * hookwise's hooks inside AI SDK code: a model middleware, tool wrappers and a stop condition.
+ */
 
 export {
   agentHooks,
@@ -9,6 +12,12 @@ export {
   loadHookwiseConfig,
 } from "./hookwise-hooks.js";
 export { hookwiseMiddleware, ModelRequestBlockedError } from "./hookwise-middleware.js";
+export {
+  type HookwiseStepLike,
+  type HookwiseTermination,
+  hookwiseStop,
+  hookwiseTermination,
+} from "./hookwise-stop.js";
 export { type HookwiseToolsOptions, hookwiseTools, ToolCallBlockedError } from "./hookwise-tools.js";
 export {
   type ToUIMessageStreamOptions,

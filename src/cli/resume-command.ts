@@ -11,13 +11,13 @@ import { isApprovalToken } from "../approvals/approval-signer.js";
 import { loadSuspendedRun } from "../approvals/suspended-run.js";
 import type { ApprovalDecision } from "../approvals/types.js";
 import { formatIssue } from "../config/config-error.js";
+import { keepScriptPosition } from "../config/script-position.js";
 import type { PendingApproval, RunResult } from "../loop/run-result.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { LiveTrace } from "./live-trace.js";
 import { LogRoute, loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { printApprovals } from "./print-approvals.js";
 import { approvalChannel } from "./run-command.js";
-import { keepScriptPosition } from "./script-position.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 

@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { Agent, AgentOptions } from "../agent/types.js";
 import { formatIssue } from "../config/config-error.js";
+import { keepScriptPosition } from "../config/script-position.js";
 import type { RunResult } from "../loop/run-result.js";
 import { approvalPrompt } from "./approval-prompt.js";
 import { exitCodeFor } from "./exit-codes.js";
@@ -14,7 +15,6 @@ import { LiveTrace } from "./live-trace.js";
 import { LogRoute, loadCliConfig, notificationLine } from "./load-cli-config.js";
 import { modelOverride } from "./model-override.js";
 import { printApprovals } from "./print-approvals.js";
-import { keepScriptPosition } from "./script-position.js";
 import { type TerminalPrompt, terminalPrompt } from "./terminal-prompt.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";

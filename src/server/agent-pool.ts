@@ -6,9 +6,11 @@
  */
 import type { Agent } from "../agent/types.js";
 import type { LoadedConfig } from "../config/load-config.js";
+import { keepScriptPosition } from "../config/script-position.js";
 import { type AnyHook, defineHook } from "../hooks/define-hook.js";
 import { HttpError } from "./http-error.js";
 import type { LiveRuns } from "./live-runs.js";
+import { runSession } from "./run-session.js";
 import type { ServerMetrics } from "./server-metrics.js";
 
 export const SERVER_HOOK = "hookwise-server:attempt-errors";
@@ -76,6 +78,8 @@ export class AgentPool {
 
   async #build(id: string): Promise<Agent> {
     const agent = await this.#loaded.createAgent(id);
+    // A scripted model answers each session from that session's place in the script.
+    keepScriptPosition(agent.runtime.model, this.#loaded.store, runSession);
     for (const hook of this.#hooks(id)) agent.use(hook);
     agent.use(
       defineHook({

@@ -12,6 +12,7 @@
  */
 import type { AgentStream } from "../agent/types.js";
 import type { RunResult } from "../loop/run-result.js";
+import { inRunSession } from "./run-session.js";
 import type { ServerEvent } from "./run-timeline.js";
 
 export interface RunObserver {
@@ -159,7 +160,8 @@ export class LiveRuns {
   start(options: StartRunOptions): LiveRun {
     const run = new LiveRun(options);
     this.#bySession.set(options.sessionId, run);
-    void this.#pump(run, options);
+    // The run's session, for what the agent's shared objects keep per session (a script's place).
+    void inRunSession(options.sessionId, () => this.#pump(run, options));
     return run;
   }
 

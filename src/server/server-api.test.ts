@@ -4,15 +4,18 @@
  * that aborts the run, session ends (DELETE, idle expiry) firing `session_end`, and the
  * request rules (JSON only, size limit, clear 400s).
  */
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  BANK_CONFIG,
   collectSse,
   readSse,
   type SseEvent,
   startServer,
   type TestServer,
 } from "../../test/support/server.js";
+import { serve } from "./serve.js";
 
 let current: TestServer | undefined;
 afterEach(async () => {
@@ -25,7 +28,10 @@ async function start(options: Parameters<typeof startServer>[0]): Promise<TestSe
   return current;
 }
 
-async function newSession(server: TestServer, body: unknown = { agent: "teller" }): Promise<string> {
+async function newSession(
+  server: Pick<TestServer, "post">,
+  body: unknown = { agent: "teller" },
+): Promise<string> {
   const response = await server.post("/sessions", body);
   expect(response.status).toBe(201);
   return ((await response.json()) as { id: string }).id;
@@ -237,6 +243,52 @@ describe("POST /sessions/:id/messages", () => {
     );
     expect(session.runs[0]).toMatchObject({ outcome: "error", reason: expect.stringContaining("aborted") });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("a scripted model keeps its place in the script per session", () => {
+  const json = { accept: "application/json" };
+  async function say(server: Pick<TestServer, "post">, id: string, text: string): Promise<string> {
+    const response = await server.post(`/sessions/${id}/messages`, { text }, json);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { text: string }).text;
+  }
+
+  it("two sessions, even at once, each get the script's first answer; a second turn gets the next entry", async () => {
+    const server = await start({
+      script: [{ text: "first", delay_ms: 100 }, { text: "second" }, { text: "third" }],
+    });
+    const [one, two] = [await newSession(server), await newSession(server)];
+    expect(await Promise.all([say(server, one, "hi"), say(server, two, "hi")])).toEqual(["first", "first"]);
+    expect(await say(server, one, "again")).toBe("second");
+    expect(await say(server, two, "again")).toBe("second");
+    expect(await say(server, one, "and again")).toBe("third");
+  });
+
+  it("with a persistent store, a session goes on from its place on a restarted server", async () => {
+    const server = await start({
+      replaceConfig: BANK_CONFIG.replace(
+        "state: { kind: memory }",
+        "state: { kind: sqlite, path: state.db }",
+      ),
+      script: [{ text: "first" }, { text: "second" }],
+    });
+    const id = await newSession(server);
+    expect(await say(server, id, "hi")).toBe("first");
+    await server.server.close();
+    const next = await serve({ config: join(server.dir, "hookwise.yaml"), port: 0, log: () => {}, env: {} });
+    try {
+      const post: TestServer["post"] = (path, body, headers = {}) =>
+        fetch(next.url + path, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify(body),
+        });
+      expect(await say({ post }, id, "again")).toBe("second");
+      expect(await say({ post }, await newSession({ post }), "hi")).toBe("first");
+    } finally {
+      await next.close();
+    }
   });
 });
 

@@ -36,34 +36,53 @@ describe("shutdown", () => {
         "  bank: { kind: module, path: ./tools.mjs }",
         `  bank: { kind: module, path: ./tools.mjs }\n  mem: { kind: mcp, command: node, args: [${JSON.stringify(MCP_SERVER)}] }`,
       )
-      .replace("tools: [bank.*]", "tools: [bank.*, mem.pid]");
+      .replace("tools: [bank.*]", "tools: [bank.*, mem.pid]")
+      .replace(
+        "default: scripted:./script.yaml",
+        "default: scripted:./script.yaml\n  clerk: scripted:./clerk.yaml",
+      );
+    // Each session walks its agent's script from its own place.
     current = await startServer({
-      replaceConfig: `${config}\nserver: { drain: 1 }`,
+      replaceConfig: `${config}  - { id: clerk, model: clerk, tools: [] }\nserver: { drain: 1 }`,
       script: [
         { tool_calls: [{ name: "mem_pid", args: {} }] },
         { text: "ok" },
         { tool_calls: [{ name: "bank_pay", args: { amount: 9 } }] },
-        { text: "quick", delay_ms: 300 },
-        { text: "never", delay_ms: 30_000 },
       ],
+      files: {
+        "clerk.yaml": stringify([
+          { text: "quick", delay_ms: 300 },
+          { text: "never", delay_ms: 30_000 },
+        ]),
+      },
     });
     const server = current;
-    const session = async () => ((await (await server.post("/sessions", {})).json()) as { id: string }).id;
+    const session = async (agent?: string) =>
+      ((await (await server.post("/sessions", { agent })).json()) as { id: string }).id;
     const json = { accept: "application/json" };
 
+    const teller = await session();
     const first = (await (
-      await server.post(`/sessions/${await session()}/messages`, { text: "pid?" }, json)
+      await server.post(`/sessions/${teller}/messages`, { text: "pid?" }, json)
     ).json()) as any;
     const pid = Number(first.steps[0].toolResults[0].result);
     expect(alive(pid)).toBe(true);
     const suspended = (await (
-      await server.post(`/sessions/${await session()}/messages`, { text: "pay 9" }, json)
+      await server.post(`/sessions/${teller}/messages`, { text: "pay 9" }, json)
     ).json()) as any;
     expect(suspended.outcome).toBe("suspended");
 
-    const quick = readSse(await server.post(`/sessions/${await session()}/messages`, { text: "quick" }));
+    // The slow session's first answer is the quick one; its second never comes in time.
+    const slowSession = await session("clerk");
+    const warmUp = (await (
+      await server.post(`/sessions/${slowSession}/messages`, { text: "hello" }, json)
+    ).json()) as any;
+    expect(warmUp).toMatchObject({ outcome: "completed", text: "quick" });
+    const quick = readSse(
+      await server.post(`/sessions/${await session("clerk")}/messages`, { text: "quick" }),
+    );
     expect((await quick.next()).value?.event).toBe("run-start");
-    const slow = readSse(await server.post(`/sessions/${await session()}/messages`, { text: "slow" }));
+    const slow = readSse(await server.post(`/sessions/${slowSession}/messages`, { text: "slow" }));
     expect((await slow.next()).value?.event).toBe("run-start");
 
     const started = Date.now();
@@ -83,8 +102,17 @@ describe("shutdown", () => {
     expect(alive(pid)).toBe(false);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 
-    // The next server on the same store finds the suspended run and finishes it.
-    writeFileSync(join(server.dir, "script.yaml"), stringify([{ text: "Paid 9." }]));
+    // The next server on the same store finds the suspended run and finishes it, the session
+    // going on from its place in the script (the fourth entry) rather than from the start.
+    writeFileSync(
+      join(server.dir, "script.yaml"),
+      stringify([
+        { text: "from the start" },
+        { text: "from the start" },
+        { text: "from the start" },
+        { text: "Paid 9." },
+      ]),
+    );
     const next = await serve({ config: join(server.dir, "hookwise.yaml"), port: 0, log: () => {}, env: {} });
     try {
       const { approvals } = (await (await fetch(`${next.url}/approvals`)).json()) as any;

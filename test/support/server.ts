@@ -55,12 +55,15 @@ export async function startServer(
     config?: string;
     /** Replaces the bank config. */
     replaceConfig?: string;
+    /** More files beside the config (another model's script…), by name. */
+    files?: Record<string, string>;
     serve?: Partial<ServeOptions>;
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "hookwise-server-"));
   copyFileSync(join(FIXTURES, "tools.mjs"), join(dir, "tools.mjs"));
   writeFileSync(join(dir, "script.yaml"), stringify(options.script ?? []));
+  for (const [name, text] of Object.entries(options.files ?? {})) writeFileSync(join(dir, name), text);
   writeFileSync(
     join(dir, "hookwise.yaml"),
     options.replaceConfig ?? `${BANK_CONFIG}\n${options.config ?? ""}`,

@@ -1,0 +1,271 @@
+/**
+ * `hookwiseStop()` ends the AI SDK's own loop when a hook terminates: after the step, no
+ * further model call is made, and the terminated call's body did not run. Concurrent runs
+ * sharing one set of hooks and tools do not stop each other.
+ */
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import { generateText, stepCountIs, streamText, ToolLoopAgent, tool, wrapLanguageModel } from "ai";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { mockModel } from "../../test/support/ai-sdk-mock-model.js";
+import { defineHook } from "../hooks/define-hook.js";
+import { flow } from "../hooks/flow.js";
+import { hookwiseHooks } from "./hookwise-hooks.js";
+import { hookwiseMiddleware } from "./hookwise-middleware.js";
+import { hookwiseStop, hookwiseTermination } from "./hookwise-stop.js";
+import { hookwiseTools, ToolCallBlockedError } from "./hookwise-tools.js";
+
+type Surface = "generateText" | "streamText";
+
+function shopTools(ran: string[]) {
+  return {
+    delete_all: tool({
+      inputSchema: z.object({ shop: z.string().optional() }),
+      execute: async ({ shop }) => {
+        ran.push(`delete_all ${shop ?? ""}`.trim());
+        return "deleted";
+      },
+    }),
+    list: tool({
+      inputSchema: z.object({}),
+      execute: async () => {
+        ran.push("list");
+        return ["order-1"];
+      },
+    }),
+  };
+}
+
+const stopDeletes = defineHook({
+  name: "stop-deletes",
+  on: "tool_call",
+  kind: "transform",
+  handler: ({ toolName, args }) =>
+    toolName === "delete_all" && (args as { shop?: string }).shop !== "sandbox"
+      ? flow.terminate("deleting is over budget")
+      : undefined,
+});
+
+/** Runs the AI SDK loop; answers the provider calls made and the steps. */
+async function drive(
+  surface: Surface,
+  options: {
+    model: ReturnType<typeof mockModel>;
+    wrapped?: Parameters<typeof wrapLanguageModel>[0]["model"];
+    tools?: Parameters<typeof generateText>[0]["tools"];
+    stop?: boolean;
+  },
+) {
+  const settings = {
+    model: options.wrapped ?? options.model,
+    tools: options.tools,
+    prompt: "go",
+    stopWhen: options.stop === false ? stepCountIs(5) : [stepCountIs(5), hookwiseStop()],
+  };
+  let steps: Awaited<ReturnType<typeof generateText>>["steps"];
+  let text: string;
+  let finishReason: string;
+  if (surface === "generateText") {
+    const result = await generateText(settings);
+    ({ steps, text, finishReason } = result);
+  } else {
+    const result = streamText(settings);
+    await result.consumeStream();
+    steps = await result.steps;
+    text = await result.text;
+    finishReason = await result.finishReason;
+  }
+  const calls = (
+    surface === "generateText" ? options.model.doGenerateCalls : options.model.doStreamCalls
+  ) as LanguageModelV3CallOptions[];
+  return { calls: calls.length, steps, text, finishReason };
+}
+
+describe.each(["generateText", "streamText"] as const)("hookwiseStop inside %s", (surface) => {
+  test("a tool_call terminate ends the loop after its step: no further model call, the body did not run", async () => {
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "delete_all", input: {} },
+      { toolName: "list", input: {} },
+    ]);
+    const tools = hookwiseTools(shopTools(ran), hookwiseHooks({ hooks: [stopDeletes] }));
+    const { calls, steps } = await drive(surface, { model, tools });
+    expect(calls).toBe(1);
+    expect(ran).toEqual([]);
+    expect(steps).toHaveLength(1);
+    expect(hookwiseTermination(steps)).toEqual({
+      hook: "stop-deletes",
+      reason: "deleting is over budget",
+      toolCallId: "c1",
+    });
+  });
+
+  test("without hookwiseStop the AI SDK's loop goes on after the terminate (the model is called again)", async () => {
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "delete_all", input: {} },
+      { toolName: "list", input: {} },
+    ]);
+    const tools = hookwiseTools(shopTools(ran), hookwiseHooks({ hooks: [stopDeletes] }));
+    const { calls } = await drive(surface, { model, tools, stop: false });
+    expect(calls).toBe(3);
+    expect(ran).toEqual(["list"]);
+  });
+
+  test("a tool_result terminate ends the loop after its step; the result never reaches a model call", async () => {
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "list", input: {} },
+      { toolName: "delete_all", input: {} },
+    ]);
+    const leak = defineHook({
+      name: "leak-guard",
+      on: "tool_result",
+      kind: "transform",
+      handler: () => flow.terminate("the result holds a secret"),
+    });
+    const tools = hookwiseTools(shopTools(ran), hookwiseHooks({ hooks: [leak] }));
+    const { calls, steps } = await drive(surface, { model, tools });
+    expect(calls).toBe(1);
+    expect(ran).toEqual(["list"]);
+    expect(hookwiseTermination(steps)).toMatchObject({ hook: "leak-guard", toolCallId: "c1" });
+  });
+
+  test("a denied call is not a terminate: the loop goes on", async () => {
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "delete_all", input: {} },
+      { toolName: "list", input: {} },
+    ]);
+    const deny = defineHook({
+      name: "no-deletes",
+      on: "tool_call",
+      kind: "decide",
+      handler: ({ toolName }) => (toolName === "delete_all" ? flow.deny("not here") : undefined),
+    });
+    const tools = hookwiseTools(shopTools(ran), hookwiseHooks({ hooks: [deny] }));
+    const { calls, steps } = await drive(surface, { model, tools });
+    expect(calls).toBe(3);
+    expect(ran).toEqual(["list"]);
+    expect(hookwiseTermination(steps)).toBeUndefined();
+  });
+
+  test("concurrent runs sharing hooks and tools (and the same call ids) do not stop each other", async () => {
+    const ran: string[] = [];
+    const tools = hookwiseTools(shopTools(ran), hookwiseHooks({ hooks: [stopDeletes] }));
+    const stopped = mockModel([
+      { toolName: "delete_all", input: { shop: "live" } },
+      { toolName: "list", input: {} },
+    ]);
+    const going = mockModel([
+      { toolName: "delete_all", input: { shop: "sandbox" } },
+      { toolName: "list", input: {} },
+    ]);
+    const [first, second] = await Promise.all([
+      drive(surface, { model: stopped, tools }),
+      drive(surface, { model: going, tools }),
+    ]);
+    expect(first.calls).toBe(1);
+    expect(second.calls).toBe(3);
+    expect(second.text).toBe("done");
+    expect(ran.sort()).toEqual(["delete_all sandbox", "list"]);
+  });
+
+  test("a model_request terminate in the middleware: the provider is not called and the loop ends", async () => {
+    const ran: string[] = [];
+    const model = mockModel([{ toolName: "list", input: {} }]);
+    const budget = defineHook({
+      name: "token-budget",
+      on: "model_request",
+      kind: "transform",
+      handler: () => flow.terminate("budget spent"),
+    });
+    const hooks = hookwiseHooks({ hooks: [budget] });
+    const { calls, steps, text, finishReason } = await drive(surface, {
+      model,
+      wrapped: wrapLanguageModel({ model, middleware: hookwiseMiddleware(hooks) }),
+      tools: hookwiseTools(shopTools(ran), hooks),
+    });
+    expect(calls).toBe(0);
+    expect(ran).toEqual([]);
+    expect(text).toBe("");
+    expect(finishReason).toBe("other");
+    expect(hookwiseTermination(steps)).toEqual({ hook: "token-budget", reason: "budget spent" });
+  });
+
+  test("a model_request terminate after a tool step: the step's tools ran, no further provider call", async () => {
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "list", input: {} },
+      { toolName: "delete_all", input: {} },
+    ]);
+    const oneStep = defineHook({
+      name: "one-step",
+      on: "model_request",
+      kind: "transform",
+      handler: ({ isFirstStep }) => (isFirstStep ? undefined : flow.terminate("one step only")),
+    });
+    const hooks = hookwiseHooks({ hooks: [oneStep] });
+    const { calls, steps } = await drive(surface, {
+      model,
+      wrapped: wrapLanguageModel({ model, middleware: hookwiseMiddleware(hooks) }),
+      tools: hookwiseTools(shopTools(ran), hooks),
+    });
+    expect(calls).toBe(1);
+    expect(ran).toEqual(["list"]);
+    expect(steps).toHaveLength(2);
+    expect(hookwiseTermination(steps)).toMatchObject({ hook: "one-step" });
+  });
+
+  test("a ToolLoopAgent with hookwiseStop in its stopWhen ends after the terminated call", async () => {
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "delete_all", input: {} },
+      { toolName: "list", input: {} },
+    ]);
+    const agent = new ToolLoopAgent({
+      model,
+      tools: hookwiseTools(shopTools(ran), hookwiseHooks({ hooks: [stopDeletes] })),
+      stopWhen: [stepCountIs(5), hookwiseStop()],
+    });
+    if (surface === "generateText") await agent.generate({ prompt: "go" });
+    else await (await agent.stream({ prompt: "go" })).consumeStream();
+    const calls = surface === "generateText" ? model.doGenerateCalls : model.doStreamCalls;
+    expect(calls).toHaveLength(1);
+    expect(ran).toEqual([]);
+  });
+});
+
+describe("hookwiseStop reads only the step's own terminated calls", () => {
+  const terminated = (toolCallId: string) =>
+    new ToolCallBlockedError("ended", "stop", { toolCallId, terminated: true, reason: "ended" });
+  const step = (...content: { type: string; toolCallId?: string; error?: unknown }[]) => ({ content });
+
+  test.each([
+    [
+      "a terminated call of this step",
+      step({ type: "tool-error", toolCallId: "c1", error: terminated("c1") }),
+      true,
+    ],
+    [
+      "a denied call",
+      step({ type: "tool-error", toolCallId: "c1", error: new ToolCallBlockedError("no", "deny") }),
+      false,
+    ],
+    [
+      "another call's terminate passed along",
+      step({ type: "tool-error", toolCallId: "c2", error: terminated("c1") }),
+      false,
+    ],
+    ["a tool's own error", step({ type: "tool-error", toolCallId: "c1", error: new Error("ended") }), false],
+    ["a result", step({ type: "tool-result", toolCallId: "c1" }), false],
+  ])("%s", (_, last, stops) => {
+    expect(hookwiseStop()({ steps: [last] })).toBe(stops);
+  });
+
+  test("only the last step counts: an earlier terminate the loop went past does not stop a later step", () => {
+    const earlier = step({ type: "tool-error", toolCallId: "c1", error: terminated("c1") });
+    expect(hookwiseStop()({ steps: [earlier, step({ type: "text" })] })).toBe(false);
+    expect(hookwiseTermination([earlier, step({ type: "text" })])).toMatchObject({ toolCallId: "c1" });
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * A scripted model keeps its place in the script per session: `hookwise run --session S`
+ * again, `hookwise resume`, or a session's next message to `hookwise serve` goes on with the
+ * script's next answer instead of replaying it from the start. The position is a counter in
+ * the config's state store, under the session, taken atomically at each call (each attempt),
+ * so runs in other processes (another CLI run, a restarted server) share it.
+ */
+import { isScriptedModel } from "../models/scripted-model.js";
+import type { StateStore } from "../state/state-store.js";
+
+/** The store key of a script's position in a session. */
+export function scriptPositionKey(sessionId: string, script: string): string {
+  return `session:${sessionId}:script:${script}`;
+}
+
+/**
+ * Makes `model`, when scripted, read its script from the session's position in `store`.
+ * `session` is the session's id, or a function answering the session of the call being made
+ * (a server whose one model answers many sessions).
+ */
+export function keepScriptPosition(
+  model: unknown,
+  store: StateStore,
+  session: string | (() => string),
+): void {
+  if (!isScriptedModel(model)) return;
+  const script = model.modelId;
+  const sessionOf = typeof session === "string" ? () => session : session;
+  model.keepPosition(async () => (await store.increment(scriptPositionKey(sessionOf(), script))) - 1);
+}
