@@ -5,43 +5,26 @@
 // Values still cross with an app's own zod: a zod 4 schema made by another copy is read
 // through its `_zod` definition and zod's shared registry, which is how zod 4 itself works
 // across copies, so `toJSONSchema` here gives an app's schema exactly what its own zod gives.
-import {
-  array,
-  boolean,
-  custom,
-  discriminatedUnion,
-  enum as enumOf,
-  fromJSONSchema,
-  literal,
-  looseObject,
-  number,
-  object,
-  record,
-  strictObject,
-  string,
-  toJSONSchema,
-  union,
-  unknown,
-} from "zod";
+import * as zod from "zod";
 
 /** zod's `z`, the members hookwise calls; add one here before using it. */
 const z = {
-  array,
-  boolean,
-  custom,
-  discriminatedUnion,
-  enum: enumOf,
-  fromJSONSchema,
-  literal,
-  looseObject,
-  number,
-  object,
-  record,
-  strictObject,
-  string,
-  toJSONSchema,
-  union,
-  unknown,
+  array: zod.array,
+  boolean: zod.boolean,
+  custom: zod.custom,
+  discriminatedUnion: zod.discriminatedUnion,
+  enum: zod.enum,
+  fromJSONSchema: zod.fromJSONSchema,
+  literal: zod.literal,
+  looseObject: zod.looseObject,
+  number: zod.number,
+  object: zod.object,
+  record: zod.record,
+  strictObject: zod.strictObject,
+  string: zod.string,
+  toJSONSchema: zod.toJSONSchema,
+  union: zod.union,
+  unknown: zod.unknown,
 };
 
 export default z;
