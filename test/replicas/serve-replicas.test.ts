@@ -147,13 +147,20 @@ describe.skipIf(!redisAvailable)("two hookwise serve replicas on one Redis", () 
 
   beforeAll(async () => {
     redis = await startRedis();
-    // What each replica's model answers, in the order it is asked.
+    // What each replica's model answers. A session keeps its place in the script across
+    // replicas (the place is kept in Redis), so entry n answers a session's n-th model call
+    // on whichever replica makes it: the chat's calls are A's 0 and B's 1, the payment's
+    // B's 0, A's 1 (the payment asked) and B's 2 (after the approval).
     [a, b] = await Promise.all([
       startReplica("a", redis.url, [
         { text: "Hello from replica A." },
         { tool_calls: [{ name: "bank_pay", args: { amount: 9 } }] },
       ]),
-      startReplica("b", redis.url, [{ text: "Hello again, from replica B." }, { text: "Paid 9." }]),
+      startReplica("b", redis.url, [
+        { text: "Ready when you are." },
+        { text: "Hello again, from replica B." },
+        { text: "Paid 9." },
+      ]),
     ]);
   }, 120_000);
 
@@ -194,6 +201,10 @@ describe.skipIf(!redisAvailable)("two hookwise serve replicas on one Redis", () 
 
       // A payment asked on A waits in the inbox of both; B approves, and the run resumes on B.
       const { id: payment } = (await (await a!.post("/sessions")).json()) as { id: string };
+      const ready = (await (await b!.post(`/sessions/${payment}/messages`, { text: "Hello" })).json()) as {
+        text: string;
+      };
+      expect(ready.text).toBe("Ready when you are.");
       const asked = (await (await a!.post(`/sessions/${payment}/messages`, { text: "Pay 9" })).json()) as {
         outcome: string;
       };
