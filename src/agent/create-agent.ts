@@ -13,7 +13,7 @@ import { drive } from "../loop/drive.js";
 import { type RunInput, splitInput } from "../loop/run-input.js";
 import type { AgentEvent, RunResult } from "../loop/run-result.js";
 import { generateSurface, type Surface, streamSurface } from "../loop/surface.js";
-import type { RunOptions } from "../loop/types.js";
+import type { StreamOptions } from "../loop/types.js";
 import { endSession } from "../sessions/end-session.js";
 import { resolveRuntime } from "./agent-runtime.js";
 import { AsyncQueue } from "./async-queue.js";
@@ -22,9 +22,9 @@ import { type RunRecorder, recordsByDefault, runRecorder } from "./run-recorder.
 import type { Agent, AgentOptions, AgentRuntime, AgentStream } from "./types.js";
 
 /** Drives `start` on a stream surface; the stream ends after the last event. */
-function streamOf(start: (surface: Surface) => Promise<RunResult>): AgentStream {
+function streamOf(start: (surface: Surface) => Promise<RunResult>, hookEvents: boolean): AgentStream {
   const queue = new AsyncQueue<AgentEvent>();
-  const result = start(streamSurface((event) => queue.push(event))).finally(() => queue.close());
+  const result = start(streamSurface((event) => queue.push(event), hookEvents)).finally(() => queue.close());
   // The caller may only iterate; the rejection is still delivered through `result`.
   result.catch(() => {});
   return {
@@ -59,7 +59,7 @@ export function createAgent(options: AgentOptions): Agent {
         runtime,
         input,
         runOptions,
-        streamSurface((event) => queue.push(event)),
+        streamSurface((event) => queue.push(event), runOptions.hookEvents !== false),
         approvalFlow,
       ).finally(() => queue.close());
       // The caller may only iterate; the rejection is still delivered through `result`.
@@ -76,8 +76,9 @@ export function createAgent(options: AgentOptions): Agent {
     },
     resumeStream(runId, decisions, resumeOptions = {}) {
       const start = (surface: Surface) => resumeRun(runtime, runId, decisions, resumeOptions, surface);
-      if (!recorder) return streamOf(start);
-      return streamOf((surface) => recordedResume(recorder, runtime, runId, start, surface));
+      const hookEvents = resumeOptions.hookEvents !== false;
+      if (!recorder) return streamOf(start, hookEvents);
+      return streamOf((surface) => recordedResume(recorder, runtime, runId, start, surface), hookEvents);
     },
     pendingApprovals(runId) {
       return pendingApprovals(runtime, runId);
@@ -136,7 +137,7 @@ async function recordedResume(
         // The record is built (and the marks leave the trace) before the caller sees the result.
         if (event.type === "run-finish") finish(event.result);
         surface.emit(event);
-      })
+      }, surface.hookEvents)
     : surface;
   const result = await start(filtered);
   const record = finish(result);
@@ -156,7 +157,7 @@ function recordedStream(
   recorder: RunRecorder,
   agent: string,
   input: RunInput,
-  runOptions: RunOptions,
+  runOptions: StreamOptions,
   queue: AsyncQueue<AgentEvent>,
   runtime: AgentRuntime,
 ): AgentStream {
@@ -171,7 +172,7 @@ function recordedStream(
       if (event.type === "run-finish")
         recorder.finish(event.result, { agent, input: inputText(input), startedAt });
       queue.push(event);
-    }),
+    }, runOptions.hookEvents !== false),
     approvalFlow,
   )
     .then(async (done) => {

@@ -85,7 +85,8 @@ async function runSubAgent(
   }
 
   const sessionId = `${execution.context.sessionId}/${SUB_AGENT_TOOLSET}.${id}/${execution.toolCallId}`;
-  const surface = parent?.isStreaming ? streamSurface(() => {}) : generateSurface();
+  // Nothing of the sub-agent's surfaces live (its events are dropped), so no hook events either.
+  const surface = parent?.isStreaming ? streamSurface(() => {}, false) : generateSurface();
   const result = await drive(
     runtime,
     task,

@@ -12,7 +12,7 @@ import type { HookLogger } from "../hooks/hook-context.js";
 import type { RetryOptions } from "../loop/backoff.js";
 import type { RunInput } from "../loop/run-input.js";
 import type { AgentEvent, PendingApproval, RunResult } from "../loop/run-result.js";
-import type { LoopRuntime, RunOptions } from "../loop/types.js";
+import type { LoopRuntime, RunOptions, StreamOptions } from "../loop/types.js";
 import type { LanguageModel } from "../models/language-model.js";
 import type { Policy } from "../policy/policy.js";
 import type { EndSessionOptions } from "../sessions/end-session.js";
@@ -121,7 +121,8 @@ export interface Agent {
   readonly name: string;
   /** Runs a turn: a string, or one user message with text, image and file parts. */
   run(input: RunInput, options?: RunOptions): Promise<RunResult>;
-  stream(input: RunInput, options?: RunOptions): AgentStream;
+  /** `run`, surfacing events as they happen. */
+  stream(input: RunInput, options?: StreamOptions): AgentStream;
   /**
    * Continues a suspended run from the StateStore, in this or any process
    * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided
@@ -139,7 +140,7 @@ export interface Agent {
   resumeStream(
     runId: string,
     decisions: readonly ApprovalDecision[],
-    options?: Pick<RunOptions, "signal">,
+    options?: Pick<StreamOptions, "signal" | "hookEvents">,
   ): AgentStream;
   /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
   pendingApprovals(runId: string): Promise<PendingApproval[]>;

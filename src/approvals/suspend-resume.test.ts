@@ -339,3 +339,26 @@ describe("channels before suspension", () => {
     ]);
   });
 });
+
+test("resumeStream(…, { hookEvents: false }) carries no hook events; the approved call runs once and the trace keeps every firing", async () => {
+  const ledger: Ledger = { ran: [] };
+  const store = newStore();
+  const counter = runEndCounter();
+  const first = teller(ledger, store, [{ toolCalls: [payCall(5)] }], { hooks: [counter.hook] });
+  const suspended = await first.agent.run("pay the invoice");
+  const second = teller(ledger, store, [{ text: "Paid." }], { hooks: [counter.hook] });
+  const live = second.agent.resumeStream(
+    suspended.runId,
+    [{ id: suspended.approvals![0]!.id, approved: true }],
+    { hookEvents: false },
+  );
+  const types: string[] = [];
+  for await (const event of live) types.push(event.type);
+  const result = await live.result;
+
+  expect(result.outcome).toBe("completed");
+  expect(ledger.ran).toEqual(["pay 5"]);
+  expect(types).not.toContain("hook");
+  expect(types).toContain("tool-result");
+  expect(result.events.map((entry) => entry.hook)).toContain("count-run-end");
+});

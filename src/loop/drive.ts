@@ -148,8 +148,9 @@ export async function drive(
       log: runtime.log,
       runner: new HookRunner({
         registries,
-        // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
-        trace: surface.streaming ? surface.emit : undefined,
+        // The stream surfaces each firing live (unless asked not to); both surfaces keep the
+        // trace (RunResult.events).
+        trace: surface.hookEvents ? surface.emit : undefined,
         keep: { capacity: runtime.traceCapacity },
         log: runtime.log,
         observer: telemetry,

@@ -11,4 +11,4 @@ export type {
   Usage,
 } from "./run-result.js";
 export { OutputValidationError } from "./structured-output.js";
-export type { RunOptions } from "./types.js";
+export type { RunOptions, StreamOptions } from "./types.js";

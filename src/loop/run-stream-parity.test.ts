@@ -6,6 +6,7 @@ import {
   createAgent,
   defineHook,
   flow,
+  type RunResult,
   type ScriptStep,
   scriptedModel,
   tool,
@@ -244,6 +245,40 @@ describe("run() and stream() parity", () => {
     const result = await live.result;
     expect(result.outcome).toBe("completed");
     expect(executed).toHaveLength(2);
+  });
+
+  it("stream(input, { hookEvents: false }) carries no hook events; the run, its guards and its trace are the same", async () => {
+    const prompt = "Add 1+2, 3+four, 5+5, and delete /etc/passwd";
+    const collect = async (live: AsyncIterable<AgentEvent>) => {
+      const events: AgentEvent[] = [];
+      for await (const event of live) events.push(event);
+      return events;
+    };
+    const loud = fixture();
+    const full = loud.agent.stream(prompt);
+    const fullEvents = await collect(full);
+    const quiet = fixture();
+    const live = quiet.agent.stream(prompt, { hookEvents: false });
+    const events = await collect(live);
+
+    expect(fullEvents.some((event) => event.type === "hook")).toBe(true);
+    expect(events.some((event) => event.type === "hook")).toBe(false);
+    // Every other event is there, in the same order.
+    const shape = (list: AgentEvent[]) =>
+      list
+        .filter((event) => event.type !== "hook" && event.type !== "run-start" && event.type !== "run-finish")
+        .map((event) => JSON.stringify(event));
+    expect(shape(events)).toEqual(shape(fullEvents));
+    // The guards held (the delete never ran, the rewrite applied), and the trace kept every firing.
+    expect(quiet.executed).toEqual([
+      { a: 1, b: 2 },
+      { a: 5, b: 7 },
+    ]);
+    const firings = (entries: RunResult["events"]) =>
+      entries.map((entry) => `${entry.event}:${entry.hook}:${entry.effect}`);
+    const result = await live.result;
+    expect(firings(result.events)).toEqual(firings((await full.result).events));
+    expect(firings(result.events)).toContain("tool_call:no-deletes:deny");
   });
 
   it("a stream that is never iterated still resolves result", async () => {

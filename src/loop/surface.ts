@@ -19,6 +19,8 @@ import type { AgentEvent } from "./run-result.js";
 
 export interface Surface {
   readonly streaming: boolean;
+  /** Each hook firing is also a live `hook` event (streaming only; see `StreamOptions.hookEvents`). */
+  readonly hookEvents: boolean;
   /** A plain function, called without its surface as `this` (the loop hands it on as it is). */
   readonly emit: (event: AgentEvent) => void;
   /** Issues one attempt; `sink` sees text, reasoning and tool-input deltas as they arrive. */
@@ -33,6 +35,7 @@ export interface DeltaSink {
 export function generateSurface(emit: (event: AgentEvent) => void = () => {}): Surface {
   return {
     streaming: false,
+    hookEvents: false,
     emit,
     callModel(model, options) {
       return callableModel(model).doGenerate(options).then(readGenerateResult);
@@ -40,9 +43,10 @@ export function generateSurface(emit: (event: AgentEvent) => void = () => {}): S
   };
 }
 
-export function streamSurface(emit: (event: AgentEvent) => void): Surface {
+export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = true): Surface {
   return {
     streaming: true,
+    hookEvents,
     emit,
     async callModel(model, options, sink) {
       const { stream } = await callableModel(model).doStream(options);

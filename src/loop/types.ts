@@ -78,6 +78,17 @@ export interface RunOptions {
   messages?: readonly ModelMessage[];
 }
 
+/** `stream()`'s options: a run's, and what the stream carries. */
+export interface StreamOptions extends RunOptions {
+  /**
+   * Whether each hook firing is also a `hook` event in the stream. Default true. With many
+   * hooks a stream carries a `hook` event per hook per event; a consumer that only shows
+   * text and tools can leave them out (and their cost: each is one step of `for await`).
+   * The run's trace (`RunResult.events`) keeps every firing either way.
+   */
+  hookEvents?: boolean;
+}
+
 /** How a run ended, before `finishRun` turns it into its RunResult. */
 export interface RunEnd {
   outcome: RunOutcome;
