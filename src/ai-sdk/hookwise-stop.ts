@@ -45,12 +45,16 @@ function terminationOfError(error: unknown, toolCallId: string | undefined): Hoo
 
 function terminationOfMetadata(metadata: unknown): HookwiseTermination | undefined {
   const entry = (
-    metadata as { hookwise?: { terminated?: unknown; hook?: unknown; reason?: unknown } } | undefined
+    metadata as
+      | { hookwise?: { terminated?: unknown; hook?: unknown; reason?: unknown; toolCallId?: unknown } }
+      | undefined
   )?.hookwise;
   if (entry?.terminated !== true) return undefined;
   return {
     hook: typeof entry.hook === "string" ? entry.hook : undefined,
     reason: typeof entry.reason === "string" ? entry.reason : "",
+    // A tool hook's terminate of a call the AI SDK ran before the first step (an approval's answer).
+    ...(typeof entry.toolCallId === "string" ? { toolCallId: entry.toolCallId } : {}),
   };
 }
 

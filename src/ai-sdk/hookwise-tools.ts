@@ -135,6 +135,43 @@ async function approval(
   return `: approve answered ${JSON.stringify(approved)?.slice(0, 80) ?? String(approved)}, expected true or false (failed closed)`;
 }
 
+/**
+ * Whether the AI SDK runs this call before its loop's first step: the answer to a tool
+ * approval (`needsApproval`), whose approval request is in the messages it is given (in a
+ * step, the messages end before the step's own response).
+ */
+function beforeFirstStep(execution: ExecuteOptions): boolean {
+  const id = execution.toolCallId;
+  if (id === undefined) return false;
+  return (execution.messages ?? []).some(
+    (message) =>
+      message.role === "assistant" &&
+      Array.isArray(message.content) &&
+      message.content.some((part) => part.type === "tool-approval-request" && part.toolCallId === id),
+  );
+}
+
+/**
+ * A hook's terminate of this call. Run before the loop's first step (a tool approval's
+ * answer), no step shows it to `hookwiseStop()`: the call is recorded, and `hookwiseMiddleware`
+ * answers the model call that would read its failure as ended.
+ */
+function terminated(
+  set: HookwiseHooks,
+  execution: ExecuteOptions,
+  message: string,
+  hook: string,
+  reason: string,
+): ToolCallBlockedError {
+  if (execution.toolCallId !== undefined && beforeFirstStep(execution))
+    set.markEndedBeforeStep(execution.toolCallId, { message, hook, reason });
+  return new ToolCallBlockedError(message, hook, {
+    toolCallId: execution.toolCallId,
+    terminated: true,
+    reason,
+  });
+}
+
 async function runCall(
   set: HookwiseHooks,
   tool: { name: string; qualifiedName: string; checks: ReturnType<typeof normalizeSchema> },
@@ -192,10 +229,12 @@ async function runCall(
         );
       }
       if (flow.type === "terminate") {
-        throw new ToolCallBlockedError(
+        throw terminated(
+          set,
+          execution,
           `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" ended the run: ${flow.reason}`,
           terminal.hook,
-          { toolCallId: execution.toolCallId, terminated: true, reason: flow.reason },
+          flow.reason,
         );
       }
       if (flow.type === "skip") {
@@ -250,10 +289,12 @@ async function runCall(
   }
   if (rewritten.terminal?.flow.type === "terminate") {
     const reason = rewritten.terminal.flow.reason;
-    throw new ToolCallBlockedError(
+    throw terminated(
+      set,
+      execution,
       `tool "${tool.qualifiedName}" result withheld: hook "${rewritten.terminal.hook}" ended the run: ${reason}`,
       rewritten.terminal.hook,
-      { toolCallId: execution.toolCallId, terminated: true, reason },
+      reason,
     );
   }
   runner.inspect(rewritten.payload, context, selection);
