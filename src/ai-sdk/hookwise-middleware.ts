@@ -19,6 +19,7 @@ import { deepMerge, mergeRequestPatches } from "../hooks/merge-request-patch.js"
 import type { RequestPatch } from "../hooks/request-patch.js";
 import { toPrompt } from "../loop/to-prompt.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
+import { ownTermination } from "./hookwise-stop.js";
 
 /**
  * A provider call hookwise stopped: a `model_request` hook or policy denied it, or a blocking
@@ -240,7 +241,7 @@ function terminatedAnswer(ended: Ended) {
   return {
     finishReason: { unified: "other" as const, raw: "hookwise-terminated" },
     usage: NO_USAGE,
-    providerMetadata: { hookwise: { terminated: true, ...ended } },
+    providerMetadata: { hookwise: ownTermination({ terminated: true, ...ended }) },
   };
 }
 
