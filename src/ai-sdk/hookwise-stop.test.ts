@@ -166,6 +166,31 @@ describe.each(["generateText", "streamText"] as const)("hookwiseStop inside %s",
     expect(hookwiseTermination(steps)).toBeUndefined();
   });
 
+  test("tools wrapped twice (a config's hooks, then the app's): the inner hooks' terminate still ends the loop", async () => {
+    const ran: string[] = [];
+    const model = mockModel([
+      { toolName: "delete_all", input: {} },
+      { toolName: "list", input: {} },
+    ]);
+    const seen: string[] = [];
+    const audit = defineHook({
+      name: "audit",
+      on: "tool_result",
+      kind: "inspect",
+      handler: ({ toolName }) => {
+        seen.push(toolName);
+      },
+    });
+    const inner = hookwiseTools(shopTools(ran), hookwiseHooks({ hooks: [stopDeletes] }));
+    const tools = hookwiseTools(inner, hookwiseHooks({ hooks: [audit] }));
+    const { calls, steps } = await drive(surface, { model, tools });
+    expect(calls).toBe(1);
+    expect(ran).toEqual([]);
+    expect(hookwiseTermination(steps)).toMatchObject({ hook: "stop-deletes", toolCallId: "c1" });
+    // A refused call is no tool result: the outer hooks do not see it as the tool's failure.
+    expect(seen).toEqual([]);
+  });
+
   test("a denied call is not a terminate: the loop goes on", async () => {
     const ran: string[] = [];
     const model = mockModel([

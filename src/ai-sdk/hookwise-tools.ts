@@ -37,6 +37,11 @@ export class ToolCallBlockedError extends HookwiseError {
     this.terminated = details.terminated ?? false;
     this.reason = details.reason;
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is ToolCallBlockedError {
+    return HookwiseError.isInstance(error) && error.name === "ToolCallBlockedError";
+  }
 }
 
 /** The parts of an AI SDK tool hookwiseTools reads; everything else passes through unchanged. */
@@ -263,7 +268,9 @@ async function runCall(
     result = finalResult(body(args));
     if (isPromiseLike(result)) result = await result;
   } catch (error) {
-    if (!wantsResult) throw error;
+    // A call refused by the hooks of tools wrapped again inside (a config's, then the app's)
+    // is no tool failure: it stays the refusal, its terminate included, for `hookwiseStop()`.
+    if (!wantsResult || ToolCallBlockedError.isInstance(error)) throw error;
     // As in hookwise's loop, tool_result hooks see the failure (a redaction covers its message).
     errorText = errorMessage(error);
     result = `tool "${tool.qualifiedName}" failed: ${errorText}`;
