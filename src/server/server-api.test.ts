@@ -298,6 +298,15 @@ describe("a scripted model keeps its place in the script per session", () => {
     expect(await clerkAnswers(one, "again")).toEqual(["clerk second"]);
   });
 
+  it("a session ended (DELETE) and created again under its id starts at the script's first entry", async () => {
+    const server = await start({ script: [{ text: "first" }, { text: "second" }] });
+    const id = await newSession(server, { agent: "teller", id: "again" });
+    expect(await say(server, id, "hi")).toBe("first");
+    expect((await server.fetch(`/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await newSession(server, { agent: "teller", id: "again" })).toBe("again");
+    expect(await say(server, id, "hi")).toBe("first");
+  });
+
   it("with a persistent store, a session goes on from its place on a restarted server", async () => {
     const server = await start({
       replaceConfig: BANK_CONFIG.replace(
