@@ -90,6 +90,32 @@ export class HookwiseHooks {
     return entry;
   }
 
+  /** Terminates of calls the AI SDK ran before its loop's first step: call id → the error sent and the hook. */
+  readonly #endedBeforeStep = new Map<string, { message: string; hook: string; reason: string }>();
+
+  /**
+   * Records a hook's terminate on a call the AI SDK ran before its loop's first step (the
+   * answer to a tool approval), which no step, and so no stop condition, ever sees;
+   * `hookwiseMiddleware` then answers the model call that would read its failure as ended.
+   */
+  markEndedBeforeStep(toolCallId: string, ended: { message: string; hook: string; reason: string }): void {
+    this.#endedBeforeStep.set(toolCallId, ended);
+    if (this.#endedBeforeStep.size > 1000)
+      this.#endedBeforeStep.delete(this.#endedBeforeStep.keys().next().value!);
+  }
+
+  /**
+   * The terminate recorded for a call whose failure `message` a model call is about to read;
+   * forgets it. The message must be the error's own, so another run's call of the same id
+   * (with another failure) is not ended by it.
+   */
+  takeEndedBeforeStep(toolCallId: string, message: string): { hook: string; reason: string } | undefined {
+    const entry = this.#endedBeforeStep.get(toolCallId);
+    if (entry?.message !== message) return undefined;
+    this.#endedBeforeStep.delete(toolCallId);
+    return { hook: entry.hook, reason: entry.reason };
+  }
+
   /** Whether any hook listens to `event`. */
   wants(event: EventName): boolean {
     return this.registry.has(event);

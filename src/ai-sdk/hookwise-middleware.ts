@@ -19,6 +19,7 @@ import { deepMerge, mergeRequestPatches } from "../hooks/merge-request-patch.js"
 import type { RequestPatch } from "../hooks/request-patch.js";
 import { toPrompt } from "../loop/to-prompt.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
+import { ownTermination } from "./hookwise-stop.js";
 
 /**
  * A provider call hookwise stopped: a `model_request` hook or policy denied it, or a blocking
@@ -134,6 +135,12 @@ async function beforeCall(
   modelLabel: string,
   streaming: boolean,
 ): Promise<LanguageModelV3CallOptions> {
+  const endedBefore = endedBeforeFirstStep(set, params);
+  if (endedBefore) {
+    const ended = { ...params };
+    terminatedBy.set(ended, endedBefore);
+    return ended;
+  }
   if (!set.wants("model_request")) return params;
   const request = requestOf(params, modelLabel);
   const { runner, context, agentPath } = set.operation({
@@ -195,8 +202,30 @@ async function beforeCall(
   return next;
 }
 
-/** The `model_request` hook that ended the run, by the call's (transformed) parameters. */
-const terminatedBy = new WeakMap<LanguageModelV3CallOptions, { hook: string; reason: string }>();
+/**
+ * A hook's terminate of a call the AI SDK ran before its loop's first step (the answer to a
+ * tool approval), whose failure this model call would read: no step showed it to a stop
+ * condition, so the run ends here.
+ */
+function endedBeforeFirstStep(set: HookwiseHooks, params: LanguageModelV3CallOptions): Ended | undefined {
+  for (let index = params.prompt.length - 1; index >= 0; index--) {
+    const message = params.prompt[index]!;
+    if (message.role === "assistant") return undefined;
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result" || part.output.type !== "error-text") continue;
+      const ended = set.takeEndedBeforeStep(part.toolCallId, part.output.value);
+      if (ended) return { ...ended, toolCallId: part.toolCallId };
+    }
+  }
+  return undefined;
+}
+
+/** The hook that ended the run (and the refused call's id, when a tool hook did). */
+type Ended = { hook: string; reason: string; toolCallId?: string };
+
+/** The hook that ended the run, by the call's (transformed) parameters. */
+const terminatedBy = new WeakMap<LanguageModelV3CallOptions, Ended>();
 
 const NO_USAGE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
@@ -208,11 +237,11 @@ const NO_USAGE = {
  * calls, and the AI SDK's loop ends), finish reason `other`, and which hook ended the run in
  * the step's provider metadata (`hookwiseTermination(steps)` reads it).
  */
-function terminatedAnswer(ended: { hook: string; reason: string }) {
+function terminatedAnswer(ended: Ended) {
   return {
     finishReason: { unified: "other" as const, raw: "hookwise-terminated" },
     usage: NO_USAGE,
-    providerMetadata: { hookwise: { terminated: true, hook: ended.hook, reason: ended.reason } },
+    providerMetadata: { hookwise: ownTermination({ terminated: true, ...ended }) },
   };
 }
 

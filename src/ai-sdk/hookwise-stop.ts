@@ -43,14 +43,34 @@ function terminationOfError(error: unknown, toolCallId: string | undefined): Hoo
   };
 }
 
+/**
+ * The `providerMetadata.hookwise` entries `hookwiseMiddleware` made, shared by every copy of
+ * hookwise in the process: a provider can answer metadata of its own under that key (a
+ * gateway passes its server's on), which must neither end the loop nor name a hook.
+ */
+const MADE = Symbol.for("hookwise.ai-sdk.terminated-steps");
+const shared = globalThis as { [MADE]?: WeakSet<object> };
+shared[MADE] ??= new WeakSet<object>();
+const made = shared[MADE];
+
+/** Marks a terminated step's metadata entry as `hookwiseMiddleware`'s own. */
+export function ownTermination<T extends object>(entry: T): T {
+  made.add(entry);
+  return entry;
+}
+
 function terminationOfMetadata(metadata: unknown): HookwiseTermination | undefined {
   const entry = (
-    metadata as { hookwise?: { terminated?: unknown; hook?: unknown; reason?: unknown } } | undefined
+    metadata as
+      | { hookwise?: { terminated?: unknown; hook?: unknown; reason?: unknown; toolCallId?: unknown } }
+      | undefined
   )?.hookwise;
-  if (entry?.terminated !== true) return undefined;
+  if (entry?.terminated !== true || !made.has(entry)) return undefined;
   return {
     hook: typeof entry.hook === "string" ? entry.hook : undefined,
     reason: typeof entry.reason === "string" ? entry.reason : "",
+    // A tool hook's terminate of a call the AI SDK ran before the first step (an approval's answer).
+    ...(typeof entry.toolCallId === "string" ? { toolCallId: entry.toolCallId } : {}),
   };
 }
 

@@ -37,6 +37,11 @@ export class ToolCallBlockedError extends HookwiseError {
     this.terminated = details.terminated ?? false;
     this.reason = details.reason;
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is ToolCallBlockedError {
+    return HookwiseError.isInstance(error) && error.name === "ToolCallBlockedError";
+  }
 }
 
 /** The parts of an AI SDK tool hookwiseTools reads; everything else passes through unchanged. */
@@ -135,6 +140,43 @@ async function approval(
   return `: approve answered ${JSON.stringify(approved)?.slice(0, 80) ?? String(approved)}, expected true or false (failed closed)`;
 }
 
+/**
+ * Whether the AI SDK runs this call before its loop's first step: the answer to a tool
+ * approval (`needsApproval`), whose approval request is in the messages it is given (in a
+ * step, the messages end before the step's own response).
+ */
+function beforeFirstStep(execution: ExecuteOptions): boolean {
+  const id = execution.toolCallId;
+  if (id === undefined) return false;
+  return (execution.messages ?? []).some(
+    (message) =>
+      message.role === "assistant" &&
+      Array.isArray(message.content) &&
+      message.content.some((part) => part.type === "tool-approval-request" && part.toolCallId === id),
+  );
+}
+
+/**
+ * A hook's terminate of this call. Run before the loop's first step (a tool approval's
+ * answer), no step shows it to `hookwiseStop()`: the call is recorded, and `hookwiseMiddleware`
+ * answers the model call that would read its failure as ended.
+ */
+function terminated(
+  set: HookwiseHooks,
+  execution: ExecuteOptions,
+  message: string,
+  hook: string,
+  reason: string,
+): ToolCallBlockedError {
+  if (execution.toolCallId !== undefined && beforeFirstStep(execution))
+    set.markEndedBeforeStep(execution.toolCallId, { message, hook, reason });
+  return new ToolCallBlockedError(message, hook, {
+    toolCallId: execution.toolCallId,
+    terminated: true,
+    reason,
+  });
+}
+
 async function runCall(
   set: HookwiseHooks,
   tool: { name: string; qualifiedName: string; checks: ReturnType<typeof normalizeSchema> },
@@ -192,10 +234,12 @@ async function runCall(
         );
       }
       if (flow.type === "terminate") {
-        throw new ToolCallBlockedError(
+        throw terminated(
+          set,
+          execution,
           `tool "${tool.qualifiedName}" not run: hook "${terminal.hook}" ended the run: ${flow.reason}`,
           terminal.hook,
-          { toolCallId: execution.toolCallId, terminated: true, reason: flow.reason },
+          flow.reason,
         );
       }
       if (flow.type === "skip") {
@@ -224,7 +268,9 @@ async function runCall(
     result = finalResult(body(args));
     if (isPromiseLike(result)) result = await result;
   } catch (error) {
-    if (!wantsResult) throw error;
+    // A call refused by the hooks of tools wrapped again inside (a config's, then the app's)
+    // is no tool failure: it stays the refusal, its terminate included, for `hookwiseStop()`.
+    if (!wantsResult || ToolCallBlockedError.isInstance(error)) throw error;
     // As in hookwise's loop, tool_result hooks see the failure (a redaction covers its message).
     errorText = errorMessage(error);
     result = `tool "${tool.qualifiedName}" failed: ${errorText}`;
@@ -250,10 +296,12 @@ async function runCall(
   }
   if (rewritten.terminal?.flow.type === "terminate") {
     const reason = rewritten.terminal.flow.reason;
-    throw new ToolCallBlockedError(
+    throw terminated(
+      set,
+      execution,
       `tool "${tool.qualifiedName}" result withheld: hook "${rewritten.terminal.hook}" ended the run: ${reason}`,
       rewritten.terminal.hook,
-      { toolCallId: execution.toolCallId, terminated: true, reason },
+      reason,
     );
   }
   runner.inspect(rewritten.payload, context, selection);

@@ -81,6 +81,7 @@ export async function resumeCommand(
     const suspended = await loadSuspendedRun(loaded.store, options.run);
     const agent = await loaded.createAgent(suspended.agentName, channel.overrides);
     keepScriptPosition(agent.runtime.model, loaded.store, suspended.sessionId);
+    loaded.keepScriptPositions(suspended.sessionId);
     const unsubscribe = loaded.notifications.subscribe((note) =>
       logs.line(notificationLine(note), note.hook),
     );

@@ -83,6 +83,7 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
     const sessionId = options.session ?? randomUUID();
     const model = agent.runtime.model;
     keepScriptPosition(model, loaded.store, sessionId);
+    loaded.keepScriptPositions(sessionId);
     const banner =
       model.provider === "scripted"
         ? `hookwise · agent ${agent.name} · SCRIPTED model (offline replay of ${model.modelId}; no real LLM is called)`

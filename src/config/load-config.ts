@@ -30,6 +30,7 @@ import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
 import { readConfigFile } from "./read-config-file.js";
 import type { AgentEntry, ConfigFile } from "./schema.js";
+import { keepScriptPosition } from "./script-position.js";
 import { positionOf } from "./source-map.js";
 import { type ValidatedConfig, validateConfigText } from "./validate-config.js";
 
@@ -72,6 +73,12 @@ export interface LoadedConfig {
   createAgent(id?: string, overrides?: Partial<AgentOptions>): Promise<Agent>;
   /** The hooks an agent runs, compiled, for `explain` and introspection. */
   hooksFor(id?: string): AnyHook[];
+  /**
+   * Every scripted model the config builds, now or later (an agent's, a sub-agent's, a
+   * fallback), reads its script from the session's place in `store`: `session` is the
+   * session's id, or a function answering the session of the call being made.
+   */
+  keepScriptPositions(session: string | (() => string)): void;
   close(): Promise<void>;
 }
 
@@ -160,6 +167,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   };
   const agents = config.agents.length ? config.agents : [IMPLICIT_AGENT];
   const models = new Map<string, BuiltModel>();
+  let scriptSession: string | (() => string) | undefined;
   const modelFor = (name: string): BuiltModel => {
     let built = models.get(name);
     if (!built) {
@@ -173,6 +181,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         );
       }
       built = buildModel(name, entry, dir);
+      if (scriptSession !== undefined) keepScriptPosition(built.model, store, scriptSession);
       models.set(name, built);
     }
     return built;
@@ -370,6 +379,10 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     defaultAgentId: agents[0]!.id,
     hooksFor,
     createAgent: (id, overrides = {}) => createOne(id, overrides, []),
+    keepScriptPositions: (session) => {
+      scriptSession = session;
+      for (const built of models.values()) keepScriptPosition(built.model, store, session);
+    },
     close,
   };
 }

@@ -10,7 +10,17 @@ import type { StateStore } from "../state/state-store.js";
 
 /** The store key of a script's position in a session. */
 export function scriptPositionKey(sessionId: string, script: string): string {
-  return `session:${sessionId}:script:${script}`;
+  return `${scriptPositionPrefix(sessionId)}${script}`;
+}
+
+function scriptPositionPrefix(sessionId: string): string {
+  return `session:${sessionId}:script:`;
+}
+
+/** Deletes a session's places in every script: a session created again under its id starts over. */
+export async function forgetScriptPositions(store: StateStore, sessionId: string): Promise<void> {
+  const keys = await store.keys(scriptPositionPrefix(sessionId));
+  await Promise.all(keys.map((key) => store.delete(key)));
 }
 
 /**

@@ -6,7 +6,6 @@
  */
 import type { Agent } from "../agent/types.js";
 import type { LoadedConfig } from "../config/load-config.js";
-import { keepScriptPosition } from "../config/script-position.js";
 import { type AnyHook, defineHook } from "../hooks/define-hook.js";
 import { HttpError } from "./http-error.js";
 import type { LiveRuns } from "./live-runs.js";
@@ -33,6 +32,9 @@ export class AgentPool {
     this.#metrics = metrics;
     this.#runs = runs;
     this.#hooks = hooks;
+    // A scripted model (an agent's, a sub-agent's, a fallback) answers each session from
+    // that session's place in the script.
+    loaded.keepScriptPositions(runSession);
   }
 
   get ids(): readonly string[] {
@@ -78,8 +80,6 @@ export class AgentPool {
 
   async #build(id: string): Promise<Agent> {
     const agent = await this.#loaded.createAgent(id);
-    // A scripted model answers each session from that session's place in the script.
-    keepScriptPosition(agent.runtime.model, this.#loaded.store, runSession);
     for (const hook of this.#hooks(id)) agent.use(hook);
     agent.use(
       defineHook({

@@ -265,6 +265,48 @@ describe("a scripted model keeps its place in the script per session", () => {
     expect(await say(server, one, "and again")).toBe("third");
   });
 
+  it("a sub-agent's scripted model keeps its place per session too: another session's run does not advance it", async () => {
+    const server = await start({
+      replaceConfig: `${BANK_CONFIG}
+  - id: clerk
+    role: specialist
+    model: clerk
+    tools: [bank.*]
+`
+        .replace("models:\n", "models:\n  clerk: scripted:./clerk.yaml\n")
+        .replace("tools: [bank.*]\n", "tools: [bank.*, agents.clerk]\n"),
+      script: [
+        { tool_calls: [{ name: "agents_clerk", args: { task: "count" } }] },
+        { text: "the clerk is done" },
+        { tool_calls: [{ name: "agents_clerk", args: { task: "count again" } }] },
+        { text: "the clerk is done again" },
+      ],
+      files: { "clerk.yaml": "- text: clerk first\n- text: clerk second\n" },
+    });
+    const clerkAnswers = async (id: string, text: string) => {
+      const response = await server.post(`/sessions/${id}/messages`, { text }, json);
+      const result = (await response.json()) as {
+        outcome: string;
+        steps: { toolResults: { result: unknown }[] }[];
+      };
+      expect(result.outcome).toBe("completed");
+      return result.steps.flatMap((step) => step.toolResults.map((toolResult) => toolResult.result));
+    };
+    const [one, two] = [await newSession(server), await newSession(server)];
+    expect(await clerkAnswers(one, "hi")).toEqual(["clerk first"]);
+    expect(await clerkAnswers(two, "hi")).toEqual(["clerk first"]);
+    expect(await clerkAnswers(one, "again")).toEqual(["clerk second"]);
+  });
+
+  it("a session ended (DELETE) and created again under its id starts at the script's first entry", async () => {
+    const server = await start({ script: [{ text: "first" }, { text: "second" }] });
+    const id = await newSession(server, { agent: "teller", id: "again" });
+    expect(await say(server, id, "hi")).toBe("first");
+    expect((await server.fetch(`/sessions/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await newSession(server, { agent: "teller", id: "again" })).toBe("again");
+    expect(await say(server, id, "hi")).toBe("first");
+  });
+
   it("with a persistent store, a session goes on from its place on a restarted server", async () => {
     const server = await start({
       replaceConfig: BANK_CONFIG.replace(

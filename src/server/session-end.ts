@@ -5,6 +5,7 @@
  * 409), and once (the lease holder finds it still there). `session_end` fires for its
  * agent's hooks, then its transcript, timelines and metadata are deleted.
  */
+import { forgetScriptPositions } from "../config/script-position.js";
 import { HttpError } from "./http-error.js";
 import type { ServerContext } from "./server-context.js";
 import type { SessionMeta } from "./session-directory.js";
@@ -39,7 +40,11 @@ export async function endSession(
     if (!(await ctx.directory.get(meta.id))) return false;
     const agent = await ctx.agents.get(meta.agent);
     await agent.endSession(meta.id, { reason, delete: reason !== "shutdown" });
-    if (reason !== "shutdown") await ctx.directory.remove(meta.id);
+    if (reason !== "shutdown") {
+      // A session created again under this id is a new one: its scripted models start over.
+      await forgetScriptPositions(ctx.loaded.store, meta.id);
+      await ctx.directory.remove(meta.id);
+    }
     ctx.feed.publish({ event: "session", data: { reason: "ended", sessionId: meta.id } });
     return true;
   } finally {
