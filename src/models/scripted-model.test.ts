@@ -55,6 +55,19 @@ describe("scriptedModel", () => {
     expect(model.calls.map((recorded) => recorded.prompt)).toEqual([call("a").prompt, call("b").prompt]);
   });
 
+  it("keeps its 1,000 most recent calls, and its place in the script past them", async () => {
+    const model = scriptedModel(
+      Array.from({ length: 1005 }, (_, index) => ({ text: `answer ${index + 1}` })),
+    );
+    let last: Awaited<ReturnType<typeof model.doGenerate>> | undefined;
+    for (let index = 1; index <= 1005; index++) last = await model.doGenerate(call(`ask ${index}`));
+    expect(last!.content).toEqual([{ type: "text", text: "answer 1005" }]);
+    expect(model.calls).toHaveLength(1000);
+    expect(model.calls[0]!.prompt).toEqual(call("ask 6").prompt);
+    expect(model.calls.at(-1)!.prompt).toEqual(call("ask 1005").prompt);
+    await expect(model.doGenerate(call())).rejects.toThrow(ScriptExhaustedError);
+  });
+
   it("streams text as several deltas and tool calls as tool-call parts", async () => {
     const model = scriptedModel([
       {

@@ -60,7 +60,10 @@ export interface ScriptedModelOptions {
 }
 
 export interface ScriptedModel extends LanguageModelV3 {
-  /** Every call received, in order (each retry attempt is a call). */
+  /**
+   * The calls received, in order (each retry attempt is a call): the most recent 1,000, so
+   * a long-running server on a scripted model does not keep every prompt it was sent.
+   */
   readonly calls: LanguageModelV3CallOptions[];
   readonly scripted: true;
   /**
@@ -146,17 +149,23 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** How many of its most recent calls a scripted model keeps (`calls`). */
+const CALLS_KEPT = 1000;
+
 export function scriptedModel(
   script: readonly ScriptStep[],
   options: ScriptedModelOptions = {},
 ): ScriptedModel {
   const calls: LanguageModelV3CallOptions[] = [];
+  let made = 0;
   let position = options.position;
 
   async function next(call: LanguageModelV3CallOptions): Promise<{ entry: ScriptEntry; callNumber: number }> {
+    made++;
     calls.push(call);
+    if (calls.length > CALLS_KEPT) calls.shift();
     // The call's number in the script (1-based), wherever the position is kept.
-    const callNumber = position ? (await position(call)) + 1 : calls.length;
+    const callNumber = position ? (await position(call)) + 1 : made;
     const step = script[callNumber - 1];
     if (step === undefined) {
       throw new ScriptExhaustedError({ callNumber, entries: script.length, source: options.source });
