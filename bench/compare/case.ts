@@ -14,7 +14,7 @@
  */
 import { forkedCase } from "../shared/forks.js";
 import { measureAll, type Timing } from "../shared/measure.js";
-import { CONTENDER_NAMES, CONTENDERS, type Contender, type ContenderName } from "./contender.js";
+import { ANY_CONTENDER_NAMES, ANY_CONTENDERS, type AnyContenderName, type Contender } from "./contender.js";
 import { report } from "./fork-json.js";
 import { BenchCheckError, FINAL_TEXT, Gate, Script, verifyCounts } from "./script.js";
 import { type HookMode, seamHooks } from "./seam-hooks.js";
@@ -24,7 +24,7 @@ export type CaseKind = (typeof KINDS)[number];
 
 export interface CaseSpec {
   kind: CaseKind;
-  contender: ContenderName;
+  contender: AnyContenderName;
   steps: number;
   perSeam: number;
   mode: HookMode;
@@ -46,14 +46,14 @@ export function parseCase(name: string): CaseSpec {
   if (
     rest.length > 0 ||
     !KINDS.includes(kind as CaseKind) ||
-    !CONTENDER_NAMES.includes(contender as ContenderName) ||
+    !ANY_CONTENDER_NAMES.includes(contender as AnyContenderName) ||
     !(Number.isInteger(spec.steps) && spec.steps > PARK_AT_STEP) ||
     !(Number.isInteger(spec.perSeam) && spec.perSeam >= 0) ||
     (mode !== "sync" && mode !== "async")
   )
     throw new BenchCheckError(
       `bench/compare: "${name}" is no case; expected kind:contender:steps:hooksPerSeam:mode with kind ` +
-        `one of ${KINDS.join(", ")}, contender one of ${CONTENDER_NAMES.join(", ")}, steps an integer ` +
+        `one of ${KINDS.join(", ")}, contender one of ${ANY_CONTENDER_NAMES.join(", ")}, steps an integer ` +
         `above ${PARK_AT_STEP}, hooksPerSeam an integer ≥ 0, mode sync or async ` +
         "(e.g. time:langchain:10:50:async)",
     );
@@ -121,7 +121,7 @@ function scaled(timing: Timing, divisor: number): Timing {
 
 /** A contender for `script`, and its run checked: the run must end with the script's final text. */
 async function prepare(spec: CaseSpec, script: Script, label: string) {
-  const contender: Contender = await (await CONTENDERS[spec.contender].load()).create({
+  const contender: Contender = await (await ANY_CONTENDERS[spec.contender].load()).create({
     script,
     hooks: seamHooks(spec.perSeam, spec.mode),
   });
@@ -222,7 +222,7 @@ async function measureTime(spec: CaseSpec, budget: Budget, name: string, label: 
 /** In a fork: measures the case named on the command line and prints its result line. */
 export async function runCase(name: string, budget: Budget): Promise<void> {
   const spec = parseCase(name);
-  const label = `${CONTENDERS[spec.contender].heading.join(" ")} (${name})`;
+  const label = `${ANY_CONTENDERS[spec.contender].heading.join(" ")} (${name})`;
   if (spec.kind === "time") return measureTime(spec, budget, name, label);
   if (spec.kind === "steps") return report(await measureSteps(spec, budget, label));
   if (spec.kind === "concurrent") return report(await measureConcurrent(spec, budget, label));

@@ -40,5 +40,22 @@ export const CONTENDERS = {
   langchain: { heading: ["LangChain", "createAgent"], load: () => import("./contenders/langchain.js") },
 } satisfies Record<string, ContenderEntry>;
 
+/** Contenders bench/scale measures besides the table's. */
+export const EXTRA_CONTENDERS = {
+  hookwiseStreamQuiet: {
+    heading: ["hookwise", "stream(), hookEvents: false"],
+    load: () => import("./contenders/hookwise-stream-quiet.js"),
+  },
+} satisfies Record<string, ContenderEntry>;
+
+/** The table's contenders. */
 export type ContenderName = keyof typeof CONTENDERS;
 export const CONTENDER_NAMES = Object.keys(CONTENDERS) as ContenderName[];
+
+/** Every contender a case may name. */
+export const ANY_CONTENDERS: Record<AnyContenderName, ContenderEntry> = {
+  ...CONTENDERS,
+  ...EXTRA_CONTENDERS,
+};
+export type AnyContenderName = ContenderName | keyof typeof EXTRA_CONTENDERS;
+export const ANY_CONTENDER_NAMES = Object.keys(ANY_CONTENDERS) as AnyContenderName[];

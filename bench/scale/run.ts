@@ -68,6 +68,7 @@ const CASES = {
   runSync50: spec("time", "hookwiseRun", 50),
   runAsync50: spec("time", "hookwiseRun", 50, "async"),
   streamSync50: spec("time", "hookwiseStream", 50),
+  streamQuietSync50: spec("time", "hookwiseStreamQuiet", 50),
   streamSync0: spec("time", "hookwiseStream", 0),
   plainSync50: spec("time", "plain", 50),
   plainAsync50: spec("time", "plain", 50, "async"),
@@ -179,7 +180,13 @@ async function main(): Promise<void> {
     "stream(), 50 sync hooks per seam",
     us("streamSync50"),
     "µs/run",
-    `${streamRatio.toFixed(2)}× run() at the same hooks — target ≤ 2×: ${verdict(streamRatio <= 2)}\n`,
+    `${streamRatio.toFixed(2)}× run() at the same hooks — target ≤ 2×: ${verdict(streamRatio <= 2)}`,
+  );
+  row(
+    "stream({ hookEvents: false }), 50 sync hooks per seam",
+    us("streamQuietSync50"),
+    "µs/run",
+    `${(us("streamQuietSync50") / us("runSync50")).toFixed(2)}× run() (no hook events in the stream)\n`,
   );
 
   console.log("(e) heap per in-flight run (runs parked at model call 6 of 11, after forced GC)");
