@@ -65,9 +65,10 @@ export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = tr
         finished = true;
       } finally {
         // Leaving early (an error part, a throwing consumer): cancel, so the provider's
-        // connection is closed rather than left open behind a released lock.
+        // connection is closed. The lock is never released: nothing reads the stream after
+        // this, and a release makes a rejected promise with a new error (its stack trace
+        // captured) on every attempt.
         if (!finished) reader.cancel().catch(() => {});
-        reader.releaseLock();
       }
       return fold.turn;
     },
