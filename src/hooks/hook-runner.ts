@@ -54,7 +54,10 @@ export interface HookRunnerOptions {
 }
 
 export class HookRunner {
-  readonly #options: HookRunnerOptions;
+  // The options' fields, kept one by one (not the options object, nor its `keep`).
+  readonly #registries: HookRunnerOptions["registries"];
+  readonly #log: HookLogger;
+  readonly #signal: AbortSignal | undefined;
   readonly #trace: TraceLog;
   readonly #observer: HookObserver | undefined;
   /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
@@ -66,7 +69,9 @@ export class HookRunner {
   #depth: number | undefined;
 
   constructor(options: HookRunnerOptions) {
-    this.#options = options;
+    this.#registries = options.registries;
+    this.#log = options.log;
+    this.#signal = options.signal;
     this.#trace = new TraceLog(options.trace, options.keep?.capacity);
     this.#observer = options.observer;
   }
@@ -86,7 +91,7 @@ export class HookRunner {
    * listens to costs no payload, context or dispatch at all.
    */
   wants(event: EventName): boolean {
-    const { registries } = this.#options;
+    const registries = this.#registries;
     for (let index = 0; index < registries.length; index++)
       if (registries[index]!.registry.has(event)) return true;
     return false;
@@ -98,7 +103,7 @@ export class HookRunner {
    * megamorphic load each time.
    */
   select(payload: AnyEventPayload, type: EventName = payload.type): HookSelection {
-    const { registries } = this.#options;
+    const registries = this.#registries;
     if (registries.length === 1) {
       const only = registries[0]!;
       // Every payload a runner dispatches carries its run's lineage: the depth is the run's.
@@ -400,12 +405,12 @@ export class HookRunner {
   }
 
   #race(): HookDeadlines {
-    this.#deadlines ??= new HookDeadlines(this.#options.signal);
+    this.#deadlines ??= new HookDeadlines(this.#signal);
     return this.#deadlines;
   }
 
   #inspectFailed(error: HookError): void {
-    this.#options.log.warn(`inspect hook failed (isolated): ${error.message}`);
+    this.#log.warn(`inspect hook failed (isolated): ${error.message}`);
   }
 
   /**
@@ -464,7 +469,7 @@ export class HookRunner {
     const { error } = invocation;
     // An aborted run never fails open: nothing should go on after the abort.
     if (hook.failOpen && hook.kind !== "inspect" && error.reason !== "aborted") {
-      this.#options.log.warn(`hook failed open (onError: fail_open): ${error.message}`);
+      this.#log.warn(`hook failed open (onError: fail_open): ${error.message}`);
       this.#traceEffect(hook, "fail_open", error.message, firing);
       return { ok: true, result: undefined, traced: true };
     }

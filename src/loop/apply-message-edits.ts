@@ -128,7 +128,8 @@ async function compact(
   if (broken) return { kind: "failure", error: broken };
   // A message the replacement puts back (moved, not removed) is not archived.
   const gone = removed.filter((message) => !replacement.includes(message));
-  state.archived.push(...gone);
+  // The run's list is made at its first compaction (until then it shares an empty one).
+  if (gone.length) state.archived = state.archived.length ? [...state.archived, ...gone] : gone;
   replaceTranscript(state, next);
   state.log.info(
     `hook "${hook}" compacted ${gone.length} messages into ${replacement.length - (removed.length - gone.length)}${edit.reason ? ` (${edit.reason})` : ""}`,

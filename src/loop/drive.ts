@@ -10,7 +10,7 @@ import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import { runIndex } from "../sessions/run-index.js";
 import { acquireSessionLease } from "../sessions/session-lease.js";
-import { lockSession } from "../sessions/session-lock.js";
+import { lockSession, releaseSession } from "../sessions/session-lock.js";
 import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import { startRunTelemetry } from "../telemetry/run-telemetry.js";
 import type { RunSummary } from "../telemetry/types.js";
@@ -26,7 +26,13 @@ import { requestStep } from "./request-step.js";
 import { type RunInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
-import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
+import {
+  type ApprovalFlow,
+  contextFor,
+  type GoverningRegistry,
+  NO_MESSAGES,
+  type RunState,
+} from "./run-state.js";
 import { checkAnswer, OutputValidationError, outputFeedback } from "./structured-output.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
@@ -53,6 +59,27 @@ function flatId(): string {
   return id;
 }
 
+/** A top-level run's lineage: its agent path and the registries it dispatches to. */
+interface Lineage {
+  readonly agentPath: readonly string[];
+  readonly registries: readonly GoverningRegistry[];
+}
+
+/** Made once per agent and shared by its top-level runs (both are read, never written). */
+const lineages = new WeakMap<LoopRuntime, Lineage>();
+
+function lineageOf(runtime: LoopRuntime): Lineage {
+  let lineage = lineages.get(runtime);
+  if (lineage === undefined) {
+    lineage = {
+      agentPath: Object.freeze([runtime.name]),
+      registries: Object.freeze([Object.freeze({ registry: runtime.registry, depth: 0 })]),
+    };
+    lineages.set(runtime, lineage);
+  }
+  return lineage;
+}
+
 export async function drive(
   runtime: LoopRuntime,
   runInput: RunInput,
@@ -60,7 +87,7 @@ export async function drive(
   surface: Surface,
   /** Asks for approvals and suspends the run: approvals/ implements it (see `ApprovalFlow`). */
   approvals: ApprovalFlow,
-  agentPath: readonly string[] = [runtime.name],
+  agentPath: readonly string[] = lineageOf(runtime).agentPath,
   /** A sub-agent's run: the registries governing its parent (their owners' depths in agentPath). */
   inherited: readonly GoverningRegistry[] = [],
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
@@ -75,7 +102,7 @@ export async function drive(
   const { waitMs, leaseMs, oneShotTtlMs } = runtime.sessions;
   const started = Date.now();
   const locking = lockSession(runtime, sessionId, waitMs);
-  const release = locking instanceof Promise ? await locking : locking;
+  if (locking) await locking;
   // One frame for the session's turn, its lease and the run's signal (each frame a parked
   // run keeps costs its heap: a run in flight holds as few as the loop needs).
   let lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
@@ -119,7 +146,10 @@ export async function drive(
       sessionScratch = scratch;
     }
     const runScratch = new Scratchpad(sessionScratch);
-    const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
+    const registries =
+      inherited.length === 0 && agentPath.length === 1
+        ? lineageOf(runtime).registries
+        : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
     const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
     const turn = await runIndex(
       runtime,
@@ -169,9 +199,10 @@ export async function drive(
       requests: [],
       steps: [],
       usage,
-      meter: createRunMeter(runtime, () => state.messages),
+      // Set below: the meter reads the state's transcript (no closure per run).
+      meter: undefined as unknown as RunState["meter"],
       model: createHookModel(runtime, usage, signal),
-      archived: [],
+      archived: NO_MESSAGES,
       // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
       emit: surface.emit,
       toolView: undefined,
@@ -182,6 +213,7 @@ export async function drive(
       systemCacheWarned: false,
     };
 
+    (state as { meter: RunState["meter"] }).meter = createRunMeter(runtime, state);
     resumed?.restore(state);
     if (surface.streaming) {
       const start: Extract<AgentEvent, { type: "run-start" }> = {
@@ -252,7 +284,7 @@ export async function drive(
     try {
       if (lease) await lease.release();
     } finally {
-      release();
+      releaseSession(runtime, sessionId);
     }
   }
 }

@@ -1,0 +1,93 @@
+/**
+ * A run in flight shares what it only reads with the agent's other runs (its lineage, its
+ * surface) and makes its lists at their first write (the trace, the archive). Nothing of
+ * one run may show up in another's: each result owns its lists, on both surfaces.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runOn, SURFACES } from "../../test/support/surfaces.js";
+import { createAgent, defineHook, flow, scriptedModel, tool } from "../index.js";
+
+function agentFor(steps: number, hooks = false) {
+  const script = Array.from({ length: steps }, (_, step) => [
+    { toolCalls: [{ id: `c${step}`, name: "add", args: { a: step, b: 1 } }] },
+  ]).flat();
+  const model = scriptedModel([...script, { text: "done" }, ...script, { text: "done again" }]);
+  const seen: (readonly string[])[] = [];
+  const agent = createAgent({
+    name: "sharer",
+    model,
+    tools: {
+      add: tool({
+        description: "Adds",
+        inputSchema: z.object({ a: z.number(), b: z.number() }),
+        execute: ({ a, b }) => a + b,
+      }),
+    },
+    hooks: hooks
+      ? [
+          defineHook({
+            name: "lineage",
+            on: "tool_call",
+            kind: "inspect",
+            handler: (event) => {
+              seen.push(event.agentPath);
+            },
+          }),
+          defineHook({
+            name: "compact",
+            on: "step_start",
+            kind: "transform",
+            handler: (event, ctx) =>
+              event.step === 1 && ctx.messages.length > 2
+                ? flow.compact({
+                    remove: ctx.messages.slice(1, 3),
+                    replacement: [{ role: "user", content: "(earlier steps)" }],
+                  })
+                : undefined,
+          }),
+        ]
+      : [],
+  });
+  return { agent, seen };
+}
+
+describe.each(SURFACES)("what runs share and what they own (%s)", (surface) => {
+  it("two runs without hooks each get their own empty trace and their own lists", async () => {
+    const { agent } = agentFor(2);
+    const first = (await runOn(surface, agent, "one")).result;
+    const second = (await runOn(surface, agent, "two")).result;
+    expect(first.outcome).toBe("completed");
+    expect(second.outcome).toBe("completed");
+    expect(first.events).toEqual([]);
+    expect(second.events).toEqual([]);
+    // Writing to one result's lists never reaches the other's.
+    first.events.push({} as never);
+    first.steps.push({} as never);
+    first.requests.push({} as never);
+    expect(second.events).toEqual([]);
+    expect(second.steps).toHaveLength(3);
+    expect(second.requests).toHaveLength(3);
+    expect(first.events).not.toBe(second.events);
+  });
+
+  it("hooks see the agent's lineage on every run, and a compaction archives what it removed", async () => {
+    const { agent, seen } = agentFor(2, true);
+    const first = (await runOn(surface, agent, "one", { sessionId: `s-${surface}` })).result;
+    const second = (await runOn(surface, agent, "two")).result;
+    expect([first.outcome, first.reason, second.outcome, second.reason]).toEqual([
+      "completed",
+      undefined,
+      "completed",
+      undefined,
+    ]);
+    expect(seen.length).toBe(4);
+    for (const path of seen) expect(path).toEqual(["sharer"]);
+    expect(first.events.filter((entry) => entry.hook === "lineage")).toHaveLength(2);
+    expect(second.events.filter((entry) => entry.hook === "lineage")).toHaveLength(2);
+    // The first step's messages were compacted into one: the transcript carries the replacement.
+    expect(first.messages.some((message) => message.content === "(earlier steps)")).toBe(true);
+    const session = await agent.runtime.store.loadSession(`s-${surface}`);
+    expect(session?.archived?.length).toBe(2);
+  });
+});
