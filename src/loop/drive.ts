@@ -36,7 +36,7 @@ import {
 import { checkAnswer, OutputValidationError, outputFeedback } from "./structured-output.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
-import type { LoopRuntime, RunEnd, RunOptions } from "./types.js";
+import type { LoopRuntime, RunEnd, RunOptions, StepRequestOutcome } from "./types.js";
 
 /** A suspended run being resumed: built by approvals/resume-run.ts, which settles its pending step. */
 export interface ResumePoint {
@@ -365,7 +365,22 @@ async function loop(
   return runSteps(runtime, state, surface, 0, "");
 }
 
-/** Steps from `first` until the run ends; a resumed run enters here once its pending step settled. */
+/**
+ * What one step hands the next: the last answer's text, and the ephemeral messages (retry
+ * or output feedback) the next request carries once.
+ */
+interface StepCursor {
+  text: string;
+  ephemeral: ModelMessage[];
+}
+
+const NO_EPHEMERAL: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[];
+
+/**
+ * Steps from `first` until the run ends; a resumed run enters here once its pending step
+ * settled. Each step is a call of its own: this frame, which waits for every model call,
+ * holds nothing of the steps before it (a run parked on its model keeps only its state).
+ */
 export async function runSteps(
   runtime: LoopRuntime,
   state: RunState,
@@ -373,137 +388,173 @@ export async function runSteps(
   first: number,
   lastText: string,
 ): Promise<RunEnd> {
-  let ephemeral: ModelMessage[] = [];
-  let text = lastText;
+  const cursor: StepCursor = { text: lastText, ephemeral: NO_EPHEMERAL };
   for (let step = first; step < runtime.maxSteps; step++) {
-    if (state.signal.aborted) throw abortError(state.signal);
-    state.step = step;
-    state.stepScratch = new Scratchpad(state.runScratch);
-    if (surface.streaming) surface.emit({ type: "step-start", step });
-    state.telemetry?.stepStarted(step);
+    const end = await takeStep(runtime, state, surface, step, cursor);
+    if (end !== undefined) return end;
+  }
+  return {
+    outcome: "max_steps",
+    text: cursor.text,
+    reason: `stopped after ${runtime.maxSteps} steps (maxSteps)`,
+  };
+}
 
-    if (state.runner.wants("step_start")) {
-      const stepEvent: EventPayload<"step_start"> = {
-        type: "step_start",
-        agentPath: state.agentPath,
+/** One step up to its model's answer; `undefined`: the run goes on with the next step. */
+async function takeStep(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  step: number,
+  cursor: StepCursor,
+): Promise<RunEnd | undefined> {
+  if (state.signal.aborted) throw abortError(state.signal);
+  state.step = step;
+  state.stepScratch = new Scratchpad(state.runScratch);
+  if (surface.streaming) surface.emit({ type: "step-start", step });
+  state.telemetry?.stepStarted(step);
+
+  if (state.runner.wants("step_start")) {
+    const stepEvent: EventPayload<"step_start"> = {
+      type: "step_start",
+      agentPath: state.agentPath,
+      step,
+    };
+    const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
+    const stepped =
+      stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
+    // A step_start decide is not an accepted kind, so only failures and terminate stop here.
+    const stepStop = stopOf(stepped, cursor.text);
+    if (stepStop) return stepStop;
+    if (stepped.edits.length) {
+      const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), cursor.text);
+      if (edited) return edited;
+    }
+    if (stepped.injected.length) state.messages.push(...stepped.injected);
+    state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
+  }
+
+  const requested = await requestStep(runtime, state, surface, cursor.ephemeral);
+  // The rest of the step in a frame of its own, made once the model answered.
+  return afterRequest(runtime, state, surface, step, cursor, requested);
+}
+
+/** The step after its model answered: the answer checked, its tool batch, step_end. */
+async function afterRequest(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  step: number,
+  cursor: StepCursor,
+  requested: StepRequestOutcome,
+): Promise<RunEnd | undefined> {
+  const text = cursor.text;
+  if (requested.kind === "terminate")
+    return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
+  if (requested.kind === "error") {
+    return {
+      outcome: "error",
+      text,
+      reason: requested.error.message,
+      hook: requested.hook,
+      error: requested.error,
+    };
+  }
+  const { turn } = requested;
+  state.offeredTools =
+    requested.request.tools === runtime.toolSpecs
+      ? undefined
+      : new Set(requested.request.tools.map((tool) => tool.name));
+  // The provider's count of what this step sent: token accounting measures from it. The
+  // baseline's history is a snapshot of the transcript (when nothing ephemeral was added).
+  if (cursor.ephemeral.length) {
+    state.meter.observe(state.messages, turn.usage.inputTokens);
+    cursor.ephemeral = NO_EPHEMERAL;
+  } else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
+  cursor.text = turn.text;
+  // The calls as payloads show them: the model's calls themselves (arguments parsed once),
+  // not copies (their raw input comes along; nothing in a payload is for writing).
+  const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
+  if (surface.streaming)
+    for (const call of toolCalls)
+      surface.emit({
+        type: "tool-call",
         step,
-      };
-      const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
-      const stepped =
-        stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
-      // A step_start decide is not an accepted kind, so only failures and terminate stop here.
-      const stepStop = stopOf(stepped, text);
-      if (stepStop) return stepStop;
-      if (stepped.edits.length) {
-        const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), text);
-        if (edited) return edited;
-      }
-      if (stepped.injected.length) state.messages.push(...stepped.injected);
-      state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
-    }
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        args: call.args,
+      });
+  // Calls are found and checked before the turn counts as accepted: a turn that an
+  // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
+  const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
+  const resolved = resolving instanceof Promise ? await resolving : resolving;
+  if (resolved?.kind === "terminate") {
+    addUsage(state, turn.usage);
+    return { outcome: "terminated", text: turn.text, reason: resolved.reason, hook: resolved.hook };
+  }
+  if (resolved?.kind === "retry") {
+    // The invalid step is not committed; the next request carries the feedback, once.
+    cursor.ephemeral = retryFeedback(turn, turn.toolCalls, resolved.feedback);
+    commitStep(state, requested, [], false);
+    return undefined;
+  }
+  if (state.runner.wants("model_turn_finished")) {
+    const finished: EventPayload<"model_turn_finished"> = {
+      type: "model_turn_finished",
+      agentPath: state.agentPath,
+      text: turn.text,
+      toolCalls,
+      content: assistantParts(turn.text, turn.reasoning, toolCalls),
+    };
+    state.runner.inspect(
+      finished,
+      // The model call's operation: the context its model_request and model_response hooks got.
+      requested.context?.context() ?? contextFor(state, requested.attempts),
+      state.runner.select(finished, "model_turn_finished"),
+    );
+  }
 
-    const requested = await requestStep(runtime, state, surface, ephemeral);
-    if (requested.kind === "terminate")
-      return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
-    if (requested.kind === "error") {
-      return {
-        outcome: "error",
-        text,
-        reason: requested.error.message,
-        hook: requested.hook,
-        error: requested.error,
-      };
-    }
-    const { turn } = requested;
-    state.offeredTools =
-      requested.request.tools === runtime.toolSpecs
-        ? undefined
-        : new Set(requested.request.tools.map((tool) => tool.name));
-    // The provider's count of what this step sent: token accounting measures from it. The
-    // baseline's history is a snapshot of the transcript (when nothing ephemeral was added).
-    if (ephemeral.length) state.meter.observe(state.messages, turn.usage.inputTokens);
-    else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
-    if (ephemeral.length) ephemeral = [];
-    text = turn.text;
-    // The calls as payloads show them: the model's calls themselves (arguments parsed once),
-    // not copies (their raw input comes along; nothing in a payload is for writing).
-    const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
-    if (surface.streaming)
-      for (const call of toolCalls)
-        surface.emit({
-          type: "tool-call",
-          step,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          args: call.args,
-        });
-    // Calls are found and checked before the turn counts as accepted: a turn that an
-    // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
-    const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
-    const resolved = resolving instanceof Promise ? await resolving : resolving;
-    if (resolved?.kind === "terminate") {
-      addUsage(state, turn.usage);
-      return { outcome: "terminated", text, reason: resolved.reason, hook: resolved.hook };
-    }
-    if (resolved?.kind === "retry") {
-      // The invalid step is not committed; the next request carries the feedback, once.
-      ephemeral = retryFeedback(turn, turn.toolCalls, resolved.feedback);
-      commitStep(state, requested, [], false);
-      continue;
-    }
-    if (state.runner.wants("model_turn_finished")) {
-      const finished: EventPayload<"model_turn_finished"> = {
-        type: "model_turn_finished",
-        agentPath: state.agentPath,
-        text: turn.text,
-        toolCalls,
-        content: assistantParts(turn.text, turn.reasoning, toolCalls),
-      };
-      state.runner.inspect(
-        finished,
-        // The model call's operation: the context its model_request and model_response hooks got.
-        requested.context?.context() ?? contextFor(state, requested.attempts),
-        state.runner.select(finished, "model_turn_finished"),
-      );
-    }
-
-    if (turn.toolCalls.length === 0) {
-      if (runtime.output) {
-        const checked = await checkAnswer(runtime.output, turn.text);
-        if (!checked.ok) {
-          if (state.outputMisses < runtime.output.retries) {
-            // The missed answer is not committed; the next request carries it and the problem, once.
-            state.outputMisses++;
-            ephemeral = outputFeedback(turn.text, checked.message);
-            commitStep(state, requested, [], false);
-            continue;
-          }
-          commitStep(state, requested, []);
-          const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
-          return { outcome: "error", text, reason, error: new OutputValidationError(reason, turn.text) };
+  if (turn.toolCalls.length === 0) {
+    if (runtime.output) {
+      const checked = await checkAnswer(runtime.output, turn.text);
+      if (!checked.ok) {
+        if (state.outputMisses < runtime.output.retries) {
+          // The missed answer is not committed; the next request carries it and the problem, once.
+          state.outputMisses++;
+          cursor.ephemeral = outputFeedback(turn.text, checked.message);
+          commitStep(state, requested, [], false);
+          return undefined;
         }
-        state.output = checked.value;
+        commitStep(state, requested, []);
+        const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
+        return {
+          outcome: "error",
+          text: turn.text,
+          reason,
+          error: new OutputValidationError(reason, turn.text),
+        };
       }
-      commitStep(state, requested, []);
-      const ending = endStep(state, surface, turn.text, toolCalls);
-      const ended = ending instanceof Promise ? await ending : ending;
-      if (ended) return { ...ended, text };
-      return { outcome: "completed", text };
+      state.output = checked.value;
     }
-
-    const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
-    const batch = running instanceof Promise ? await running : running;
-    if (batch.kind === "terminate") {
-      addUsage(state, turn.usage);
-      return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
-    }
-    if (batch.kind === "suspend")
-      return state.approvals.suspend(runtime, state, requested, batch.outcomes, text);
-    commitStep(state, requested, batch.results);
-    // Synchronous unless a step_end hook needs a promise: no await on the common path.
+    commitStep(state, requested, []);
     const ending = endStep(state, surface, turn.text, toolCalls);
     const ended = ending instanceof Promise ? await ending : ending;
-    if (ended) return { ...ended, text };
+    if (ended) return { ...ended, text: turn.text };
+    return { outcome: "completed", text: turn.text };
   }
-  return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
+
+  const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
+  const batch = running instanceof Promise ? await running : running;
+  if (batch.kind === "terminate") {
+    addUsage(state, turn.usage);
+    return { outcome: "terminated", text: turn.text, reason: batch.reason, hook: batch.hook };
+  }
+  if (batch.kind === "suspend")
+    return state.approvals.suspend(runtime, state, requested, batch.outcomes, turn.text);
+  commitStep(state, requested, batch.results);
+  // Synchronous unless a step_end hook needs a promise: no await on the common path.
+  const ending = endStep(state, surface, turn.text, toolCalls);
+  const ended = ending instanceof Promise ? await ending : ending;
+  if (ended) return { ...ended, text: turn.text };
+  return undefined;
 }
