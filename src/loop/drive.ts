@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
+import type { ModelTurn } from "../models/language-model.js";
 import { runIndex } from "../sessions/run-index.js";
 import { acquireSessionLease } from "../sessions/session-lease.js";
 import { lockSession, releaseSession } from "../sessions/session-lock.js";
@@ -22,7 +23,7 @@ import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
-import { requestStep } from "./request-step.js";
+import { firstAnswered, firstFailed, requestStep, sendFirst } from "./request-step.js";
 import { type RunInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
@@ -434,7 +435,22 @@ async function takeStep(
     state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
   }
 
-  const requested = await requestStep(runtime, state, surface, cursor.ephemeral);
+  const first = requestStep(runtime, state, surface, cursor.ephemeral);
+  let requested: StepRequestOutcome;
+  if (first instanceof Promise) requested = await first;
+  else {
+    // The common path: the model is awaited here, with no promise chained to its answer.
+    let turn: ModelTurn | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      turn = await sendFirst(runtime, first);
+    } catch (error) {
+      failure = { error };
+    }
+    requested = failure
+      ? await firstFailed(runtime, first, cursor.ephemeral, failure.error)
+      : firstAnswered(first, turn!);
+  }
   // The rest of the step in a frame of its own, made once the model answered.
   return afterRequest(runtime, state, surface, step, cursor, requested);
 }
