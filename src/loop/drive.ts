@@ -24,7 +24,7 @@ import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
 import { firstAnswered, firstFailed, requestStep, sendFirst } from "./request-step.js";
-import { type RunInput, splitInput, userMessage } from "./run-input.js";
+import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
 import {
@@ -95,144 +95,37 @@ export async function drive(
   resumed?: ResumePoint,
 ): Promise<RunResult> {
   const given = splitInput(runInput);
-  const input = given.text;
   const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
   // two at once would lose one's messages — in this process (the lock), and across
   // processes sharing the store (the lease). Both waits together stay within waitMs.
-  const { waitMs, leaseMs, oneShotTtlMs } = runtime.sessions;
   const started = Date.now();
-  const locking = lockSession(runtime, sessionId, waitMs);
+  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
   if (locking) await locking;
-  // One frame for the session's turn, its lease and the run's signal (each frame a parked
-  // run keeps costs its heap: a run in flight holds as few as the loop needs).
-  let lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
-  let composed: RunSignal | undefined;
+  // This frame waits for the whole run: it holds as little as it can (the rest of the
+  // set-up is `openRun`'s, the end `closeRun`'s), each frame a parked run keeps costs its heap.
+  const open: OpenRun = { lease: undefined, signal: undefined, state: undefined!, session: undefined! };
   try {
-    // A store only this process sees needs no lease: the queue above is all the turn-taking.
-    lease =
-      runtime.store.sharing === "process"
-        ? undefined
-        : await acquireSessionLease(runtime.store, sessionId, {
-            waitMs: Math.max(0, waitMs - (Date.now() - started)),
-            leaseMs,
-            ...(options.signal ? { signal: options.signal } : {}),
-          });
-    // A session the agent named itself (no sessionId given) is not kept forever.
-    const oneShot = resumed === undefined && options.sessionId === undefined;
-    const save: SaveSessionOptions = oneShot ? { ttlMs: oneShotTtlMs } : {};
-    const runId = resumed?.runId ?? flatId();
-    // The run's own signal, following the caller's (one listener on it for the whole run). A
-    // run that got none can never be aborted, and shares one signal that never aborts.
-    composed = runSignal(options.signal);
-    const { signal } = composed;
-
-    const existing = await runtime.store.loadSession(sessionId);
-    const now = Date.now();
-    const session: SessionRecord = existing ?? {
-      id: sessionId,
-      messages: [],
-      createdAt: now,
-      updatedAt: now,
-      version: 0,
-    };
-    // A transcript passed in (a stateless server's client holds it) replaces the stored one.
-    if (options.messages) session.messages = options.messages.slice();
-    const isNewSession = existing === undefined && session.messages.length === 0;
-    // A session scope is kept for the session's next runs once a hook writes to it: a run
-    // whose hooks never do leaves nothing behind in the agent's memory.
-    let sessionScratch = runtime.sessionScratch.get(sessionId);
-    if (!sessionScratch) {
-      const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
-      sessionScratch = scratch;
-    }
-    const runScratch = new Scratchpad(sessionScratch);
-    const registries =
-      inherited.length === 0 && agentPath.length === 1
-        ? lineageOf(runtime).registries
-        : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-    const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-    const turn = await runIndex(
+    const existed = await openRun(
       runtime,
-      sessionId,
-      session,
-      resumed !== undefined || options.messages !== undefined,
-    );
-    // Undefined unless telemetry is on and something records the run's span.
-    const telemetry =
-      runtime.telemetry &&
-      startRunTelemetry(runtime.telemetry, {
-        agentName: runtime.name,
-        runId,
-        sessionId,
-        agentPath,
-        resumed: resumed !== undefined,
-      });
-    const state: RunState = {
-      runId,
-      sessionId,
-      agentName: runtime.name,
-      agentPath,
-      registries,
-      isStreaming: surface.streaming,
-      signal,
-      log: runtime.log,
-      runner: new HookRunner({
-        registries,
-        // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
-        trace: surface.streaming ? surface.emit : undefined,
-        keep: { capacity: runtime.traceCapacity },
-        log: runtime.log,
-        observer: telemetry,
-        ...(composed.abortable ? { signal } : {}),
-      }),
-      telemetry,
+      given,
+      options,
+      surface,
       approvals,
-      sessionScratch,
-      runScratch,
-      stepScratch: new Scratchpad(runScratch),
-      step: -1,
-      messages: session.messages,
-      userMessageIndex: -1,
-      input,
-      inputParts: given.parts ? given : undefined,
-      turn,
-      requests: [],
-      steps: [],
-      usage,
-      // Set below: the meter reads the state's transcript (no closure per run).
-      meter: undefined as unknown as RunState["meter"],
-      model: createHookModel(runtime, usage, signal),
-      archived: NO_MESSAGES,
-      // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
-      emit: surface.emit,
-      toolView: undefined,
-      prompts: new PromptBuilder(),
-      continuations: 0,
-      outputMisses: 0,
-      patchedSystem: undefined,
-      systemCacheWarned: false,
-    };
-
-    (state as { meter: RunState["meter"] }).meter = createRunMeter(runtime, state);
-    resumed?.restore(state);
-    if (surface.streaming) {
-      const start: Extract<AgentEvent, { type: "run-start" }> = {
-        type: "run-start",
-        runId,
-        sessionId,
-        input,
-        agentPath,
-      };
-      if (resumed) start.resumed = true;
-      surface.emit(start);
-    }
+      agentPath,
+      inherited,
+      resumed,
+      sessionId,
+      started,
+      open,
+    );
+    const state = open.state;
     let end: RunEnd;
     try {
       end = resumed
         ? await resumed.settle(state, surface)
-        : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
-          (await loop(runtime, state, surface, isNewSession));
+        : (existed && (await approvals.waiting(runtime, state))) ||
+          (await loop(runtime, state, surface, existed === false && state.messages.length === 0));
     } catch (error) {
       end = {
         outcome: "error",
@@ -241,53 +134,223 @@ export async function drive(
         error: error as Error,
       };
     }
-    // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
-    if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-    let result: RunResult;
-    try {
-      result = await finishRun(
-        runtime,
-        state,
-        session,
-        end,
-        (text) => continueSteps(runtime, state, surface, text),
-        save,
-      );
-    } catch (error) {
-      state.runner.close();
-      telemetry?.runEnded({
-        outcome: "error",
-        text: "",
-        reason: error instanceof Error ? error.message : String(error),
-        input: state.input,
-        usage: state.usage,
-        steps: state.steps.length,
-      });
-      throw error;
-    }
-    state.runner.close();
-    if (telemetry) {
-      const summary: RunSummary = {
-        outcome: result.outcome,
-        text: result.text,
-        input: state.input,
-        usage: result.usage,
-        steps: result.steps.length,
-      };
-      if (result.reason !== undefined) summary.reason = result.reason;
-      if (result.hook !== undefined) summary.hook = result.hook;
-      telemetry.runEnded(summary);
-    }
-    surface.emit({ type: "run-finish", result });
-    return result;
+    return await closeRun(
+      runtime,
+      open,
+      surface,
+      end,
+      resumed === undefined && options.sessionId === undefined,
+    );
   } finally {
-    composed?.release();
+    open.signal?.release();
     try {
-      if (lease) await lease.release();
+      if (open.lease) await open.lease.release();
     } finally {
       releaseSession(runtime, sessionId);
     }
   }
+}
+
+/** What a run holds from its set-up to its end (what `drive` releases, what `closeRun` saves). */
+interface OpenRun {
+  lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
+  signal: RunSignal | undefined;
+  state: RunState;
+  session: SessionRecord;
+}
+
+/**
+ * The run's set-up once it holds its session: the lease, its signal, the stored session, its
+ * state (into `open`). Whether the session was stored before (a new session's first run
+ * fires `session_start` unless it was given messages).
+ */
+async function openRun(
+  runtime: LoopRuntime,
+  given: SplitInput,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  sessionId: string,
+  started: number,
+  open: OpenRun,
+): Promise<boolean> {
+  const { waitMs, leaseMs } = runtime.sessions;
+  // A store only this process sees needs no lease: the queue above is all the turn-taking.
+  open.lease =
+    runtime.store.sharing === "process"
+      ? undefined
+      : await acquireSessionLease(runtime.store, sessionId, {
+          waitMs: Math.max(0, waitMs - (Date.now() - started)),
+          leaseMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+  const runId = resumed?.runId ?? flatId();
+  // The run's own signal, following the caller's (one listener on it for the whole run). A
+  // run that got none can never be aborted, and shares one signal that never aborts.
+  const composed = runSignal(options.signal);
+  open.signal = composed;
+  const { signal } = composed;
+
+  const existing = await runtime.store.loadSession(sessionId);
+  const now = Date.now();
+  const session: SessionRecord = existing ?? {
+    id: sessionId,
+    messages: [],
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+  };
+  // A transcript passed in (a stateless server's client holds it) replaces the stored one.
+  if (options.messages) session.messages = options.messages.slice();
+  open.session = session;
+  // A session scope is kept for the session's next runs once a hook writes to it: a run
+  // whose hooks never do leaves nothing behind in the agent's memory.
+  let sessionScratch = runtime.sessionScratch.get(sessionId);
+  if (!sessionScratch) {
+    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
+    sessionScratch = scratch;
+  }
+  const runScratch = new Scratchpad(sessionScratch);
+  const registries =
+    inherited.length === 0 && agentPath.length === 1
+      ? lineageOf(runtime).registries
+      : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
+  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const turn = await runIndex(
+    runtime,
+    sessionId,
+    session,
+    resumed !== undefined || options.messages !== undefined,
+  );
+  // Undefined unless telemetry is on and something records the run's span.
+  const telemetry =
+    runtime.telemetry &&
+    startRunTelemetry(runtime.telemetry, {
+      agentName: runtime.name,
+      runId,
+      sessionId,
+      agentPath,
+      resumed: resumed !== undefined,
+    });
+  const input = given.text;
+  const state: RunState = {
+    runId,
+    sessionId,
+    agentName: runtime.name,
+    agentPath,
+    registries,
+    isStreaming: surface.streaming,
+    signal,
+    log: runtime.log,
+    runner: new HookRunner({
+      registries,
+      // The stream surfaces each firing live; both surfaces keep the trace (RunResult.events).
+      trace: surface.streaming ? surface.emit : undefined,
+      keep: { capacity: runtime.traceCapacity },
+      log: runtime.log,
+      observer: telemetry,
+      ...(composed.abortable ? { signal } : {}),
+    }),
+    telemetry,
+    approvals,
+    sessionScratch,
+    runScratch,
+    stepScratch: new Scratchpad(runScratch),
+    step: -1,
+    messages: session.messages,
+    userMessageIndex: -1,
+    input,
+    inputParts: given.parts ? given : undefined,
+    turn,
+    requests: [],
+    steps: [],
+    usage,
+    // Set below: the meter reads the state's transcript (no closure per run).
+    meter: undefined as unknown as RunState["meter"],
+    model: createHookModel(runtime, usage, signal),
+    archived: NO_MESSAGES,
+    // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
+    emit: surface.emit,
+    toolView: undefined,
+    prompts: new PromptBuilder(),
+    continuations: 0,
+    outputMisses: 0,
+    patchedSystem: undefined,
+    systemCacheWarned: false,
+  };
+  (state as { meter: RunState["meter"] }).meter = createRunMeter(runtime, state);
+  open.state = state;
+
+  resumed?.restore(state);
+  if (surface.streaming) {
+    const start: Extract<AgentEvent, { type: "run-start" }> = {
+      type: "run-start",
+      runId,
+      sessionId,
+      input,
+      agentPath,
+    };
+    if (resumed) start.resumed = true;
+    surface.emit(start);
+  }
+  return existing !== undefined;
+}
+
+/** The run's end: `run_end` hooks, the session saved, the result (and its stream event). */
+async function closeRun(
+  runtime: LoopRuntime,
+  open: OpenRun,
+  surface: Surface,
+  ended: RunEnd,
+  /** A session the agent named itself (no sessionId given) is not kept forever. */
+  oneShot: boolean,
+): Promise<RunResult> {
+  const { state } = open;
+  const telemetry = state.telemetry;
+  // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
+  const end =
+    state.signal.aborted && ended.outcome === "error" ? abortedEnd(ended.text, state.signal) : ended;
+  const save: SaveSessionOptions = oneShot ? { ttlMs: runtime.sessions.oneShotTtlMs } : {};
+  let result: RunResult;
+  try {
+    result = await finishRun(
+      runtime,
+      state,
+      open.session,
+      end,
+      (text) => continueSteps(runtime, state, surface, text),
+      save,
+    );
+  } catch (error) {
+    state.runner.close();
+    telemetry?.runEnded({
+      outcome: "error",
+      text: "",
+      reason: error instanceof Error ? error.message : String(error),
+      input: state.input,
+      usage: state.usage,
+      steps: state.steps.length,
+    });
+    throw error;
+  }
+  state.runner.close();
+  if (telemetry) {
+    const summary: RunSummary = {
+      outcome: result.outcome,
+      text: result.text,
+      input: state.input,
+      usage: result.usage,
+      steps: result.steps.length,
+    };
+    if (result.reason !== undefined) summary.reason = result.reason;
+    if (result.hook !== undefined) summary.hook = result.hook;
+    telemetry.runEnded(summary);
+  }
+  surface.emit({ type: "run-finish", result });
+  return result;
 }
 
 /** The run goes on after a `run_end` hook's `flow.retry`: its next step, errors handled as above. */
