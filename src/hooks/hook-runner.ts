@@ -14,7 +14,7 @@ import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
-import { HookDeadlines, Pending } from "./hook-deadlines.js";
+import { HookDeadlines, Pending, type PendingReader } from "./hook-deadlines.js";
 import type { HookObserver } from "./hook-observer.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
@@ -29,6 +29,22 @@ type InvokedHook = Invocation & { traced?: boolean };
  * common case, which allocates nothing (no invocation, no trace entry, no promise).
  */
 const QUIET: InvokedHook = Object.freeze({ ok: true, result: undefined, traced: true });
+
+/** A dispatch resumed after a hook answered with a promise: where it is, and how it ends. */
+interface Resumption<P extends AnyEventPayload> {
+  readonly initial: P;
+  readonly outcome: BlockingOutcome<P>;
+  readonly context: HookContext;
+  readonly selection: HookSelection;
+  readonly options: BlockingOptions;
+  /** The hook in flight, or next: transforms first, then decides. */
+  index: number;
+  readonly decided: { ask?: { flow: Flow; hook: string } };
+  readonly resolve: (outcome: BlockingOutcome<P>) => void;
+  readonly reject: (error: unknown) => void;
+  /** Reads each of its pending hooks' answers. */
+  reader: PendingReader;
+}
 
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
@@ -65,6 +81,8 @@ export class HookRunner {
   /** Inspections answered with a promise and not settled yet; `#idle` wakes `settle()`. */
   #inflight = 0;
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Reads the answers of inspections that answered with a promise: made at the first one. */
+  #inspectReader: PendingReader | undefined;
   /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
   #depth: number | undefined;
 
@@ -194,8 +212,12 @@ export class HookRunner {
     return outcome;
   }
 
-  /** The rest of a dispatch once a hook answered with a promise: hook `at` (transforms, then decides) on. */
-  async #resume<P extends AnyEventPayload>(
+  /**
+   * The rest of a dispatch once a hook answered with a promise: hook `at` (transforms, then
+   * decides) on. Each pending hook's answer is read by the dispatch's one reader, which
+   * takes it and goes on with the next hooks: no promise or await per pending hook.
+   */
+  #resume<P extends AnyEventPayload>(
     initial: P,
     outcome: BlockingOutcome<P>,
     context: HookContext,
@@ -205,69 +227,99 @@ export class HookRunner {
     first: Pending,
     decidedSoFar: { ask?: { flow: Flow; hook: string } } | undefined,
   ): Promise<BlockingOutcome<P>> {
-    const { transforms, decides } = selection;
-    let pending: Pending | undefined = first;
-    for (let index = at; index < transforms.length; index++) {
-      const hook = transforms[index]!;
-      let firing: unknown;
-      let invocation: InvokedHook;
-      if (pending === undefined) {
-        const input = hook.event === "model_request" ? initial : outcome.payload;
-        firing = this.#observer?.calling(hook, input, context);
-        const invoked = this.#invoke(hook, input, context, firing);
-        if (invoked instanceof Pending) pending = invoked;
-        else invocation = invoked;
-      } else firing = pending.firing;
-      if (pending !== undefined) {
-        // The answer read here, not in a callback of ours: one promise per pending hook.
-        let value: unknown;
-        let threw = false;
-        try {
-          value = await pending.answer;
-        } catch (error) {
-          value = error;
-          threw = true;
-        }
-        invocation = this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing);
-        pending = undefined;
-      }
-      if (this.#transformed(hook, invocation!, outcome, options, firing)) return outcome;
+    return new Promise<BlockingOutcome<P>>((resolve, reject) => {
+      const resumption: Resumption<P> = {
+        initial,
+        outcome,
+        context,
+        selection,
+        options,
+        index: at,
+        decided: decidedSoFar ?? {},
+        resolve,
+        reject,
+        reader: undefined!,
+      };
+      resumption.reader = {
+        read: (pending, value, threw) => this.#resumed(resumption, pending, value, threw),
+      };
+      first.reader = resumption.reader;
+    });
+  }
+
+  /** A pending hook of a resumed dispatch answered (or expired): its answer taken, the next hooks run. */
+  #resumed<P extends AnyEventPayload>(
+    resumption: Resumption<P>,
+    pending: Pending,
+    value: unknown,
+    threw: boolean,
+  ): void {
+    try {
+      const { hook, firing } = pending;
+      const { outcome } = resumption;
+      const invocation = this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing);
+      const stops =
+        resumption.index < resumption.selection.transforms.length
+          ? this.#transformed(hook, invocation, outcome, resumption.options, firing)
+          : // A decide's answer is traced as it is read.
+            this.#decided(hook, this.#traced(hook, invocation, firing), outcome, resumption.decided);
+      if (stops) return resumption.resolve(outcome);
+      resumption.index++;
+      this.#runFrom(resumption);
+    } catch (error) {
+      resumption.reject(error);
     }
-    const decided = decidedSoFar ?? {};
-    for (let index = Math.max(0, at - transforms.length); index < decides.length; index++) {
-      const hook = decides[index]!;
-      let invocation: InvokedHook;
-      if (pending === undefined) {
-        const called = this.#call(hook, outcome.payload, context);
-        if (called instanceof Pending) pending = called;
-        else invocation = called;
+  }
+
+  /** Runs a resumed dispatch's hooks from its index until one answers with a promise, or to its end. */
+  #runFrom<P extends AnyEventPayload>(resumption: Resumption<P>): void {
+    const { initial, outcome, context, selection, options, decided } = resumption;
+    const { transforms, decides } = selection;
+    for (; resumption.index < transforms.length; resumption.index++) {
+      const hook = transforms[resumption.index]!;
+      const input = hook.event === "model_request" ? initial : outcome.payload;
+      const firing = this.#observer?.calling(hook, input, context);
+      const invoked = this.#invoke(hook, input, context, firing);
+      if (invoked instanceof Pending) {
+        invoked.reader = resumption.reader;
+        return;
       }
-      if (pending !== undefined) {
-        invocation = await this.#answered(pending);
-        pending = undefined;
+      if (this.#transformed(hook, invoked, outcome, options, firing)) return resumption.resolve(outcome);
+    }
+    const count = transforms.length + decides.length;
+    for (; resumption.index < count; resumption.index++) {
+      const hook = decides[resumption.index - transforms.length]!;
+      const called = this.#call(hook, outcome.payload, context);
+      if (called instanceof Pending) {
+        called.reader = resumption.reader;
+        return;
       }
-      if (this.#decided(hook, invocation!, outcome, decided)) return outcome;
+      if (this.#decided(hook, called, outcome, decided)) return resumption.resolve(outcome);
     }
     if (decided.ask) outcome.terminal = decided.ask;
-    return outcome;
+    resumption.resolve(outcome);
   }
 
   /** A decide or before-observer's pending answer, read and traced. */
-  async #answered(pending: Pending): Promise<InvokedHook> {
-    let value: unknown;
-    let threw = false;
-    try {
-      value = await pending.answer;
-    } catch (error) {
-      value = error;
-      threw = true;
-    }
-    const { hook, firing } = pending;
-    return this.#traced(
-      hook,
-      this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing),
-      firing,
-    );
+  #answered(pending: Pending): Promise<InvokedHook> {
+    return new Promise<InvokedHook>((resolve, reject) => {
+      pending.reader = {
+        read: (entered, value, threw) => {
+          try {
+            const { hook, firing } = entered;
+            resolve(
+              this.#traced(
+                hook,
+                this.#failure(hook, this.#deadlines!.outcome(entered, value, threw), firing),
+                firing,
+              ),
+            );
+          } catch (error) {
+            reject(error);
+          }
+        },
+      };
+    });
   }
 
   /** Applies a transform's answer; true when the dispatch stops here (failure or terminal). */
@@ -333,9 +385,11 @@ export class HookRunner {
       // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
         this.#inflight++;
-        const pending = this.#race().enter(hook, value);
+        this.#inspectReader ??= {
+          read: (pending, answer, threw) => this.#inspectSettled(pending, answer, threw),
+        };
+        const pending = this.#race().enter(hook, value, this.#inspectReader);
         pending.firing = firing;
-        void this.#inspectLater(pending);
         continue;
       }
       const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
@@ -359,16 +413,8 @@ export class HookRunner {
     }
   }
 
-  /** An inspection that answered with a promise: read once it settles, traced, counted off. */
-  async #inspectLater(pending: Pending): Promise<void> {
-    let value: unknown;
-    let threw = false;
-    try {
-      value = await pending.answer;
-    } catch (error) {
-      value = error;
-      threw = true;
-    }
+  /** An inspection that answered with a promise, once it settled (or expired): traced, counted off. */
+  #inspectSettled(pending: Pending, value: unknown, threw: boolean): void {
     const { hook, firing } = pending;
     const invocation = this.#traced(
       hook,
