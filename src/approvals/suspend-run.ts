@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { BatchEntry, PendingCall, PendingEntry, ResultOutcome } from "../loop/batch/types.js";
-import { commitStep } from "../loop/finish-run.js";
+import { commitStep, settleSteps } from "../loop/finish-run.js";
 import type { PendingApproval } from "../loop/run-result.js";
 import type { RunState } from "../loop/run-state.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "../loop/types.js";
@@ -112,6 +112,7 @@ export function suspendStep(
   text: string,
 ): RunEnd {
   const { turn } = requested;
+  settleSteps(state);
   const suspension: SuspensionDraft = {
     runId: state.runId,
     sessionId: state.sessionId,

@@ -267,6 +267,7 @@ async function openRun(
     turn,
     requests: [],
     steps: [],
+    stepCalls: undefined,
     usage,
     // Set below: the meter reads the state's transcript (no closure per run).
     meter: undefined as unknown as RunState["meter"],

@@ -12,28 +12,44 @@ import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
 export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
-  const usage: Usage = {
-    inputTokens: reported.inputTokens ?? 0,
-    outputTokens: reported.outputTokens ?? 0,
-    totalTokens: reported.totalTokens ?? (reported.inputTokens ?? 0) + (reported.outputTokens ?? 0),
-  };
-  state.usage.inputTokens += usage.inputTokens;
-  state.usage.outputTokens += usage.outputTokens;
-  state.usage.totalTokens += usage.totalTokens;
-  if (reported.cacheReadTokens !== undefined) {
-    usage.cacheReadTokens = reported.cacheReadTokens;
-    state.usage.cacheReadTokens = (state.usage.cacheReadTokens ?? 0) + reported.cacheReadTokens;
+  const inputTokens = reported.inputTokens ?? 0;
+  const outputTokens = reported.outputTokens ?? 0;
+  const totalTokens = reported.totalTokens ?? inputTokens + outputTokens;
+  const { cacheReadTokens, cacheWriteTokens } = reported;
+  // Every field the provider reported, in one literal (fields added later cost a second store).
+  const usage: Usage =
+    cacheReadTokens !== undefined && cacheWriteTokens !== undefined
+      ? { inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens }
+      : { inputTokens, outputTokens, totalTokens };
+  state.usage.inputTokens += inputTokens;
+  state.usage.outputTokens += outputTokens;
+  state.usage.totalTokens += totalTokens;
+  if (cacheReadTokens !== undefined) {
+    usage.cacheReadTokens = cacheReadTokens;
+    state.usage.cacheReadTokens = (state.usage.cacheReadTokens ?? 0) + cacheReadTokens;
   }
-  if (reported.cacheWriteTokens !== undefined) {
-    usage.cacheWriteTokens = reported.cacheWriteTokens;
-    state.usage.cacheWriteTokens = (state.usage.cacheWriteTokens ?? 0) + reported.cacheWriteTokens;
+  if (cacheWriteTokens !== undefined) {
+    usage.cacheWriteTokens = cacheWriteTokens;
+    state.usage.cacheWriteTokens = (state.usage.cacheWriteTokens ?? 0) + cacheWriteTokens;
   }
   return usage;
 }
 
+/** A step record's lists until `settleSteps` makes them (shared: nothing writes to it). */
+const UNSETTLED: never[] = Object.freeze([]) as unknown as never[];
+/** Slots per tool result, and per tool call, in `RunState.stepCalls`. */
+const RESULT_SLOTS = 6;
+const CALL_SLOTS = 3;
+const EXECUTED = 1;
+const IS_ERROR = 2;
+const REPLAYED = 4;
+
 /**
  * Records the step, and (when `commit`) appends the assistant message and its tool
  * results to the transcript and surfaces execution starts and results in call order.
+ * The record's `toolCalls` and `toolResults` are kept as flat slots (`state.stepCalls`)
+ * while the run goes on, and made into their lists when the run ends or suspends
+ * (`settleSteps`): a long run in flight holds no object per call for its result.
  */
 export function commitStep(
   state: RunState,
@@ -43,44 +59,38 @@ export function commitStep(
 ): void {
   const { turn } = requested;
   const usage = addUsage(state, turn.usage);
-  // Plain loops into lists of their size: no closure, no regrowth (this runs every step).
   const calls = turn.toolCalls;
-  const toolResults: ToolResultRecord[] = new Array(commit ? results.length : 0);
-  const toolCalls: StepRecord["toolCalls"] = new Array(commit ? calls.length : 0);
-  if (commit) {
-    for (let index = 0; index < results.length; index++) {
-      const result = results[index]!;
-      const record: ToolResultRecord = {
-        toolCallId: result.toolCallId,
-        toolName: result.toolName,
-        qualifiedName: result.qualifiedName,
-        args: result.args,
-        result: result.result,
-        isError: result.isError,
-        executed: result.executed,
-      };
-      if (result.replayed) record.replayed = true;
-      toolResults[index] = record;
-    }
-    for (let index = 0; index < calls.length; index++) {
-      const call = calls[index]!;
-      toolCalls[index] = {
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        args: results[index]?.args ?? call.rawInput,
-      };
-    }
-  }
-  state.steps.push({
+  const record: StepRecord = {
     index: state.step,
     text: turn.text,
     reasoning: turn.reasoning,
-    toolCalls,
-    toolResults,
+    toolCalls: UNSETTLED,
+    toolResults: UNSETTLED,
     finishReason: turn.finishReason,
     usage,
     attempts: requested.attempts,
-  });
+  };
+  state.steps.push(record);
+  const resultCount = commit ? results.length : 0;
+  const callCount = commit ? calls.length : 0;
+  state.stepCalls ??= [];
+  const slots = state.stepCalls;
+  slots.push(record, resultCount, callCount);
+  for (let index = 0; index < resultCount; index++) {
+    const result = results[index]!;
+    slots.push(
+      result.toolCallId,
+      result.toolName,
+      result.qualifiedName,
+      result.args,
+      result.result,
+      (result.executed ? EXECUTED : 0) | (result.isError ? IS_ERROR : 0) | (result.replayed ? REPLAYED : 0),
+    );
+  }
+  for (let index = 0; index < callCount; index++) {
+    const call = calls[index]!;
+    slots.push(call.toolCallId, call.toolName, results[index]?.args ?? call.rawInput);
+  }
   if (!commit) return;
 
   // The assistant's parts, built directly into a list of their size (no intermediate list).
@@ -135,6 +145,47 @@ export function commitStep(
         isError: result.isError,
       });
     }
+}
+
+/**
+ * Makes the `toolCalls` and `toolResults` of the steps committed so far (see `commitStep`):
+ * before a result or a suspension carries the steps.
+ */
+export function settleSteps(state: RunState): void {
+  const slots = state.stepCalls;
+  if (slots === undefined) return;
+  state.stepCalls = undefined;
+  let at = 0;
+  while (at < slots.length) {
+    const record = slots[at] as StepRecord;
+    const resultCount = slots[at + 1] as number;
+    const callCount = slots[at + 2] as number;
+    at += 3;
+    const toolResults: ToolResultRecord[] = new Array(resultCount);
+    for (let index = 0; index < resultCount; index++, at += RESULT_SLOTS) {
+      const flags = slots[at + 5] as number;
+      const item: ToolResultRecord = {
+        toolCallId: slots[at] as string,
+        toolName: slots[at + 1] as string,
+        qualifiedName: slots[at + 2] as string,
+        args: slots[at + 3],
+        result: slots[at + 4],
+        isError: (flags & IS_ERROR) !== 0,
+        executed: (flags & EXECUTED) !== 0,
+      };
+      if (flags & REPLAYED) item.replayed = true;
+      toolResults[index] = item;
+    }
+    const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
+    for (let index = 0; index < callCount; index++, at += CALL_SLOTS)
+      toolCalls[index] = {
+        toolCallId: slots[at] as string,
+        toolName: slots[at + 1] as string,
+        args: slots[at + 2],
+      };
+    record.toolCalls = toolCalls;
+    record.toolResults = toolResults;
+  }
 }
 
 /**
@@ -292,6 +343,7 @@ export async function finishRun(
   session.version = await runtime.store.saveSession(session, save);
   if (final.saveSuspension) await final.saveSuspension();
 
+  settleSteps(state);
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
   // run does not make every later one reserve megabytes).

@@ -90,4 +90,59 @@ describe.each(SURFACES)("what runs share and what they own (%s)", (surface) => {
     const session = await agent.runtime.store.loadSession(`s-${surface}`);
     expect(session?.archived?.length).toBe(2);
   });
+
+  it("each step record lists its calls and results exactly, a denied call's too", async () => {
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: "a", name: "add", args: { a: 1, b: 2 } },
+          { id: "d", name: "add", args: { a: 9, b: 9 } },
+        ],
+      },
+      { text: "three", usage: { inputTokens: 4, outputTokens: 2 } },
+    ]);
+    const agent = createAgent({
+      model,
+      tools: {
+        add: tool({
+          description: "Adds",
+          inputSchema: z.object({ a: z.number(), b: z.number() }),
+          execute: ({ a, b }) => a + b,
+        }),
+      },
+      hooks: [
+        defineHook({
+          name: "no-nines",
+          on: "tool_call",
+          kind: "decide",
+          handler: (event) => ((event.args as { a: number }).a === 9 ? flow.deny("no nines") : undefined),
+        }),
+      ],
+    });
+    const { result } = await runOn(surface, agent, "add");
+    expect(result.steps).toHaveLength(2);
+    const [first, last] = result.steps;
+    expect(first!.toolCalls).toStrictEqual([
+      { toolCallId: "a", toolName: "add", args: { a: 1, b: 2 } },
+      { toolCallId: "d", toolName: "add", args: { a: 9, b: 9 } },
+    ]);
+    expect(first!.toolResults).toHaveLength(2);
+    expect(first!.toolResults[0]).toStrictEqual({
+      toolCallId: "a",
+      toolName: "add",
+      qualifiedName: "add",
+      args: { a: 1, b: 2 },
+      result: 3,
+      isError: false,
+      executed: true,
+    });
+    expect(first!.toolResults[1]).toMatchObject({ toolCallId: "d", isError: true, executed: false });
+    expect(Object.keys(first!.toolResults[1]!)).not.toContain("replayed");
+    expect(last!.toolCalls).toStrictEqual([]);
+    expect(last!.toolResults).toStrictEqual([]);
+    // Each step owns its lists.
+    last!.toolCalls.push({} as never);
+    expect(first!.toolCalls).toHaveLength(2);
+    expect(result.steps[1]!.usage).toMatchObject({ inputTokens: 4, outputTokens: 2, totalTokens: 6 });
+  });
 });

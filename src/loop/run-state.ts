@@ -73,6 +73,11 @@ export interface RunState {
   offeredTools?: ReadonlySet<string>;
   readonly requests: ModelRequest[];
   readonly steps: StepRecord[];
+  /**
+   * The tool calls and results of steps committed since the last `settleSteps`, as flat
+   * slots (finish-run.ts); undefined when there are none.
+   */
+  stepCalls: unknown[] | undefined;
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;
