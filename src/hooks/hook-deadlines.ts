@@ -49,12 +49,37 @@ export class Pending {
   previous: Pending | undefined = undefined;
   next: Pending | undefined = undefined;
   reader: PendingReader | undefined;
+  /** The sequence it was read in, when it was (see `SequentialReader`). */
+  via: SequentialReader | undefined = undefined;
 
   constructor(
     readonly hook: RegisteredHook,
     reader: PendingReader | undefined,
   ) {
     this.reader = reader;
+  }
+}
+
+/**
+ * Reads pending hooks that wait one at a time (a dispatch's transforms and decides, in
+ * order) with two functions made once, not a pair per hook: the answer that comes is
+ * `current`'s. When a hook expires (its timeout, the run's abort) its promise may still
+ * settle later, so the reader retires (it drops whatever comes to it) and the sequence
+ * goes on with a new one (`HookDeadlines.enterNext`).
+ */
+export class SequentialReader {
+  current: Pending | undefined = undefined;
+  retired = false;
+  readonly fulfilled = (value: unknown): void => this.#take(value, false);
+  readonly rejected = (error: unknown): void => this.#take(error, true);
+
+  constructor(readonly reader: PendingReader) {}
+
+  #take(value: unknown, threw: boolean): void {
+    if (this.retired) return;
+    const pending = this.current!;
+    this.current = undefined;
+    if (!pending.done) this.reader.read(pending, value, threw);
   }
 }
 
@@ -136,6 +161,26 @@ export class HookDeadlines {
   }
 
   /**
+   * `enter` for the next hook of a sequence whose hooks wait one at a time: read through
+   * `sequence` (no function made for this hook), or a new sequence when that one retired.
+   * Returns the sequence the hook is read in.
+   */
+  enterNext(hook: RegisteredHook, value: PromiseLike<unknown>, sequence: SequentialReader): Pending {
+    const pending = new Pending(hook, sequence.reader);
+    if (this.#signal?.aborted) {
+      pending.done = true;
+      value.then(undefined, () => {});
+      deliver(pending, new Expired(aborted(hook)));
+      return pending;
+    }
+    this.#link(pending);
+    pending.via = sequence;
+    sequence.current = pending;
+    value.then(sequence.fulfilled, sequence.rejected);
+    return pending;
+  }
+
+  /**
    * What a pending hook came to, from what its `answer` gave (`threw`: it rejected with
    * `value`): the hook's checked answer, its failure, or its timeout or abort.
    */
@@ -188,6 +233,8 @@ export class HookDeadlines {
   /** Settles a pending hook first, as expired: unlinked now, its later answer dropped. */
   #expire(pending: Pending, invocation: Invocation): void {
     this.#unlink(pending);
+    // Its promise may still settle: the sequence it is read in drops that, and ends here.
+    if (pending.via) pending.via.retired = true;
     deliver(pending, new Expired(invocation));
   }
 

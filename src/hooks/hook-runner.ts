@@ -14,7 +14,7 @@ import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
-import { HookDeadlines, Pending, type PendingReader } from "./hook-deadlines.js";
+import { HookDeadlines, Pending, type PendingReader, SequentialReader } from "./hook-deadlines.js";
 import type { HookObserver } from "./hook-observer.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
@@ -44,6 +44,8 @@ interface Resumption<P extends AnyEventPayload> {
   readonly reject: (error: unknown) => void;
   /** Reads each of its pending hooks' answers. */
   reader: PendingReader;
+  /** Hands them to `reader`, one hook at a time (replaced when a hook expired). */
+  sequence: SequentialReader;
 }
 
 export interface HookRunnerOptions {
@@ -239,10 +241,12 @@ export class HookRunner {
         resolve,
         reject,
         reader: undefined!,
+        sequence: undefined!,
       };
       resumption.reader = {
         read: (pending, value, threw) => this.#resumed(resumption, pending, value, threw),
       };
+      resumption.sequence = new SequentialReader(resumption.reader);
       first.reader = resumption.reader;
     });
   }
@@ -275,25 +279,22 @@ export class HookRunner {
   #runFrom<P extends AnyEventPayload>(resumption: Resumption<P>): void {
     const { initial, outcome, context, selection, options, decided } = resumption;
     const { transforms, decides } = selection;
+    // A hook of this dispatch expired: its late answer may still come to the old sequence.
+    if (resumption.sequence.retired) resumption.sequence = new SequentialReader(resumption.reader);
+    const sequence = resumption.sequence;
     for (; resumption.index < transforms.length; resumption.index++) {
       const hook = transforms[resumption.index]!;
       const input = hook.event === "model_request" ? initial : outcome.payload;
       const firing = this.#observer?.calling(hook, input, context);
-      const invoked = this.#invoke(hook, input, context, firing);
-      if (invoked instanceof Pending) {
-        invoked.reader = resumption.reader;
-        return;
-      }
+      const invoked = this.#invoke(hook, input, context, firing, sequence);
+      if (invoked instanceof Pending) return;
       if (this.#transformed(hook, invoked, outcome, options, firing)) return resumption.resolve(outcome);
     }
     const count = transforms.length + decides.length;
     for (; resumption.index < count; resumption.index++) {
       const hook = decides[resumption.index - transforms.length]!;
-      const called = this.#call(hook, outcome.payload, context);
-      if (called instanceof Pending) {
-        called.reader = resumption.reader;
-        return;
-      }
+      const called = this.#call(hook, outcome.payload, context, sequence);
+      if (called instanceof Pending) return;
       if (this.#decided(hook, called, outcome, decided)) return resumption.resolve(outcome);
     }
     if (decided.ask) outcome.terminal = decided.ask;
@@ -464,7 +465,12 @@ export class HookRunner {
    * no promise costs none (no microtask per hook; see bench/hooks); a promise otherwise.
    * `QUIET` (traced, nothing allocated) when it answered nothing.
    */
-  #call(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): InvokedHook | Pending {
+  #call(
+    hook: RegisteredHook,
+    payload: AnyEventPayload,
+    context: HookContext,
+    sequence?: SequentialReader,
+  ): InvokedHook | Pending {
     const firing = this.#observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
@@ -473,7 +479,9 @@ export class HookRunner {
     }
     // Decide hooks: no result to apply first, so the answer is traced as it is read.
     if (isPending(value)) {
-      const pending = this.#race().enter(hook, value);
+      const pending = sequence
+        ? this.#race().enterNext(hook, value, sequence)
+        : this.#race().enter(hook, value);
       pending.firing = firing;
       return pending;
     }
@@ -495,15 +503,19 @@ export class HookRunner {
     payload: AnyEventPayload,
     context: HookContext,
     firing: unknown,
+    sequence?: SequentialReader,
   ): InvokedHook | Pending {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
       this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
       return QUIET;
     }
-    // A raw answer other than nothing: checked (or raced), its failure traced.
+    // A raw answer other than nothing: checked (or raced), its failure traced. A resumed
+    // dispatch reads it through its sequence (no function made for it).
     if (isPending(value)) {
-      const pending = this.#race().enter(hook, value);
+      const pending = sequence
+        ? this.#race().enterNext(hook, value, sequence)
+        : this.#race().enter(hook, value);
       pending.firing = firing;
       return pending;
     }
