@@ -13,6 +13,7 @@ import { HookError } from "../errors/hook-error.js";
 import type { EventName } from "../events/catalogue.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { MessageEdit } from "../hooks/flow.js";
+import { settleRequests } from "./request-prefixes.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
 import type { RunEnd } from "./types.js";
 
@@ -138,6 +139,8 @@ async function compact(
 }
 
 function replaceTranscript(state: RunState, next: readonly ModelMessage[]): void {
+  // Requests kept as prefixes of the transcript take their lists before it changes.
+  settleRequests(state);
   state.messages.splice(0, state.messages.length, ...next);
 }
 

@@ -266,6 +266,7 @@ async function openRun(
     inputParts: given.parts ? given : undefined,
     turn,
     requests: [],
+    requestPrefixes: undefined,
     steps: [],
     stepCalls: undefined,
     usage,

@@ -6,6 +6,7 @@ import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js"
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
+import { keepAsPrefix, settleRequests } from "./request-prefixes.js";
 import type { RunResult, StepRecord, ToolResultRecord, Usage } from "./run-result.js";
 import { contextFor, type RunState } from "./run-state.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
@@ -71,6 +72,7 @@ export function commitStep(
     attempts: requested.attempts,
   };
   state.steps.push(record);
+  keepAsPrefix(state, requested);
   const resultCount = commit ? results.length : 0;
   const callCount = commit ? calls.length : 0;
   state.stepCalls ??= [];
@@ -193,6 +195,7 @@ export function settleSteps(state: RunState): void {
  * step with no tool calls) with `text`, or removes that message when `text` is undefined.
  */
 function replaceFinalAnswer(state: RunState, text: string | undefined): void {
+  settleRequests(state);
   const index = state.messages.length - 1;
   const last = state.messages[index];
   if (last?.role !== "assistant") return;
@@ -344,6 +347,7 @@ export async function finishRun(
   if (final.saveSuspension) await final.saveSuspension();
 
   settleSteps(state);
+  settleRequests(state);
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
   // run does not make every later one reserve megabytes).

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
 import { createAgent, defineHook, flow, scriptedModel, tool } from "../index.js";
 
-function agentFor(steps: number, hooks = false) {
+function agentFor(steps: number, hooks = false, compactAt = 1) {
   const script = Array.from({ length: steps }, (_, step) => [
     { toolCalls: [{ id: `c${step}`, name: "add", args: { a: step, b: 1 } }] },
   ]).flat();
@@ -39,7 +39,7 @@ function agentFor(steps: number, hooks = false) {
             on: "step_start",
             kind: "transform",
             handler: (event, ctx) =>
-              event.step === 1 && ctx.messages.length > 2
+              event.step === compactAt && ctx.messages.length > 2
                 ? flow.compact({
                     remove: ctx.messages.slice(1, 3),
                     replacement: [{ role: "user", content: "(earlier steps)" }],
@@ -144,5 +144,28 @@ describe.each(SURFACES)("what runs share and what they own (%s)", (surface) => {
     last!.toolCalls.push({} as never);
     expect(first!.toolCalls).toHaveLength(2);
     expect(result.steps[1]!.usage).toMatchObject({ inputTokens: 4, outputTokens: 2, totalTokens: 6 });
+  });
+
+  it("each request records the history it sent, as it was then", async () => {
+    const { agent } = agentFor(3);
+    const { result } = await runOn(surface, agent, "count");
+    expect(result.requests.map((request) => request.messages.length)).toEqual([1, 3, 5, 7]);
+    for (const request of result.requests)
+      expect(request.messages).toStrictEqual(result.messages.slice(0, request.messages.length));
+    expect(new Set(result.requests.map((request) => request.messages)).size).toBe(4);
+  });
+
+  it("a request's history stays what it sent when a later hook compacts the transcript", async () => {
+    const { agent } = agentFor(3, true, 2);
+    const { result } = await runOn(surface, agent, "count", { sessionId: `c-${surface}` });
+    expect(result.outcome).toBe("completed");
+    const [first, second, third] = result.requests;
+    expect(first!.messages).toHaveLength(1);
+    // Sent before the compaction at step 2: the first step's call and result, as they were.
+    expect(second!.messages).toHaveLength(3);
+    expect(second!.messages[1]).toMatchObject({ role: "assistant" });
+    expect(second!.messages[2]).toMatchObject({ role: "tool" });
+    // Sent after it: the replacement where those two were.
+    expect(third!.messages[1]).toMatchObject({ role: "user", content: "(earlier steps)" });
   });
 });
