@@ -44,6 +44,21 @@ const CALL_SLOTS = 3;
 const EXECUTED = 1;
 const IS_ERROR = 2;
 const REPLAYED = 4;
+/** The result's call has the result's id, name and arguments (no call slots). */
+const SAME_CALL = 8;
+
+/** Whether a call's summary is its result's id, name and arguments (see `commitStep`). */
+function isSameCall(
+  call: { toolCallId: string; toolName: string },
+  result: { toolCallId: string; toolName: string; args: unknown },
+): boolean {
+  return (
+    call.toolCallId === result.toolCallId &&
+    call.toolName === result.toolName &&
+    result.args !== undefined &&
+    result.args !== null
+  );
+}
 
 /**
  * Records the step, and (when `commit`) appends the assistant message and its tool
@@ -80,18 +95,26 @@ export function commitStep(
   slots.push(record, resultCount, callCount);
   for (let index = 0; index < resultCount; index++) {
     const result = results[index]!;
+    const call = index < callCount ? calls[index]! : undefined;
+    // The common call: its result names it, so its summary needs no slots of its own.
+    const sameCall = call !== undefined && isSameCall(call, result);
     slots.push(
       result.toolCallId,
       result.toolName,
       result.qualifiedName,
       result.args,
       result.result,
-      (result.executed ? EXECUTED : 0) | (result.isError ? IS_ERROR : 0) | (result.replayed ? REPLAYED : 0),
+      (result.executed ? EXECUTED : 0) |
+        (result.isError ? IS_ERROR : 0) |
+        (result.replayed ? REPLAYED : 0) |
+        (sameCall ? SAME_CALL : 0),
     );
   }
   for (let index = 0; index < callCount; index++) {
     const call = calls[index]!;
-    slots.push(call.toolCallId, call.toolName, results[index]?.args ?? call.rawInput);
+    const result = results[index];
+    if (result !== undefined && isSameCall(call, result)) continue;
+    slots.push(call.toolCallId, call.toolName, result?.args ?? call.rawInput);
   }
   if (!commit) return;
 
@@ -163,6 +186,7 @@ export function settleSteps(state: RunState): void {
     const resultCount = slots[at + 1] as number;
     const callCount = slots[at + 2] as number;
     at += 3;
+    const results = at;
     const toolResults: ToolResultRecord[] = new Array(resultCount);
     for (let index = 0; index < resultCount; index++, at += RESULT_SLOTS) {
       const flags = slots[at + 5] as number;
@@ -179,12 +203,23 @@ export function settleSteps(state: RunState): void {
       toolResults[index] = item;
     }
     const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
-    for (let index = 0; index < callCount; index++, at += CALL_SLOTS)
+    for (let index = 0; index < callCount; index++) {
+      const result = results + index * RESULT_SLOTS;
+      if (index < resultCount && (slots[result + 5] as number) & SAME_CALL) {
+        toolCalls[index] = {
+          toolCallId: slots[result] as string,
+          toolName: slots[result + 1] as string,
+          args: slots[result + 3],
+        };
+        continue;
+      }
       toolCalls[index] = {
         toolCallId: slots[at] as string,
         toolName: slots[at + 1] as string,
         args: slots[at + 2],
       };
+      at += CALL_SLOTS;
+    }
     record.toolCalls = toolCalls;
     record.toolResults = toolResults;
   }
