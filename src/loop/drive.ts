@@ -277,6 +277,9 @@ async function openRun(
     // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
     emit: surface.emit,
     toolView: undefined,
+    // Set during the run: in the literal, so the state keeps one shape (no property added later).
+    offeredTools: undefined,
+    output: undefined,
     prompts: new PromptBuilder(),
     continuations: 0,
     outputMisses: 0,
