@@ -8,9 +8,10 @@
  */
 import { randomUUID } from "node:crypto";
 import type { BatchEntry, PendingCall, PendingEntry, ResultOutcome } from "../loop/batch/types.js";
-import { commitStep, settleSteps } from "../loop/finish-run.js";
+import { commitStep } from "../loop/finish-run.js";
 import type { PendingApproval } from "../loop/run-result.js";
 import type { RunState } from "../loop/run-state.js";
+import { settleSteps } from "../loop/step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "../loop/types.js";
 import { approvalSettings } from "./approval-settings.js";
 import { bindingHash } from "./approval-signer.js";

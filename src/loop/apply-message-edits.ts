@@ -13,8 +13,8 @@ import { HookError } from "../errors/hook-error.js";
 import type { EventName } from "../events/catalogue.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { MessageEdit } from "../hooks/flow.js";
-import { settleRequests } from "./request-prefixes.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
+import { settleSteps } from "./step-slots.js";
 import type { RunEnd } from "./types.js";
 
 export type EditsOutcome =
@@ -140,7 +140,7 @@ async function compact(
 
 function replaceTranscript(state: RunState, next: readonly ModelMessage[]): void {
   // Requests kept as prefixes of the transcript take their lists before it changes.
-  settleRequests(state);
+  settleSteps(state);
   state.messages.splice(0, state.messages.length, ...next);
 }
 

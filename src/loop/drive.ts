@@ -266,9 +266,8 @@ async function openRun(
     inputParts: given.parts ? given : undefined,
     turn,
     requests: [],
-    requestPrefixes: undefined,
     steps: [],
-    stepCalls: undefined,
+    settledSteps: 0,
     usage,
     // Set below: the meter reads the state's transcript (no closure per run).
     meter: undefined as unknown as RunState["meter"],

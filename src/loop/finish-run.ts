@@ -6,9 +6,9 @@ import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js"
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
-import { keepAsPrefix, settleRequests } from "./request-prefixes.js";
-import type { RunResult, StepRecord, ToolResultRecord, Usage } from "./run-result.js";
+import type { RunResult, StepRecord, Usage } from "./run-result.js";
 import { contextFor, type RunState } from "./run-state.js";
+import { keepStep, settleSteps, UNSETTLED } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
@@ -36,36 +36,11 @@ export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
   return usage;
 }
 
-/** A step record's lists until `settleSteps` makes them (shared: nothing writes to it). */
-const UNSETTLED: never[] = Object.freeze([]) as unknown as never[];
-/** Slots per tool result, and per tool call, in `RunState.stepCalls`. */
-const RESULT_SLOTS = 6;
-const CALL_SLOTS = 3;
-const EXECUTED = 1;
-const IS_ERROR = 2;
-const REPLAYED = 4;
-/** The result's call has the result's id, name and arguments (no call slots). */
-const SAME_CALL = 8;
-
-/** Whether a call's summary is its result's id, name and arguments (see `commitStep`). */
-function isSameCall(
-  call: { toolCallId: string; toolName: string },
-  result: { toolCallId: string; toolName: string; args: unknown },
-): boolean {
-  return (
-    call.toolCallId === result.toolCallId &&
-    call.toolName === result.toolName &&
-    result.args !== undefined &&
-    result.args !== null
-  );
-}
-
 /**
  * Records the step, and (when `commit`) appends the assistant message and its tool
  * results to the transcript and surfaces execution starts and results in call order.
- * The record's `toolCalls` and `toolResults` are kept as flat slots (`state.stepCalls`)
- * while the run goes on, and made into their lists when the run ends or suspends
- * (`settleSteps`): a long run in flight holds no object per call for its result.
+ * The record's `toolCalls` and `toolResults` are kept as slots while the run goes on
+ * (step-slots.ts).
  */
 export function commitStep(
   state: RunState,
@@ -80,42 +55,14 @@ export function commitStep(
     index: state.step,
     text: turn.text,
     reasoning: turn.reasoning,
+    // Its lists (and its request's history) are kept as slots until the run ends: step-slots.ts.
     toolCalls: UNSETTLED,
-    toolResults: UNSETTLED,
+    toolResults: keepStep(state, requested, results, commit),
     finishReason: turn.finishReason,
     usage,
     attempts: requested.attempts,
   };
   state.steps.push(record);
-  keepAsPrefix(state, requested);
-  const resultCount = commit ? results.length : 0;
-  const callCount = commit ? calls.length : 0;
-  state.stepCalls ??= [];
-  const slots = state.stepCalls;
-  slots.push(record, resultCount, callCount);
-  for (let index = 0; index < resultCount; index++) {
-    const result = results[index]!;
-    const call = index < callCount ? calls[index]! : undefined;
-    // The common call: its result names it, so its summary needs no slots of its own.
-    const sameCall = call !== undefined && isSameCall(call, result);
-    slots.push(
-      result.toolCallId,
-      result.toolName,
-      result.qualifiedName,
-      result.args,
-      result.result,
-      (result.executed ? EXECUTED : 0) |
-        (result.isError ? IS_ERROR : 0) |
-        (result.replayed ? REPLAYED : 0) |
-        (sameCall ? SAME_CALL : 0),
-    );
-  }
-  for (let index = 0; index < callCount; index++) {
-    const call = calls[index]!;
-    const result = results[index];
-    if (result !== undefined && isSameCall(call, result)) continue;
-    slots.push(call.toolCallId, call.toolName, result?.args ?? call.rawInput);
-  }
   if (!commit) return;
 
   // The assistant's parts, built directly into a list of their size (no intermediate list).
@@ -173,64 +120,12 @@ export function commitStep(
 }
 
 /**
- * Makes the `toolCalls` and `toolResults` of the steps committed so far (see `commitStep`):
- * before a result or a suspension carries the steps.
- */
-export function settleSteps(state: RunState): void {
-  const slots = state.stepCalls;
-  if (slots === undefined) return;
-  state.stepCalls = undefined;
-  let at = 0;
-  while (at < slots.length) {
-    const record = slots[at] as StepRecord;
-    const resultCount = slots[at + 1] as number;
-    const callCount = slots[at + 2] as number;
-    at += 3;
-    const results = at;
-    const toolResults: ToolResultRecord[] = new Array(resultCount);
-    for (let index = 0; index < resultCount; index++, at += RESULT_SLOTS) {
-      const flags = slots[at + 5] as number;
-      const item: ToolResultRecord = {
-        toolCallId: slots[at] as string,
-        toolName: slots[at + 1] as string,
-        qualifiedName: slots[at + 2] as string,
-        args: slots[at + 3],
-        result: slots[at + 4],
-        isError: (flags & IS_ERROR) !== 0,
-        executed: (flags & EXECUTED) !== 0,
-      };
-      if (flags & REPLAYED) item.replayed = true;
-      toolResults[index] = item;
-    }
-    const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
-    for (let index = 0; index < callCount; index++) {
-      const result = results + index * RESULT_SLOTS;
-      if (index < resultCount && (slots[result + 5] as number) & SAME_CALL) {
-        toolCalls[index] = {
-          toolCallId: slots[result] as string,
-          toolName: slots[result + 1] as string,
-          args: slots[result + 3],
-        };
-        continue;
-      }
-      toolCalls[index] = {
-        toolCallId: slots[at] as string,
-        toolName: slots[at + 1] as string,
-        args: slots[at + 2],
-      };
-      at += CALL_SLOTS;
-    }
-    record.toolCalls = toolCalls;
-    record.toolResults = toolResults;
-  }
-}
-
-/**
  * Replaces the text of the run's final answer (the last assistant message, committed by a
  * step with no tool calls) with `text`, or removes that message when `text` is undefined.
  */
 function replaceFinalAnswer(state: RunState, text: string | undefined): void {
-  settleRequests(state);
+  // Requests kept as prefixes of the transcript take their lists before it changes.
+  settleSteps(state);
   const index = state.messages.length - 1;
   const last = state.messages[index];
   if (last?.role !== "assistant") return;
@@ -382,7 +277,6 @@ export async function finishRun(
   if (final.saveSuspension) await final.saveSuspension();
 
   settleSteps(state);
-  settleRequests(state);
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
   // run does not make every later one reserve megabytes).

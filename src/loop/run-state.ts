@@ -72,18 +72,9 @@ export interface RunState {
   /** The function names this step's request offered, when a patch narrowed them (activeTools). */
   offeredTools?: ReadonlySet<string>;
   readonly requests: ModelRequest[];
-  /**
-   * Requests whose `messages` were a prefix of the transcript, kept as the request and the
-   * prefix's length until `settleRequests` (finish-run.ts) makes their lists again; undefined
-   * when there are none. Only requests nobody outside the loop saw (no hook, no telemetry).
-   */
-  requestPrefixes: unknown[] | undefined;
   readonly steps: StepRecord[];
-  /**
-   * The tool calls and results of steps committed since the last `settleSteps`, as flat
-   * slots (finish-run.ts); undefined when there are none.
-   */
-  stepCalls: unknown[] | undefined;
+  /** Steps before this index have their lists (step-slots.ts `settleSteps`). */
+  settledSteps: number;
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;
