@@ -267,7 +267,10 @@ export class HookRunner {
           ? this.#transformed(hook, invocation, outcome, resumption.options, firing)
           : // A decide's answer is traced as it is read.
             this.#decided(hook, this.#traced(hook, invocation, firing), outcome, resumption.decided);
-      if (stops) return resumption.resolve(outcome);
+      if (stops) {
+        resumption.resolve(outcome);
+        return;
+      }
       resumption.index++;
       this.#runFrom(resumption);
     } catch (error) {
@@ -288,14 +291,20 @@ export class HookRunner {
       const firing = this.#observer?.calling(hook, input, context);
       const invoked = this.#invoke(hook, input, context, firing, sequence);
       if (invoked instanceof Pending) return;
-      if (this.#transformed(hook, invoked, outcome, options, firing)) return resumption.resolve(outcome);
+      if (this.#transformed(hook, invoked, outcome, options, firing)) {
+        resumption.resolve(outcome);
+        return;
+      }
     }
     const count = transforms.length + decides.length;
     for (; resumption.index < count; resumption.index++) {
       const hook = decides[resumption.index - transforms.length]!;
       const called = this.#call(hook, outcome.payload, context, sequence);
       if (called instanceof Pending) return;
-      if (this.#decided(hook, called, outcome, decided)) return resumption.resolve(outcome);
+      if (this.#decided(hook, called, outcome, decided)) {
+        resumption.resolve(outcome);
+        return;
+      }
     }
     if (decided.ask) outcome.terminal = decided.ask;
     resumption.resolve(outcome);
