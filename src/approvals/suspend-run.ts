@@ -11,6 +11,7 @@ import type { BatchEntry, PendingCall, PendingEntry, ResultOutcome } from "../lo
 import { commitStep } from "../loop/finish-run.js";
 import type { PendingApproval } from "../loop/run-result.js";
 import type { RunState } from "../loop/run-state.js";
+import { settleSteps } from "../loop/step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "../loop/types.js";
 import { approvalSettings } from "./approval-settings.js";
 import { bindingHash } from "./approval-signer.js";
@@ -112,6 +113,7 @@ export function suspendStep(
   text: string,
 ): RunEnd {
   const { turn } = requested;
+  settleSteps(state);
   const suspension: SuspensionDraft = {
     runId: state.runId,
     sessionId: state.sessionId,

@@ -14,13 +14,18 @@ export interface ContextMeterOptions {
   window: number;
   /** Tokens every request carries besides the messages (system prompt, tool specs). */
   overheadTokens: () => number;
-  /** The transcript measured when `tokens()` is called without messages. */
-  transcript: () => readonly ModelMessage[];
+  /**
+   * The transcript measured when `tokens()` is called without messages: a function giving
+   * it, or an object whose `messages` it is (read at each call; no closure needed).
+   */
+  transcript: (() => readonly ModelMessage[]) | { readonly messages: readonly ModelMessage[] };
 }
 
 export class ContextMeter implements ContextWindowUsage {
   readonly window: number;
-  readonly #options: ContextMeterOptions;
+  // The options' fields, kept one by one (the options object is not kept).
+  readonly #overheadTokens: () => number;
+  readonly #transcript: ContextMeterOptions["transcript"];
   #overhead: number | undefined;
   // The last report, as two fields (not an object per step).
   #observedSent: readonly ModelMessage[] | undefined;
@@ -28,7 +33,8 @@ export class ContextMeter implements ContextWindowUsage {
 
   constructor(options: ContextMeterOptions) {
     this.window = options.window;
-    this.#options = options;
+    this.#overheadTokens = options.overheadTokens;
+    this.#transcript = options.transcript;
   }
 
   /**
@@ -48,13 +54,18 @@ export class ContextMeter implements ContextWindowUsage {
     this.#observedTokens = inputTokens;
   }
 
-  tokens(messages: readonly ModelMessage[] = this.#options.transcript()): number {
+  tokens(messages: readonly ModelMessage[] = this.#current()): number {
     const sent = this.#observedSent;
     if (sent && startsWith(messages, sent)) {
       return this.#observedTokens + estimateTokens(messages.slice(sent.length));
     }
-    this.#overhead ??= this.#options.overheadTokens();
+    this.#overhead ??= this.#overheadTokens();
     return this.#overhead + estimateTokens(messages);
+  }
+
+  #current(): readonly ModelMessage[] {
+    const transcript = this.#transcript;
+    return typeof transcript === "function" ? transcript() : transcript.messages;
   }
 
   pressure(messages?: readonly ModelMessage[]): number {

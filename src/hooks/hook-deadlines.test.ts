@@ -8,7 +8,7 @@ import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { z } from "zod";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
-import { type AnyHook, createAgent, defineHook, scriptedModel, tool } from "../index.js";
+import { type AnyHook, createAgent, defineHook, flow, scriptedModel, tool } from "../index.js";
 import { HookDeadlines } from "./hook-deadlines.js";
 import type { RegisteredHook } from "./hook-registry.js";
 
@@ -221,6 +221,60 @@ describe("async hooks under concurrency", () => {
       } finally {
         process.off("warning", onWarning);
       }
+    },
+  );
+});
+
+describe("a late answer after a timeout", () => {
+  test.each(SURFACES)(
+    "%s: a transform that timed out (failing open) answers late; the next pending transform keeps its own answer",
+    async (surface) => {
+      const ran: unknown[] = [];
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const agent = createAgent({
+        model: scriptedModel([{ toolCalls: [{ name: "write", args: { path: "a.txt" } }] }, { text: "done" }]),
+        logger: silent,
+        tools: {
+          write: tool({
+            inputSchema: z.object({ path: z.string() }),
+            execute: (args) => {
+              ran.push(args);
+              return "ok";
+            },
+          }),
+        },
+        hooks: [
+          // Answers first (nothing), so the dispatch goes on reading its hooks one at a time.
+          defineHook({ name: "first", on: "tool_call", kind: "transform", handler: async () => undefined }),
+          defineHook({
+            name: "slow",
+            on: "tool_call",
+            kind: "transform",
+            timeoutMs: 20,
+            onError: "fail_open",
+            handler: async () => {
+              await sleep(120);
+              return flow.rewriteArgs({ path: "late.txt" });
+            },
+          }),
+          defineHook({
+            name: "next",
+            on: "tool_call",
+            kind: "transform",
+            handler: async () => {
+              await sleep(300);
+              return flow.rewriteArgs({ path: "next.txt" });
+            },
+          }),
+        ],
+      });
+      const { result } = await runOn(surface, agent, "write");
+      expect(result.outcome).toBe("completed");
+      // The late answer of "slow" (at 120 ms) is dropped, not taken for "next"'s.
+      expect(ran).toEqual([{ path: "next.txt" }]);
+      const effects = result.events.map((entry) => `${entry.hook}:${entry.effect}`);
+      expect(effects).toContain("slow:fail_open");
+      expect(effects).toContain("next:rewriteArgs");
     },
   );
 });

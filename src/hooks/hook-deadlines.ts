@@ -26,20 +26,19 @@ class Expired {
   constructor(readonly invocation: Invocation) {}
 }
 
-/** `new Promise`'s resolving functions, taken by one shared executor (no closure per hook). */
-let takenResolve: (value: unknown) => void = () => {};
-let takenReject: (error: unknown) => void = () => {};
-function take(resolve: (value: unknown) => void, reject: (error: unknown) => void): void {
-  takenResolve = resolve;
-  takenReject = reject;
+/**
+ * Who reads a pending hook's answer: called once, with the hook's answer (`threw`: its
+ * rejection) or an `Expired` when its timeout or the run's abort came first. The reader
+ * hands what it read to `HookDeadlines.outcome`. The runner reads every pending hook of a
+ * dispatch with one reader (no promise or await per hook).
+ */
+export interface PendingReader {
+  read(pending: Pending, value: unknown, threw: boolean): void;
 }
 
 /**
- * One pending hook, linked into its run's list while it waits. `answer` settles with the
- * hook's own answer (rejecting with its rejection), or with an `Expired` when its timeout or
- * the run's abort comes first. Whoever reads it hands what it read to
- * `HookDeadlines.outcome`, which unlinks it. The hook's promise settles `answer` through
- * `answer`'s own resolving functions: no closure, no callback of ours per hook.
+ * One pending hook, linked into its run's list while it waits; `reader` gets its answer
+ * (set by whoever entered it, before the answer can arrive: answers come in later ticks).
  */
 export class Pending {
   /** When the first tick after the hook started fired (the clock it times out by). */
@@ -49,14 +48,38 @@ export class Pending {
   firing: unknown = undefined;
   previous: Pending | undefined = undefined;
   next: Pending | undefined = undefined;
-  readonly answer: Promise<unknown>;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
+  reader: PendingReader | undefined;
+  /** The sequence it was read in, when it was (see `SequentialReader`). */
+  via: SequentialReader | undefined = undefined;
 
-  constructor(readonly hook: RegisteredHook) {
-    this.answer = new Promise(take);
-    this.resolve = takenResolve;
-    this.reject = takenReject;
+  constructor(
+    readonly hook: RegisteredHook,
+    reader: PendingReader | undefined,
+  ) {
+    this.reader = reader;
+  }
+}
+
+/**
+ * Reads pending hooks that wait one at a time (a dispatch's transforms and decides, in
+ * order) with two functions made once, not a pair per hook: the answer that comes is
+ * `current`'s. When a hook expires (its timeout, the run's abort) its promise may still
+ * settle later, so the reader retires (it drops whatever comes to it) and the sequence
+ * goes on with a new one (`HookDeadlines.enterNext`).
+ */
+export class SequentialReader {
+  current: Pending | undefined = undefined;
+  retired = false;
+  readonly fulfilled = (value: unknown): void => this.#take(value, false);
+  readonly rejected = (error: unknown): void => this.#take(error, true);
+
+  constructor(readonly reader: PendingReader) {}
+
+  #take(value: unknown, threw: boolean): void {
+    if (this.retired) return;
+    const pending = this.current!;
+    this.current = undefined;
+    if (!pending.done) this.reader.read(pending, value, threw);
   }
 }
 
@@ -97,28 +120,63 @@ export class HookDeadlines {
     pending: PromiseLike<unknown>,
     after: AfterInvocation<T> = same,
   ): Promise<T> {
-    const entered = this.enter(hook, pending);
-    return entered.answer.then(
-      (value) => after(hook, this.outcome(entered, value, false)),
-      (error) => after(hook, this.outcome(entered, error, true)),
-    );
+    return new Promise<T>((resolve, reject) => {
+      this.enter(hook, pending, {
+        read: (entered, value, threw) => {
+          try {
+            resolve(after(hook, this.outcome(entered, value, threw)));
+          } catch (error) {
+            reject(error);
+          }
+        },
+      });
+    });
   }
 
   /**
-   * Starts the race of a hook's pending answer: the caller awaits `answer` and hands what it
-   * read to `outcome` (the engine's path: one promise and one entry per pending hook).
+   * Starts the race of a hook's pending answer: `reader` (or the one set on the returned
+   * entry before the answer can arrive) gets what it came to, and hands it to `outcome`.
+   * One entry and one reaction on the hook's promise per pending hook.
    */
-  enter(hook: RegisteredHook, value: PromiseLike<unknown>): Pending {
-    const pending = new Pending(hook);
+  enter(hook: RegisteredHook, value: PromiseLike<unknown>, reader?: PendingReader): Pending {
+    const pending = new Pending(hook, reader);
     if (this.#signal?.aborted) {
       pending.done = true;
-      pending.resolve(new Expired(aborted(hook)));
       // The late outcome is dropped, but a rejection of it must not go unhandled.
       value.then(undefined, () => {});
+      deliver(pending, new Expired(aborted(hook)));
       return pending;
     }
     this.#link(pending);
-    value.then(pending.resolve, pending.reject);
+    value.then(
+      (answer) => {
+        // Settled first by its timeout or the run's abort: the late answer is dropped.
+        if (!pending.done) pending.reader!.read(pending, answer, false);
+      },
+      (error: unknown) => {
+        if (!pending.done) pending.reader!.read(pending, error, true);
+      },
+    );
+    return pending;
+  }
+
+  /**
+   * `enter` for the next hook of a sequence whose hooks wait one at a time: read through
+   * `sequence` (no function made for this hook), or a new sequence when that one retired.
+   * Returns the sequence the hook is read in.
+   */
+  enterNext(hook: RegisteredHook, value: PromiseLike<unknown>, sequence: SequentialReader): Pending {
+    const pending = new Pending(hook, sequence.reader);
+    if (this.#signal?.aborted) {
+      pending.done = true;
+      value.then(undefined, () => {});
+      deliver(pending, new Expired(aborted(hook)));
+      return pending;
+    }
+    this.#link(pending);
+    pending.via = sequence;
+    sequence.current = pending;
+    value.then(sequence.fulfilled, sequence.rejected);
     return pending;
   }
 
@@ -175,7 +233,9 @@ export class HookDeadlines {
   /** Settles a pending hook first, as expired: unlinked now, its later answer dropped. */
   #expire(pending: Pending, invocation: Invocation): void {
     this.#unlink(pending);
-    pending.resolve(new Expired(invocation));
+    // Its promise may still settle: the sequence it is read in drops that, and ends here.
+    if (pending.via) pending.via.retired = true;
+    deliver(pending, new Expired(invocation));
   }
 
   readonly #tick = (): void => {
@@ -213,6 +273,11 @@ export class HookDeadlines {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
   }
+}
+
+/** Hands an expiry to the pending hook's reader in a later microtask, as an answer would come. */
+function deliver(pending: Pending, expired: Expired): void {
+  queueMicrotask(() => pending.reader!.read(pending, expired, false));
 }
 
 function aborted(hook: RegisteredHook): Invocation {

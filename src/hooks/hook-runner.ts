@@ -14,7 +14,7 @@ import { applyFlow, NONE } from "./apply-flow.js";
 import { type BlockingOptions, type BlockingOutcome, NO_HOOKS, NO_OPTIONS, phased } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { HookContext, HookLogger } from "./hook-context.js";
-import { HookDeadlines, Pending } from "./hook-deadlines.js";
+import { HookDeadlines, Pending, type PendingReader, SequentialReader } from "./hook-deadlines.js";
 import type { HookObserver } from "./hook-observer.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
@@ -29,6 +29,24 @@ type InvokedHook = Invocation & { traced?: boolean };
  * common case, which allocates nothing (no invocation, no trace entry, no promise).
  */
 const QUIET: InvokedHook = Object.freeze({ ok: true, result: undefined, traced: true });
+
+/** A dispatch resumed after a hook answered with a promise: where it is, and how it ends. */
+interface Resumption<P extends AnyEventPayload> {
+  readonly initial: P;
+  readonly outcome: BlockingOutcome<P>;
+  readonly context: HookContext;
+  readonly selection: HookSelection;
+  readonly options: BlockingOptions;
+  /** The hook in flight, or next: transforms first, then decides. */
+  index: number;
+  readonly decided: { ask?: { flow: Flow; hook: string } };
+  readonly resolve: (outcome: BlockingOutcome<P>) => void;
+  readonly reject: (error: unknown) => void;
+  /** Reads each of its pending hooks' answers. */
+  reader: PendingReader;
+  /** Hands them to `reader`, one hook at a time (replaced when a hook expired). */
+  sequence: SequentialReader;
+}
 
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
@@ -54,7 +72,10 @@ export interface HookRunnerOptions {
 }
 
 export class HookRunner {
-  readonly #options: HookRunnerOptions;
+  // The options' fields, kept one by one (not the options object, nor its `keep`).
+  readonly #registries: HookRunnerOptions["registries"];
+  readonly #log: HookLogger;
+  readonly #signal: AbortSignal | undefined;
   readonly #trace: TraceLog;
   readonly #observer: HookObserver | undefined;
   /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
@@ -62,11 +83,15 @@ export class HookRunner {
   /** Inspections answered with a promise and not settled yet; `#idle` wakes `settle()`. */
   #inflight = 0;
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Reads the answers of inspections that answered with a promise: made at the first one. */
+  #inspectReader: PendingReader | undefined;
   /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
   #depth: number | undefined;
 
   constructor(options: HookRunnerOptions) {
-    this.#options = options;
+    this.#registries = options.registries;
+    this.#log = options.log;
+    this.#signal = options.signal;
     this.#trace = new TraceLog(options.trace, options.keep?.capacity);
     this.#observer = options.observer;
   }
@@ -86,7 +111,7 @@ export class HookRunner {
    * listens to costs no payload, context or dispatch at all.
    */
   wants(event: EventName): boolean {
-    const { registries } = this.#options;
+    const registries = this.#registries;
     for (let index = 0; index < registries.length; index++)
       if (registries[index]!.registry.has(event)) return true;
     return false;
@@ -98,7 +123,7 @@ export class HookRunner {
    * megamorphic load each time.
    */
   select(payload: AnyEventPayload, type: EventName = payload.type): HookSelection {
-    const { registries } = this.#options;
+    const registries = this.#registries;
     if (registries.length === 1) {
       const only = registries[0]!;
       // Every payload a runner dispatches carries its run's lineage: the depth is the run's.
@@ -189,8 +214,12 @@ export class HookRunner {
     return outcome;
   }
 
-  /** The rest of a dispatch once a hook answered with a promise: hook `at` (transforms, then decides) on. */
-  async #resume<P extends AnyEventPayload>(
+  /**
+   * The rest of a dispatch once a hook answered with a promise: hook `at` (transforms, then
+   * decides) on. Each pending hook's answer is read by the dispatch's one reader, which
+   * takes it and goes on with the next hooks: no promise or await per pending hook.
+   */
+  #resume<P extends AnyEventPayload>(
     initial: P,
     outcome: BlockingOutcome<P>,
     context: HookContext,
@@ -200,69 +229,107 @@ export class HookRunner {
     first: Pending,
     decidedSoFar: { ask?: { flow: Flow; hook: string } } | undefined,
   ): Promise<BlockingOutcome<P>> {
-    const { transforms, decides } = selection;
-    let pending: Pending | undefined = first;
-    for (let index = at; index < transforms.length; index++) {
-      const hook = transforms[index]!;
-      let firing: unknown;
-      let invocation: InvokedHook;
-      if (pending === undefined) {
-        const input = hook.event === "model_request" ? initial : outcome.payload;
-        firing = this.#observer?.calling(hook, input, context);
-        const invoked = this.#invoke(hook, input, context, firing);
-        if (invoked instanceof Pending) pending = invoked;
-        else invocation = invoked;
-      } else firing = pending.firing;
-      if (pending !== undefined) {
-        // The answer read here, not in a callback of ours: one promise per pending hook.
-        let value: unknown;
-        let threw = false;
-        try {
-          value = await pending.answer;
-        } catch (error) {
-          value = error;
-          threw = true;
-        }
-        invocation = this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing);
-        pending = undefined;
+    return new Promise<BlockingOutcome<P>>((resolve, reject) => {
+      const resumption: Resumption<P> = {
+        initial,
+        outcome,
+        context,
+        selection,
+        options,
+        index: at,
+        decided: decidedSoFar ?? {},
+        resolve,
+        reject,
+        reader: undefined!,
+        sequence: undefined!,
+      };
+      resumption.reader = {
+        read: (pending, value, threw) => this.#resumed(resumption, pending, value, threw),
+      };
+      resumption.sequence = new SequentialReader(resumption.reader);
+      first.reader = resumption.reader;
+    });
+  }
+
+  /** A pending hook of a resumed dispatch answered (or expired): its answer taken, the next hooks run. */
+  #resumed<P extends AnyEventPayload>(
+    resumption: Resumption<P>,
+    pending: Pending,
+    value: unknown,
+    threw: boolean,
+  ): void {
+    try {
+      const { hook, firing } = pending;
+      const { outcome } = resumption;
+      const invocation = this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing);
+      const stops =
+        resumption.index < resumption.selection.transforms.length
+          ? this.#transformed(hook, invocation, outcome, resumption.options, firing)
+          : // A decide's answer is traced as it is read.
+            this.#decided(hook, this.#traced(hook, invocation, firing), outcome, resumption.decided);
+      if (stops) {
+        resumption.resolve(outcome);
+        return;
       }
-      if (this.#transformed(hook, invocation!, outcome, options, firing)) return outcome;
+      resumption.index++;
+      this.#runFrom(resumption);
+    } catch (error) {
+      resumption.reject(error);
     }
-    const decided = decidedSoFar ?? {};
-    for (let index = Math.max(0, at - transforms.length); index < decides.length; index++) {
-      const hook = decides[index]!;
-      let invocation: InvokedHook;
-      if (pending === undefined) {
-        const called = this.#call(hook, outcome.payload, context);
-        if (called instanceof Pending) pending = called;
-        else invocation = called;
+  }
+
+  /** Runs a resumed dispatch's hooks from its index until one answers with a promise, or to its end. */
+  #runFrom<P extends AnyEventPayload>(resumption: Resumption<P>): void {
+    const { initial, outcome, context, selection, options, decided } = resumption;
+    const { transforms, decides } = selection;
+    // A hook of this dispatch expired: its late answer may still come to the old sequence.
+    if (resumption.sequence.retired) resumption.sequence = new SequentialReader(resumption.reader);
+    const sequence = resumption.sequence;
+    for (; resumption.index < transforms.length; resumption.index++) {
+      const hook = transforms[resumption.index]!;
+      const input = hook.event === "model_request" ? initial : outcome.payload;
+      const firing = this.#observer?.calling(hook, input, context);
+      const invoked = this.#invoke(hook, input, context, firing, sequence);
+      if (invoked instanceof Pending) return;
+      if (this.#transformed(hook, invoked, outcome, options, firing)) {
+        resumption.resolve(outcome);
+        return;
       }
-      if (pending !== undefined) {
-        invocation = await this.#answered(pending);
-        pending = undefined;
+    }
+    const count = transforms.length + decides.length;
+    for (; resumption.index < count; resumption.index++) {
+      const hook = decides[resumption.index - transforms.length]!;
+      const called = this.#call(hook, outcome.payload, context, sequence);
+      if (called instanceof Pending) return;
+      if (this.#decided(hook, called, outcome, decided)) {
+        resumption.resolve(outcome);
+        return;
       }
-      if (this.#decided(hook, invocation!, outcome, decided)) return outcome;
     }
     if (decided.ask) outcome.terminal = decided.ask;
-    return outcome;
+    resumption.resolve(outcome);
   }
 
   /** A decide or before-observer's pending answer, read and traced. */
-  async #answered(pending: Pending): Promise<InvokedHook> {
-    let value: unknown;
-    let threw = false;
-    try {
-      value = await pending.answer;
-    } catch (error) {
-      value = error;
-      threw = true;
-    }
-    const { hook, firing } = pending;
-    return this.#traced(
-      hook,
-      this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing),
-      firing,
-    );
+  #answered(pending: Pending): Promise<InvokedHook> {
+    return new Promise<InvokedHook>((resolve, reject) => {
+      pending.reader = {
+        read: (entered, value, threw) => {
+          try {
+            const { hook, firing } = entered;
+            resolve(
+              this.#traced(
+                hook,
+                this.#failure(hook, this.#deadlines!.outcome(entered, value, threw), firing),
+                firing,
+              ),
+            );
+          } catch (error) {
+            reject(error);
+          }
+        },
+      };
+    });
   }
 
   /** Applies a transform's answer; true when the dispatch stops here (failure or terminal). */
@@ -328,9 +395,11 @@ export class HookRunner {
       // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
         this.#inflight++;
-        const pending = this.#race().enter(hook, value);
+        this.#inspectReader ??= {
+          read: (pending, answer, threw) => this.#inspectSettled(pending, answer, threw),
+        };
+        const pending = this.#race().enter(hook, value, this.#inspectReader);
         pending.firing = firing;
-        void this.#inspectLater(pending);
         continue;
       }
       const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
@@ -354,16 +423,8 @@ export class HookRunner {
     }
   }
 
-  /** An inspection that answered with a promise: read once it settles, traced, counted off. */
-  async #inspectLater(pending: Pending): Promise<void> {
-    let value: unknown;
-    let threw = false;
-    try {
-      value = await pending.answer;
-    } catch (error) {
-      value = error;
-      threw = true;
-    }
+  /** An inspection that answered with a promise, once it settled (or expired): traced, counted off. */
+  #inspectSettled(pending: Pending, value: unknown, threw: boolean): void {
     const { hook, firing } = pending;
     const invocation = this.#traced(
       hook,
@@ -400,12 +461,12 @@ export class HookRunner {
   }
 
   #race(): HookDeadlines {
-    this.#deadlines ??= new HookDeadlines(this.#options.signal);
+    this.#deadlines ??= new HookDeadlines(this.#signal);
     return this.#deadlines;
   }
 
   #inspectFailed(error: HookError): void {
-    this.#options.log.warn(`inspect hook failed (isolated): ${error.message}`);
+    this.#log.warn(`inspect hook failed (isolated): ${error.message}`);
   }
 
   /**
@@ -413,7 +474,12 @@ export class HookRunner {
    * no promise costs none (no microtask per hook; see bench/hooks); a promise otherwise.
    * `QUIET` (traced, nothing allocated) when it answered nothing.
    */
-  #call(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): InvokedHook | Pending {
+  #call(
+    hook: RegisteredHook,
+    payload: AnyEventPayload,
+    context: HookContext,
+    sequence?: SequentialReader,
+  ): InvokedHook | Pending {
     const firing = this.#observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
@@ -422,7 +488,9 @@ export class HookRunner {
     }
     // Decide hooks: no result to apply first, so the answer is traced as it is read.
     if (isPending(value)) {
-      const pending = this.#race().enter(hook, value);
+      const pending = sequence
+        ? this.#race().enterNext(hook, value, sequence)
+        : this.#race().enter(hook, value);
       pending.firing = firing;
       return pending;
     }
@@ -444,15 +512,19 @@ export class HookRunner {
     payload: AnyEventPayload,
     context: HookContext,
     firing: unknown,
+    sequence?: SequentialReader,
   ): InvokedHook | Pending {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
       this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
       return QUIET;
     }
-    // A raw answer other than nothing: checked (or raced), its failure traced.
+    // A raw answer other than nothing: checked (or raced), its failure traced. A resumed
+    // dispatch reads it through its sequence (no function made for it).
     if (isPending(value)) {
-      const pending = this.#race().enter(hook, value);
+      const pending = sequence
+        ? this.#race().enterNext(hook, value, sequence)
+        : this.#race().enter(hook, value);
       pending.firing = firing;
       return pending;
     }
@@ -464,7 +536,7 @@ export class HookRunner {
     const { error } = invocation;
     // An aborted run never fails open: nothing should go on after the abort.
     if (hook.failOpen && hook.kind !== "inspect" && error.reason !== "aborted") {
-      this.#options.log.warn(`hook failed open (onError: fail_open): ${error.message}`);
+      this.#log.warn(`hook failed open (onError: fail_open): ${error.message}`);
       this.#traceEffect(hook, "fail_open", error.message, firing);
       return { ok: true, result: undefined, traced: true };
     }

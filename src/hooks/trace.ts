@@ -42,18 +42,26 @@ export function liveEvent(entry: HookTraceEntry): HookLiveEvent {
  */
 export class TraceLog {
   readonly #onTrace: ((event: HookLiveEvent) => void) | undefined;
-  readonly #events: HookTraceEntry[] | undefined;
+  /** Whether entries are kept, and the room made for them at the first one. */
+  readonly #capacity: number | undefined;
+  /** Made at the first entry kept: a run no hook fires for holds no list. */
+  #events: HookTraceEntry[] | undefined;
   #count = 0;
 
   /** `capacity` undefined: nothing is kept (entries only go to `onTrace`). */
   constructor(onTrace: ((event: HookLiveEvent) => void) | undefined, capacity: number | undefined) {
     this.#onTrace = onTrace;
-    this.#events = capacity === undefined ? undefined : new Array(capacity);
+    this.#capacity = capacity;
+  }
+
+  #kept(): HookTraceEntry[] | undefined {
+    if (this.#events === undefined && this.#capacity !== undefined) this.#events = new Array(this.#capacity);
+    return this.#events;
   }
 
   /** `live`: the entry's live form when there is one already (a quiet firing's, shared). */
   record(entry: HookTraceEntry, live?: HookLiveEvent): void {
-    const events = this.#events;
+    const events = this.#events ?? this.#kept();
     if (events !== undefined) events[this.#count++] = entry;
     const onTrace = this.#onTrace;
     if (onTrace !== undefined) onTrace(live ?? liveEvent(entry));
@@ -61,13 +69,13 @@ export class TraceLog {
 
   /** Entries traced elsewhere (a resumed run's earlier trace): kept, not sent to `onTrace`. */
   restore(entries: readonly HookTraceEntry[]): void {
-    const events = this.#events;
+    const events = this.#kept();
     if (events !== undefined) for (const entry of entries) events[this.#count++] = entry;
   }
 
   /** The kept entries so far, in firing order (the list itself, trimmed to them). */
   events(): HookTraceEntry[] {
-    const events = this.#events;
+    const events = this.#kept();
     if (events === undefined) return [];
     if (events.length !== this.#count) events.length = this.#count;
     return events;

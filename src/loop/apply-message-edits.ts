@@ -14,6 +14,7 @@ import type { EventName } from "../events/catalogue.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { MessageEdit } from "../hooks/flow.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
+import { settleSteps } from "./step-slots.js";
 import type { RunEnd } from "./types.js";
 
 export type EditsOutcome =
@@ -128,7 +129,8 @@ async function compact(
   if (broken) return { kind: "failure", error: broken };
   // A message the replacement puts back (moved, not removed) is not archived.
   const gone = removed.filter((message) => !replacement.includes(message));
-  state.archived.push(...gone);
+  // The run's list is made at its first compaction (until then it shares an empty one).
+  if (gone.length) state.archived = state.archived.length ? [...state.archived, ...gone] : gone;
   replaceTranscript(state, next);
   state.log.info(
     `hook "${hook}" compacted ${gone.length} messages into ${replacement.length - (removed.length - gone.length)}${edit.reason ? ` (${edit.reason})` : ""}`,
@@ -137,6 +139,8 @@ async function compact(
 }
 
 function replaceTranscript(state: RunState, next: readonly ModelMessage[]): void {
+  // Requests kept as prefixes of the transcript take their lists before it changes.
+  settleSteps(state);
   state.messages.splice(0, state.messages.length, ...next);
 }
 

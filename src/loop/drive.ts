@@ -8,9 +8,10 @@ import { randomUUID } from "node:crypto";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
+import type { ModelTurn } from "../models/language-model.js";
 import { runIndex } from "../sessions/run-index.js";
 import { acquireSessionLease } from "../sessions/session-lease.js";
-import { lockSession } from "../sessions/session-lock.js";
+import { lockSession, releaseSession } from "../sessions/session-lock.js";
 import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import { startRunTelemetry } from "../telemetry/run-telemetry.js";
 import type { RunSummary } from "../telemetry/types.js";
@@ -22,15 +23,21 @@ import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
 import { createHookModel } from "./hook-model.js";
-import { requestStep } from "./request-step.js";
-import { type RunInput, splitInput, userMessage } from "./run-input.js";
+import { firstAnswered, firstFailed, requestStep, sendFirst } from "./request-step.js";
+import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
-import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
+import {
+  type ApprovalFlow,
+  contextFor,
+  type GoverningRegistry,
+  NO_MESSAGES,
+  type RunState,
+} from "./run-state.js";
 import { checkAnswer, OutputValidationError, outputFeedback } from "./structured-output.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
-import type { LoopRuntime, RunEnd, RunOptions } from "./types.js";
+import type { LoopRuntime, RunEnd, RunOptions, StepRequestOutcome } from "./types.js";
 
 /** A suspended run being resumed: built by approvals/resume-run.ts, which settles its pending step. */
 export interface ResumePoint {
@@ -53,6 +60,27 @@ function flatId(): string {
   return id;
 }
 
+/** A top-level run's lineage: its agent path and the registries it dispatches to. */
+interface Lineage {
+  readonly agentPath: readonly string[];
+  readonly registries: readonly GoverningRegistry[];
+}
+
+/** Made once per agent and shared by its top-level runs (both are read, never written). */
+const lineages = new WeakMap<LoopRuntime, Lineage>();
+
+function lineageOf(runtime: LoopRuntime): Lineage {
+  let lineage = lineages.get(runtime);
+  if (lineage === undefined) {
+    lineage = {
+      agentPath: Object.freeze([runtime.name]),
+      registries: Object.freeze([Object.freeze({ registry: runtime.registry, depth: 0 })]),
+    };
+    lineages.set(runtime, lineage);
+  }
+  return lineage;
+}
+
 export async function drive(
   runtime: LoopRuntime,
   runInput: RunInput,
@@ -60,147 +88,44 @@ export async function drive(
   surface: Surface,
   /** Asks for approvals and suspends the run: approvals/ implements it (see `ApprovalFlow`). */
   approvals: ApprovalFlow,
-  agentPath: readonly string[] = [runtime.name],
+  agentPath: readonly string[] = lineageOf(runtime).agentPath,
   /** A sub-agent's run: the registries governing its parent (their owners' depths in agentPath). */
   inherited: readonly GoverningRegistry[] = [],
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
   const given = splitInput(runInput);
-  const input = given.text;
   const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
   // two at once would lose one's messages — in this process (the lock), and across
   // processes sharing the store (the lease). Both waits together stay within waitMs.
-  const { waitMs, leaseMs, oneShotTtlMs } = runtime.sessions;
   const started = Date.now();
-  const locking = lockSession(runtime, sessionId, waitMs);
-  const release = locking instanceof Promise ? await locking : locking;
-  // One frame for the session's turn, its lease and the run's signal (each frame a parked
-  // run keeps costs its heap: a run in flight holds as few as the loop needs).
-  let lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
-  let composed: RunSignal | undefined;
+  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
+  if (locking) await locking;
+  // This frame waits for the whole run: it holds as little as it can (the rest of the
+  // set-up is `openRun`'s, the end `closeRun`'s), each frame a parked run keeps costs its heap.
+  const open: OpenRun = { lease: undefined, signal: undefined, state: undefined!, session: undefined! };
   try {
-    // A store only this process sees needs no lease: the queue above is all the turn-taking.
-    lease =
-      runtime.store.sharing === "process"
-        ? undefined
-        : await acquireSessionLease(runtime.store, sessionId, {
-            waitMs: Math.max(0, waitMs - (Date.now() - started)),
-            leaseMs,
-            ...(options.signal ? { signal: options.signal } : {}),
-          });
-    // A session the agent named itself (no sessionId given) is not kept forever.
-    const oneShot = resumed === undefined && options.sessionId === undefined;
-    const save: SaveSessionOptions = oneShot ? { ttlMs: oneShotTtlMs } : {};
-    const runId = resumed?.runId ?? flatId();
-    // The run's own signal, following the caller's (one listener on it for the whole run). A
-    // run that got none can never be aborted, and shares one signal that never aborts.
-    composed = runSignal(options.signal);
-    const { signal } = composed;
-
-    const existing = await runtime.store.loadSession(sessionId);
-    const now = Date.now();
-    const session: SessionRecord = existing ?? {
-      id: sessionId,
-      messages: [],
-      createdAt: now,
-      updatedAt: now,
-      version: 0,
-    };
-    // A transcript passed in (a stateless server's client holds it) replaces the stored one.
-    if (options.messages) session.messages = options.messages.slice();
-    const isNewSession = existing === undefined && session.messages.length === 0;
-    // A session scope is kept for the session's next runs once a hook writes to it: a run
-    // whose hooks never do leaves nothing behind in the agent's memory.
-    let sessionScratch = runtime.sessionScratch.get(sessionId);
-    if (!sessionScratch) {
-      const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
-      sessionScratch = scratch;
-    }
-    const runScratch = new Scratchpad(sessionScratch);
-    const registries = [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-    const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-    const turn = await runIndex(
+    const existed = await openRun(
       runtime,
-      sessionId,
-      session,
-      resumed !== undefined || options.messages !== undefined,
-    );
-    // Undefined unless telemetry is on and something records the run's span.
-    const telemetry =
-      runtime.telemetry &&
-      startRunTelemetry(runtime.telemetry, {
-        agentName: runtime.name,
-        runId,
-        sessionId,
-        agentPath,
-        resumed: resumed !== undefined,
-      });
-    const state: RunState = {
-      runId,
-      sessionId,
-      agentName: runtime.name,
-      agentPath,
-      registries,
-      isStreaming: surface.streaming,
-      signal,
-      log: runtime.log,
-      runner: new HookRunner({
-        registries,
-        // The stream surfaces each firing live (unless asked not to); both surfaces keep the
-        // trace (RunResult.events).
-        trace: surface.hookEvents ? surface.emit : undefined,
-        keep: { capacity: runtime.traceCapacity },
-        log: runtime.log,
-        observer: telemetry,
-        ...(composed.abortable ? { signal } : {}),
-      }),
-      telemetry,
+      given,
+      options,
+      surface,
       approvals,
-      sessionScratch,
-      runScratch,
-      stepScratch: new Scratchpad(runScratch),
-      step: -1,
-      messages: session.messages,
-      userMessageIndex: -1,
-      input,
-      inputParts: given.parts ? given : undefined,
-      turn,
-      requests: [],
-      steps: [],
-      usage,
-      meter: createRunMeter(runtime, () => state.messages),
-      model: createHookModel(runtime, usage, signal),
-      archived: [],
-      // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
-      emit: surface.emit,
-      toolView: undefined,
-      prompts: new PromptBuilder(),
-      continuations: 0,
-      outputMisses: 0,
-      patchedSystem: undefined,
-      systemCacheWarned: false,
-    };
-
-    resumed?.restore(state);
-    if (surface.streaming) {
-      const start: Extract<AgentEvent, { type: "run-start" }> = {
-        type: "run-start",
-        runId,
-        sessionId,
-        input,
-        agentPath,
-      };
-      if (resumed) start.resumed = true;
-      surface.emit(start);
-    }
+      agentPath,
+      inherited,
+      resumed,
+      sessionId,
+      started,
+      open,
+    );
+    const state = open.state;
     let end: RunEnd;
     try {
       end = resumed
         ? await resumed.settle(state, surface)
-        : (existing !== undefined && (await approvals.waiting(runtime, state))) ||
-          (await loop(runtime, state, surface, isNewSession));
+        : (existed && (await approvals.waiting(runtime, state))) ||
+          (await loop(runtime, state, surface, existed === false && state.messages.length === 0));
     } catch (error) {
       end = {
         outcome: "error",
@@ -209,53 +134,228 @@ export async function drive(
         error: error as Error,
       };
     }
-    // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
-    if (state.signal.aborted && end.outcome === "error") end = abortedEnd(end.text, state.signal);
-    let result: RunResult;
-    try {
-      result = await finishRun(
-        runtime,
-        state,
-        session,
-        end,
-        (text) => continueSteps(runtime, state, surface, text),
-        save,
-      );
-    } catch (error) {
-      state.runner.close();
-      telemetry?.runEnded({
-        outcome: "error",
-        text: "",
-        reason: error instanceof Error ? error.message : String(error),
-        input: state.input,
-        usage: state.usage,
-        steps: state.steps.length,
-      });
-      throw error;
-    }
-    state.runner.close();
-    if (telemetry) {
-      const summary: RunSummary = {
-        outcome: result.outcome,
-        text: result.text,
-        input: state.input,
-        usage: result.usage,
-        steps: result.steps.length,
-      };
-      if (result.reason !== undefined) summary.reason = result.reason;
-      if (result.hook !== undefined) summary.hook = result.hook;
-      telemetry.runEnded(summary);
-    }
-    surface.emit({ type: "run-finish", result });
-    return result;
+    return await closeRun(
+      runtime,
+      open,
+      surface,
+      end,
+      resumed === undefined && options.sessionId === undefined,
+    );
   } finally {
-    composed?.release();
+    open.signal?.release();
     try {
-      if (lease) await lease.release();
+      if (open.lease) await open.lease.release();
     } finally {
-      release();
+      releaseSession(runtime, sessionId);
     }
   }
+}
+
+/** What a run holds from its set-up to its end (what `drive` releases, what `closeRun` saves). */
+interface OpenRun {
+  lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
+  signal: RunSignal | undefined;
+  state: RunState;
+  session: SessionRecord;
+}
+
+/**
+ * The run's set-up once it holds its session: the lease, its signal, the stored session, its
+ * state (into `open`). Whether the session was stored before (a new session's first run
+ * fires `session_start` unless it was given messages).
+ */
+async function openRun(
+  runtime: LoopRuntime,
+  given: SplitInput,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  sessionId: string,
+  started: number,
+  open: OpenRun,
+): Promise<boolean> {
+  const { waitMs, leaseMs } = runtime.sessions;
+  // A store only this process sees needs no lease: the queue above is all the turn-taking.
+  open.lease =
+    runtime.store.sharing === "process"
+      ? undefined
+      : await acquireSessionLease(runtime.store, sessionId, {
+          waitMs: Math.max(0, waitMs - (Date.now() - started)),
+          leaseMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+  const runId = resumed?.runId ?? flatId();
+  // The run's own signal, following the caller's (one listener on it for the whole run). A
+  // run that got none can never be aborted, and shares one signal that never aborts.
+  const composed = runSignal(options.signal);
+  open.signal = composed;
+  const { signal } = composed;
+
+  const existing = await runtime.store.loadSession(sessionId);
+  const now = Date.now();
+  const session: SessionRecord = existing ?? {
+    id: sessionId,
+    messages: [],
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+  };
+  // A transcript passed in (a stateless server's client holds it) replaces the stored one.
+  if (options.messages) session.messages = options.messages.slice();
+  open.session = session;
+  // A session scope is kept for the session's next runs once a hook writes to it: a run
+  // whose hooks never do leaves nothing behind in the agent's memory.
+  let sessionScratch = runtime.sessionScratch.get(sessionId);
+  if (!sessionScratch) {
+    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
+    sessionScratch = scratch;
+  }
+  const runScratch = new Scratchpad(sessionScratch);
+  const registries =
+    inherited.length === 0 && agentPath.length === 1
+      ? lineageOf(runtime).registries
+      : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
+  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  const turn = await runIndex(
+    runtime,
+    sessionId,
+    session,
+    resumed !== undefined || options.messages !== undefined,
+  );
+  // Undefined unless telemetry is on and something records the run's span.
+  const telemetry =
+    runtime.telemetry &&
+    startRunTelemetry(runtime.telemetry, {
+      agentName: runtime.name,
+      runId,
+      sessionId,
+      agentPath,
+      resumed: resumed !== undefined,
+    });
+  const input = given.text;
+  const state: RunState = {
+    runId,
+    sessionId,
+    agentName: runtime.name,
+    agentPath,
+    registries,
+    isStreaming: surface.streaming,
+    signal,
+    log: runtime.log,
+    runner: new HookRunner({
+      registries,
+      // The stream surfaces each firing live (unless asked not to); both surfaces keep the
+      // trace (RunResult.events).
+      trace: surface.hookEvents ? surface.emit : undefined,
+      keep: { capacity: runtime.traceCapacity },
+      log: runtime.log,
+      observer: telemetry,
+      ...(composed.abortable ? { signal } : {}),
+    }),
+    telemetry,
+    approvals,
+    sessionScratch,
+    runScratch,
+    stepScratch: new Scratchpad(runScratch),
+    step: -1,
+    messages: session.messages,
+    userMessageIndex: -1,
+    input,
+    inputParts: given.parts ? given : undefined,
+    turn,
+    requests: [],
+    steps: [],
+    settledSteps: 0,
+    usage,
+    // Set below: the meter reads the state's transcript (no closure per run).
+    meter: undefined as unknown as RunState["meter"],
+    model: createHookModel(runtime, usage, signal),
+    archived: NO_MESSAGES,
+    // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
+    emit: surface.emit,
+    toolView: undefined,
+    // Set during the run: in the literal, so the state keeps one shape (no property added later).
+    offeredTools: undefined,
+    output: undefined,
+    prompts: new PromptBuilder(),
+    continuations: 0,
+    outputMisses: 0,
+    patchedSystem: undefined,
+    systemCacheWarned: false,
+  };
+  (state as { meter: RunState["meter"] }).meter = createRunMeter(runtime, state);
+  open.state = state;
+
+  resumed?.restore(state);
+  if (surface.streaming) {
+    const start: Extract<AgentEvent, { type: "run-start" }> = {
+      type: "run-start",
+      runId,
+      sessionId,
+      input,
+      agentPath,
+    };
+    if (resumed) start.resumed = true;
+    surface.emit(start);
+  }
+  return existing !== undefined;
+}
+
+/** The run's end: `run_end` hooks, the session saved, the result (and its stream event). */
+async function closeRun(
+  runtime: LoopRuntime,
+  open: OpenRun,
+  surface: Surface,
+  ended: RunEnd,
+  /** A session the agent named itself (no sessionId given) is not kept forever. */
+  oneShot: boolean,
+): Promise<RunResult> {
+  const { state } = open;
+  const telemetry = state.telemetry;
+  // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
+  const end =
+    state.signal.aborted && ended.outcome === "error" ? abortedEnd(ended.text, state.signal) : ended;
+  const save: SaveSessionOptions = oneShot ? { ttlMs: runtime.sessions.oneShotTtlMs } : {};
+  let result: RunResult;
+  try {
+    result = await finishRun(
+      runtime,
+      state,
+      open.session,
+      end,
+      (text) => continueSteps(runtime, state, surface, text),
+      save,
+    );
+  } catch (error) {
+    state.runner.close();
+    telemetry?.runEnded({
+      outcome: "error",
+      text: "",
+      reason: error instanceof Error ? error.message : String(error),
+      input: state.input,
+      usage: state.usage,
+      steps: state.steps.length,
+    });
+    throw error;
+  }
+  state.runner.close();
+  if (telemetry) {
+    const summary: RunSummary = {
+      outcome: result.outcome,
+      text: result.text,
+      input: state.input,
+      usage: result.usage,
+      steps: result.steps.length,
+    };
+    if (result.reason !== undefined) summary.reason = result.reason;
+    if (result.hook !== undefined) summary.hook = result.hook;
+    telemetry.runEnded(summary);
+  }
+  surface.emit({ type: "run-finish", result });
+  return result;
 }
 
 /** The run goes on after a `run_end` hook's `flow.retry`: its next step, errors handled as above. */
@@ -334,7 +434,22 @@ async function loop(
   return runSteps(runtime, state, surface, 0, "");
 }
 
-/** Steps from `first` until the run ends; a resumed run enters here once its pending step settled. */
+/**
+ * What one step hands the next: the last answer's text, and the ephemeral messages (retry
+ * or output feedback) the next request carries once.
+ */
+interface StepCursor {
+  text: string;
+  ephemeral: ModelMessage[];
+}
+
+const NO_EPHEMERAL: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[];
+
+/**
+ * Steps from `first` until the run ends; a resumed run enters here once its pending step
+ * settled. Each step is a call of its own: this frame, which waits for every model call,
+ * holds nothing of the steps before it (a run parked on its model keeps only its state).
+ */
 export async function runSteps(
   runtime: LoopRuntime,
   state: RunState,
@@ -342,137 +457,188 @@ export async function runSteps(
   first: number,
   lastText: string,
 ): Promise<RunEnd> {
-  let ephemeral: ModelMessage[] = [];
-  let text = lastText;
+  const cursor: StepCursor = { text: lastText, ephemeral: NO_EPHEMERAL };
   for (let step = first; step < runtime.maxSteps; step++) {
-    if (state.signal.aborted) throw abortError(state.signal);
-    state.step = step;
-    state.stepScratch = new Scratchpad(state.runScratch);
-    if (surface.streaming) surface.emit({ type: "step-start", step });
-    state.telemetry?.stepStarted(step);
+    const end = await takeStep(runtime, state, surface, step, cursor);
+    if (end !== undefined) return end;
+  }
+  return {
+    outcome: "max_steps",
+    text: cursor.text,
+    reason: `stopped after ${runtime.maxSteps} steps (maxSteps)`,
+  };
+}
 
-    if (state.runner.wants("step_start")) {
-      const stepEvent: EventPayload<"step_start"> = {
-        type: "step_start",
-        agentPath: state.agentPath,
+/** One step up to its model's answer; `undefined`: the run goes on with the next step. */
+async function takeStep(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  step: number,
+  cursor: StepCursor,
+): Promise<RunEnd | undefined> {
+  if (state.signal.aborted) throw abortError(state.signal);
+  state.step = step;
+  state.stepScratch = new Scratchpad(state.runScratch);
+  if (surface.streaming) surface.emit({ type: "step-start", step });
+  state.telemetry?.stepStarted(step);
+
+  if (state.runner.wants("step_start")) {
+    const stepEvent: EventPayload<"step_start"> = {
+      type: "step_start",
+      agentPath: state.agentPath,
+      step,
+    };
+    const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
+    const stepped =
+      stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
+    // A step_start decide is not an accepted kind, so only failures and terminate stop here.
+    const stepStop = stopOf(stepped, cursor.text);
+    if (stepStop) return stepStop;
+    if (stepped.edits.length) {
+      const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), cursor.text);
+      if (edited) return edited;
+    }
+    if (stepped.injected.length) state.messages.push(...stepped.injected);
+    state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
+  }
+
+  const first = requestStep(runtime, state, surface, cursor.ephemeral);
+  let requested: StepRequestOutcome;
+  if (first instanceof Promise) requested = await first;
+  else {
+    // The common path: the model is awaited here, with no promise chained to its answer.
+    let turn: ModelTurn | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      turn = await sendFirst(runtime, first);
+    } catch (error) {
+      failure = { error };
+    }
+    requested = failure
+      ? await firstFailed(runtime, first, cursor.ephemeral, failure.error)
+      : firstAnswered(first, turn!);
+  }
+  // The rest of the step in a frame of its own, made once the model answered.
+  return afterRequest(runtime, state, surface, step, cursor, requested);
+}
+
+/** The step after its model answered: the answer checked, its tool batch, step_end. */
+async function afterRequest(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  step: number,
+  cursor: StepCursor,
+  requested: StepRequestOutcome,
+): Promise<RunEnd | undefined> {
+  const text = cursor.text;
+  if (requested.kind === "terminate")
+    return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
+  if (requested.kind === "error") {
+    return {
+      outcome: "error",
+      text,
+      reason: requested.error.message,
+      hook: requested.hook,
+      error: requested.error,
+    };
+  }
+  const { turn } = requested;
+  state.offeredTools =
+    requested.request.tools === runtime.toolSpecs
+      ? undefined
+      : new Set(requested.request.tools.map((tool) => tool.name));
+  // The provider's count of what this step sent: token accounting measures from it. The
+  // baseline's history is a snapshot of the transcript (when nothing ephemeral was added).
+  if (cursor.ephemeral.length) {
+    state.meter.observe(state.messages, turn.usage.inputTokens);
+    cursor.ephemeral = NO_EPHEMERAL;
+  } else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
+  cursor.text = turn.text;
+  // The calls as payloads show them: the model's calls themselves (arguments parsed once),
+  // not copies (their raw input comes along; nothing in a payload is for writing).
+  const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
+  if (surface.streaming)
+    for (const call of toolCalls)
+      surface.emit({
+        type: "tool-call",
         step,
-      };
-      const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
-      const stepped =
-        stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
-      // A step_start decide is not an accepted kind, so only failures and terminate stop here.
-      const stepStop = stopOf(stepped, text);
-      if (stepStop) return stepStop;
-      if (stepped.edits.length) {
-        const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), text);
-        if (edited) return edited;
-      }
-      if (stepped.injected.length) state.messages.push(...stepped.injected);
-      state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
-    }
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        args: call.args,
+      });
+  // Calls are found and checked before the turn counts as accepted: a turn that an
+  // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
+  const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
+  const resolved = resolving instanceof Promise ? await resolving : resolving;
+  if (resolved?.kind === "terminate") {
+    addUsage(state, turn.usage);
+    return { outcome: "terminated", text: turn.text, reason: resolved.reason, hook: resolved.hook };
+  }
+  if (resolved?.kind === "retry") {
+    // The invalid step is not committed; the next request carries the feedback, once.
+    cursor.ephemeral = retryFeedback(turn, turn.toolCalls, resolved.feedback);
+    commitStep(state, requested, [], false);
+    return undefined;
+  }
+  if (state.runner.wants("model_turn_finished")) {
+    const finished: EventPayload<"model_turn_finished"> = {
+      type: "model_turn_finished",
+      agentPath: state.agentPath,
+      text: turn.text,
+      toolCalls,
+      content: assistantParts(turn.text, turn.reasoning, toolCalls),
+    };
+    state.runner.inspect(
+      finished,
+      // The model call's operation: the context its model_request and model_response hooks got.
+      requested.context?.context() ?? contextFor(state, requested.attempts),
+      state.runner.select(finished, "model_turn_finished"),
+    );
+  }
 
-    const requested = await requestStep(runtime, state, surface, ephemeral);
-    if (requested.kind === "terminate")
-      return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
-    if (requested.kind === "error") {
-      return {
-        outcome: "error",
-        text,
-        reason: requested.error.message,
-        hook: requested.hook,
-        error: requested.error,
-      };
-    }
-    const { turn } = requested;
-    state.offeredTools =
-      requested.request.tools === runtime.toolSpecs
-        ? undefined
-        : new Set(requested.request.tools.map((tool) => tool.name));
-    // The provider's count of what this step sent: token accounting measures from it. The
-    // baseline's history is a snapshot of the transcript (when nothing ephemeral was added).
-    if (ephemeral.length) state.meter.observe(state.messages, turn.usage.inputTokens);
-    else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
-    if (ephemeral.length) ephemeral = [];
-    text = turn.text;
-    // The calls as payloads show them: the model's calls themselves (arguments parsed once),
-    // not copies (their raw input comes along; nothing in a payload is for writing).
-    const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
-    if (surface.streaming)
-      for (const call of toolCalls)
-        surface.emit({
-          type: "tool-call",
-          step,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          args: call.args,
-        });
-    // Calls are found and checked before the turn counts as accepted: a turn that an
-    // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
-    const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
-    const resolved = resolving instanceof Promise ? await resolving : resolving;
-    if (resolved?.kind === "terminate") {
-      addUsage(state, turn.usage);
-      return { outcome: "terminated", text, reason: resolved.reason, hook: resolved.hook };
-    }
-    if (resolved?.kind === "retry") {
-      // The invalid step is not committed; the next request carries the feedback, once.
-      ephemeral = retryFeedback(turn, turn.toolCalls, resolved.feedback);
-      commitStep(state, requested, [], false);
-      continue;
-    }
-    if (state.runner.wants("model_turn_finished")) {
-      const finished: EventPayload<"model_turn_finished"> = {
-        type: "model_turn_finished",
-        agentPath: state.agentPath,
-        text: turn.text,
-        toolCalls,
-        content: assistantParts(turn.text, turn.reasoning, toolCalls),
-      };
-      state.runner.inspect(
-        finished,
-        // The model call's operation: the context its model_request and model_response hooks got.
-        requested.context?.context() ?? contextFor(state, requested.attempts),
-        state.runner.select(finished, "model_turn_finished"),
-      );
-    }
-
-    if (turn.toolCalls.length === 0) {
-      if (runtime.output) {
-        const checked = await checkAnswer(runtime.output, turn.text);
-        if (!checked.ok) {
-          if (state.outputMisses < runtime.output.retries) {
-            // The missed answer is not committed; the next request carries it and the problem, once.
-            state.outputMisses++;
-            ephemeral = outputFeedback(turn.text, checked.message);
-            commitStep(state, requested, [], false);
-            continue;
-          }
-          commitStep(state, requested, []);
-          const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
-          return { outcome: "error", text, reason, error: new OutputValidationError(reason, turn.text) };
+  if (turn.toolCalls.length === 0) {
+    if (runtime.output) {
+      const checked = await checkAnswer(runtime.output, turn.text);
+      if (!checked.ok) {
+        if (state.outputMisses < runtime.output.retries) {
+          // The missed answer is not committed; the next request carries it and the problem, once.
+          state.outputMisses++;
+          cursor.ephemeral = outputFeedback(turn.text, checked.message);
+          commitStep(state, requested, [], false);
+          return undefined;
         }
-        state.output = checked.value;
+        commitStep(state, requested, []);
+        const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
+        return {
+          outcome: "error",
+          text: turn.text,
+          reason,
+          error: new OutputValidationError(reason, turn.text),
+        };
       }
-      commitStep(state, requested, []);
-      const ending = endStep(state, surface, turn.text, toolCalls);
-      const ended = ending instanceof Promise ? await ending : ending;
-      if (ended) return { ...ended, text };
-      return { outcome: "completed", text };
+      state.output = checked.value;
     }
-
-    const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
-    const batch = running instanceof Promise ? await running : running;
-    if (batch.kind === "terminate") {
-      addUsage(state, turn.usage);
-      return { outcome: "terminated", text, reason: batch.reason, hook: batch.hook };
-    }
-    if (batch.kind === "suspend")
-      return state.approvals.suspend(runtime, state, requested, batch.outcomes, text);
-    commitStep(state, requested, batch.results);
-    // Synchronous unless a step_end hook needs a promise: no await on the common path.
+    commitStep(state, requested, []);
     const ending = endStep(state, surface, turn.text, toolCalls);
     const ended = ending instanceof Promise ? await ending : ending;
-    if (ended) return { ...ended, text };
+    if (ended) return { ...ended, text: turn.text };
+    return { outcome: "completed", text: turn.text };
   }
-  return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
+
+  const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
+  const batch = running instanceof Promise ? await running : running;
+  if (batch.kind === "terminate") {
+    addUsage(state, turn.usage);
+    return { outcome: "terminated", text: turn.text, reason: batch.reason, hook: batch.hook };
+  }
+  if (batch.kind === "suspend")
+    return state.approvals.suspend(runtime, state, requested, batch.outcomes, turn.text);
+  commitStep(state, requested, batch.results);
+  // Synchronous unless a step_end hook needs a promise: no await on the common path.
+  const ending = endStep(state, surface, turn.text, toolCalls);
+  const ended = ending instanceof Promise ? await ending : ending;
+  if (ended) return { ...ended, text: turn.text };
+  return undefined;
 }

@@ -6,27 +6,32 @@ import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js"
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
-import type { RunResult, StepRecord, ToolResultRecord, Usage } from "./run-result.js";
+import type { RunResult, StepRecord, Usage } from "./run-result.js";
 import { contextFor, type RunState } from "./run-state.js";
+import { keepStep, settleSteps, UNSETTLED } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
 export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
-  const usage: Usage = {
-    inputTokens: reported.inputTokens ?? 0,
-    outputTokens: reported.outputTokens ?? 0,
-    totalTokens: reported.totalTokens ?? (reported.inputTokens ?? 0) + (reported.outputTokens ?? 0),
-  };
-  state.usage.inputTokens += usage.inputTokens;
-  state.usage.outputTokens += usage.outputTokens;
-  state.usage.totalTokens += usage.totalTokens;
-  if (reported.cacheReadTokens !== undefined) {
-    usage.cacheReadTokens = reported.cacheReadTokens;
-    state.usage.cacheReadTokens = (state.usage.cacheReadTokens ?? 0) + reported.cacheReadTokens;
+  const inputTokens = reported.inputTokens ?? 0;
+  const outputTokens = reported.outputTokens ?? 0;
+  const totalTokens = reported.totalTokens ?? inputTokens + outputTokens;
+  const { cacheReadTokens, cacheWriteTokens } = reported;
+  // Every field the provider reported, in one literal (fields added later cost a second store).
+  const usage: Usage =
+    cacheReadTokens !== undefined && cacheWriteTokens !== undefined
+      ? { inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens }
+      : { inputTokens, outputTokens, totalTokens };
+  state.usage.inputTokens += inputTokens;
+  state.usage.outputTokens += outputTokens;
+  state.usage.totalTokens += totalTokens;
+  if (cacheReadTokens !== undefined) {
+    usage.cacheReadTokens = cacheReadTokens;
+    state.usage.cacheReadTokens = (state.usage.cacheReadTokens ?? 0) + cacheReadTokens;
   }
-  if (reported.cacheWriteTokens !== undefined) {
-    usage.cacheWriteTokens = reported.cacheWriteTokens;
-    state.usage.cacheWriteTokens = (state.usage.cacheWriteTokens ?? 0) + reported.cacheWriteTokens;
+  if (cacheWriteTokens !== undefined) {
+    usage.cacheWriteTokens = cacheWriteTokens;
+    state.usage.cacheWriteTokens = (state.usage.cacheWriteTokens ?? 0) + cacheWriteTokens;
   }
   return usage;
 }
@@ -34,6 +39,8 @@ export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
 /**
  * Records the step, and (when `commit`) appends the assistant message and its tool
  * results to the transcript and surfaces execution starts and results in call order.
+ * The record's `toolCalls` and `toolResults` are kept as slots while the run goes on
+ * (step-slots.ts).
  */
 export function commitStep(
   state: RunState,
@@ -43,44 +50,19 @@ export function commitStep(
 ): void {
   const { turn } = requested;
   const usage = addUsage(state, turn.usage);
-  // Plain loops into lists of their size: no closure, no regrowth (this runs every step).
   const calls = turn.toolCalls;
-  const toolResults: ToolResultRecord[] = new Array(commit ? results.length : 0);
-  const toolCalls: StepRecord["toolCalls"] = new Array(commit ? calls.length : 0);
-  if (commit) {
-    for (let index = 0; index < results.length; index++) {
-      const result = results[index]!;
-      const record: ToolResultRecord = {
-        toolCallId: result.toolCallId,
-        toolName: result.toolName,
-        qualifiedName: result.qualifiedName,
-        args: result.args,
-        result: result.result,
-        isError: result.isError,
-        executed: result.executed,
-      };
-      if (result.replayed) record.replayed = true;
-      toolResults[index] = record;
-    }
-    for (let index = 0; index < calls.length; index++) {
-      const call = calls[index]!;
-      toolCalls[index] = {
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        args: results[index]?.args ?? call.rawInput,
-      };
-    }
-  }
-  state.steps.push({
+  const record: StepRecord = {
     index: state.step,
     text: turn.text,
     reasoning: turn.reasoning,
-    toolCalls,
-    toolResults,
+    // Its lists (and its request's history) are kept as slots until the run ends: step-slots.ts.
+    toolCalls: UNSETTLED,
+    toolResults: keepStep(state, requested, results, commit),
     finishReason: turn.finishReason,
     usage,
     attempts: requested.attempts,
-  });
+  };
+  state.steps.push(record);
   if (!commit) return;
 
   // The assistant's parts, built directly into a list of their size (no intermediate list).
@@ -142,6 +124,8 @@ export function commitStep(
  * step with no tool calls) with `text`, or removes that message when `text` is undefined.
  */
 function replaceFinalAnswer(state: RunState, text: string | undefined): void {
+  // Requests kept as prefixes of the transcript take their lists before it changes.
+  settleSteps(state);
   const index = state.messages.length - 1;
   const last = state.messages[index];
   if (last?.role !== "assistant") return;
@@ -292,6 +276,7 @@ export async function finishRun(
   session.version = await runtime.store.saveSession(session, save);
   if (final.saveSuspension) await final.saveSuspension();
 
+  settleSteps(state);
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
   // run does not make every later one reserve megabytes).

@@ -128,16 +128,17 @@ function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
 }
 
 /**
- * One step's provider request. The first attempt, when its hooks answer synchronously, runs
- * with no async frame (the common path: one model call, one promise); anything else (hooks
- * that await, a failed attempt, retries, fallbacks) continues in `requestAttempts`.
+ * One step's provider request, up to its first attempt's call. The first attempt, when its
+ * hooks answer synchronously, is returned ready to send (`sendFirst`): the common path (one
+ * model call) has no async frame and no closure of its own here; the caller awaits the model.
+ * Anything else (hooks that await, a stopped attempt) comes back as the step's outcome.
  */
 export function requestStep(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   ephemeral: readonly ModelMessage[],
-): Promise<StepRequestOutcome> {
+): Attempt | Promise<StepRequestOutcome> {
   const attempt = new Attempt(state, surface, 1, baseline(runtime, state, 1, ephemeral, runtime.model));
   const preparing = prepareAttempt(runtime, attempt);
   if (preparing instanceof Promise)
@@ -147,16 +148,31 @@ export function requestStep(
     return Promise.resolve(preparing);
   }
   state.requests.push(attempt.request);
-  let pending: PromiseLike<ModelTurn>;
+  return attempt;
+}
+
+/** Sends a step's first attempt (`requestStep` made it ready); a throwing model rejects. */
+export function sendFirst(runtime: LoopRuntime, attempt: Attempt): PromiseLike<ModelTurn> {
   try {
-    pending = callAttempt(runtime, runtime.model, attempt);
+    return callAttempt(runtime, runtime.model, attempt);
   } catch (error) {
-    pending = Promise.reject(error);
+    return Promise.reject(error);
   }
-  return Promise.resolve(pending).then(
-    (turn) => accepted(attempt, turn),
-    (error: unknown) => requestAttempts(runtime, state, surface, ephemeral, attempt, undefined, { error }),
-  );
+}
+
+/** The first attempt answered: the step's outcome. */
+export function firstAnswered(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+  return accepted(attempt, turn);
+}
+
+/** The first attempt failed: `model_error` hooks, retries and fallbacks take the step on. */
+export function firstFailed(
+  runtime: LoopRuntime,
+  attempt: Attempt,
+  ephemeral: readonly ModelMessage[],
+  error: unknown,
+): Promise<StepRequestOutcome> {
+  return requestAttempts(runtime, attempt.state, attempt.surface, ephemeral, attempt, undefined, { error });
 }
 
 /** Issues one attempt. A model that ignores its abortSignal must not keep an aborted run alive. */

@@ -73,13 +73,18 @@ export interface RunState {
   offeredTools?: ReadonlySet<string>;
   readonly requests: ModelRequest[];
   readonly steps: StepRecord[];
+  /** Steps before this index have their lists (step-slots.ts `settleSteps`). */
+  settledSteps: number;
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;
   /** The agent's model for hooks (`ctx.model`). */
   readonly model: HookModel;
-  /** Messages compaction removed during this run; saved with the session. */
-  readonly archived: ModelMessage[];
+  /**
+   * Messages compaction removed during this run; saved with the session. Replaced, never
+   * written to (a run that compacts nothing shares `NO_MESSAGES`).
+   */
+  archived: readonly ModelMessage[];
   emit(event: AgentEvent): void;
   /** The run's provider prompts, built step after step (to-prompt.ts). */
   readonly prompts: PromptBuilder;
@@ -98,6 +103,9 @@ export interface RunState {
   /** What the current step's tools see of the run (made by their first call; see batch/calling-run.ts). */
   toolView?: HookContextView;
 }
+
+/** The empty list a run's lists start as until something is added (frozen: shared by every run). */
+export const NO_MESSAGES: readonly ModelMessage[] = Object.freeze([]);
 
 /** A fresh context for one operation; its operation scratchpad is made on first use. */
 export function contextFor(state: RunState, attempt = 1): HookContext {

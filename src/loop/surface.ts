@@ -32,15 +32,23 @@ export interface DeltaSink {
   delta(signal: NonNullable<StreamSignal>): void;
 }
 
-export function generateSurface(emit: (event: AgentEvent) => void = () => {}): Surface {
-  return {
-    streaming: false,
-    hookEvents: false,
-    emit,
-    callModel(model, options) {
-      return callableModel(model).doGenerate(options).then(readGenerateResult);
-    },
-  };
+function ignore(_event: AgentEvent): void {}
+
+function generate(model: LanguageModel, options: CallOptions): PromiseLike<ModelTurn> {
+  return callableModel(model).doGenerate(options).then(readGenerateResult);
+}
+
+/** `run()`'s surface when nothing listens to its events: one for every run (it keeps no state). */
+const GENERATE: Surface = Object.freeze({
+  streaming: false,
+  hookEvents: false,
+  emit: ignore,
+  callModel: generate,
+});
+
+export function generateSurface(emit?: (event: AgentEvent) => void): Surface {
+  if (emit === undefined) return GENERATE;
+  return { streaming: false, hookEvents: false, emit, callModel: generate };
 }
 
 export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = true): Surface {
