@@ -119,6 +119,11 @@ describe("the built package", () => {
     ]) {
       expect(loadedAtImport).not.toContain(`//#region ${part}`);
     }
+    // Nor does `import "hookwise/ai-sdk"` load the config compiler before loadHookwiseConfig.
+    const loadedByAiSdk = loadedByImporting("ai-sdk.mjs");
+    expect(loadedByAiSdk).toContain("//#region src/ai-sdk/hookwise-tools.ts");
+    for (const part of ["src/config/validate-config.ts", "src/config/load-config.ts"])
+      expect(loadedByAiSdk).not.toContain(`//#region ${part}`);
 
     const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, "hooks: []\n"]);
     expect(child.status, child.stderr).toBe(0);
@@ -127,11 +132,13 @@ describe("the built package", () => {
       quickstart: string;
       claudeHandlers: string[];
       billingTools: string[];
+      aiSdkHooks: number;
     };
     expect(seen.readConfig).toContain("hooks");
     expect(seen.quickstart).toContain("42");
     expect(seen.claudeHandlers).toContain("tool_call");
     expect(seen.billingTools).toContain("create_invoice");
+    expect(seen.aiSdkHooks).toBeGreaterThan(0);
   });
 
   it("throws the entry's own error classes from the parts it loads at first use", () => {
