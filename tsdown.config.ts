@@ -27,7 +27,10 @@ export default defineConfig([
       {
         name: "hookwise:parts-loaded-at-first-use",
         resolveId(source: string, importer: string | undefined) {
-          if (importer === undefined || !source.endsWith(".link.js")) return null;
+          // Only hookwise's own relative imports: never a dependency's file that happens to
+          // share the suffix.
+          if (importer === undefined || importer.includes("node_modules")) return null;
+          if (!source.startsWith(".") || !source.endsWith(".link.js")) return null;
           return join(dirname(importer), source.replace(/\.link\.js$/, ".link.built.ts"));
         },
       },
