@@ -33,6 +33,11 @@ export class ModelRequestBlockedError extends HookwiseError {
   ) {
     super(message);
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is ModelRequestBlockedError {
+    return HookwiseError.isInstance(error) && error.name === "ModelRequestBlockedError";
+  }
 }
 
 function toolChoiceOf(choice: LanguageModelV3CallOptions["toolChoice"]): ToolChoice {
