@@ -1,5 +1,9 @@
-import { dirname, join } from "node:path";
+import { realpathSync } from "node:fs";
+import { dirname, join, sep } from "node:path";
 import { defineConfig } from "tsdown";
+
+/** hookwise's sources, as the bundler names the modules it reads (symbolic links resolved). */
+const SOURCES = realpathSync(join(import.meta.dirname, "src")) + sep;
 
 export default defineConfig([
   {
@@ -27,7 +31,10 @@ export default defineConfig([
       {
         name: "hookwise:parts-loaded-at-first-use",
         resolveId(source: string, importer: string | undefined) {
-          if (importer === undefined || !source.endsWith(".link.js")) return null;
+          // Only hookwise's own relative imports: never a dependency's file that happens to
+          // share the suffix.
+          if (importer === undefined || !importer.startsWith(SOURCES)) return null;
+          if (!source.startsWith(".") || !source.endsWith(".link.js")) return null;
           return join(dirname(importer), source.replace(/\.link\.js$/, ".link.built.ts"));
         },
       },

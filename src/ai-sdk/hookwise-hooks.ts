@@ -7,7 +7,10 @@ import { randomUUID } from "node:crypto";
 import { consoleLogger } from "../agent/agent-runtime.js";
 import type { Agent } from "../agent/types.js";
 import { ConfigError } from "../config/config-error.js";
-import { type LoadConfigOptions, loadConfig } from "../config/load-config.js";
+// Through the package's own lazy link: `import "hookwise/ai-sdk"` loads the config compiler
+// only when `loadHookwiseConfig` is first called.
+import { loadConfig } from "../config/config-functions.js";
+import type { LoadConfigOptions } from "../config/load-config.js";
 import type { EventName } from "../events/catalogue.js";
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { AnyHook } from "../hooks/define-hook.js";

@@ -12,7 +12,7 @@ import { defineHook } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
 import { type HookwiseHooks, hookwiseHooks, loadHookwiseConfig } from "./hookwise-hooks.js";
 import { hookwiseMiddleware, ModelRequestBlockedError } from "./hookwise-middleware.js";
-import { hookwiseTools } from "./hookwise-tools.js";
+import { hookwiseTools, ToolCallBlockedError } from "./hookwise-tools.js";
 
 const CONFIG = fileURLToPath(new URL("../../test/fixtures/ai-sdk/hookwise.yaml", import.meta.url));
 
@@ -259,4 +259,19 @@ test.each([
   expect(error).toBeInstanceOf(ModelRequestBlockedError);
   expect((error as ModelRequestBlockedError).hook).toBe("guard");
   expect(model.doGenerateCalls).toHaveLength(0);
+});
+
+describe("the refusal errors of hookwise/ai-sdk", () => {
+  test("each isInstance recognises its own kind only (from any copy of hookwise), not every hookwise error", () => {
+    const model = new ModelRequestBlockedError("model call denied", "budget");
+    const toolCall = new ToolCallBlockedError("tool not run", "no-deletes");
+    expect(ModelRequestBlockedError.isInstance(model)).toBe(true);
+    expect(ModelRequestBlockedError.isInstance(toolCall)).toBe(false);
+    expect(ToolCallBlockedError.isInstance(model)).toBe(false);
+    expect(ToolCallBlockedError.isInstance(toolCall)).toBe(true);
+    // Another copy's error: the marker and the name, not the class.
+    const copied = Object.assign(new Error("model call denied"), { name: "ModelRequestBlockedError" });
+    (copied as unknown as Record<symbol, unknown>)[Symbol.for("hookwise.error")] = true;
+    expect(ModelRequestBlockedError.isInstance(copied)).toBe(true);
+  });
 });

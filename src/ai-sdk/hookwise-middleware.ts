@@ -33,6 +33,11 @@ export class ModelRequestBlockedError extends HookwiseError {
   ) {
     super(message);
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is ModelRequestBlockedError {
+    return HookwiseError.isInstance(error) && error.name === "ModelRequestBlockedError";
+  }
 }
 
 function toolChoiceOf(choice: LanguageModelV3CallOptions["toolChoice"]): ToolChoice {
@@ -205,13 +210,13 @@ async function beforeCall(
 /**
  * A hook's terminate of a call the AI SDK ran before its loop's first step (the answer to a
  * tool approval), whose failure this model call would read: no step showed it to a stop
- * condition, so the run ends here.
+ * condition, so the run ends here. Only the tool results that end the prompt count: a failure
+ * read earlier in the conversation (before a user's message) is no call this run ran.
  */
 function endedBeforeFirstStep(set: HookwiseHooks, params: LanguageModelV3CallOptions): Ended | undefined {
   for (let index = params.prompt.length - 1; index >= 0; index--) {
     const message = params.prompt[index]!;
-    if (message.role === "assistant") return undefined;
-    if (message.role !== "tool") continue;
+    if (message.role !== "tool") return undefined;
     for (const part of message.content) {
       if (part.type !== "tool-result" || part.output.type !== "error-text") continue;
       const ended = set.takeEndedBeforeStep(part.toolCallId, part.output.value);

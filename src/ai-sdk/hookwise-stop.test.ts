@@ -62,12 +62,13 @@ async function drive(
     wrapped?: Parameters<typeof wrapLanguageModel>[0]["model"];
     tools?: Parameters<typeof generateText>[0]["tools"];
     stop?: boolean;
+    messages?: ModelMessage[];
   },
 ) {
   const settings = {
     model: options.wrapped ?? options.model,
     tools: options.tools,
-    prompt: "go",
+    ...(options.messages ? { messages: options.messages } : { prompt: "go" }),
     stopWhen: options.stop === false ? stepCountIs(5) : [stepCountIs(5), hookwiseStop()],
   };
   let steps: Awaited<ReturnType<typeof generateText>>["steps"];
@@ -315,6 +316,54 @@ describe.each(["generateText", "streamText"] as const)("hookwiseStop inside %s",
       reason: "deleting is over budget",
       toolCallId: "c1",
     });
+  });
+
+  test("a terminate recorded for a call id an old approval used ends no later turn of the conversation", async () => {
+    // Call ids repeat across requests (a model made per request numbers its calls from 1):
+    // a step's call may share its id with an approval request earlier in the conversation.
+    const ran: string[] = [];
+    const hooks = hookwiseHooks({ hooks: [stopDeletes] });
+    const tools = hookwiseTools(shopTools(ran), hooks);
+    const stopWhen = [stepCountIs(5), hookwiseStop()];
+    const earlier: ModelMessage[] = [
+      { role: "user", content: "list the shop" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "c1", toolName: "list", input: {} },
+          { type: "tool-approval-request", approvalId: "a1", toolCallId: "c1" },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-approval-response", approvalId: "a1", approved: false },
+          { type: "tool-result", toolCallId: "c1", toolName: "list", output: { type: "execution-denied" } },
+        ],
+      },
+      { role: "assistant", content: "Not listed." },
+      { role: "user", content: "delete everything" },
+    ];
+    const deleting = mockModel([{ toolName: "delete_all", input: {} }]);
+    const ended = await generateText({
+      model: wrapLanguageModel({ model: deleting, middleware: hookwiseMiddleware(hooks) }),
+      tools,
+      messages: earlier,
+      stopWhen,
+    });
+    expect(hookwiseTermination(ended.steps)).toMatchObject({ hook: "stop-deletes", toolCallId: "c1" });
+
+    // The next turn: the user asks again; the terminate above is no reason to end it.
+    const answering = mockModel([]);
+    const { calls, text } = await drive(surface, {
+      model: answering,
+      wrapped: wrapLanguageModel({ model: answering, middleware: hookwiseMiddleware(hooks) }),
+      tools,
+      messages: [...earlier, ...ended.response.messages, { role: "user", content: "what now?" }],
+    });
+    expect(calls).toBe(1);
+    expect(text).toBe("done");
+    expect(ran).toEqual([]);
   });
 
   test("a ToolLoopAgent with hookwiseStop in its stopWhen ends after the terminated call", async () => {

@@ -19,7 +19,9 @@ export interface HookwiseStepLike {
 
 /** Which hook ended the run, why, and (for a tool hook) the call it refused. */
 export interface HookwiseTermination {
+  /** The hook that ended the run (its `name`, or a config hook's `id`). */
   hook: string | undefined;
+  /** The reason it gave (`flow.terminate(reason)`). */
   reason: string;
   /** The refused call's `toolCallId`; absent when a `model_request` hook ended the run. */
   toolCallId?: string;

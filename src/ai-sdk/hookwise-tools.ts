@@ -142,17 +142,18 @@ async function approval(
 
 /**
  * Whether the AI SDK runs this call before its loop's first step: the answer to a tool
- * approval (`needsApproval`), whose approval request is in the messages it is given (in a
- * step, the messages end before the step's own response).
+ * approval (`needsApproval`), whose approval request is in the last assistant message it is
+ * given (in a step, the messages end before the step's own response; an older request of the
+ * same call id, earlier in the conversation, is another call's).
  */
 function beforeFirstStep(execution: ExecuteOptions): boolean {
   const id = execution.toolCallId;
   if (id === undefined) return false;
-  return (execution.messages ?? []).some(
-    (message) =>
-      message.role === "assistant" &&
-      Array.isArray(message.content) &&
-      message.content.some((part) => part.type === "tool-approval-request" && part.toolCallId === id),
+  const last = execution.messages?.findLast((message) => message.role === "assistant");
+  return (
+    last !== undefined &&
+    Array.isArray(last.content) &&
+    last.content.some((part) => part.type === "tool-approval-request" && part.toolCallId === id)
   );
 }
 

@@ -55,6 +55,11 @@ export class ConfigFileError extends HookwiseError {
     super(`cannot read config file ${file}: ${reason}`);
     this.file = file;
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is ConfigFileError {
+    return HookwiseError.isInstance(error) && error.name === "ConfigFileError";
+  }
 }
 
 /**
@@ -63,4 +68,9 @@ export class ConfigFileError extends HookwiseError {
  */
 export class ConfigReferenceError extends HookwiseError {
   override readonly name = "ConfigReferenceError";
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is ConfigReferenceError {
+    return HookwiseError.isInstance(error) && error.name === "ConfigReferenceError";
+  }
 }

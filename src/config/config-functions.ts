@@ -8,13 +8,17 @@ import type { ValidationResult } from "./validate-config.js";
 
 /**
  * Loads a config file and builds what it declares (models, toolsets, the state store,
- * agents); throws a ConfigError listing every error in the file.
+ * agents); throws a ConfigError listing every error in the file, or a ConfigFileError when
+ * the file cannot be read.
  */
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   return compiler().loadConfig(path, options);
 }
 
-/** Reads and validates a config file; throws ConfigError listing every error. */
+/**
+ * Reads and validates a config file; throws a ConfigError listing every error, or a
+ * ConfigFileError when the file cannot be read.
+ */
 export function readConfig(path: string): ReturnType<Compiler["readConfig"]> {
   return compiler().readConfig(path);
 }

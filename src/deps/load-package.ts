@@ -3,8 +3,8 @@
  * so `import("hookwise")` and the CLI's start-up pay only for what they run.
  *
  * The package is resolved the way `import` resolves it and then required, so an ES module
- * package is the very instance an `import` of it gives (one copy of zod, shared with the
- * caller's schemas), and a CommonJS one is its `module.exports`.
+ * package is the very instance an `import` of it gives (not a second copy), and a CommonJS
+ * one is its `module.exports`.
  *
  * A package that only hookwise's own code uses (`bundled`) is built into one file beside
  * the built code (`deps/<bundled>.mjs`, see tsdown.config.ts); that file is loaded when it

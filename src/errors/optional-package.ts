@@ -21,6 +21,11 @@ export class MissingPackageError extends HookwiseError {
     );
     this.packageName = packageName;
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is MissingPackageError {
+    return HookwiseError.isInstance(error) && error.name === "MissingPackageError";
+  }
 }
 
 /** The package a specifier names: `@scope/name` or `name`, without a subpath. */

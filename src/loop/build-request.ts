@@ -16,6 +16,11 @@ export class RequestValidationError extends HookwiseError {
     super(message);
     this.hook = hook;
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is RequestValidationError {
+    return HookwiseError.isInstance(error) && error.name === "RequestValidationError";
+  }
 }
 
 export function toolSpecs(tools: readonly ResolvedTool[]): ToolSpec[] {

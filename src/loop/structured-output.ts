@@ -26,6 +26,11 @@ export class OutputValidationError extends HookwiseError {
     super(message);
     this.text = text;
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is OutputValidationError {
+    return HookwiseError.isInstance(error) && error.name === "OutputValidationError";
+  }
 }
 
 export function resolveOutput(schema: unknown, retries: number | undefined): OutputSpec | undefined {

@@ -5,7 +5,7 @@
  * 400 that names the field, what was expected and what came.
  */
 import type { Context } from "hono";
-import type { z } from "zod";
+import type { z } from "../deps/zod.js";
 import { HttpError } from "./http-error.js";
 
 export function tooLarge(limit: number): HttpError {

@@ -13,4 +13,9 @@ export class StateStoreError extends HookwiseError {
     this.kind = options.kind;
     this.path = options.path;
   }
+
+  /** Whether `error` is one (from any copy of hookwise in the process). */
+  static override isInstance(error: unknown): error is StateStoreError {
+    return HookwiseError.isInstance(error) && error.name === "StateStoreError";
+  }
 }

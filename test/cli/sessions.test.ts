@@ -129,6 +129,37 @@ describe("a scripted model keeps its place in the script per session", () => {
     await store.close();
   }, 60_000);
 
+  it("a sub-agent's scripted model keeps its place per session too: `run --session S` again gets its next answer", async () => {
+    const config = scriptedProject(
+      [
+        "- tool_calls: [{ name: agents_clerk, args: { task: count } }]",
+        "- text: the clerk is done",
+        "- tool_calls: [{ name: agents_clerk, args: { task: count again } }]",
+        "- text: the clerk is done again",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(join(dir, "clerk.yaml"), "- text: clerk first\n- text: clerk second\n");
+    writeFileSync(
+      config,
+      [
+        "models: { default: scripted:./script.yaml, clerk: scripted:./clerk.yaml }",
+        "agents:",
+        "  - { id: main, tools: [agents.clerk] }",
+        "  - { id: clerk, role: specialist, model: clerk, tools: [] }",
+      ].join("\n"),
+    );
+    const clerkSaid = async (prompt: string) => {
+      // Each `run` loads the config afresh: the place can only come from the session's state.
+      const out = await cli(["run", config, "--session", "s1", "--prompt", prompt, "--json"]);
+      expect(out.code, out.stderr).toBe(0);
+      const result = JSON.parse(out.stdout) as { steps: { toolResults: { result: unknown }[] }[] };
+      return result.steps.flatMap((step) => step.toolResults.map((toolResult) => toolResult.result));
+    };
+    expect(await clerkSaid("count")).toEqual(["clerk first"]);
+    expect(await clerkSaid("count again")).toEqual(["clerk second"]);
+  }, 60_000);
+
   it("`resume` after an ask continues the script where the suspended run left it", async () => {
     const config = scriptedProject(
       "- tool_calls: [{ name: bank_pay, args: { amount: 5 } }]\n- text: paid five\n",

@@ -40,6 +40,21 @@ afterAll(() => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
+/** What importing a built entry loads: its file and every file it imports, transitively. */
+function loadedByImporting(entry: string): string {
+  const reached = new Set<string>();
+  const visit = (file: string) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    for (const [, chunk] of readFileSync(join(out, file), "utf8").matchAll(
+      /^import .* from "\.\/([^"]+)";$/gm,
+    ))
+      visit(chunk!);
+  };
+  visit(entry);
+  return [...reached].map((file) => readFileSync(join(out, file), "utf8")).join("\n");
+}
+
 function node(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const child = spawnSync(process.execPath, args, {
     cwd: root,
@@ -93,19 +108,7 @@ describe("the built package", () => {
   });
 
   it("loads the config compiler, the Claude Code settings compiler and the REST toolset at their first use, and they work", () => {
-    // What `import "hookwise"` loads: the entry and every file it imports, transitively.
-    const reached = new Set<string>();
-    const visit = (file: string) => {
-      if (reached.has(file)) return;
-      reached.add(file);
-      for (const [, chunk] of readFileSync(join(out, file), "utf8").matchAll(
-        /^import .* from "\.\/([^"]+)";$/gm,
-      )) {
-        visit(chunk!);
-      }
-    };
-    visit("index.mjs");
-    const loadedAtImport = [...reached].map((file) => readFileSync(join(out, file), "utf8")).join("\n");
+    const loadedAtImport = loadedByImporting("index.mjs");
     expect(loadedAtImport).toContain("//#region src/loop/drive.ts");
     for (const part of [
       "src/config/validate-config.ts",
@@ -116,6 +119,11 @@ describe("the built package", () => {
     ]) {
       expect(loadedAtImport).not.toContain(`//#region ${part}`);
     }
+    // Nor does `import "hookwise/ai-sdk"` load the config compiler before loadHookwiseConfig.
+    const loadedByAiSdk = loadedByImporting("ai-sdk.mjs");
+    expect(loadedByAiSdk).toContain("//#region src/ai-sdk/hookwise-tools.ts");
+    for (const part of ["src/config/validate-config.ts", "src/config/load-config.ts"])
+      expect(loadedByAiSdk).not.toContain(`//#region ${part}`);
 
     const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, "hooks: []\n"]);
     expect(child.status, child.stderr).toBe(0);
@@ -124,11 +132,26 @@ describe("the built package", () => {
       quickstart: string;
       claudeHandlers: string[];
       billingTools: string[];
+      aiSdkHooks: number;
     };
     expect(seen.readConfig).toContain("hooks");
     expect(seen.quickstart).toContain("42");
     expect(seen.claudeHandlers).toContain("tool_call");
     expect(seen.billingTools).toContain("create_invoice");
+    expect(seen.aiSdkHooks).toBeGreaterThan(0);
+  });
+
+  it("throws the entry's own error classes from the parts it loads at first use", () => {
+    const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, BAD_CONFIG]);
+    expect(child.status, child.stderr).toBe(0);
+    const { errors } = JSON.parse(child.stdout) as { errors: Record<string, Record<string, unknown>> };
+    const config = { name: "ConfigError", config: true, toolset: false, hookwise: true };
+    expect(errors).toEqual({
+      loadConfig: config,
+      readConfig: config,
+      claudeHooks: config,
+      openapiToolset: { name: "OpenApiToolsetError", config: false, toolset: true, hookwise: true },
+    });
   });
 
   it("runs as the CLI: validate, and the quickstart agent on its scripted model", () => {

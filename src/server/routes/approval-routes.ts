@@ -1,6 +1,6 @@
 /** The approval inbox: `GET /approvals` lists, `POST /approvals/:id` decides (the run continues in the server). */
 import type { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { sendJson } from "../json-response.js";
 import { readBody } from "../request-body.js";
 import { respondWithRun } from "../run-responses.js";

@@ -7,9 +7,9 @@
  * transport's reconnect: the session's running run from its start, or 204.
  */
 import type { Context, Hono } from "hono";
-import { z } from "zod";
 import { uiMessageChunker } from "../../ai-sdk/to-ui-message-stream.js";
 import { UI_MESSAGE_STREAM_HEADERS } from "../../ai-sdk/ui-message-chunk.js";
+import { z } from "../../deps/zod.js";
 import { HttpError } from "../http-error.js";
 import type { LiveRun } from "../live-runs.js";
 import { readBody } from "../request-body.js";

@@ -1,6 +1,6 @@
 /** `POST /sessions/:id/messages`: a message starts a run; the answer streams it (SSE) or is its RunResult (JSON). */
 import type { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { readBody } from "../request-body.js";
 import { respondWithRun } from "../run-responses.js";
 import type { ServerContext } from "../server-context.js";

@@ -4,7 +4,7 @@
  * activity: `session_end` fires for its agent's hooks and its transcript is deleted.
  */
 import type { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../../deps/zod.js";
 import { HttpError } from "../http-error.js";
 import { sendJson } from "../json-response.js";
 import { readBody } from "../request-body.js";
