@@ -133,6 +133,16 @@ export class HookDeadlines {
     });
   }
 
+  /** A hook entered after the run was aborted expires at once; its late answer is dropped. */
+  #expiredOnEntry(pending: Pending, value: PromiseLike<unknown>): boolean {
+    if (!this.#signal?.aborted) return false;
+    pending.done = true;
+    // The late outcome is dropped, but a rejection of it must not go unhandled.
+    value.then(undefined, () => {});
+    deliver(pending, new Expired(aborted(pending.hook)));
+    return true;
+  }
+
   /**
    * Starts the race of a hook's pending answer: `reader` (or the one set on the returned
    * entry before the answer can arrive) gets what it came to, and hands it to `outcome`.
@@ -140,13 +150,7 @@ export class HookDeadlines {
    */
   enter(hook: RegisteredHook, value: PromiseLike<unknown>, reader?: PendingReader): Pending {
     const pending = new Pending(hook, reader);
-    if (this.#signal?.aborted) {
-      pending.done = true;
-      // The late outcome is dropped, but a rejection of it must not go unhandled.
-      value.then(undefined, () => {});
-      deliver(pending, new Expired(aborted(hook)));
-      return pending;
-    }
+    if (this.#expiredOnEntry(pending, value)) return pending;
     this.#link(pending);
     value.then(
       (answer) => {
@@ -167,12 +171,7 @@ export class HookDeadlines {
    */
   enterNext(hook: RegisteredHook, value: PromiseLike<unknown>, sequence: SequentialReader): Pending {
     const pending = new Pending(hook, sequence.reader);
-    if (this.#signal?.aborted) {
-      pending.done = true;
-      value.then(undefined, () => {});
-      deliver(pending, new Expired(aborted(hook)));
-      return pending;
-    }
+    if (this.#expiredOnEntry(pending, value)) return pending;
     this.#link(pending);
     pending.via = sequence;
     sequence.current = pending;
