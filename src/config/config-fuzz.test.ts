@@ -221,9 +221,9 @@ describe("fuzzed configs", () => {
           }
         },
       ),
-      // Random configs are valid too rarely for every seed to reach `run`; these always do.
-      { numRuns: Math.max(100, Math.round(RUNS / 20)), examples: [["hooks: []\n"], [ACCEPTED_EXAMPLE]] },
+      // Random configs are valid too rarely for every seed to reach `run`; this one always does.
+      { numRuns: Math.max(100, Math.round(RUNS / 20)), examples: [[ACCEPTED_EXAMPLE]] },
     );
-    expect(accepted).toBeGreaterThan(1);
+    expect(accepted).toBeGreaterThan(0);
   }, 600_000);
 });
