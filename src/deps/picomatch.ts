@@ -2,7 +2,7 @@
 import type Picomatch from "picomatch";
 import { lazy, loadPackage } from "./load-package.js";
 
-const load = lazy(() => loadPackage<typeof Picomatch>("picomatch"));
+const load = lazy(() => loadPackage<typeof Picomatch>("picomatch", "picomatch"));
 
 /** The package's default export: `picomatch(patterns, options)`, `picomatch.scan(…)`. */
 export const picomatch: typeof Picomatch = new Proxy((() => undefined) as unknown as typeof Picomatch, {
