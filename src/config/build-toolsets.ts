@@ -15,12 +15,10 @@ import type { HookLogger } from "../hooks/hook-context.js";
 import type { StateStore } from "../state/state-store.js";
 import { filesystemToolset } from "../tools/builtin/filesystem-toolset.js";
 import { memoryToolset } from "../tools/builtin/memory-toolset.js";
-import { mcpToolset } from "../tools/mcp/mcp-toolset.js";
 import { resolveTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Toolset } from "../tools/toolset.js";
 import type { ConfigPath } from "./config-error.js";
-import { openapiToolsetEntry } from "./openapi-toolset-entry.js";
 import type { ToolsetEntry } from "./schema.js";
 
 export type BuiltToolset = Toolset;
@@ -86,12 +84,13 @@ const moduleToolset: ToolsetFactory = async (name, entry, baseDir) => {
   };
 };
 
-const mcpToolsetEntry: ToolsetFactory = (name, entry, baseDir, context) => {
+const mcpToolsetEntry: ToolsetFactory = async (name, entry, baseDir, context) => {
   if (entry.kind !== "mcp") throw new Error("unreachable");
   const prefix = { prefix: entry.prefix ?? true, ...(context.log ? { log: context.log } : {}) };
   if (entry.url !== undefined) {
     if (entry.command !== undefined)
       throw new HookwiseError(`toolsets.${name}: give either command (stdio) or url (HTTP), not both`);
+    const { mcpToolset } = await import("../tools/mcp/mcp-toolset.js");
     return mcpToolset(name, { url: entry.url, ...(entry.headers ? { headers: entry.headers } : {}) }, prefix);
   }
   if (entry.command === undefined) {
@@ -104,6 +103,7 @@ const mcpToolsetEntry: ToolsetFactory = (name, entry, baseDir, context) => {
     entry.command.includes("/") && !isAbsolute(entry.command)
       ? resolve(baseDir, entry.command)
       : entry.command;
+  const { mcpToolset } = await import("../tools/mcp/mcp-toolset.js");
   const spec = {
     command,
     args: entry.args ?? [],
@@ -130,7 +130,12 @@ const TOOLSETS: Record<string, { build: ToolsetFactory; checked?: boolean }> = {
   module: { build: moduleToolset },
   mcp: { build: mcpToolsetEntry },
   builtin: { build: builtinToolsetEntry },
-  openapi: { build: openapiToolsetEntry, checked: true },
+  // Loaded when a config has one: the REST toolset's code is most of what `validate` would
+  // otherwise load for nothing.
+  openapi: {
+    build: async (...args) => (await import("./openapi-toolset-entry.js")).openapiToolsetEntry(...args),
+    checked: true,
+  },
 };
 
 /** Whether `hookwise validate` builds toolsets of this kind (see TOOLSETS). */
