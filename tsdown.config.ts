@@ -83,6 +83,8 @@ export default defineConfig([
             priority: 2,
           },
           { name: "runtime", test: (id: string) => graph.loads("index.ts", id), priority: 1 },
+          // The config compiler (`validate`, `run` and the package's `loadConfig` load it).
+          { name: "config", test: (id: string) => graph.loads("config/compiler.ts", id), priority: 0 },
         ],
       },
     },
