@@ -3,7 +3,7 @@
  * `hookwiseTools` dispatch to when an AI SDK loop (`generateText`, `streamText`,
  * `ToolLoopAgent`) drives the model and runs the tools.
  */
-import { randomUUID } from "node:crypto";
+
 import { consoleLogger } from "../agent/agent-runtime.js";
 import type { Agent } from "../agent/types.js";
 import { ConfigError } from "../config/config-error.js";
@@ -11,6 +11,7 @@ import { ConfigError } from "../config/config-error.js";
 // only when `loadHookwiseConfig` is first called.
 import { loadConfig } from "../config/config-functions.js";
 import type { LoadConfigOptions } from "../config/load-config.js";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import type { EventName } from "../events/catalogue.js";
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { AnyHook } from "../hooks/define-hook.js";
@@ -65,7 +66,7 @@ export class HookwiseHooks {
   ) {
     this.registry = registry;
     this.name = options.name ?? "ai-sdk";
-    this.sessionId = options.sessionId ?? randomUUID();
+    this.sessionId = options.sessionId ?? nodeCrypto().randomUUID();
     this.log = options.logger ?? consoleLogger;
     this.approve = options.approve;
     this.knownTools = options.knownTools;
@@ -131,7 +132,7 @@ export class HookwiseHooks {
     agentPath: readonly string[];
   } {
     const source: ContextSource = {
-      runId: randomUUID(),
+      runId: nodeCrypto().randomUUID(),
       sessionId: this.sessionId,
       agentName: this.name,
       agentPath: [this.name],

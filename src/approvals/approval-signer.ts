@@ -7,7 +7,7 @@
  * qualified tool name, binding hash, expiry) and an HMAC-SHA256 over `hwa1.<claims>`. A
  * client can carry it back to approve exactly that call; changing one byte voids it.
  */
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -67,7 +67,7 @@ export function resolveApprovalSigner(
 
 export function createApprovalSigner(key: Uint8Array): ApprovalSigner {
   const secret = Buffer.from(key);
-  const mac = (text: string) => createHmac("sha256", secret).update(text).digest();
+  const mac = (text: string) => nodeCrypto().createHmac("sha256", secret).update(text).digest();
   return {
     mac: (text) => mac(text).toString("hex"),
     sign(claims) {
@@ -82,7 +82,7 @@ export function createApprovalSigner(key: Uint8Array): ApprovalSigner {
       const body = `${parts[0]}.${parts[1]}`;
       const given = Buffer.from(parts[2]!, "base64url");
       const expected = mac(body);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      if (given.length !== expected.length || !nodeCrypto().timingSafeEqual(given, expected)) {
         throw forged("its signature does not match (forged, altered, or signed with another key)");
       }
       let claims: unknown;
@@ -124,5 +124,5 @@ export function bindingHash(
     return `hmac-sha256:${signer.mac(text)}`;
   }
   const text = canonicalJson({ tool: qualifiedName, args });
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  return `sha256:${nodeCrypto().createHash("sha256").update(text).digest("hex")}`;
 }

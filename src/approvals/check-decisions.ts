@@ -5,7 +5,7 @@
  * what was approved, and no decision contradicts an earlier one (or a tool that already
  * started). The first failure throws an ApprovalError; nothing has changed by then.
  */
-import { timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import type { Decision } from "../loop/batch/settle-batch.js";
 import type { PendingEntry } from "../loop/batch/types.js";
@@ -18,7 +18,7 @@ import type { ApprovalDecision } from "./types.js";
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  return left.length === right.length && nodeCrypto().timingSafeEqual(left, right);
 }
 
 function expired(runId: string, entry: PendingEntry, at: number): ApprovalError {

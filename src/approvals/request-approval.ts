@@ -4,7 +4,7 @@
  * the answer is `pending` and the batch suspends the run. An agent that opted
  * out of suspension denies the call with a reason saying so.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import type { ApprovalCall, ApprovalOutcome } from "../loop/batch/types.js";
 import { contextFor, payload, type RunState } from "../loop/run-state.js";
 import type { LoopRuntime } from "../loop/types.js";
@@ -16,7 +16,7 @@ export async function requestApproval(
   state: RunState,
   call: ApprovalCall,
 ): Promise<ApprovalOutcome> {
-  const approvalId = randomUUID();
+  const approvalId = nodeCrypto().randomUUID();
   const event = payload(state, "approval_request", {
     approvalId,
     toolName: call.toolName,

@@ -6,7 +6,7 @@
  * run's inspections settled (`finishRun` calls the run end's `saveSuspension`), so the
  * saved trace is complete.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import type { BatchEntry, PendingCall, PendingEntry, ResultOutcome } from "../loop/batch/types.js";
 import { commitStep } from "../loop/finish-run.js";
 import type { PendingApproval } from "../loop/run-result.js";
@@ -167,7 +167,7 @@ export async function saveSuspension(
   const record: SuspendedRunRecord = storable({
     version: 1,
     status: "suspended",
-    token: randomUUID(),
+    token: nodeCrypto().randomUUID(),
     suspendedAt: Date.now(),
     ...draft,
     events: state.runner.events().slice(),

@@ -8,8 +8,9 @@
  *   approval:<id>                 exactly-once keys of an approved call (`:intent`, `:result`)
  *   run:<runId>:call:<callId>     the same for a deferred (allowed) call of the batch
  */
-import { randomUUID } from "node:crypto";
+
 import { hostname } from "node:os";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
@@ -173,7 +174,12 @@ function abandoned(holder: ClaimValue, now: number): boolean {
  * killed mid-tool never locks its run, and two takeovers of one dead holder cannot both win.
  */
 export async function claimRun(store: StateStore, record: SuspendedRunRecord): Promise<Claim> {
-  const mine: ClaimValue = { token: randomUUID(), pid: process.pid, host: hostname(), at: Date.now() };
+  const mine: ClaimValue = {
+    token: nodeCrypto().randomUUID(),
+    pid: process.pid,
+    host: hostname(),
+    at: Date.now(),
+  };
   let previous = record.token;
   for (let hop = 0; hop < 1000; hop++) {
     const key = claimKey(record.runId, previous);

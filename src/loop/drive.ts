@@ -4,7 +4,7 @@
  * tool batch → step_end]* → run_end. Decisions (what is next, what is committed) are made
  * here over plain data; hooks are dispatched by the HookRunner.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
@@ -55,7 +55,7 @@ export interface ResumePoint {
  * character flattens it into one string of ~60 bytes.
  */
 function flatId(): string {
-  const id = randomUUID();
+  const id = nodeCrypto().randomUUID();
   id.charCodeAt(0);
   return id;
 }

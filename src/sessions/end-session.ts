@@ -3,7 +3,7 @@
  * shutdown. Inspect hooks see it; the session's in-process scratchpad is dropped; the
  * transcript stays in the store unless the caller asks for it to be deleted.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import type { EventPayload } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
@@ -30,7 +30,7 @@ export async function endSession(
     const runScratch = new Scratchpad(sessionScratch);
     // A context outside any run: identity, the transcript as stored, empty run scopes.
     const source: ContextSource = {
-      runId: `session-end-${randomUUID()}`,
+      runId: `session-end-${nodeCrypto().randomUUID()}`,
       sessionId,
       agentName: runtime.name,
       agentPath: [runtime.name],

@@ -10,9 +10,10 @@
  * process paused for longer than `leaseMs`) is still stopped at its commit, by the store's
  * compare-and-swap on the session version.
  */
-import { randomUUID } from "node:crypto";
+
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import type { StateStore } from "../state/state-store.js";
 
@@ -70,7 +71,11 @@ let holders = 0;
 function processIdentity(): { json: string; host: string; token: string } {
   if (!thisProcess) {
     const host = hostname();
-    thisProcess = { json: `"pid":${process.pid},"host":${JSON.stringify(host)}`, host, token: randomUUID() };
+    thisProcess = {
+      json: `"pid":${process.pid},"host":${JSON.stringify(host)}`,
+      host,
+      token: nodeCrypto().randomUUID(),
+    };
   }
   return thisProcess;
 }

@@ -7,7 +7,7 @@
  * Scripts are sent by their SHA-1 (EVALSHA) and loaded with EVAL the first time a server
  * does not know them (after a restart or failover too).
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 
 /** The one method of an ioredis client (`Redis` or `Cluster`) the store uses. */
 export interface RedisClientLike {
@@ -19,8 +19,16 @@ export interface RedisScript {
   readonly sha: string;
 }
 
+/** A script; its SHA-1 is computed when a store first sends it. */
 function script(lua: string): RedisScript {
-  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
+  let sha: string | undefined;
+  return {
+    lua,
+    get sha() {
+      sha ??= nodeCrypto().createHash("sha1").update(lua).digest("hex");
+      return sha;
+    },
+  };
 }
 
 export async function runScript(

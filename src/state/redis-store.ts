@@ -14,7 +14,7 @@
  * `ioredis` is an optional dependency, loaded on first use. With `url` the store opens (and
  * closes) its own connection; with `client` it uses yours and leaves it open.
  */
-import { randomUUID } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
 import { encodeJson } from "./json-codec.js";
@@ -254,7 +254,7 @@ export class RedisStore implements StateStore {
         options.now,
         options.windowMs,
         options.max,
-        `${options.now}:${randomUUID()}`,
+        `${options.now}:${nodeCrypto().randomUUID()}`,
         Math.ceil(options.windowMs) + WINDOW_SLACK_MS,
       ),
     );

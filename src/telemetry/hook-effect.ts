@@ -3,7 +3,7 @@
  * reason a hook gave, and digests of what a rewrite changed. Never the content itself: a
  * rewrite is often a redaction, and the value before it is what must not leave the process.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 import type { AnyEventPayload } from "../events/payloads.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
 
@@ -54,11 +54,11 @@ const REWRITTEN: Readonly<Record<string, string>> = {
 };
 
 /**
- * Keyed by a secret made when the process starts: equal values have equal digests within
+ * Keyed by a secret made at the process's first digest: equal values have equal digests within
  * one process, and a digest cannot be turned back into its value, not even a short one
  * by trying every candidate.
  */
-const KEY = randomBytes(32);
+let key: Buffer | undefined;
 
 export function digest(value: unknown): string {
   let text: string;
@@ -67,7 +67,8 @@ export function digest(value: unknown): string {
   } catch {
     text = String(value);
   }
-  return createHmac("sha256", KEY).update(text).digest("hex").slice(0, 32);
+  key ??= nodeCrypto().randomBytes(32);
+  return nodeCrypto().createHmac("sha256", key).update(text).digest("hex").slice(0, 32);
 }
 
 /** Digests of the rewritten field before and after a rewrite; undefined for any other answer. */

@@ -2,14 +2,14 @@
  * Tool naming: a qualified name `toolset.tool` for patterns and policies, and
  * a function name sent to the model: sanitize(toolset + "_" + tool), at most 64 characters.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 
 const MAX_LENGTH = 64;
 
 export function sanitizeToolName(name: string): string {
   const clean = name.replace(/[^A-Za-z0-9_-]/g, "_");
   if (clean.length <= MAX_LENGTH) return clean;
-  const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
+  const hash = nodeCrypto().createHash("sha256").update(name).digest("hex").slice(0, 8);
   return `${clean.slice(0, MAX_LENGTH - hash.length - 1)}_${hash}`;
 }
 

@@ -6,9 +6,10 @@
  * handler runs, from what the session committed so far (new lines appended when the
  * transcript only grew; rewritten whole when a compaction or an edit changed it).
  */
-import { createHash, randomUUID } from "node:crypto";
+
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { nodeCrypto } from "../../deps/node-crypto.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import type { ClaudeTools } from "./claude-tools.js";
 
@@ -22,7 +23,7 @@ interface Written {
 export function transcriptFileName(sessionId: string): string {
   const clean = sessionId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80);
   if (clean === sessionId && clean !== "") return `${clean}.jsonl`;
-  const hash = createHash("sha256").update(sessionId).digest("hex").slice(0, 12);
+  const hash = nodeCrypto().createHash("sha256").update(sessionId).digest("hex").slice(0, 12);
   return `${clean}-${hash}.jsonl`;
 }
 
@@ -83,7 +84,7 @@ export class ClaudeTranscripts {
   #uuidOf(message: ModelMessage): string {
     let uuid = this.#uuids.get(message);
     if (uuid === undefined) {
-      uuid = randomUUID();
+      uuid = nodeCrypto().randomUUID();
       this.#uuids.set(message, uuid);
     }
     return uuid;

@@ -11,7 +11,7 @@
  * history where two tool calls share an id). Letters, digits and `_` only, under 40
  * characters: valid for every provider.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../../deps/node-crypto.js";
 
 const PATTERN = /^hwi_([0-9a-f]{10})(?:_t(\d+))?_([0-9a-f]{8})$/;
 
@@ -28,7 +28,7 @@ export function stableJson(value: unknown): string {
 }
 
 function hash(text: string, length: number): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, length);
+  return nodeCrypto().createHash("sha256").update(text).digest("hex").slice(0, length);
 }
 
 /** Identifies one injection: the same function name with the same arguments. */
