@@ -76,9 +76,10 @@ export interface LoadedConfig {
   /**
    * Every scripted model the config builds, now or later (an agent's, a sub-agent's, a
    * fallback), reads its script from the session's place in `store`: `session` is the
-   * session's id, or a function answering the session of the call being made.
+   * session's id, or a function answering the session of the call being made (undefined: the
+   * call is no session's, and the model keeps its own place for such calls).
    */
-  keepScriptPositions(session: string | (() => string)): void;
+  keepScriptPositions(session: string | (() => string | undefined)): void;
   close(): Promise<void>;
 }
 
@@ -167,7 +168,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   };
   const agents = config.agents.length ? config.agents : [IMPLICIT_AGENT];
   const models = new Map<string, BuiltModel>();
-  let scriptSession: string | (() => string) | undefined;
+  let scriptSession: string | (() => string | undefined) | undefined;
   const modelFor = (name: string): BuiltModel => {
     let built = models.get(name);
     if (!built) {

@@ -26,15 +26,22 @@ export async function forgetScriptPositions(store: StateStore, sessionId: string
 /**
  * Makes `model`, when scripted, read its script from the session's position in `store`.
  * `session` is the session's id, or a function answering the session of the call being made
- * (a server whose one model answers many sessions).
+ * (a server whose one model answers many sessions). A call it answers no session for (the
+ * same loaded config's agent run outside the server) reads from the model's own place, which
+ * counts only such calls, as a scripted model does on its own.
  */
 export function keepScriptPosition(
   model: unknown,
   store: StateStore,
-  session: string | (() => string),
+  session: string | (() => string | undefined),
 ): void {
   if (!isScriptedModel(model)) return;
   const script = model.modelId;
   const sessionOf = typeof session === "string" ? () => session : session;
-  model.keepPosition(async () => (await store.increment(scriptPositionKey(sessionOf(), script))) - 1);
+  let own = 0;
+  model.keepPosition(async () => {
+    const sessionId = sessionOf();
+    if (sessionId === undefined) return own++;
+    return (await store.increment(scriptPositionKey(sessionId, script))) - 1;
+  });
 }

@@ -12,10 +12,10 @@ export function inRunSession<T>(sessionId: string, body: () => T): T {
   return current.run(sessionId, body);
 }
 
-/** The session of the run executing now; throws outside a run the server drives. */
-export function runSession(): string {
-  const sessionId = current.getStore();
-  if (sessionId === undefined)
-    throw new Error("a scripted model was called outside a session's run; no script position to read");
-  return sessionId;
+/**
+ * The session of the run executing now; undefined outside a run the server drives (an agent
+ * of the same loaded config run directly by the program that serves it).
+ */
+export function runSession(): string | undefined {
+  return current.getStore();
 }

@@ -15,6 +15,7 @@ import {
   startServer,
   type TestServer,
 } from "../../test/support/server.js";
+import { loadConfig } from "../config/load-config.js";
 import { serve } from "./serve.js";
 
 let current: TestServer | undefined;
@@ -263,6 +264,33 @@ describe("a scripted model keeps its place in the script per session", () => {
     expect(await say(server, one, "again")).toBe("second");
     expect(await say(server, two, "again")).toBe("second");
     expect(await say(server, one, "and again")).toBe("third");
+  });
+
+  it("the served config's own agent, run outside the server, reads the script from a place of its own (not a session's)", async () => {
+    const files = await start({ script: [{ text: "first" }, { text: "second" }] });
+    const loaded = await loadConfig(join(files.dir, "hookwise.yaml"));
+    const server = await serve({ config: loaded, port: 0, host: "127.0.0.1", log: () => {}, env: {} });
+    try {
+      const agent = await loaded.createAgent("teller");
+      const outside = await agent.run("hi");
+      expect(outside.outcome, outside.reason).toBe("completed");
+      expect(outside.text).toBe("first");
+      expect((await agent.run("again")).text).toBe("second");
+      // A session on the server starts from the script's beginning all the same.
+      const post = (path: string, body: unknown) =>
+        fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...json },
+          body: JSON.stringify(body),
+        });
+      const created = (await (await post("/sessions", { agent: "teller" })).json()) as { id: string };
+      const answer = (await (await post(`/sessions/${created.id}/messages`, { text: "hi" })).json()) as {
+        text: string;
+      };
+      expect(answer.text).toBe("first");
+    } finally {
+      await server.close();
+    }
   });
 
   it("a sub-agent's scripted model keeps its place per session too: another session's run does not advance it", async () => {
