@@ -12,6 +12,7 @@ import type {
   LanguageModelV3Middleware,
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
+  SharedV3Warning,
 } from "@ai-sdk/provider";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { EventPayload, ModelMessage, ModelRequest, ToolChoice } from "../events/payloads.js";
@@ -239,8 +240,10 @@ const NO_USAGE = {
 
 /**
  * What a terminated attempt answers instead of calling the provider: no content (so no tool
- * calls, and the AI SDK's loop ends), finish reason `other`, and which hook ended the run in
- * the step's provider metadata (`hookwiseTermination(steps)` reads it).
+ * calls, and the AI SDK's loop ends), finish reason `other`, which hook ended the run in the
+ * step's provider metadata (`hookwiseTermination(steps)` reads it), and a warning that says
+ * so (the AI SDK lists it in the result's `warnings` and logs it), so an empty answer is
+ * never unexplained.
  */
 function terminatedAnswer(ended: Ended) {
   return {
@@ -248,6 +251,16 @@ function terminatedAnswer(ended: Ended) {
     usage: NO_USAGE,
     providerMetadata: { hookwise: ownTermination({ terminated: true, ...ended }) },
   };
+}
+
+function terminatedWarnings(ended: Ended): SharedV3Warning[] {
+  const reason = ended.reason ? `: ${ended.reason}` : "";
+  return [
+    {
+      type: "other",
+      message: `hookwise: hook "${ended.hook}" ended the run before this model call${reason}`,
+    },
+  ];
 }
 
 /** The hooks whose `activeTools` narrowed a call's tools, by the call's (transformed) parameters. */
@@ -331,7 +344,7 @@ export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions):
       beforeCall(set, params, label(model), type === "stream"),
     wrapGenerate: async ({ doGenerate, params, model }) => {
       const ended = terminatedBy.get(params);
-      if (ended) return { content: [], warnings: [], ...terminatedAnswer(ended) };
+      if (ended) return { content: [], warnings: terminatedWarnings(ended), ...terminatedAnswer(ended) };
       const result = await doGenerate();
       for (const part of result.content) if (part.type === "tool-call") checkOffered(set, params, part);
       const usage = result.usage as { inputTokens?: { total?: number }; outputTokens?: { total?: number } };
@@ -346,7 +359,7 @@ export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions):
       const ended = terminatedBy.get(params);
       if (ended) {
         const parts: LanguageModelV3StreamPart[] = [
-          { type: "stream-start", warnings: [] },
+          { type: "stream-start", warnings: terminatedWarnings(ended) },
           { type: "finish", ...terminatedAnswer(ended) },
         ];
         return {

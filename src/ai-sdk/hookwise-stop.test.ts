@@ -74,20 +74,22 @@ async function drive(
   let steps: Awaited<ReturnType<typeof generateText>>["steps"];
   let text: string;
   let finishReason: string;
+  let warnings: unknown[] | undefined;
   if (surface === "generateText") {
     const result = await generateText(settings);
-    ({ steps, text, finishReason } = result);
+    ({ steps, text, finishReason, warnings } = result);
   } else {
     const result = streamText(settings);
     await result.consumeStream();
     steps = await result.steps;
     text = await result.text;
     finishReason = await result.finishReason;
+    warnings = await result.warnings;
   }
   const calls = (
     surface === "generateText" ? options.model.doGenerateCalls : options.model.doStreamCalls
   ) as LanguageModelV3CallOptions[];
-  return { calls: calls.length, steps, text, finishReason };
+  return { calls: calls.length, steps, text, finishReason, warnings: warnings ?? [] };
 }
 
 describe.each(["generateText", "streamText"] as const)("hookwiseStop inside %s", (surface) => {
@@ -242,7 +244,7 @@ describe.each(["generateText", "streamText"] as const)("hookwiseStop inside %s",
       handler: () => flow.terminate("budget spent"),
     });
     const hooks = hookwiseHooks({ hooks: [budget] });
-    const { calls, steps, text, finishReason } = await drive(surface, {
+    const { calls, steps, text, finishReason, warnings } = await drive(surface, {
       model,
       wrapped: wrapLanguageModel({ model, middleware: hookwiseMiddleware(hooks) }),
       tools: hookwiseTools(shopTools(ran), hooks),
@@ -252,6 +254,13 @@ describe.each(["generateText", "streamText"] as const)("hookwiseStop inside %s",
     expect(text).toBe("");
     expect(finishReason).toBe("other");
     expect(hookwiseTermination(steps)).toEqual({ hook: "token-budget", reason: "budget spent" });
+    // The empty answer explains itself: a warning names the hook and its reason.
+    expect(warnings).toEqual([
+      {
+        type: "other",
+        message: 'hookwise: hook "token-budget" ended the run before this model call: budget spent',
+      },
+    ]);
   });
 
   test("a model_request terminate after a tool step: the step's tools ran, no further provider call", async () => {
