@@ -18,6 +18,7 @@ import type { RunSummary } from "../telemetry/types.js";
 import { abortError, type RunSignal, runSignal } from "./abortable.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
+import { Attempt } from "./attempt.js";
 import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
 import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { endStep } from "./end-step.js";
@@ -94,38 +95,20 @@ export async function drive(
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
-  const given = splitInput(runInput);
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
-  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
-  // two at once would lose one's messages — in this process (the lock), and across
-  // processes sharing the store (the lease). Both waits together stay within waitMs.
-  const started = Date.now();
-  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
-  if (locking) await locking;
-  // This frame waits for the whole run: it holds as little as it can (the rest of the
-  // set-up is `openRun`'s, the end `closeRun`'s), each frame a parked run keeps costs its heap.
-  const open: OpenRun = { lease: undefined, signal: undefined, state: undefined!, session: undefined! };
+  // This frame waits for the whole run: it holds as little as it can (the set-up is
+  // `openRun`'s, the end `closeRun`'s and `releaseRun`'s); each frame a parked run keeps
+  // costs its heap, and this one waits on the steps' frame, which waits on the model.
+  const open = await openRun(runtime, runInput, options, surface, approvals, agentPath, inherited, resumed);
   try {
-    const existed = await openRun(
-      runtime,
-      given,
-      options,
-      surface,
-      approvals,
-      agentPath,
-      inherited,
-      resumed,
-      sessionId,
-      started,
-      open,
-    );
     const state = open.state;
-    let end: RunEnd;
+    let end: RunEnd | undefined;
     try {
       end = resumed
         ? await resumed.settle(state, surface)
-        : (existed && (await approvals.waiting(runtime, state))) ||
-          (await loop(runtime, state, surface, existed === false && state.messages.length === 0));
+        : open.existed
+          ? await approvals.waiting(runtime, state)
+          : undefined;
+      end ??= await loop(runtime, state, surface, !open.existed && state.messages.length === 0);
     } catch (error) {
       end = {
         outcome: "error",
@@ -142,29 +125,75 @@ export async function drive(
       resumed === undefined && options.sessionId === undefined,
     );
   } finally {
-    open.signal?.release();
-    try {
-      if (open.lease) await open.lease.release();
-    } finally {
-      releaseSession(runtime, sessionId);
-    }
+    await releaseRun(runtime, open);
   }
 }
 
-/** What a run holds from its set-up to its end (what `drive` releases, what `closeRun` saves). */
+/** What a run holds from its set-up to its end (what `releaseRun` releases, what `closeRun` saves). */
 interface OpenRun {
+  readonly sessionId: string;
   lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
   signal: RunSignal | undefined;
   state: RunState;
   session: SessionRecord;
+  /** Whether the session was stored before (a new session's first run fires `session_start` unless it was given messages). */
+  existed: boolean;
+}
+
+/** The run's signal, its session's lease and its turn, given back (after its end, or a failed set-up). */
+async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
+  open.signal?.release();
+  try {
+    if (open.lease) await open.lease.release();
+  } finally {
+    releaseSession(runtime, open.sessionId);
+  }
+}
+
+/**
+ * The run's set-up: its turn in the session, then (`setUp`) the lease, its signal, the
+ * stored session and its state. What it could take is given back if the set-up fails.
+ */
+async function openRun(
+  runtime: LoopRuntime,
+  runInput: RunInput,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+): Promise<OpenRun> {
+  const given = splitInput(runInput);
+  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
+  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
+  // two at once would lose one's messages — in this process (the lock), and across
+  // processes sharing the store (the lease). Both waits together stay within waitMs.
+  const started = Date.now();
+  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
+  if (locking) await locking;
+  const open: OpenRun = {
+    sessionId,
+    lease: undefined,
+    signal: undefined,
+    state: undefined!,
+    session: undefined!,
+    existed: false,
+  };
+  try {
+    await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
+  } catch (error) {
+    await releaseRun(runtime, open);
+    throw error;
+  }
+  return open;
 }
 
 /**
  * The run's set-up once it holds its session: the lease, its signal, the stored session, its
- * state (into `open`). Whether the session was stored before (a new session's first run
- * fires `session_start` unless it was given messages).
+ * state, and whether the session was stored before (into `open`).
  */
-async function openRun(
+async function setUp(
   runtime: LoopRuntime,
   given: SplitInput,
   options: RunOptions,
@@ -173,10 +202,10 @@ async function openRun(
   agentPath: readonly string[],
   inherited: readonly GoverningRegistry[],
   resumed: ResumePoint | undefined,
-  sessionId: string,
   started: number,
   open: OpenRun,
-): Promise<boolean> {
+): Promise<void> {
+  const { sessionId } = open;
   const { waitMs, leaseMs } = runtime.sessions;
   // A store only this process sees needs no lease: the queue above is all the turn-taking.
   open.lease =
@@ -301,7 +330,7 @@ async function openRun(
     if (resumed) start.resumed = true;
     surface.emit(start);
   }
-  return existing !== undefined;
+  open.existed = existing !== undefined;
 }
 
 /** The run's end: `run_end` hooks, the session saved, the result (and its stream event). */
@@ -386,13 +415,31 @@ function abortedEnd(text: string, signal: AbortSignal): RunEnd {
   return { outcome: "error", text, reason: `aborted${detail}`, error };
 }
 
-async function loop(
+/**
+ * The run from its user message on. Not `async`: with no session_start or run_start hook
+ * it hands back the steps' own promise, which `drive` awaits (no frame or promise between).
+ */
+function loop(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   isNewSession: boolean,
 ): Promise<RunEnd> {
   // An event nobody hooks is not dispatched: no payload, context or await.
+  if ((isNewSession && state.runner.wants("session_start")) || state.runner.wants("run_start"))
+    return hookedLoop(runtime, state, surface, isNewSession);
+  state.userMessageIndex = state.messages.length;
+  state.messages.push(userMessage(state.input, state.inputParts));
+  return runSteps(runtime, state, surface, 0, "");
+}
+
+/** `loop` when session_start or run_start hooks fire. */
+async function hookedLoop(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  isNewSession: boolean,
+): Promise<RunEnd> {
   if (isNewSession && state.runner.wants("session_start")) {
     const event: EventPayload<"session_start"> = {
       type: "session_start",
@@ -447,8 +494,9 @@ const NO_EPHEMERAL: ModelMessage[] = Object.freeze([]) as unknown as ModelMessag
 
 /**
  * Steps from `first` until the run ends; a resumed run enters here once its pending step
- * settled. Each step is a call of its own: this frame, which waits for every model call,
- * holds nothing of the steps before it (a run parked on its model keeps only its state).
+ * settled. This frame waits for every model call itself (no frame per step between it and
+ * the model) and holds nothing of the steps before it: a run parked on its model keeps
+ * only its state, this frame and `drive`'s.
  */
 export async function runSteps(
   runtime: LoopRuntime,
@@ -459,7 +507,27 @@ export async function runSteps(
 ): Promise<RunEnd> {
   const cursor: StepCursor = { text: lastText, ephemeral: NO_EPHEMERAL };
   for (let step = first; step < runtime.maxSteps; step++) {
-    const end = await takeStep(runtime, state, surface, step, cursor);
+    const begun = beginStep(runtime, state, surface, step, cursor);
+    let requested: StepRequestOutcome;
+    if (begun instanceof Attempt) {
+      // The common path: the model is awaited here, with no promise chained to its answer.
+      let turn: ModelTurn | undefined;
+      let failure: { error: unknown } | undefined;
+      try {
+        turn = await sendFirst(runtime, begun);
+      } catch (error) {
+        failure = { error };
+      }
+      requested = failure
+        ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
+        : firstAnswered(begun, turn!);
+    } else {
+      const outcome = await begun;
+      // A step_start hook's stop ends the run here.
+      if ("outcome" in outcome) return outcome;
+      requested = outcome;
+    }
+    const end = await afterRequest(runtime, state, surface, step, cursor, requested);
     if (end !== undefined) return end;
   }
   return {
@@ -469,58 +537,60 @@ export async function runSteps(
   };
 }
 
-/** One step up to its model's answer; `undefined`: the run goes on with the next step. */
-async function takeStep(
+/**
+ * One step up to its model request: the first attempt ready to send (`sendFirst`) when
+ * nothing awaits before it, else a promise of the request's outcome, or of the run's end
+ * when a step_start hook stops it.
+ */
+function beginStep(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   step: number,
   cursor: StepCursor,
-): Promise<RunEnd | undefined> {
+): Attempt | Promise<StepRequestOutcome | RunEnd> {
   if (state.signal.aborted) throw abortError(state.signal);
   state.step = step;
   state.stepScratch = new Scratchpad(state.runScratch);
   if (surface.streaming) surface.emit({ type: "step-start", step });
   state.telemetry?.stepStarted(step);
+  if (state.runner.wants("step_start")) return hookedStep(runtime, state, surface, step, cursor);
+  return requestStep(runtime, state, surface, cursor.ephemeral);
+}
 
-  if (state.runner.wants("step_start")) {
-    const stepEvent: EventPayload<"step_start"> = {
-      type: "step_start",
-      agentPath: state.agentPath,
-      step,
-    };
-    const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
-    const stepped =
-      stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
-    // A step_start decide is not an accepted kind, so only failures and terminate stop here.
-    const stepStop = stopOf(stepped, cursor.text);
-    if (stepStop) return stepStop;
-    if (stepped.edits.length) {
-      const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), cursor.text);
-      if (edited) return edited;
-    }
-    if (stepped.injected.length) state.messages.push(...stepped.injected);
-    state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
+/** `beginStep` when step_start hooks fire: they run first, then the step's request, awaited here. */
+async function hookedStep(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  step: number,
+  cursor: StepCursor,
+): Promise<StepRequestOutcome | RunEnd> {
+  const stepEvent: EventPayload<"step_start"> = {
+    type: "step_start",
+    agentPath: state.agentPath,
+    step,
+  };
+  const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
+  const stepped = stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
+  // A step_start decide is not an accepted kind, so only failures and terminate stop here.
+  const stepStop = stopOf(stepped, cursor.text);
+  if (stepStop) return stepStop;
+  if (stepped.edits.length) {
+    const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), cursor.text);
+    if (edited) return edited;
   }
-
+  if (stepped.injected.length) state.messages.push(...stepped.injected);
+  state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
   const first = requestStep(runtime, state, surface, cursor.ephemeral);
-  let requested: StepRequestOutcome;
-  if (first instanceof Promise) requested = await first;
-  else {
-    // The common path: the model is awaited here, with no promise chained to its answer.
-    let turn: ModelTurn | undefined;
-    let failure: { error: unknown } | undefined;
-    try {
-      turn = await sendFirst(runtime, first);
-    } catch (error) {
-      failure = { error };
-    }
-    requested = failure
-      ? await firstFailed(runtime, first, cursor.ephemeral, failure.error)
-      : firstAnswered(first, turn!);
+  if (first instanceof Promise) return first;
+  let turn: ModelTurn;
+  try {
+    turn = await sendFirst(runtime, first);
+  } catch (error) {
+    return firstFailed(runtime, first, cursor.ephemeral, error);
   }
-  // The rest of the step in a frame of its own, made once the model answered.
-  return afterRequest(runtime, state, surface, step, cursor, requested);
+  return firstAnswered(first, turn);
 }
 
 /** The step after its model answered: the answer checked, its tool batch, step_end. */
