@@ -7,7 +7,6 @@
 import { randomUUID } from "node:crypto";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
-import { Scratchpad } from "../hooks/scratchpad.js";
 import type { ModelTurn } from "../models/language-model.js";
 import { runIndex } from "../sessions/run-index.js";
 import { acquireSessionLease } from "../sessions/session-lease.js";
@@ -23,18 +22,12 @@ import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
 import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
-import { createHookModel } from "./hook-model.js";
+import { LoopState } from "./loop-state.js";
 import { firstAnswered, firstFailed, requestStep, sendFirst } from "./request-step.js";
 import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
-import {
-  type ApprovalFlow,
-  contextFor,
-  type GoverningRegistry,
-  NO_MESSAGES,
-  type RunState,
-} from "./run-state.js";
+import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
 import { checkAnswer, OutputValidationError, outputFeedback } from "./structured-output.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
@@ -235,19 +228,10 @@ async function setUp(
   // A transcript passed in (a stateless server's client holds it) replaces the stored one.
   if (options.messages) session.messages = options.messages.slice();
   open.session = session;
-  // A session scope is kept for the session's next runs once a hook writes to it: a run
-  // whose hooks never do leaves nothing behind in the agent's memory.
-  let sessionScratch = runtime.sessionScratch.get(sessionId);
-  if (!sessionScratch) {
-    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
-    sessionScratch = scratch;
-  }
-  const runScratch = new Scratchpad(sessionScratch);
   const registries =
     inherited.length === 0 && agentPath.length === 1
       ? lineageOf(runtime).registries
       : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   const turn = await runIndex(
     runtime,
     sessionId,
@@ -265,15 +249,13 @@ async function setUp(
       resumed: resumed !== undefined,
     });
   const input = given.text;
-  const state: RunState = {
+  const state = new LoopState(runtime, {
     runId,
     sessionId,
-    agentName: runtime.name,
     agentPath,
     registries,
     isStreaming: surface.streaming,
     signal,
-    log: runtime.log,
     runner: new HookRunner({
       registries,
       // The stream surfaces each firing live (unless asked not to); both surfaces keep the
@@ -286,35 +268,13 @@ async function setUp(
     }),
     telemetry,
     approvals,
-    sessionScratch,
-    runScratch,
-    stepScratch: new Scratchpad(runScratch),
-    step: -1,
     messages: session.messages,
-    userMessageIndex: -1,
     input,
     inputParts: given.parts ? given : undefined,
     turn,
-    requests: [],
-    steps: [],
-    settledSteps: 0,
-    usage,
-    // Set below: the meter reads the state's transcript (no closure per run).
-    meter: undefined as unknown as RunState["meter"],
-    model: createHookModel(runtime, usage, signal),
-    archived: NO_MESSAGES,
-    // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
     emit: surface.emit,
-    toolView: undefined,
-    // Set during the run: in the literal, so the state keeps one shape (no property added later).
-    offeredTools: undefined,
-    output: undefined,
     prompts: new PromptBuilder(),
-    continuations: 0,
-    outputMisses: 0,
-    patchedSystem: undefined,
-    systemCacheWarned: false,
-  };
+  });
   (state as { meter: RunState["meter"] }).meter = createRunMeter(runtime, state);
   open.state = state;
 
@@ -551,7 +511,8 @@ function beginStep(
 ): Attempt | Promise<StepRequestOutcome | RunEnd> {
   if (state.signal.aborted) throw abortError(state.signal);
   state.step = step;
-  state.stepScratch = new Scratchpad(state.runScratch);
+  // The step's scratchpad is made when a hook first needs it.
+  state.stepScratch = undefined;
   if (surface.streaming) surface.emit({ type: "step-start", step });
   state.telemetry?.stepStarted(step);
   if (state.runner.wants("step_start")) return hookedStep(runtime, state, surface, step, cursor);
@@ -615,10 +576,10 @@ async function afterRequest(
     };
   }
   const { turn } = requested;
-  state.offeredTools =
-    requested.request.tools === runtime.toolSpecs
-      ? undefined
-      : new Set(requested.request.tools.map((tool) => tool.name));
+  // Written only when it changes: most runs keep the default (none) all along.
+  if (requested.request.tools !== runtime.toolSpecs)
+    state.offeredTools = new Set(requested.request.tools.map((tool) => tool.name));
+  else if (state.offeredTools !== undefined) state.offeredTools = undefined;
   // The provider's count of what this step sent: token accounting measures from it. The
   // baseline's history is a snapshot of the transcript (when nothing ephemeral was added).
   if (cursor.ephemeral.length) {
@@ -699,6 +660,8 @@ async function afterRequest(
 
   const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
   const batch = running instanceof Promise ? await running : running;
+  // What the step's tools saw of the run is theirs: the run does not keep it past the batch.
+  if (state.toolView !== undefined) state.toolView = undefined;
   if (batch.kind === "terminate") {
     addUsage(state, turn.usage);
     return { outcome: "terminated", text: turn.text, reason: batch.reason, hook: batch.hook };

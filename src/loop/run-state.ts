@@ -58,7 +58,9 @@ export interface RunState {
   readonly approvals: ApprovalFlow;
   readonly sessionScratch: Scratchpad;
   readonly runScratch: Scratchpad;
-  stepScratch: Scratchpad;
+  /** The current step's scope; a new step sets undefined and the next read makes a fresh one. */
+  get stepScratch(): Scratchpad;
+  set stepScratch(scratch: Scratchpad | undefined);
   step: number;
   /** The session transcript; committed messages are never mutated, only appended. */
   messages: ModelMessage[];
