@@ -101,7 +101,40 @@ export async function drive(
         : open.existed
           ? await approvals.waiting(runtime, state)
           : undefined;
-      end ??= await loop(runtime, state, surface, !open.existed && state.messages.length === 0);
+      const hooked =
+        end === undefined
+          ? startRun(runtime, state, surface, !open.existed && state.messages.length === 0)
+          : undefined;
+      if (hooked !== undefined) end = await hooked;
+      else if (end === undefined) {
+        // The common path takes its steps here, as `runSteps` does: a run waiting on its
+        // model then keeps one frame of its own (this one), not two.
+        const cursor: StepCursor = { text: "", ephemeral: NO_EPHEMERAL };
+        for (let step = 0; end === undefined; step++) {
+          if (step >= runtime.maxSteps) {
+            end = maxStepsEnd(runtime, cursor.text);
+            break;
+          }
+          const begun = beginStep(runtime, state, surface, step, cursor);
+          let requested: StepRequestOutcome | RunEnd;
+          if (begun instanceof Attempt) {
+            let turn: ModelTurn | undefined;
+            let failure: { error: unknown } | undefined;
+            try {
+              turn = await sendFirst(runtime, begun);
+            } catch (error) {
+              failure = { error };
+            }
+            requested = failure
+              ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
+              : firstAnswered(begun, turn!);
+          } else requested = await begun;
+          end =
+            "outcome" in requested
+              ? requested
+              : await afterRequest(runtime, state, surface, step, cursor, requested);
+        }
+      }
     } catch (error) {
       end = {
         outcome: "error",
@@ -376,25 +409,26 @@ function abortedEnd(text: string, signal: AbortSignal): RunEnd {
 }
 
 /**
- * The run from its user message on. Not `async`: with no session_start or run_start hook
- * it hands back the steps' own promise, which `drive` awaits (no frame or promise between).
+ * The run up to its first step: its user message, or (session_start, run_start hooks) a
+ * promise of the run's end, `hookedStart` taking the steps on. `undefined`: the caller
+ * takes the steps from the first (`drive` does, in its own frame).
  */
-function loop(
+function startRun(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   isNewSession: boolean,
-): Promise<RunEnd> {
+): Promise<RunEnd> | undefined {
   // An event nobody hooks is not dispatched: no payload, context or await.
   if ((isNewSession && state.runner.wants("session_start")) || state.runner.wants("run_start"))
-    return hookedLoop(runtime, state, surface, isNewSession);
+    return hookedStart(runtime, state, surface, isNewSession);
   state.userMessageIndex = state.messages.length;
   state.messages.push(userMessage(state.input, state.inputParts));
-  return runSteps(runtime, state, surface, 0, "");
+  return undefined;
 }
 
-/** `loop` when session_start or run_start hooks fire. */
-async function hookedLoop(
+/** `startRun` when session_start or run_start hooks fire: they run, then the steps. */
+async function hookedStart(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
@@ -453,10 +487,11 @@ interface StepCursor {
 const NO_EPHEMERAL: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[];
 
 /**
- * Steps from `first` until the run ends; a resumed run enters here once its pending step
- * settled. This frame waits for every model call itself (no frame per step between it and
- * the model) and holds nothing of the steps before it: a run parked on its model keeps
- * only its state, this frame and `drive`'s.
+ * Steps from `first` until the run ends: a resumed run's once its pending step settled, a
+ * run's whose start hooks fired, a run's that a run_end hook sent back to work (a new run
+ * without those takes its steps in `drive`'s frame, the same way). This frame waits for
+ * every model call itself (no frame per step between it and the model) and holds nothing
+ * of the steps before it.
  */
 export async function runSteps(
   runtime: LoopRuntime,
@@ -466,9 +501,10 @@ export async function runSteps(
   lastText: string,
 ): Promise<RunEnd> {
   const cursor: StepCursor = { text: lastText, ephemeral: NO_EPHEMERAL };
+  // `drive` takes a new run's steps as this does, in its own frame: a change here is one there.
   for (let step = first; step < runtime.maxSteps; step++) {
     const begun = beginStep(runtime, state, surface, step, cursor);
-    let requested: StepRequestOutcome;
+    let requested: StepRequestOutcome | RunEnd;
     if (begun instanceof Attempt) {
       // The common path: the model is awaited here, with no promise chained to its answer.
       let turn: ModelTurn | undefined;
@@ -481,20 +517,17 @@ export async function runSteps(
       requested = failure
         ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
         : firstAnswered(begun, turn!);
-    } else {
-      const outcome = await begun;
-      // A step_start hook's stop ends the run here.
-      if ("outcome" in outcome) return outcome;
-      requested = outcome;
-    }
+    } else requested = await begun;
+    // A step_start hook's stop ends the run here.
+    if ("outcome" in requested) return requested;
     const end = await afterRequest(runtime, state, surface, step, cursor, requested);
     if (end !== undefined) return end;
   }
-  return {
-    outcome: "max_steps",
-    text: cursor.text,
-    reason: `stopped after ${runtime.maxSteps} steps (maxSteps)`,
-  };
+  return maxStepsEnd(runtime, cursor.text);
+}
+
+function maxStepsEnd(runtime: LoopRuntime, text: string): RunEnd {
+  return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
 }
 
 /**
