@@ -75,7 +75,7 @@ function lineageOf(runtime: LoopRuntime): Lineage {
   return lineage;
 }
 
-export async function drive(
+export function drive(
   runtime: LoopRuntime,
   runInput: RunInput,
   options: RunOptions,
@@ -88,10 +88,29 @@ export async function drive(
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
-  // This frame waits for the whole run: it holds as little as it can (the set-up is
-  // `openRun`'s, the end `closeRun`'s and `releaseRun`'s); each frame a parked run keeps
-  // costs its heap, and this one waits on the steps' frame, which waits on the model.
-  const open = await openRun(runtime, runInput, options, surface, approvals, agentPath, inherited, resumed);
+  return driveOpen(
+    runtime,
+    surface,
+    approvals,
+    resumed,
+    openRun(runtime, runInput, options, surface, approvals, agentPath, inherited, resumed),
+  );
+}
+
+/**
+ * The run once `opening` (its set-up) is done, to its end. This frame waits for the whole
+ * run, and a new run's steps are taken in it: it holds as little as it can (the set-up is
+ * `openRun`'s, the end `closeRun`'s and `releaseRun`'s), each slot of it costing every
+ * parked run its heap.
+ */
+async function driveOpen(
+  runtime: LoopRuntime,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  resumed: ResumePoint | undefined,
+  opening: Promise<OpenRun>,
+): Promise<RunResult> {
+  const open = await opening;
   try {
     const state = open.state;
     let end: RunEnd | undefined;
@@ -143,13 +162,7 @@ export async function drive(
         error: error as Error,
       };
     }
-    return await closeRun(
-      runtime,
-      open,
-      surface,
-      end,
-      resumed === undefined && options.sessionId === undefined,
-    );
+    return await closeRun(runtime, open, surface, end);
   } finally {
     await releaseRun(runtime, open);
   }
@@ -164,6 +177,8 @@ interface OpenRun {
   session: SessionRecord;
   /** Whether the session was stored before (a new session's first run fires `session_start` unless it was given messages). */
   existed: boolean;
+  /** A session the agent named itself (no sessionId given) is not kept forever. */
+  readonly oneShot: boolean;
 }
 
 /** The run's signal, its session's lease and its turn, given back (after its end, or a failed set-up). */
@@ -205,6 +220,7 @@ async function openRun(
     state: undefined!,
     session: undefined!,
     existed: false,
+    oneShot: resumed === undefined && options.sessionId === undefined,
   };
   try {
     await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
@@ -332,15 +348,13 @@ async function closeRun(
   open: OpenRun,
   surface: Surface,
   ended: RunEnd,
-  /** A session the agent named itself (no sessionId given) is not kept forever. */
-  oneShot: boolean,
 ): Promise<RunResult> {
   const { state } = open;
   const telemetry = state.telemetry;
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   const end =
     state.signal.aborted && ended.outcome === "error" ? abortedEnd(ended.text, state.signal) : ended;
-  const save: SaveSessionOptions = oneShot ? { ttlMs: runtime.sessions.oneShotTtlMs } : {};
+  const save: SaveSessionOptions = open.oneShot ? { ttlMs: runtime.sessions.oneShotTtlMs } : {};
   let result: RunResult;
   try {
     result = await finishRun(
