@@ -140,7 +140,7 @@ async function driveOpen(
             let turn: ModelTurn | undefined;
             let failure: { error: unknown } | undefined;
             try {
-              turn = await sendFirst(runtime, begun);
+              turn = surface.turnOf(await sendFirst(runtime, begun));
             } catch (error) {
               failure = { error };
             }
@@ -524,7 +524,7 @@ export async function runSteps(
       let turn: ModelTurn | undefined;
       let failure: { error: unknown } | undefined;
       try {
-        turn = await sendFirst(runtime, begun);
+        turn = surface.turnOf(await sendFirst(runtime, begun));
       } catch (error) {
         failure = { error };
       }
@@ -594,7 +594,7 @@ async function hookedStep(
   if (first instanceof Promise) return first;
   let turn: ModelTurn;
   try {
-    turn = await sendFirst(runtime, first);
+    turn = surface.turnOf(await sendFirst(runtime, first));
   } catch (error) {
     return firstFailed(runtime, first, cursor.ephemeral, error);
   }
