@@ -28,6 +28,7 @@ import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-i
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
 import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
+import { stepCount } from "./step-slots.js";
 import { checkAnswer, OutputValidationError, outputFeedback } from "./structured-output.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
@@ -373,7 +374,7 @@ async function closeRun(
       reason: error instanceof Error ? error.message : String(error),
       input: state.input,
       usage: state.usage,
-      steps: state.steps.length,
+      steps: stepCount(state),
     });
     throw error;
   }

@@ -60,6 +60,8 @@ export class LoopState implements RunState {
   turn: number;
   readonly requests: ModelRequest[] = [];
   readonly steps: StepRecord[] = [];
+  lastStep: unknown[] | undefined = undefined;
+  lastRequest: ModelRequest | undefined = undefined;
   readonly usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   /** Set right after construction: the meter reads this state's transcript. */
   readonly meter: ContextMeter = undefined as unknown as ContextMeter;
@@ -71,7 +73,6 @@ export class LoopState implements RunState {
   declare readonly telemetry: RunTelemetry | undefined;
   declare inputParts?: SplitInput;
   declare offeredTools?: ReadonlySet<string>;
-  declare settledSteps: number;
   declare archived: readonly ModelMessage[];
   declare continuations: number;
   declare output?: unknown;
@@ -155,7 +156,6 @@ Object.assign(LoopState.prototype, {
   telemetry: undefined,
   inputParts: undefined,
   offeredTools: undefined,
-  settledSteps: 0,
   archived: NO_MESSAGES,
   continuations: 0,
   output: undefined,

@@ -18,6 +18,7 @@ import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attem
 import { backoffDelay, sleep } from "./backoff.js";
 import { breakpointMark, markBreakpoints, stablePrefix } from "./cache-breakpoints.js";
 import { payload, type RunState } from "./run-state.js";
+import { recordRequest } from "./step-slots.js";
 import type { Surface } from "./surface.js";
 import type { LoopRuntime, StepRequestOutcome } from "./types.js";
 
@@ -147,7 +148,7 @@ export function requestStep(
     attempt.stopped(preparing);
     return Promise.resolve(preparing);
   }
-  state.requests.push(attempt.request);
+  recordRequest(state, attempt.request);
   return attempt;
 }
 
@@ -220,7 +221,7 @@ async function requestAttempts(
         attempt.stopped(prepared);
         return prepared;
       }
-      state.requests.push(attempt.request);
+      recordRequest(state, attempt.request);
       try {
         return accepted(attempt, surface.turnOf(await callAttempt(runtime, model, attempt)));
       } catch (thrown) {

@@ -73,10 +73,14 @@ export interface RunState {
   turn: number;
   /** The function names this step's request offered, when a patch narrowed them (activeTools). */
   offeredTools?: ReadonlySet<string>;
+  /** The requests sent, in order, once the steps are settled (step-slots.ts `settleSteps`). */
   readonly requests: ModelRequest[];
+  /** The step records, once settled: committed steps wait as slots chained from `lastStep`. */
   readonly steps: StepRecord[];
-  /** Steps before this index have their lists (step-slots.ts `settleSteps`). */
-  settledSteps: number;
+  /** The last committed step not settled yet, as slots (step-slots.ts). */
+  lastStep: unknown[] | undefined;
+  /** The last request sent, until the next one or its step's settlement records it (step-slots.ts). */
+  lastRequest: ModelRequest | undefined;
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;

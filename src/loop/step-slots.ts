@@ -1,15 +1,17 @@
 /**
  * A committed step, kept light while the run goes on: its record is one list of slots of
- * exactly its size, in `state.steps` where the record will be, made into the result's
- * `StepRecord` (its `toolCalls`, `toolResults`, usage and request) by `settleSteps` when the
- * run ends or suspends, or before the transcript changes other than by growing. A long run
- * in flight then holds one list per step: no record, usage, request or object per call,
- * and no copy of its history per step.
+ * exactly its size, made into the result's `StepRecord` (its `toolCalls`, `toolResults`,
+ * usage and request) by `settleSteps` when the run ends or suspends, or before the
+ * transcript changes other than by growing. The lists of the steps not settled yet are
+ * chained from `state.lastStep` (no list of them), and a request kept as a prefix of the
+ * transcript waits outside `state.requests` until then, as does the run's last request
+ * (`state.lastRequest`): a run that no hook or span watches holds one list per step, and no
+ * record, usage, request or object per call, nor a copy of its history per step.
  *
- * Slots of a step: [resultCount, callCount, request | template, prefixLength,
- * requestIndex, model, attempts, index, text, reasoning, finishReason, usage | undefined,
- * inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, …6 per result, …3 per call whose result does not
- * name it].
+ * Slots of a step: [previous, resultCount, callCount, request | template, prefixLength,
+ * position, model, attempts, index, text, reasoning, finishReason, usage | undefined,
+ * inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, …6 per result,
+ * …3 per call whose result does not name it].
  */
 import type { ModelMessage, ModelRequest } from "../events/payloads.js";
 import type { CallOutcome } from "./batch/types.js";
@@ -20,27 +22,30 @@ import type { StepRequestOutcome } from "./types.js";
 /** What a request's `messages` read while its history is kept as a prefix of the transcript. */
 const AS_PREFIX: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[];
 
-const RESULT_COUNT = 0;
-const CALL_COUNT = 1;
+/** The step committed before it, while that one is not settled either. */
+const PREVIOUS = 0;
+const RESULT_COUNT = 1;
+const CALL_COUNT = 2;
 /** The request itself (its history kept as a prefix), or the template a rebuilt one copies. */
-const REQUEST = 2;
-const PREFIX = 3;
-/** Where the request is rebuilt in `state.requests`; -1 when `REQUEST` is the request. */
-const REQUEST_INDEX = 4;
-const MODEL = 5;
-const ATTEMPTS = 6;
-const INDEX = 7;
-const TEXT = 8;
-const REASONING = 9;
-const FINISH_REASON = 10;
-/** The step's usage object, when one was made (a streamed run surfaces it); else the three counts. */
-const USAGE = 11;
-const INPUT_TOKENS = 12;
-const OUTPUT_TOKENS = 13;
-const TOTAL_TOKENS = 14;
-const CACHE_READ_TOKENS = 15;
-const CACHE_WRITE_TOKENS = 16;
-const HEADER_SLOTS = 17;
+const REQUEST = 3;
+const PREFIX = 4;
+/** Where the request goes in `state.requests` when settled; -1: it is there already. */
+const POSITION = 5;
+/** The rebuilt request's model; undefined when `REQUEST` is the request itself. */
+const MODEL = 6;
+const ATTEMPTS = 7;
+const INDEX = 8;
+const TEXT = 9;
+const REASONING = 10;
+const FINISH_REASON = 11;
+/** The step's usage object, when one was made (a streamed run surfaces it); else the counts. */
+const USAGE = 12;
+const INPUT_TOKENS = 13;
+const OUTPUT_TOKENS = 14;
+const TOTAL_TOKENS = 15;
+const CACHE_READ_TOKENS = 16;
+const CACHE_WRITE_TOKENS = 17;
+const HEADER_SLOTS = 18;
 const RESULT_SLOTS = 6;
 const CALL_SLOTS = 3;
 const EXECUTED = 1;
@@ -101,15 +106,17 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
   );
 }
 
-/** The run's first request kept as a prefix: the template of the ones after it. */
+/** Records a request the run sends (`state.requests`, in order, once the run settles its steps). */
+export function recordRequest(state: RunState, request: ModelRequest): void {
+  const last = state.lastRequest;
+  if (last !== undefined) state.requests.push(last);
+  state.lastRequest = request;
+}
+
+/** The request the previous unsettled step kept (its own, or its template): the next one's template. */
 function templateOf(state: RunState): ModelRequest | undefined {
-  const { steps } = state;
-  for (let step = state.settledSteps; step < steps.length; step++) {
-    const slots = steps[step] as unknown;
-    if (Array.isArray(slots) && slots[REQUEST_INDEX] === -1 && slots[REQUEST] !== undefined)
-      return slots[REQUEST] as ModelRequest;
-  }
-  return undefined;
+  const previous = state.lastStep as unknown[] | undefined;
+  return previous === undefined ? undefined : (previous[REQUEST] as ModelRequest | undefined);
 }
 
 /**
@@ -136,23 +143,25 @@ export function keepStep(
   }
   const prefix = prefixLength(state, requested);
   const slots: unknown[] = new Array(HEADER_SLOTS + resultCount * RESULT_SLOTS + callSlots);
+  slots[PREVIOUS] = state.lastStep;
   slots[RESULT_COUNT] = resultCount;
   slots[CALL_COUNT] = callCount;
   slots[REQUEST] = undefined;
   slots[PREFIX] = prefix;
-  slots[REQUEST_INDEX] = -1;
+  slots[POSITION] = -1;
   slots[MODEL] = undefined;
   if (prefix >= 0) {
-    // The run's requests after its first are rebuilt from it when the run ends; the first
-    // keeps its object, its history read from the transcript.
-    const requests = state.requests;
-    const last = requests.length - 1;
-    const template = requests[last] === request ? templateOf(state) : undefined;
-    if (template !== undefined && sameBaseline(request, template)) {
+    // Its history is read from the transcript when the step settles. The run's last
+    // request waits there too, outside `state.requests`; after the run's first, one that
+    // is the first's but for its step, attempt and model is rebuilt from it then.
+    const template = templateOf(state);
+    if (state.lastRequest === request) {
+      state.lastRequest = undefined;
+      slots[POSITION] = state.requests.length;
+    }
+    if (template !== undefined && slots[POSITION] !== -1 && sameBaseline(request, template)) {
       slots[REQUEST] = template;
-      slots[REQUEST_INDEX] = last;
       slots[MODEL] = request.model;
-      requests[last] = undefined as never;
     } else {
       slots[REQUEST] = request;
       request.messages = AS_PREFIX;
@@ -198,14 +207,22 @@ export function keepStep(
     slots[at + 2] = result?.args ?? call.rawInput;
     at += CALL_SLOTS;
   }
-  state.steps.push(slots as never);
+  state.lastStep = slots;
 }
 
 /** The last committed step's finish reason and usage (a streamed run's `step-finish`). */
 export function lastStepFinish(state: RunState): { finishReason: string; usage: Usage } {
-  const step = state.steps[state.steps.length - 1] as unknown;
-  if (!Array.isArray(step)) return step as StepRecord;
+  const step = state.lastStep as unknown[] | undefined;
+  if (step === undefined) return state.steps[state.steps.length - 1]!;
   return { finishReason: step[FINISH_REASON] as string, usage: usageOf(step) };
+}
+
+/** How many steps the run committed, settled or not. */
+export function stepCount(state: RunState): number {
+  let count = state.steps.length;
+  for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
+    count++;
+  return count;
 }
 
 /** The step's usage: the object made for it, or one as `addUsage` (finish-run.ts) makes it. */
@@ -232,33 +249,37 @@ function usageOf(slots: unknown[]): Usage {
  * the steps, and before the transcript changes other than by growing.
  */
 export function settleSteps(state: RunState): void {
-  const { steps } = state;
-  for (let step = state.settledSteps; step < steps.length; step++) {
-    const slots = steps[step] as unknown;
-    // A resumed run's earlier steps are records already.
-    if (!Array.isArray(slots)) continue;
+  // The chain runs from the last step back: its steps in order, then each made its record.
+  const chain: unknown[][] = [];
+  for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
+    chain.push(step);
+  state.lastStep = undefined;
+  const { steps, requests } = state;
+  let inserted = 0;
+  for (let link = chain.length - 1; link >= 0; link--) {
+    const slots = chain[link]!;
     const resultCount = slots[RESULT_COUNT] as number;
     const callCount = slots[CALL_COUNT] as number;
     const prefix = slots[PREFIX] as number;
     const kept = slots[REQUEST] as ModelRequest | undefined;
-    const requestIndex = slots[REQUEST_INDEX] as number;
-    if (requestIndex >= 0) {
-      const template = kept!;
+    let request = kept;
+    if (kept !== undefined && slots[MODEL] !== undefined) {
       // The fields in the order the baseline request has them.
-      const request: ModelRequest = {
+      request = {
         step: slots[INDEX] as number,
         attempt: slots[ATTEMPTS] as number,
-        system: template.system,
+        system: kept.system,
         messages: state.messages.slice(0, prefix),
-        tools: template.tools,
-        toolChoice: template.toolChoice,
+        tools: kept.tools,
+        toolChoice: kept.toolChoice,
         model: slots[MODEL] as string,
       };
-      if (template.temperature !== undefined) request.temperature = template.temperature;
-      if (template.maxOutputTokens !== undefined) request.maxOutputTokens = template.maxOutputTokens;
-      if (template.providerOptions !== undefined) request.providerOptions = template.providerOptions;
-      state.requests[requestIndex] = request;
+      if (kept.temperature !== undefined) request.temperature = kept.temperature;
+      if (kept.maxOutputTokens !== undefined) request.maxOutputTokens = kept.maxOutputTokens;
+      if (kept.providerOptions !== undefined) request.providerOptions = kept.providerOptions;
     } else if (kept !== undefined) kept.messages = state.messages.slice(0, prefix);
+    const position = slots[POSITION] as number;
+    if (position >= 0) requests.splice(position + inserted++, 0, request!);
     const toolResults: ToolResultRecord[] = new Array(resultCount);
     let at = HEADER_SLOTS;
     for (let index = 0; index < resultCount; index++, at += RESULT_SLOTS) {
@@ -293,7 +314,7 @@ export function settleSteps(state: RunState): void {
       };
       at += CALL_SLOTS;
     }
-    steps[step] = {
+    steps.push({
       index: slots[INDEX] as number,
       text: slots[TEXT] as string,
       reasoning: slots[REASONING] as string,
@@ -302,7 +323,11 @@ export function settleSteps(state: RunState): void {
       finishReason: slots[FINISH_REASON] as string,
       usage: usageOf(slots),
       attempts: slots[ATTEMPTS] as number,
-    };
+    });
   }
-  state.settledSteps = steps.length;
+  // The run's last request, after every request before it.
+  if (state.lastRequest !== undefined) {
+    requests.push(state.lastRequest);
+    state.lastRequest = undefined;
+  }
 }
