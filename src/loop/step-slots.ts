@@ -166,6 +166,8 @@ export function keepStep(
       slots[REQUEST] = request;
       request.messages = AS_PREFIX;
     }
+    // The token meter reads the history it measured from the transcript too.
+    state.meter.observedAsPrefix(requested.sent, state.messages);
   }
   slots[ATTEMPTS] = requested.attempts;
   slots[INDEX] = state.step;
@@ -249,6 +251,7 @@ function usageOf(slots: unknown[]): Usage {
  * the steps, and before the transcript changes other than by growing.
  */
 export function settleSteps(state: RunState): void {
+  state.meter.detach();
   // The chain runs from the last step back: its steps in order, then each made its record.
   const chain: unknown[][] = [];
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
