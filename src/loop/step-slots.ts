@@ -9,9 +9,9 @@
  * record, usage, request or object per call, nor a copy of its history per step.
  *
  * Slots of a step: [previous, resultCount, callCount, request | template, prefixLength,
- * position, model, attempts, index, text, reasoning, finishReason, usage | undefined,
- * inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, …6 per result,
- * …3 per call whose result does not name it].
+ * position, model, attempts, index, text, reasoning, finishReason, usage | inputTokens,
+ * outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, …5 or 6 per result, …3 per
+ * call whose result does not name it].
  */
 import type { ModelMessage, ModelRequest } from "../events/payloads.js";
 import type { CallOutcome } from "./batch/types.js";
@@ -38,21 +38,24 @@ const INDEX = 8;
 const TEXT = 9;
 const REASONING = 10;
 const FINISH_REASON = 11;
-/** The step's usage object, when one was made (a streamed run surfaces it); else the counts. */
+/** The step's usage object when one was made (a streamed run surfaces it); else its counts from here. */
 const USAGE = 12;
-const INPUT_TOKENS = 13;
-const OUTPUT_TOKENS = 14;
-const TOTAL_TOKENS = 15;
-const CACHE_READ_TOKENS = 16;
-const CACHE_WRITE_TOKENS = 17;
-const HEADER_SLOTS = 18;
-const RESULT_SLOTS = 6;
+const INPUT_TOKENS = 12;
+const OUTPUT_TOKENS = 13;
+const TOTAL_TOKENS = 14;
+const CACHE_READ_TOKENS = 15;
+const CACHE_WRITE_TOKENS = 16;
+const HEADER_SLOTS = 17;
+/** A result's slots: flags, id, name, arguments, result, and its qualified name when it is not its name. */
+const RESULT_SLOTS = 5;
 const CALL_SLOTS = 3;
 const EXECUTED = 1;
 const IS_ERROR = 2;
 const REPLAYED = 4;
 /** The result's call has the result's id, name and arguments (no call slots). */
 const SAME_CALL = 8;
+/** The result's qualified name is its name (no slot for it). */
+const QUALIFIED_AS_NAME = 16;
 
 /** Whether a call's summary is its result's id, name and arguments. */
 function isSameCall(
@@ -136,13 +139,17 @@ export function keepStep(
   const calls = turn.toolCalls;
   const resultCount = commit ? results.length : 0;
   const callCount = commit ? calls.length : 0;
-  let callSlots = 0;
+  let size = HEADER_SLOTS + resultCount * RESULT_SLOTS;
+  for (let index = 0; index < resultCount; index++) {
+    const result = results[index]!;
+    if (result.qualifiedName !== result.toolName) size++;
+  }
   for (let index = 0; index < callCount; index++) {
     const result = results[index];
-    if (result === undefined || !isSameCall(calls[index]!, result)) callSlots += CALL_SLOTS;
+    if (result === undefined || !isSameCall(calls[index]!, result)) size += CALL_SLOTS;
   }
   const prefix = prefixLength(state, requested);
-  const slots: unknown[] = new Array(HEADER_SLOTS + resultCount * RESULT_SLOTS + callSlots);
+  const slots: unknown[] = new Array(size);
   slots[PREVIOUS] = state.lastStep;
   slots[RESULT_COUNT] = resultCount;
   slots[CALL_COUNT] = callCount;
@@ -174,8 +181,8 @@ export function keepStep(
   slots[TEXT] = turn.text;
   slots[REASONING] = turn.reasoning;
   slots[FINISH_REASON] = turn.finishReason;
-  slots[USAGE] = usage;
-  if (usage === undefined) {
+  if (usage !== undefined) slots[USAGE] = usage;
+  else {
     const reported = turn.usage;
     const inputTokens = reported.inputTokens ?? 0;
     const outputTokens = reported.outputTokens ?? 0;
@@ -186,19 +193,22 @@ export function keepStep(
     slots[CACHE_WRITE_TOKENS] = reported.cacheWriteTokens;
   }
   let at = HEADER_SLOTS;
-  for (let index = 0; index < resultCount; index++, at += RESULT_SLOTS) {
+  for (let index = 0; index < resultCount; index++) {
     const result = results[index]!;
     const call = index < callCount ? calls[index]! : undefined;
-    slots[at] = result.toolCallId;
-    slots[at + 1] = result.toolName;
-    slots[at + 2] = result.qualifiedName;
-    slots[at + 3] = result.args;
-    slots[at + 4] = result.result;
-    slots[at + 5] =
+    const qualifiedAsName = result.qualifiedName === result.toolName;
+    slots[at] =
       (result.executed ? EXECUTED : 0) |
       (result.isError ? IS_ERROR : 0) |
       (result.replayed ? REPLAYED : 0) |
-      (call !== undefined && isSameCall(call, result) ? SAME_CALL : 0);
+      (call !== undefined && isSameCall(call, result) ? SAME_CALL : 0) |
+      (qualifiedAsName ? QUALIFIED_AS_NAME : 0);
+    slots[at + 1] = result.toolCallId;
+    slots[at + 2] = result.toolName;
+    slots[at + 3] = result.args;
+    slots[at + 4] = result.result;
+    at += RESULT_SLOTS;
+    if (!qualifiedAsName) slots[at++] = result.qualifiedName;
   }
   for (let index = 0; index < callCount; index++) {
     const call = calls[index]!;
@@ -229,8 +239,8 @@ export function stepCount(state: RunState): number {
 
 /** The step's usage: the object made for it, or one as `addUsage` (finish-run.ts) makes it. */
 function usageOf(slots: unknown[]): Usage {
-  const made = slots[USAGE] as Usage | undefined;
-  if (made !== undefined) return made;
+  const made = slots[USAGE];
+  if (typeof made === "object") return made as Usage;
   const inputTokens = slots[INPUT_TOKENS] as number;
   const outputTokens = slots[OUTPUT_TOKENS] as number;
   const totalTokens = slots[TOTAL_TOKENS] as number;
@@ -284,32 +294,30 @@ export function settleSteps(state: RunState): void {
     const position = slots[POSITION] as number;
     if (position >= 0) requests.splice(position + inserted++, 0, request!);
     const toolResults: ToolResultRecord[] = new Array(resultCount);
+    const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
     let at = HEADER_SLOTS;
-    for (let index = 0; index < resultCount; index++, at += RESULT_SLOTS) {
-      const flags = slots[at + 5] as number;
+    for (let index = 0; index < resultCount; index++) {
+      const flags = slots[at] as number;
+      const toolCallId = slots[at + 1] as string;
+      const toolName = slots[at + 2] as string;
+      const args = slots[at + 3];
+      const result = slots[at + 4];
+      at += RESULT_SLOTS;
       const item: ToolResultRecord = {
-        toolCallId: slots[at] as string,
-        toolName: slots[at + 1] as string,
-        qualifiedName: slots[at + 2] as string,
-        args: slots[at + 3],
-        result: slots[at + 4],
+        toolCallId,
+        toolName,
+        qualifiedName: flags & QUALIFIED_AS_NAME ? toolName : (slots[at++] as string),
+        args,
+        result,
         isError: (flags & IS_ERROR) !== 0,
         executed: (flags & EXECUTED) !== 0,
       };
       if (flags & REPLAYED) item.replayed = true;
       toolResults[index] = item;
+      if (index < callCount && flags & SAME_CALL) toolCalls[index] = { toolCallId, toolName, args };
     }
-    const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
     for (let index = 0; index < callCount; index++) {
-      const result = HEADER_SLOTS + index * RESULT_SLOTS;
-      if (index < resultCount && (slots[result + 5] as number) & SAME_CALL) {
-        toolCalls[index] = {
-          toolCallId: slots[result] as string,
-          toolName: slots[result + 1] as string,
-          args: slots[result + 3],
-        };
-        continue;
-      }
+      if (toolCalls[index] !== undefined) continue;
       toolCalls[index] = {
         toolCallId: slots[at] as string,
         toolName: slots[at + 1] as string,
