@@ -149,10 +149,11 @@ async function driveOpen(
               ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
               : firstAnswered(begun, turn!);
           } else requested = await begun;
-          end =
-            "outcome" in requested
-              ? requested
-              : await afterRequest(runtime, state, surface, step, cursor, requested);
+          if ("outcome" in requested) end = requested;
+          else {
+            end = await afterRequest(runtime, state, surface, step, cursor, requested);
+            if (end === undefined) letGo(requested);
+          }
         }
       }
     } catch (error) {
@@ -537,8 +538,22 @@ export async function runSteps(
     if ("outcome" in requested) return requested;
     const end = await afterRequest(runtime, state, surface, step, cursor, requested);
     if (end !== undefined) return end;
+    letGo(requested);
   }
   return maxStepsEnd(runtime, cursor.text);
+}
+
+/**
+ * A committed step's outcome lets go of its turn, request, history and attempt: the frame
+ * that waits on the next step's model may still hold the outcome in a register it no longer
+ * reads (V8 keeps a suspended frame's registers whole), and with it all of those.
+ */
+function letGo(requested: StepRequestOutcome): void {
+  const spent = requested as Partial<Record<"turn" | "request" | "sent" | "context", unknown>>;
+  spent.turn = undefined;
+  spent.request = undefined;
+  spent.sent = undefined;
+  spent.context = undefined;
 }
 
 function maxStepsEnd(runtime: LoopRuntime, text: string): RunEnd {
