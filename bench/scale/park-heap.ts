@@ -5,10 +5,11 @@
  * bench/scale/heap-diff.ts).
  *
  *   npm run build && node --expose-gc --import tsx bench/scale/park-heap.ts [--snapshot=/tmp/x] [--runs=N]
+ *     [--contender=plain]
  */
 import { writeHeapSnapshot } from "node:v8";
 import { PARK_AT_STEP } from "../compare/case.js";
-import { create } from "../compare/contenders/hookwise-run.js";
+import type { CreateContender } from "../compare/contender.js";
 import { Gate, Script } from "../compare/script.js";
 import { seamHooks } from "../compare/seam-hooks.js";
 
@@ -20,6 +21,10 @@ const dir = arg("snapshot");
 
 const gate = new Gate(PARK_AT_STEP);
 const script = new Script(10, gate);
+// Another contender (`--contender=plain`, the hand-written loop) shows the floor.
+const { create } = (await import(`../compare/contenders/${arg("contender") ?? "hookwise-run"}.js`)) as {
+  create: CreateContender;
+};
 const contender = await create({ script, hooks: seamHooks(Number(arg("hooks") ?? 0), "sync") });
 for (let index = 0; index < 200; index++) await contender.run();
 contender.setup?.();

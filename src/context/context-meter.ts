@@ -27,9 +27,13 @@ export class ContextMeter implements ContextWindowUsage {
   readonly #overheadTokens: () => number;
   readonly #transcript: ContextMeterOptions["transcript"];
   #overhead: number | undefined;
-  // The last report, as two fields (not an object per step).
+  // The last report, as fields (not an object per step): the history sent is the first
+  // `#observedLength` messages of `#observedSent`, which is the live transcript itself while
+  // `#live` (see `observedAsPrefix`).
   #observedSent: readonly ModelMessage[] | undefined;
+  #observedLength = 0;
   #observedTokens = 0;
+  #live = false;
 
   constructor(options: ContextMeterOptions) {
     this.window = options.window;
@@ -44,20 +48,42 @@ export class ContextMeter implements ContextWindowUsage {
   observe(sent: readonly ModelMessage[], inputTokens: number | undefined): void {
     if (inputTokens === undefined || !(inputTokens > 0)) return;
     this.#observedSent = sent.slice();
+    this.#observedLength = sent.length;
     this.#observedTokens = inputTokens;
+    this.#live = false;
   }
 
   /** `observe` for a `sent` list that is already a snapshot nobody changes: kept as it is, not copied. */
   observeSnapshot(sent: readonly ModelMessage[], inputTokens: number | undefined): void {
     if (inputTokens === undefined || !(inputTokens > 0)) return;
     this.#observedSent = sent;
+    this.#observedLength = sent.length;
     this.#observedTokens = inputTokens;
+    this.#live = false;
+  }
+
+  /**
+   * The last report's `sent` snapshot is the first messages of `transcript`, which only grows
+   * until `detach()`: the report reads them there (the snapshot is not kept).
+   */
+  observedAsPrefix(sent: readonly ModelMessage[], transcript: readonly ModelMessage[]): void {
+    if (this.#observedSent !== sent) return;
+    this.#observedSent = transcript;
+    this.#live = true;
+  }
+
+  /** Before the transcript `observedAsPrefix` named changes other than by growing: a snapshot is kept again. */
+  detach(): void {
+    if (!this.#live) return;
+    this.#observedSent = this.#observedSent!.slice(0, this.#observedLength);
+    this.#live = false;
   }
 
   tokens(messages: readonly ModelMessage[] = this.#current()): number {
     const sent = this.#observedSent;
-    if (sent && startsWith(messages, sent)) {
-      return this.#observedTokens + estimateTokens(messages.slice(sent.length));
+    const length = this.#observedLength;
+    if (sent && startsWith(messages, sent, length)) {
+      return this.#observedTokens + estimateTokens(messages.slice(length));
     }
     this.#overhead ??= this.#overheadTokens();
     return this.#overhead + estimateTokens(messages);
@@ -73,8 +99,14 @@ export class ContextMeter implements ContextWindowUsage {
   }
 }
 
-function startsWith(messages: readonly ModelMessage[], prefix: readonly ModelMessage[]): boolean {
-  if (messages.length < prefix.length) return false;
-  for (let index = 0; index < prefix.length; index++) if (messages[index] !== prefix[index]) return false;
+/** Whether `messages` begins with the first `length` messages of `prefix`. */
+function startsWith(
+  messages: readonly ModelMessage[],
+  prefix: readonly ModelMessage[],
+  length: number,
+): boolean {
+  if (messages.length < length) return false;
+  if (messages === prefix) return true;
+  for (let index = 0; index < length; index++) if (messages[index] !== prefix[index]) return false;
   return true;
 }

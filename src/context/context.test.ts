@@ -145,6 +145,24 @@ describe("ContextMeter", () => {
     expect(measured.tokens([first])).toBe(50 + estimateTokens([first])); // shorter than what was sent
   });
 
+  it("a report read from the live transcript counts as one kept aside, and is kept aside again before a change", () => {
+    const first = user("hello world");
+    const transcript = [first];
+    const measured = meter(transcript);
+    const sent = transcript.slice();
+    measured.observeSnapshot(sent, 400);
+    measured.observedAsPrefix(sent, transcript);
+    transcript.push(answer("hi"));
+    expect(measured.tokens()).toBe(400 + countMessageTokens(answer("hi")));
+    // Another snapshot than the one observed is no prefix of the transcript: nothing changes.
+    measured.observedAsPrefix([first], transcript);
+    expect(measured.tokens([user("other")])).toBe(50 + estimateTokens([user("other")]));
+    measured.detach();
+    transcript[0] = user("a summary"); // replaced in place, after the detach
+    expect(measured.tokens()).toBe(50 + estimateTokens(transcript));
+    expect(measured.tokens([first, answer("hi")])).toBe(400 + countMessageTokens(answer("hi")));
+  });
+
   it("a report without input tokens keeps the previous one", () => {
     const transcript = [user("hello world")];
     const measured = meter(transcript);

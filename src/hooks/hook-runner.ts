@@ -76,7 +76,10 @@ export class HookRunner {
   readonly #registries: HookRunnerOptions["registries"];
   readonly #log: HookLogger;
   readonly #signal: AbortSignal | undefined;
-  readonly #trace: TraceLog;
+  /** Made when a hook first fires (or a trace is restored): a run no hook fires for holds none. */
+  #trace: TraceLog | undefined;
+  readonly #onTrace: HookRunnerOptions["trace"];
+  readonly #capacity: number | undefined;
   readonly #observer: HookObserver | undefined;
   /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
   #deadlines: HookDeadlines | undefined;
@@ -92,18 +95,24 @@ export class HookRunner {
     this.#registries = options.registries;
     this.#log = options.log;
     this.#signal = options.signal;
-    this.#trace = new TraceLog(options.trace, options.keep?.capacity);
+    this.#onTrace = options.trace;
+    this.#capacity = options.keep?.capacity;
     this.#observer = options.observer;
   }
 
   /** The kept trace so far, in firing order (empty unless `keep` was asked for). */
   events(): HookTraceEntry[] {
-    return this.#trace.events();
+    return this.#trace === undefined ? [] : this.#trace.events();
+  }
+
+  #traceLog(): TraceLog {
+    this.#trace ??= new TraceLog(this.#onTrace, this.#capacity);
+    return this.#trace;
   }
 
   /** Adds entries traced elsewhere (a resumed run's earlier trace) to the kept trace, not to `trace`. */
   restore(entries: readonly HookTraceEntry[]): void {
-    this.#trace.restore(entries);
+    this.#traceLog().restore(entries);
   }
 
   /**
@@ -577,7 +586,7 @@ export class HookRunner {
     firing: unknown,
     after: AnyEventPayload | undefined,
   ): void {
-    this.#trace.record(entry, live);
+    (this.#trace ?? this.#traceLog()).record(entry, live);
     if (firing !== undefined) this.#observer!.fired(firing, entry, after);
   }
 }

@@ -7,7 +7,6 @@
 import { nodeCrypto } from "../deps/node-crypto.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
-import { Scratchpad } from "../hooks/scratchpad.js";
 import type { ModelTurn } from "../models/language-model.js";
 import { runIndex } from "../sessions/run-index.js";
 import { acquireSessionLease } from "../sessions/session-lease.js";
@@ -18,22 +17,18 @@ import type { RunSummary } from "../telemetry/types.js";
 import { abortError, type RunSignal, runSignal } from "./abortable.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { assistantParts, retryFeedback } from "./assistant-message.js";
+import { Attempt } from "./attempt.js";
 import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
 import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
-import { createHookModel } from "./hook-model.js";
+import { LoopState } from "./loop-state.js";
 import { firstAnswered, firstFailed, requestStep, sendFirst } from "./request-step.js";
 import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-input.js";
 import { createRunMeter } from "./run-meter.js";
 import type { AgentEvent, RunResult } from "./run-result.js";
-import {
-  type ApprovalFlow,
-  contextFor,
-  type GoverningRegistry,
-  NO_MESSAGES,
-  type RunState,
-} from "./run-state.js";
+import { type ApprovalFlow, contextFor, type GoverningRegistry, type RunState } from "./run-state.js";
+import { stepCount } from "./step-slots.js";
 import { checkAnswer, OutputValidationError, outputFeedback } from "./structured-output.js";
 import type { Surface } from "./surface.js";
 import { PromptBuilder } from "./to-prompt.js";
@@ -81,7 +76,7 @@ function lineageOf(runtime: LoopRuntime): Lineage {
   return lineage;
 }
 
-export async function drive(
+export function drive(
   runtime: LoopRuntime,
   runInput: RunInput,
   options: RunOptions,
@@ -94,38 +89,73 @@ export async function drive(
   /** A suspended run continuing (approvals/resume-run.ts): its identity, saved state and pending step. */
   resumed?: ResumePoint,
 ): Promise<RunResult> {
-  const given = splitInput(runInput);
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
-  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
-  // two at once would lose one's messages — in this process (the lock), and across
-  // processes sharing the store (the lease). Both waits together stay within waitMs.
-  const started = Date.now();
-  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
-  if (locking) await locking;
-  // This frame waits for the whole run: it holds as little as it can (the rest of the
-  // set-up is `openRun`'s, the end `closeRun`'s), each frame a parked run keeps costs its heap.
-  const open: OpenRun = { lease: undefined, signal: undefined, state: undefined!, session: undefined! };
+  return driveOpen(
+    runtime,
+    surface,
+    approvals,
+    resumed,
+    openRun(runtime, runInput, options, surface, approvals, agentPath, inherited, resumed),
+  );
+}
+
+/**
+ * The run once `opening` (its set-up) is done, to its end. This frame waits for the whole
+ * run, and a new run's steps are taken in it: it holds as little as it can (the set-up is
+ * `openRun`'s, the end `closeRun`'s and `releaseRun`'s), each slot of it costing every
+ * parked run its heap.
+ */
+async function driveOpen(
+  runtime: LoopRuntime,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  resumed: ResumePoint | undefined,
+  opening: Promise<OpenRun>,
+): Promise<RunResult> {
+  const open = await opening;
   try {
-    const existed = await openRun(
-      runtime,
-      given,
-      options,
-      surface,
-      approvals,
-      agentPath,
-      inherited,
-      resumed,
-      sessionId,
-      started,
-      open,
-    );
     const state = open.state;
-    let end: RunEnd;
+    let end: RunEnd | undefined;
     try {
       end = resumed
         ? await resumed.settle(state, surface)
-        : (existed && (await approvals.waiting(runtime, state))) ||
-          (await loop(runtime, state, surface, existed === false && state.messages.length === 0));
+        : open.existed
+          ? await approvals.waiting(runtime, state)
+          : undefined;
+      const hooked =
+        end === undefined
+          ? startRun(runtime, state, surface, !open.existed && state.messages.length === 0)
+          : undefined;
+      if (hooked !== undefined) end = await hooked;
+      else if (end === undefined) {
+        // The common path takes its steps here, as `runSteps` does: a run waiting on its
+        // model then keeps one frame of its own (this one), not two.
+        const cursor: StepCursor = { text: "", ephemeral: NO_EPHEMERAL };
+        for (let step = 0; end === undefined; step++) {
+          if (step >= runtime.maxSteps) {
+            end = maxStepsEnd(runtime, cursor.text);
+            break;
+          }
+          const begun = beginStep(runtime, state, surface, step, cursor);
+          let requested: StepRequestOutcome | RunEnd;
+          if (begun instanceof Attempt) {
+            let turn: ModelTurn | undefined;
+            let failure: { error: unknown } | undefined;
+            try {
+              turn = surface.turnOf(await sendFirst(runtime, begun));
+            } catch (error) {
+              failure = { error };
+            }
+            requested = failure
+              ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
+              : firstAnswered(begun, turn!);
+          } else requested = await begun;
+          if ("outcome" in requested) end = requested;
+          else {
+            end = await afterRequest(runtime, state, surface, step, cursor, requested);
+            if (end === undefined) letGo(requested);
+          }
+        }
+      }
     } catch (error) {
       end = {
         outcome: "error",
@@ -134,37 +164,80 @@ export async function drive(
         error: error as Error,
       };
     }
-    return await closeRun(
-      runtime,
-      open,
-      surface,
-      end,
-      resumed === undefined && options.sessionId === undefined,
-    );
+    return await closeRun(runtime, open, surface, end);
   } finally {
-    open.signal?.release();
-    try {
-      if (open.lease) await open.lease.release();
-    } finally {
-      releaseSession(runtime, sessionId);
-    }
+    await releaseRun(runtime, open);
   }
 }
 
-/** What a run holds from its set-up to its end (what `drive` releases, what `closeRun` saves). */
+/** What a run holds from its set-up to its end (what `releaseRun` releases, what `closeRun` saves). */
 interface OpenRun {
+  readonly sessionId: string;
   lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
   signal: RunSignal | undefined;
   state: RunState;
   session: SessionRecord;
+  /** Whether the session was stored before (a new session's first run fires `session_start` unless it was given messages). */
+  existed: boolean;
+  /** A session the agent named itself (no sessionId given) is not kept forever. */
+  readonly oneShot: boolean;
+}
+
+/** The run's signal, its session's lease and its turn, given back (after its end, or a failed set-up). */
+async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
+  open.signal?.release();
+  try {
+    if (open.lease) await open.lease.release();
+  } finally {
+    releaseSession(runtime, open.sessionId);
+  }
+}
+
+/**
+ * The run's set-up: its turn in the session, then (`setUp`) the lease, its signal, the
+ * stored session and its state. What it could take is given back if the set-up fails.
+ */
+async function openRun(
+  runtime: LoopRuntime,
+  runInput: RunInput,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+): Promise<OpenRun> {
+  const given = splitInput(runInput);
+  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
+  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
+  // two at once would lose one's messages — in this process (the lock), and across
+  // processes sharing the store (the lease). Both waits together stay within waitMs.
+  const started = Date.now();
+  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
+  if (locking) await locking;
+  const open: OpenRun = {
+    sessionId,
+    lease: undefined,
+    signal: undefined,
+    state: undefined!,
+    session: undefined!,
+    existed: false,
+    oneShot: resumed === undefined && options.sessionId === undefined,
+  };
+  try {
+    await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
+  } catch (error) {
+    await releaseRun(runtime, open);
+    throw error;
+  }
+  return open;
 }
 
 /**
  * The run's set-up once it holds its session: the lease, its signal, the stored session, its
- * state (into `open`). Whether the session was stored before (a new session's first run
- * fires `session_start` unless it was given messages).
+ * state, and whether the session was stored before (into `open`).
  */
-async function openRun(
+async function setUp(
   runtime: LoopRuntime,
   given: SplitInput,
   options: RunOptions,
@@ -173,10 +246,10 @@ async function openRun(
   agentPath: readonly string[],
   inherited: readonly GoverningRegistry[],
   resumed: ResumePoint | undefined,
-  sessionId: string,
   started: number,
   open: OpenRun,
-): Promise<boolean> {
+): Promise<void> {
+  const { sessionId } = open;
   const { waitMs, leaseMs } = runtime.sessions;
   // A store only this process sees needs no lease: the queue above is all the turn-taking.
   open.lease =
@@ -206,19 +279,10 @@ async function openRun(
   // A transcript passed in (a stateless server's client holds it) replaces the stored one.
   if (options.messages) session.messages = options.messages.slice();
   open.session = session;
-  // A session scope is kept for the session's next runs once a hook writes to it: a run
-  // whose hooks never do leaves nothing behind in the agent's memory.
-  let sessionScratch = runtime.sessionScratch.get(sessionId);
-  if (!sessionScratch) {
-    const scratch = new Scratchpad(undefined, () => runtime.sessionScratch.set(sessionId, scratch));
-    sessionScratch = scratch;
-  }
-  const runScratch = new Scratchpad(sessionScratch);
   const registries =
     inherited.length === 0 && agentPath.length === 1
       ? lineageOf(runtime).registries
       : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-  const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   const turn = await runIndex(
     runtime,
     sessionId,
@@ -236,15 +300,13 @@ async function openRun(
       resumed: resumed !== undefined,
     });
   const input = given.text;
-  const state: RunState = {
+  const state = new LoopState(runtime, {
     runId,
     sessionId,
-    agentName: runtime.name,
     agentPath,
     registries,
     isStreaming: surface.streaming,
     signal,
-    log: runtime.log,
     runner: new HookRunner({
       registries,
       // The stream surfaces each firing live (unless asked not to); both surfaces keep the
@@ -257,35 +319,13 @@ async function openRun(
     }),
     telemetry,
     approvals,
-    sessionScratch,
-    runScratch,
-    stepScratch: new Scratchpad(runScratch),
-    step: -1,
     messages: session.messages,
-    userMessageIndex: -1,
     input,
     inputParts: given.parts ? given : undefined,
     turn,
-    requests: [],
-    steps: [],
-    settledSteps: 0,
-    usage,
-    // Set below: the meter reads the state's transcript (no closure per run).
-    meter: undefined as unknown as RunState["meter"],
-    model: createHookModel(runtime, usage, signal),
-    archived: NO_MESSAGES,
-    // The surface's own function (both surfaces' `emit` is a plain function): no closure per run.
     emit: surface.emit,
-    toolView: undefined,
-    // Set during the run: in the literal, so the state keeps one shape (no property added later).
-    offeredTools: undefined,
-    output: undefined,
     prompts: new PromptBuilder(),
-    continuations: 0,
-    outputMisses: 0,
-    patchedSystem: undefined,
-    systemCacheWarned: false,
-  };
+  });
   (state as { meter: RunState["meter"] }).meter = createRunMeter(runtime, state);
   open.state = state;
 
@@ -301,7 +341,7 @@ async function openRun(
     if (resumed) start.resumed = true;
     surface.emit(start);
   }
-  return existing !== undefined;
+  open.existed = existing !== undefined;
 }
 
 /** The run's end: `run_end` hooks, the session saved, the result (and its stream event). */
@@ -310,15 +350,13 @@ async function closeRun(
   open: OpenRun,
   surface: Surface,
   ended: RunEnd,
-  /** A session the agent named itself (no sessionId given) is not kept forever. */
-  oneShot: boolean,
 ): Promise<RunResult> {
   const { state } = open;
   const telemetry = state.telemetry;
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   const end =
     state.signal.aborted && ended.outcome === "error" ? abortedEnd(ended.text, state.signal) : ended;
-  const save: SaveSessionOptions = oneShot ? { ttlMs: runtime.sessions.oneShotTtlMs } : {};
+  const save: SaveSessionOptions = open.oneShot ? { ttlMs: runtime.sessions.oneShotTtlMs } : {};
   let result: RunResult;
   try {
     result = await finishRun(
@@ -337,7 +375,7 @@ async function closeRun(
       reason: error instanceof Error ? error.message : String(error),
       input: state.input,
       usage: state.usage,
-      steps: state.steps.length,
+      steps: stepCount(state),
     });
     throw error;
   }
@@ -386,13 +424,32 @@ function abortedEnd(text: string, signal: AbortSignal): RunEnd {
   return { outcome: "error", text, reason: `aborted${detail}`, error };
 }
 
-async function loop(
+/**
+ * The run up to its first step: its user message, or (session_start, run_start hooks) a
+ * promise of the run's end, `hookedStart` taking the steps on. `undefined`: the caller
+ * takes the steps from the first (`drive` does, in its own frame).
+ */
+function startRun(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  isNewSession: boolean,
+): Promise<RunEnd> | undefined {
+  // An event nobody hooks is not dispatched: no payload, context or await.
+  if ((isNewSession && state.runner.wants("session_start")) || state.runner.wants("run_start"))
+    return hookedStart(runtime, state, surface, isNewSession);
+  state.userMessageIndex = state.messages.length;
+  state.messages.push(userMessage(state.input, state.inputParts));
+  return undefined;
+}
+
+/** `startRun` when session_start or run_start hooks fire: they run, then the steps. */
+async function hookedStart(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   isNewSession: boolean,
 ): Promise<RunEnd> {
-  // An event nobody hooks is not dispatched: no payload, context or await.
   if (isNewSession && state.runner.wants("session_start")) {
     const event: EventPayload<"session_start"> = {
       type: "session_start",
@@ -446,9 +503,11 @@ interface StepCursor {
 const NO_EPHEMERAL: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[];
 
 /**
- * Steps from `first` until the run ends; a resumed run enters here once its pending step
- * settled. Each step is a call of its own: this frame, which waits for every model call,
- * holds nothing of the steps before it (a run parked on its model keeps only its state).
+ * Steps from `first` until the run ends: a resumed run's once its pending step settled, a
+ * run's whose start hooks fired, a run's that a run_end hook sent back to work (a new run
+ * without those takes its steps in `drive`'s frame, the same way). This frame waits for
+ * every model call itself (no frame per step between it and the model) and holds nothing
+ * of the steps before it.
  */
 export async function runSteps(
   runtime: LoopRuntime,
@@ -458,69 +517,104 @@ export async function runSteps(
   lastText: string,
 ): Promise<RunEnd> {
   const cursor: StepCursor = { text: lastText, ephemeral: NO_EPHEMERAL };
+  // `drive` takes a new run's steps as this does, in its own frame: a change here is one there.
   for (let step = first; step < runtime.maxSteps; step++) {
-    const end = await takeStep(runtime, state, surface, step, cursor);
+    const begun = beginStep(runtime, state, surface, step, cursor);
+    let requested: StepRequestOutcome | RunEnd;
+    if (begun instanceof Attempt) {
+      // The common path: the model is awaited here, with no promise chained to its answer.
+      let turn: ModelTurn | undefined;
+      let failure: { error: unknown } | undefined;
+      try {
+        turn = surface.turnOf(await sendFirst(runtime, begun));
+      } catch (error) {
+        failure = { error };
+      }
+      requested = failure
+        ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
+        : firstAnswered(begun, turn!);
+    } else requested = await begun;
+    // A step_start hook's stop ends the run here.
+    if ("outcome" in requested) return requested;
+    const end = await afterRequest(runtime, state, surface, step, cursor, requested);
     if (end !== undefined) return end;
+    letGo(requested);
   }
-  return {
-    outcome: "max_steps",
-    text: cursor.text,
-    reason: `stopped after ${runtime.maxSteps} steps (maxSteps)`,
-  };
+  return maxStepsEnd(runtime, cursor.text);
 }
 
-/** One step up to its model's answer; `undefined`: the run goes on with the next step. */
-async function takeStep(
+/**
+ * A committed step's outcome lets go of its turn, request, history and attempt: the frame
+ * that waits on the next step's model may still hold the outcome in a register it no longer
+ * reads (V8 keeps a suspended frame's registers whole), and with it all of those.
+ */
+function letGo(requested: StepRequestOutcome): void {
+  const spent = requested as Partial<Record<"turn" | "request" | "sent" | "context", unknown>>;
+  spent.turn = undefined;
+  spent.request = undefined;
+  spent.sent = undefined;
+  spent.context = undefined;
+}
+
+function maxStepsEnd(runtime: LoopRuntime, text: string): RunEnd {
+  return { outcome: "max_steps", text, reason: `stopped after ${runtime.maxSteps} steps (maxSteps)` };
+}
+
+/**
+ * One step up to its model request: the first attempt ready to send (`sendFirst`) when
+ * nothing awaits before it, else a promise of the request's outcome, or of the run's end
+ * when a step_start hook stops it.
+ */
+function beginStep(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   step: number,
   cursor: StepCursor,
-): Promise<RunEnd | undefined> {
+): Attempt | Promise<StepRequestOutcome | RunEnd> {
   if (state.signal.aborted) throw abortError(state.signal);
   state.step = step;
-  state.stepScratch = new Scratchpad(state.runScratch);
+  // The step's scratchpad is made when a hook first needs it.
+  state.stepScratch = undefined;
   if (surface.streaming) surface.emit({ type: "step-start", step });
   state.telemetry?.stepStarted(step);
+  if (state.runner.wants("step_start")) return hookedStep(runtime, state, surface, step, cursor);
+  return requestStep(runtime, state, surface, cursor.ephemeral);
+}
 
-  if (state.runner.wants("step_start")) {
-    const stepEvent: EventPayload<"step_start"> = {
-      type: "step_start",
-      agentPath: state.agentPath,
-      step,
-    };
-    const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
-    const stepped =
-      stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
-    // A step_start decide is not an accepted kind, so only failures and terminate stop here.
-    const stepStop = stopOf(stepped, cursor.text);
-    if (stepStop) return stepStop;
-    if (stepped.edits.length) {
-      const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), cursor.text);
-      if (edited) return edited;
-    }
-    if (stepped.injected.length) state.messages.push(...stepped.injected);
-    state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
+/** `beginStep` when step_start hooks fire: they run first, then the step's request, awaited here. */
+async function hookedStep(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  step: number,
+  cursor: StepCursor,
+): Promise<StepRequestOutcome | RunEnd> {
+  const stepEvent: EventPayload<"step_start"> = {
+    type: "step_start",
+    agentPath: state.agentPath,
+    step,
+  };
+  const stepDispatch = dispatchEvent(state, stepEvent, "step_start");
+  const stepped = stepDispatch.outcome instanceof Promise ? await stepDispatch.outcome : stepDispatch.outcome;
+  // A step_start decide is not an accepted kind, so only failures and terminate stop here.
+  const stepStop = stopOf(stepped, cursor.text);
+  if (stepStop) return stepStop;
+  if (stepped.edits.length) {
+    const edited = editsEnd(await applyMessageEdits(state, "step_start", stepped.edits), cursor.text);
+    if (edited) return edited;
   }
-
+  if (stepped.injected.length) state.messages.push(...stepped.injected);
+  state.runner.inspect(stepEvent, stepDispatch.context, stepDispatch.selection);
   const first = requestStep(runtime, state, surface, cursor.ephemeral);
-  let requested: StepRequestOutcome;
-  if (first instanceof Promise) requested = await first;
-  else {
-    // The common path: the model is awaited here, with no promise chained to its answer.
-    let turn: ModelTurn | undefined;
-    let failure: { error: unknown } | undefined;
-    try {
-      turn = await sendFirst(runtime, first);
-    } catch (error) {
-      failure = { error };
-    }
-    requested = failure
-      ? await firstFailed(runtime, first, cursor.ephemeral, failure.error)
-      : firstAnswered(first, turn!);
+  if (first instanceof Promise) return first;
+  let turn: ModelTurn;
+  try {
+    turn = surface.turnOf(await sendFirst(runtime, first));
+  } catch (error) {
+    return firstFailed(runtime, first, cursor.ephemeral, error);
   }
-  // The rest of the step in a frame of its own, made once the model answered.
-  return afterRequest(runtime, state, surface, step, cursor, requested);
+  return firstAnswered(first, turn);
 }
 
 /** The step after its model answered: the answer checked, its tool batch, step_end. */
@@ -545,10 +639,10 @@ async function afterRequest(
     };
   }
   const { turn } = requested;
-  state.offeredTools =
-    requested.request.tools === runtime.toolSpecs
-      ? undefined
-      : new Set(requested.request.tools.map((tool) => tool.name));
+  // Written only when it changes: most runs keep the default (none) all along.
+  if (requested.request.tools !== runtime.toolSpecs)
+    state.offeredTools = new Set(requested.request.tools.map((tool) => tool.name));
+  else if (state.offeredTools !== undefined) state.offeredTools = undefined;
   // The provider's count of what this step sent: token accounting measures from it. The
   // baseline's history is a snapshot of the transcript (when nothing ephemeral was added).
   if (cursor.ephemeral.length) {
@@ -629,6 +723,8 @@ async function afterRequest(
 
   const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
   const batch = running instanceof Promise ? await running : running;
+  // What the step's tools saw of the run is theirs: the run does not keep it past the batch.
+  if (state.toolView !== undefined) state.toolView = undefined;
   if (batch.kind === "terminate") {
     addUsage(state, turn.usage);
     return { outcome: "terminated", text: turn.text, reason: batch.reason, hook: batch.hook };

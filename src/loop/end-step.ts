@@ -5,6 +5,7 @@ import type { HookContext } from "../hooks/hook-context.js";
 import type { HookSelection } from "../hooks/hook-registry.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import { contextFor, type RunState } from "./run-state.js";
+import { lastStepFinish } from "./step-slots.js";
 import type { Surface } from "./surface.js";
 import type { RunEnd } from "./types.js";
 
@@ -102,7 +103,7 @@ function stepEnded(
 /** Surfaces `step-finish` (only the stream surfaces items; run() builds none). */
 export function stepFinished(state: RunState, surface: Surface, text: string): undefined {
   if (!surface.streaming) return;
-  const record = state.steps.at(-1)!;
+  const record = lastStepFinish(state);
   surface.emit({
     type: "step-finish",
     step: state.step,

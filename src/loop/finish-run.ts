@@ -6,9 +6,9 @@ import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js"
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
-import type { RunResult, StepRecord, Usage } from "./run-result.js";
+import type { RunResult, Usage } from "./run-result.js";
 import { contextFor, type RunState } from "./run-state.js";
-import { keepStep, settleSteps, UNSETTLED } from "./step-slots.js";
+import { keepStep, settleSteps } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
@@ -36,11 +36,24 @@ export function addUsage(state: RunState, reported: ModelTurn["usage"]): Usage {
   return usage;
 }
 
+/** `addUsage` with no object for the step (its counts are kept with the step: step-slots.ts). */
+function addRunUsage(state: RunState, reported: ModelTurn["usage"]): void {
+  const inputTokens = reported.inputTokens ?? 0;
+  const outputTokens = reported.outputTokens ?? 0;
+  const { cacheReadTokens, cacheWriteTokens } = reported;
+  const usage = state.usage;
+  usage.inputTokens += inputTokens;
+  usage.outputTokens += outputTokens;
+  usage.totalTokens += reported.totalTokens ?? inputTokens + outputTokens;
+  if (cacheReadTokens !== undefined) usage.cacheReadTokens = (usage.cacheReadTokens ?? 0) + cacheReadTokens;
+  if (cacheWriteTokens !== undefined)
+    usage.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + cacheWriteTokens;
+}
+
 /**
  * Records the step, and (when `commit`) appends the assistant message and its tool
  * results to the transcript and surfaces execution starts and results in call order.
- * The record's `toolCalls` and `toolResults` are kept as slots while the run goes on
- * (step-slots.ts).
+ * The record is kept as slots while the run goes on (step-slots.ts).
  */
 export function commitStep(
   state: RunState,
@@ -49,20 +62,13 @@ export function commitStep(
   commit = true,
 ): void {
   const { turn } = requested;
-  const usage = addUsage(state, turn.usage);
+  // The step's usage object is made now only when something reads it before the run ends.
+  let usage: Usage | undefined;
+  if (state.isStreaming) usage = addUsage(state, turn.usage);
+  else addRunUsage(state, turn.usage);
   const calls = turn.toolCalls;
-  const record: StepRecord = {
-    index: state.step,
-    text: turn.text,
-    reasoning: turn.reasoning,
-    // Its lists (and its request's history) are kept as slots until the run ends: step-slots.ts.
-    toolCalls: UNSETTLED,
-    toolResults: keepStep(state, requested, results, commit),
-    finishReason: turn.finishReason,
-    usage,
-    attempts: requested.attempts,
-  };
-  state.steps.push(record);
+  // The step's record is kept as slots until the run ends: step-slots.ts.
+  keepStep(state, requested, results, commit, usage);
   if (!commit) return;
 
   // The assistant's parts, built directly into a list of their size (no intermediate list).

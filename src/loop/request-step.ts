@@ -18,6 +18,7 @@ import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attem
 import { backoffDelay, sleep } from "./backoff.js";
 import { breakpointMark, markBreakpoints, stablePrefix } from "./cache-breakpoints.js";
 import { payload, type RunState } from "./run-state.js";
+import { recordRequest } from "./step-slots.js";
 import type { Surface } from "./surface.js";
 import type { LoopRuntime, StepRequestOutcome } from "./types.js";
 
@@ -147,12 +148,16 @@ export function requestStep(
     attempt.stopped(preparing);
     return Promise.resolve(preparing);
   }
-  state.requests.push(attempt.request);
+  recordRequest(state, attempt.request);
   return attempt;
 }
 
-/** Sends a step's first attempt (`requestStep` made it ready); a throwing model rejects. */
-export function sendFirst(runtime: LoopRuntime, attempt: Attempt): PromiseLike<ModelTurn> {
+/**
+ * Sends a step's first attempt (`requestStep` made it ready); a throwing model rejects. The
+ * caller reads the answer with `attempt.surface.turnOf` where it awaits it, in the same
+ * `try` (an answer that is no turn fails the attempt as a rejection would).
+ */
+export function sendFirst(runtime: LoopRuntime, attempt: Attempt): PromiseLike<unknown> {
   try {
     return callAttempt(runtime, runtime.model, attempt);
   } catch (error) {
@@ -176,7 +181,7 @@ export function firstFailed(
 }
 
 /** Issues one attempt. A model that ignores its abortSignal must not keep an aborted run alive. */
-function callAttempt(runtime: LoopRuntime, model: LanguageModel, attempt: Attempt): PromiseLike<ModelTurn> {
+function callAttempt(runtime: LoopRuntime, model: LanguageModel, attempt: Attempt): PromiseLike<unknown> {
   const { state } = attempt;
   if (attempt.span) state.telemetry!.attemptSent(attempt.span, model, attempt.request);
   return abortable(
@@ -216,9 +221,9 @@ async function requestAttempts(
         attempt.stopped(prepared);
         return prepared;
       }
-      state.requests.push(attempt.request);
+      recordRequest(state, attempt.request);
       try {
-        return accepted(attempt, await callAttempt(runtime, model, attempt));
+        return accepted(attempt, surface.turnOf(await callAttempt(runtime, model, attempt)));
       } catch (thrown) {
         error = thrown;
       }

@@ -169,3 +169,69 @@ describe.each(SURFACES)("what runs share and what they own (%s)", (surface) => {
     expect(third!.messages[1]).toMatchObject({ role: "user", content: "(earlier steps)" });
   });
 });
+
+/**
+ * A run no hook or span watches keeps its steps compact while it goes on (step-slots.ts);
+ * the same run watched by a hook keeps them as they are. Both results must read the same,
+ * field for field and in the same order.
+ */
+describe.each(SURFACES)("a step kept compact reads as one kept whole (%s)", (surface) => {
+  function agentWith(watched: boolean) {
+    const model = scriptedModel([
+      {
+        text: "first",
+        toolCalls: [
+          { id: "a", name: "add", args: { a: 1, b: 2 } },
+          { id: "b", name: "add", args: { a: 3, b: 4 } },
+        ],
+        usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 1, cacheWriteTokens: 0 },
+      },
+      { error: { status: 503 } },
+      {
+        toolCalls: [{ id: "c", name: "add", args: { a: 5, b: 6 } }],
+        usage: { inputTokens: 9, outputTokens: 3 },
+      },
+      { reasoning: "done thinking", text: "all added", usage: { inputTokens: 12, outputTokens: 4 } },
+    ]);
+    return createAgent({
+      name: "compact",
+      model,
+      instructions: "Add.",
+      temperature: 0.3,
+      maxOutputTokens: 100,
+      retry: { initialDelayMs: 0 },
+      tools: {
+        add: tool({
+          description: "Adds",
+          inputSchema: z.object({ a: z.number(), b: z.number() }),
+          execute: ({ a, b }) => a + b,
+        }),
+      },
+      hooks: watched
+        ? [defineHook({ name: "watch", on: "model_response", kind: "inspect", handler: () => undefined })]
+        : [],
+    });
+  }
+
+  it("steps, their usage and the requests with their histories", async () => {
+    const plain = (await runOn(surface, agentWith(false), "add")).result;
+    const watched = (await runOn(surface, agentWith(true), "add")).result;
+    expect(plain.outcome).toBe("completed");
+    expect(plain.requests).toHaveLength(4);
+    expect(plain.requests.map((request) => request.attempt)).toEqual([1, 1, 2, 1]);
+    expect(JSON.stringify(plain.steps)).toBe(JSON.stringify(watched.steps));
+    expect(JSON.stringify(plain.requests)).toBe(JSON.stringify(watched.requests));
+    expect(JSON.stringify(plain.usage)).toBe(JSON.stringify(watched.usage));
+    expect(plain.steps[0]!.usage).toStrictEqual({
+      inputTokens: 5,
+      outputTokens: 2,
+      totalTokens: 7,
+      cacheReadTokens: 1,
+      cacheWriteTokens: 0,
+    });
+    expect(plain.requests[3]).toMatchObject({ temperature: 0.3, maxOutputTokens: 100, step: 2 });
+    for (const request of plain.requests)
+      expect(request.messages).toStrictEqual(plain.messages.slice(0, request.messages.length));
+    expect(new Set(plain.requests.map((request) => request.messages)).size).toBe(4);
+  });
+});

@@ -58,7 +58,9 @@ export interface RunState {
   readonly approvals: ApprovalFlow;
   readonly sessionScratch: Scratchpad;
   readonly runScratch: Scratchpad;
-  stepScratch: Scratchpad;
+  /** The current step's scope; a new step sets undefined and the next read makes a fresh one. */
+  get stepScratch(): Scratchpad;
+  set stepScratch(scratch: Scratchpad | undefined);
   step: number;
   /** The session transcript; committed messages are never mutated, only appended. */
   messages: ModelMessage[];
@@ -71,10 +73,14 @@ export interface RunState {
   turn: number;
   /** The function names this step's request offered, when a patch narrowed them (activeTools). */
   offeredTools?: ReadonlySet<string>;
+  /** The requests sent, in order, once the steps are settled (step-slots.ts `settleSteps`). */
   readonly requests: ModelRequest[];
+  /** The step records, once settled: committed steps wait as slots chained from `lastStep`. */
   readonly steps: StepRecord[];
-  /** Steps before this index have their lists (step-slots.ts `settleSteps`). */
-  settledSteps: number;
+  /** The last committed step not settled yet, as slots (step-slots.ts). */
+  lastStep: unknown[] | undefined;
+  /** The last request sent, until the next one or its step's settlement records it (step-slots.ts). */
+  lastRequest: ModelRequest | undefined;
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;

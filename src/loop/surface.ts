@@ -23,8 +23,13 @@ export interface Surface {
   readonly hookEvents: boolean;
   /** A plain function, called without its surface as `this` (the loop hands it on as it is). */
   readonly emit: (event: AgentEvent) => void;
-  /** Issues one attempt; `sink` sees text, reasoning and tool-input deltas as they arrive. */
-  callModel(model: LanguageModel, options: CallOptions, sink: DeltaSink): PromiseLike<ModelTurn>;
+  /**
+   * Issues one attempt; `sink` sees text, reasoning and tool-input deltas as they arrive.
+   * Its answer is read with `turnOf` where it is awaited (no promise chained to read it).
+   */
+  callModel(model: LanguageModel, options: CallOptions, sink: DeltaSink): PromiseLike<unknown>;
+  /** The model turn of what `callModel`'s promise resolved to (throws when it is not one). */
+  turnOf(answer: unknown): ModelTurn;
 }
 
 /** Where a streamed attempt's deltas go (the attempt itself: no closure per attempt). */
@@ -34,8 +39,13 @@ export interface DeltaSink {
 
 function ignore(_event: AgentEvent): void {}
 
-function generate(model: LanguageModel, options: CallOptions): PromiseLike<ModelTurn> {
-  return callableModel(model).doGenerate(options).then(readGenerateResult);
+function generate(model: LanguageModel, options: CallOptions): PromiseLike<unknown> {
+  return callableModel(model).doGenerate(options);
+}
+
+/** The stream surface's answer is its turn already (folded from the stream as it came). */
+function asTurn(answer: unknown): ModelTurn {
+  return answer as ModelTurn;
 }
 
 /** `run()`'s surface when nothing listens to its events: one for every run (it keeps no state). */
@@ -44,11 +54,12 @@ const GENERATE: Surface = Object.freeze({
   hookEvents: false,
   emit: ignore,
   callModel: generate,
+  turnOf: readGenerateResult,
 });
 
 export function generateSurface(emit?: (event: AgentEvent) => void): Surface {
   if (emit === undefined) return GENERATE;
-  return { streaming: false, hookEvents: false, emit, callModel: generate };
+  return { streaming: false, hookEvents: false, emit, callModel: generate, turnOf: readGenerateResult };
 }
 
 export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = true): Surface {
@@ -56,6 +67,7 @@ export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = tr
     streaming: true,
     hookEvents,
     emit,
+    turnOf: asTurn,
     async callModel(model, options, sink) {
       const { stream } = await callableModel(model).doStream(options);
       const fold = startStreamFold();

@@ -70,10 +70,15 @@ export class PromptBuilder {
   build(system: string | undefined, messages: readonly ModelMessage[]): LanguageModelV3Prompt {
     const previous = this.#messages;
     let prompt: LanguageModelV3Prompt;
-    if (this.#prompt !== undefined && system === this.#system && startsWithAll(messages, previous)) {
-      prompt = this.#prompt.slice();
+    const last = this.#prompt;
+    if (last !== undefined && system === this.#system && startsWithAll(messages, previous)) {
+      // Sized once (a copy then pushes would leave it room for half as many again).
+      const offset = system ? 1 : 0;
+      prompt = new Array(messages.length + offset);
+      const kept = previous.length + offset;
+      for (let index = 0; index < kept; index++) prompt[index] = last[index]!;
       for (let index = previous.length; index < messages.length; index++)
-        prompt.push(toPromptMessage(messages[index]!));
+        prompt[index + offset] = toPromptMessage(messages[index]!);
     } else prompt = toPrompt(system, messages);
     this.#system = system;
     this.#messages = messages;
