@@ -39,6 +39,11 @@ export interface RegisteredHook {
   readonly quietEntry: HookTraceEntry;
   /** `quietEntry` as a stream surfaces it live (`type: "hook"`), shared and frozen too. */
   readonly quietEvent: HookLiveEvent;
+  /**
+   * The hook whose no-op firing first came right after this one's in a trace: set once, so a
+   * trace keeps a seam's run of no-op firings as one slot (`TraceLog.recordQuiet`).
+   */
+  nextQuiet: RegisteredHook | undefined;
 }
 
 export interface HookSelection {
@@ -294,6 +299,7 @@ export class HookRegistry {
       matches: hook.match === undefined ? undefined : compileMatch(hook.match),
       quietEntry,
       quietEvent: Object.freeze(liveEvent(quietEntry)),
+      nextQuiet: undefined,
     };
   }
 }

@@ -105,6 +105,11 @@ export class HookRunner {
     return this.#trace === undefined ? [] : this.#trace.events();
   }
 
+  /** The slots the kept trace takes (a run of no-op firings is one). */
+  get traceSize(): number {
+    return this.#trace?.size ?? 0;
+  }
+
   #traceLog(): TraceLog {
     this.#trace ??= new TraceLog(this.#onTrace, this.#capacity);
     return this.#trace;
@@ -398,7 +403,7 @@ export class HookRunner {
       // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
       // the common case, one shared trace entry and nothing allocated.
       if (value === undefined || isPlainAnswer(value)) {
-        this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
+        this.#recordQuiet(hook, firing, undefined);
         continue;
       }
       // A promise is read once it settles, and counted for `settle()`.
@@ -492,7 +497,7 @@ export class HookRunner {
     const firing = this.#observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
+      this.#recordQuiet(hook, firing, undefined);
       return QUIET;
     }
     // Decide hooks: no result to apply first, so the answer is traced as it is read.
@@ -525,7 +530,7 @@ export class HookRunner {
   ): InvokedHook | Pending {
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
-      this.#record(hook.quietEntry, hook.quietEvent, firing, undefined);
+      this.#recordQuiet(hook, firing, undefined);
       return QUIET;
     }
     // A raw answer other than nothing: checked (or raced), its failure traced. A resumed
@@ -562,8 +567,7 @@ export class HookRunner {
     after: AnyEventPayload | undefined,
   ): void {
     if (notFired) return;
-    if (result === undefined || hook.kind === "inspect")
-      this.#record(hook.quietEntry, hook.quietEvent, firing, after);
+    if (result === undefined || hook.kind === "inspect") this.#recordQuiet(hook, firing, after);
     else this.#traceEffect(hook, result.type, detailOf(result), firing, after);
   }
 
@@ -577,6 +581,12 @@ export class HookRunner {
     const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
     if (detail !== undefined) entry.detail = detail;
     this.#record(entry, undefined, firing, after);
+  }
+
+  /** Traces a firing that answered nothing (its shared entry; runs of them take one slot). */
+  #recordQuiet(hook: RegisteredHook, firing: unknown, after: AnyEventPayload | undefined): void {
+    (this.#trace ?? this.#traceLog()).recordQuiet(hook, hook.quietEvent);
+    if (firing !== undefined) this.#observer!.fired(firing, hook.quietEntry, after);
   }
 
   /** Writes a trace entry, and hands it to the observer when one watches (`firing` is its). */

@@ -35,18 +35,50 @@ export function liveEvent(entry: HookTraceEntry): HookLiveEvent {
 }
 
 /**
+ * A hook that answered nothing traces its shared entry (`quietEntry`), and is linked to the
+ * hook that fired right after it once (`nextQuiet`, set the first time and never changed),
+ * which is how a trace keeps a seam's run of no-op firings as one slot.
+ */
+export interface QuietHook {
+  readonly quietEntry: HookTraceEntry;
+  nextQuiet: QuietHook | undefined;
+}
+
+/** A trace slot: an entry, or a run of no-op firings (its first hook and how many follow). */
+type TraceSlot = HookTraceEntry | QuietRun;
+
+class QuietRun {
+  readonly first: QuietHook;
+  /** Firings after the first, each of the previous one's `nextQuiet`. */
+  more = 0;
+
+  constructor(first: QuietHook) {
+    this.first = first;
+  }
+}
+
+/**
  * A run's trace as hooks fire: each entry goes to `onTrace` (live output, the entry's live
- * form) and, when kept,
- * into a list written by index with room made up front (`capacity`), so a run that fires
- * hundreds of hooks does not regrow its list again and again.
+ * form) and, when kept, into a list written by index with room made up front (`capacity`),
+ * so a run that fires hundreds of hooks does not regrow its list again and again.
+ *
+ * Firings that answered nothing, one after another in the order they fired before (a
+ * seam's no-op hooks), are kept as one slot, a run, until `events()` lists them: a run
+ * with 50 no-op hooks per seam holds a few hundred slots instead of thousands of entries.
  */
 export class TraceLog {
   readonly #onTrace: ((event: HookLiveEvent) => void) | undefined;
   /** Whether entries are kept, and the room made for them at the first one. */
   readonly #capacity: number | undefined;
   /** Made at the first entry kept: a run no hook fires for holds no list. */
-  #events: HookTraceEntry[] | undefined;
+  #slots: TraceSlot[] | undefined;
   #count = 0;
+  /** Firings kept, runs counted in full. */
+  #entries = 0;
+  /** The run the last slot holds, while the next no-op firing may extend it. */
+  #run: QuietRun | undefined;
+  /** The hook that fired last in `#run`. */
+  #last: QuietHook | undefined;
 
   /** `capacity` undefined: nothing is kept (entries only go to `onTrace`). */
   constructor(onTrace: ((event: HookLiveEvent) => void) | undefined, capacity: number | undefined) {
@@ -54,30 +86,83 @@ export class TraceLog {
     this.#capacity = capacity;
   }
 
-  #kept(): HookTraceEntry[] | undefined {
-    if (this.#events === undefined && this.#capacity !== undefined) this.#events = new Array(this.#capacity);
-    return this.#events;
+  #kept(): TraceSlot[] | undefined {
+    if (this.#slots === undefined && this.#capacity !== undefined) this.#slots = new Array(this.#capacity);
+    return this.#slots;
   }
 
   /** `live`: the entry's live form when there is one already (a quiet firing's, shared). */
   record(entry: HookTraceEntry, live?: HookLiveEvent): void {
-    const events = this.#events ?? this.#kept();
-    if (events !== undefined) events[this.#count++] = entry;
+    const slots = this.#slots ?? this.#kept();
+    if (slots !== undefined) {
+      slots[this.#count++] = entry;
+      this.#entries++;
+      this.#run = undefined;
+    }
     const onTrace = this.#onTrace;
     if (onTrace !== undefined) onTrace(live ?? liveEvent(entry));
   }
 
-  /** Entries traced elsewhere (a resumed run's earlier trace): kept, not sent to `onTrace`. */
-  restore(entries: readonly HookTraceEntry[]): void {
-    const events = this.#kept();
-    if (events !== undefined) for (const entry of entries) events[this.#count++] = entry;
+  /** A firing that answered nothing: `hook.quietEntry`, kept in a run when it follows one. */
+  recordQuiet(hook: QuietHook, live: HookLiveEvent): void {
+    const slots = this.#slots ?? this.#kept();
+    if (slots !== undefined) {
+      this.#entries++;
+      const run = this.#run;
+      const last = this.#last;
+      if (run !== undefined && last !== undefined) {
+        // The first hook to follow another is its successor from then on.
+        if (last.nextQuiet === undefined) last.nextQuiet = hook;
+        if (last.nextQuiet === hook) {
+          run.more++;
+          this.#last = hook;
+          const onTrace = this.#onTrace;
+          if (onTrace !== undefined) onTrace(live);
+          return;
+        }
+      }
+      const started = new QuietRun(hook);
+      slots[this.#count++] = started;
+      this.#run = started;
+      this.#last = hook;
+    }
+    const onTrace = this.#onTrace;
+    if (onTrace !== undefined) onTrace(live);
   }
 
-  /** The kept entries so far, in firing order (the list itself, trimmed to them). */
+  /** Entries traced elsewhere (a resumed run's earlier trace): kept, not sent to `onTrace`. */
+  restore(entries: readonly HookTraceEntry[]): void {
+    const slots = this.#kept();
+    if (slots === undefined) return;
+    for (const entry of entries) slots[this.#count++] = entry;
+    this.#entries += entries.length;
+    this.#run = undefined;
+  }
+
+  /** Slots the kept trace takes (what the next run of the agent makes room for). */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** The kept entries so far, in firing order (a new list; runs listed entry by entry). */
   events(): HookTraceEntry[] {
-    const events = this.#kept();
-    if (events === undefined) return [];
-    if (events.length !== this.#count) events.length = this.#count;
+    const slots = this.#kept();
+    if (slots === undefined) return [];
+    const events: HookTraceEntry[] = new Array(this.#entries);
+    let at = 0;
+    for (let index = 0; index < this.#count; index++) {
+      const slot = slots[index]!;
+      if (!(slot instanceof QuietRun)) {
+        events[at++] = slot;
+        continue;
+      }
+      let hook: QuietHook | undefined = slot.first;
+      for (let left = slot.more; hook !== undefined; left--) {
+        events[at++] = hook.quietEntry;
+        if (left === 0) break;
+        hook = hook.nextQuiet;
+      }
+    }
     return events;
   }
 }

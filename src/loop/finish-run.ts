@@ -286,7 +286,8 @@ export async function finishRun(
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
   // run does not make every later one reserve megabytes).
-  if (events.length > runtime.traceCapacity) runtime.traceCapacity = Math.min(events.length, 100_000);
+  const traceSize = state.runner.traceSize;
+  if (traceSize > runtime.traceCapacity) runtime.traceCapacity = Math.min(traceSize, 100_000);
   const result: RunResult = {
     outcome: final.outcome,
     text: final.text,

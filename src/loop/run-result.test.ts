@@ -236,3 +236,67 @@ describe("RunResult.events across runs of one agent", () => {
     },
   );
 });
+
+describe("RunResult.events with many no-op hooks (kept compactly while the run goes on)", () => {
+  it.each(SURFACES)(
+    "%s: every firing is listed in order, across runs whose hooks fire in different orders",
+    async (surface) => {
+      const fired: string[] = [];
+      const noop = (name: string, on: "tool_call" | "tool_result", match?: string) =>
+        defineHook({
+          name,
+          on,
+          kind: "transform",
+          ...(match ? { match } : {}),
+          handler: () => {
+            fired.push(name);
+            return undefined;
+          },
+        });
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            { id: "a", name: "read", args: {} },
+            { id: "b", name: "write", args: {} },
+          ],
+        },
+        { toolCalls: [{ id: "c", name: "write", args: {} }] },
+        { text: "first run done" },
+        { toolCalls: [{ id: "d", name: "read", args: {} }] },
+        { text: "second run done" },
+      ]);
+      const agent = createAgent({
+        model,
+        tools: {
+          read: tool({ inputSchema: z.object({}), execute: () => "r" }),
+          write: tool({ inputSchema: z.object({}), execute: () => "w" }),
+        },
+        hooks: [
+          noop("first", "tool_call"),
+          // Fires for writes only: after "first" comes "only-writes" or "last".
+          noop("only-writes", "tool_call", "write"),
+          noop("last", "tool_call"),
+          defineHook({
+            name: "redact-writes",
+            on: "tool_result",
+            kind: "transform",
+            match: "write",
+            handler: () => {
+              fired.push("redact-writes");
+              return flow.rewriteResult("[redacted]");
+            },
+          }),
+          noop("after-result", "tool_result"),
+        ],
+      });
+      for (const input of ["one", "two"]) {
+        fired.length = 0;
+        const { result } = await runOn(surface, agent, input);
+        expect(result.outcome).toBe("completed");
+        expect(result.events.map((entry) => entry.hook)).toEqual(fired);
+        for (const entry of result.events)
+          expect(entry.effect).toBe(entry.hook === "redact-writes" ? "rewriteResult" : "continue");
+      }
+    },
+  );
+});
