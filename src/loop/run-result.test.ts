@@ -242,7 +242,7 @@ describe("RunResult.events with many no-op hooks (kept compactly while the run g
     "%s: every firing is listed in order, across runs whose hooks fire in different orders",
     async (surface) => {
       const fired: string[] = [];
-      const noop = (name: string, on: "tool_call" | "tool_result", match?: string) =>
+      const noop = <E extends "tool_call" | "tool_result">(name: string, on: E, match?: string) =>
         defineHook({
           name,
           on,
