@@ -7,6 +7,7 @@ import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigError, formatIssue } from "../config/config-error.js";
+import { cacheCompiledDeps } from "../deps/code-cache.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { maskSecrets } from "../models/secret-values.js";
 import { closeAllResources } from "../tools/open-resources.js";
@@ -265,6 +266,7 @@ function closeOnInterrupt(): void {
 
 const isEntry = invokedDirectly();
 if (isEntry || process.env.HOOKWISE_CLI === "1") {
+  cacheCompiledDeps();
   closeOnInterrupt();
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;

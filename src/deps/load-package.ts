@@ -6,20 +6,22 @@
  * package is the very instance an `import` of it gives (not a second copy), and a CommonJS
  * one is its `module.exports`.
  *
- * A package that only hookwise's own code uses (`bundled`) is built into one file beside
- * the built code (`deps/<bundled>.mjs`, see tsdown.config.ts); that file is loaded when it
- * is there, the package itself otherwise (running from the sources).
+ * A package that only hookwise's own code uses (`bundled`) is built into one CommonJS file
+ * beside the built code (`deps/<bundled>.cjs`, see tsdown.config.ts); that file is loaded
+ * when it is there (through the CLI's compiled-code cache when it is on: `code-cache.ts`),
+ * the package itself otherwise (running from the sources).
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { compiledDepsCached, loadCached } from "./code-cache.js";
 
 const require = createRequire(import.meta.url);
 
 export function loadPackage<T>(name: string, bundled?: string): T {
   if (bundled !== undefined) {
-    const file = fileURLToPath(new URL(`./deps/${bundled}.mjs`, import.meta.url));
-    if (existsSync(file)) return (require(file) as { default: T }).default;
+    const file = fileURLToPath(new URL(`./deps/${bundled}.cjs`, import.meta.url));
+    if (existsSync(file)) return (compiledDepsCached() ? loadCached(file) : require(file)) as T;
   }
   let path: string | undefined;
   try {

@@ -2,7 +2,7 @@
  * zod, loaded at its first use. `z` is used as zod's own `z`; zod itself loads when a
  * schema is first built, so a schema a module keeps is built inside `lazy(() => …)`.
  *
- * Built code loads `deps/zod.mjs`, the members of `z` listed in `bundled/zod.ts` in one
+ * Built code loads `deps/zod.cjs`, the members of `z` listed in `bundled/zod.ts` in one
  * file; `z` offers only those, so using another is a type error until it is listed there.
  */
 import type * as Zod from "zod";

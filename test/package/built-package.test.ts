@@ -1,12 +1,23 @@
 /**
  * The package as it ships: built (tsdown, as `npm run build` does, into a folder of this
  * test's own), then used by an app with its own zod, and run as the CLI. The built code loads
- * packages through files of its own (`deps/*.mjs`: zod, yaml, the CEL engine, picomatch), which code run
+ * packages through files of its own (`deps/*.cjs`: zod, yaml, the CEL engine, picomatch), which code run
  * from the sources never does, so this is where a member missing from one of them, or an app's
  * schema read differently by hookwise's zod than by the app's, shows.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import nodeModule from "node:module";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -55,20 +66,72 @@ function loadedByImporting(entry: string): string {
   return [...reached].map((file) => readFileSync(join(out, file), "utf8")).join("\n");
 }
 
-function node(args: string[]): { status: number | null; stdout: string; stderr: string } {
+function node(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
   const child = spawnSync(process.execPath, args, {
     cwd: root,
     encoding: "utf8",
     timeout: 60_000,
-    env: { ...process.env, NO_COLOR: "1", HOOKWISE_CLI: "1" },
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      HOOKWISE_CLI: "1",
+      NODE_COMPILE_CACHE: join(out, "compile-cache"),
+      ...env,
+    },
   });
   return { status: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
 describe("the built package", () => {
-  it("ships zod, yaml, the CEL engine and picomatch as one file each", () => {
-    for (const name of ["zod", "yaml", "cel-js", "picomatch"])
-      expect(existsSync(join(out, "deps", `${name}.mjs`))).toBe(true);
+  it("ships zod, yaml, the CEL engine and picomatch as one file each, named by a hash of its content", () => {
+    for (const name of ["zod", "yaml", "cel-js", "picomatch"]) {
+      const source = readFileSync(join(out, "deps", `${name}.cjs`), "utf8");
+      const [first, ...rest] = source.split("\n");
+      const hash = createHash("sha256").update(rest.join("\n")).digest("hex").slice(0, 16);
+      expect(first).toBe(`// content-hash: ${hash}`);
+    }
+  });
+
+  it("keeps the bundled packages' compiled code between CLI runs on Node versions without a compile cache", () => {
+    if ("enableCompileCache" in nodeModule) return; // Node's own cache covers it there
+    const cli = join(out, "cli.mjs");
+    const cache = join(out, "code-cache-test");
+    const folder = join(cache, `v8-${process.version}-${process.arch}`);
+    const hashOf = (name: string) =>
+      /^\/\/ content-hash: (\w+)/.exec(readFileSync(join(out, "deps", `${name}.cjs`), "utf8"))![1];
+    const entries = () => readdirSync(folder).sort();
+    const validate = (env: NodeJS.ProcessEnv) => {
+      const child = node([cli, "validate", "examples/quickstart/hookwise.yaml"], env);
+      expect(child.stdout, child.stderr).toContain("valid");
+      expect(child.status).toBe(0);
+    };
+
+    validate({ NODE_COMPILE_CACHE: cache, NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(existsSync(cache)).toBe(false);
+
+    validate({ NODE_COMPILE_CACHE: cache });
+    const written = entries();
+    expect(written).toEqual(
+      expect.arrayContaining([`yaml-${hashOf("yaml")}.code`, `zod-${hashOf("zod")}.code`]),
+    );
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    for (const entry of written) expect(statSync(join(folder, entry)).mode & 0o777).toBe(0o600);
+
+    // A run that finds its entries reads them and writes nothing.
+    const zodEntry = join(folder, `zod-${hashOf("zod")}.code`);
+    const before = statSync(zodEntry).mtimeMs;
+    validate({ NODE_COMPILE_CACHE: cache });
+    expect(statSync(zodEntry).mtimeMs).toBe(before);
+
+    // An entry V8 refuses is compiled afresh and replaced; an earlier build's entry is removed.
+    writeFileSync(zodEntry, "not compiled code");
+    writeFileSync(join(folder, "zod-0000000000000000.code"), "an earlier build");
+    validate({ NODE_COMPILE_CACHE: cache });
+    expect(readFileSync(zodEntry).length).toBeGreaterThan(10_000);
+    expect(entries()).toEqual(written);
   });
 
   it("reads an app's own zod schemas as the app's zod does, checks arguments and validates configs as the sources do", () => {

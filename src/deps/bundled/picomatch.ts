@@ -1,4 +1,4 @@
-// Built into one file (dist/deps/picomatch.mjs): the package is five CommonJS files, each resolved and read on its own.
+// Built into one file (dist/deps/picomatch.cjs): the package is five CommonJS files, each resolved and read on its own.
 import picomatch from "picomatch";
 
 export default picomatch;

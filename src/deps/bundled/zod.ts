@@ -1,4 +1,4 @@
-// Built into one file (dist/deps/zod.mjs) that holds only the part of zod hookwise's own code
+// Built into one file (dist/deps/zod.cjs) that holds only the part of zod hookwise's own code
 // calls: the package as published is about ninety modules (every locale among them), and
 // loading it costs a CLI command most of its start-up.
 //

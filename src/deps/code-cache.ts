@@ -1,0 +1,103 @@
+/**
+ * The CLI's cache of compiled code for the packages built into `dist/deps/` (zod, yaml, the
+ * CEL engine, picomatch), on Node versions that have no compile cache of their own.
+ *
+ * Node 22.1 and later keep compiled code between runs when a program asks
+ * (`module.enableCompileCache()`, which the CLI calls). On Node 20 each command compiles
+ * those packages afresh: about 600 KB of code, a third of `hookwise validate`'s own time.
+ * Here V8's code cache takes its place: a bundled package is compiled as a script with the
+ * cached code of an earlier run, and when there was none (or V8 refused it) the code
+ * compiled by this run, including what ran lazily, is written when the process exits.
+ *
+ * Only the CLI turns this on; a program that imports hookwise writes nothing. The cache lives
+ * in `$NODE_COMPILE_CACHE` when set (the folder Node's own cache uses), otherwise in
+ * `$XDG_CACHE_HOME/hookwise` or `~/.cache/hookwise`, in a folder per Node version, made
+ * readable by its owner only. `NODE_DISABLE_COMPILE_CACHE=1` turns it off, as it does
+ * Node's. A cache that cannot be read or written is skipped: it only saves time.
+ *
+ * V8 checks a cached entry against its own version and flags and the source's length, not
+ * its content, so each entry is named after a hash of the file's content that the build
+ * writes on the file's first line (see tsdown.config.ts).
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
+
+let folder: string | undefined;
+/** Scripts compiled without a usable cache entry: their code is written at exit. */
+const unsaved: { script: import("node:vm").Script; file: string; stale: string }[] = [];
+
+/** Turns the cache on for this process (the CLI calls it once, before any command runs). */
+export function cacheCompiledDeps(env: NodeJS.ProcessEnv = process.env): void {
+  if (folder !== undefined || "enableCompileCache" in (process.getBuiltinModule("node:module") as object))
+    return;
+  if (env.NODE_DISABLE_COMPILE_CACHE) return;
+  const root =
+    env.NODE_COMPILE_CACHE ||
+    join(env.XDG_CACHE_HOME || join(process.getBuiltinModule("node:os").homedir(), ".cache"), "hookwise");
+  folder = join(root, `v8-${process.version}-${process.arch}`);
+  process.once("exit", saveCompiled);
+}
+
+/** Whether bundled packages load through the cache (see `loadBundled`). */
+export function compiledDepsCached(): boolean {
+  return folder !== undefined;
+}
+
+/**
+ * Loads a bundled package's CommonJS file through the cache: what `require(file)` gives,
+ * with the file's compiled code taken from, or kept for, the next run.
+ */
+export function loadCached(file: string): unknown {
+  const source = readFileSync(file, "utf8");
+  const hash = /^\/\/ content-hash: (\w+)\n/.exec(source)?.[1];
+  if (hash === undefined || folder === undefined) return createRequire(file)(file);
+  const name = basename(file).replace(/\.cjs$/, "");
+  const entry = join(folder, `${name}-${hash}.code`);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(entry);
+  } catch {
+    // not cached yet
+  }
+  // The wrapper Node itself puts around a CommonJS file, on the file's first line, so
+  // positions in stack traces stay the file's own.
+  // node:vm and node:os are taken here, not imported: `import "hookwise"` never needs them.
+  const { Script } = process.getBuiltinModule("node:vm");
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  if (cachedData === undefined || script.cachedDataRejected)
+    unsaved.push({ script, file: entry, stale: name });
+  const module = { exports: {} as unknown };
+  (script.runInThisContext() as (...args: unknown[]) => void)(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+  );
+  return module.exports;
+}
+
+function saveCompiled(): void {
+  if (unsaved.length === 0 || folder === undefined) return;
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const present = readdirSync(folder);
+    for (const { script, file, stale } of unsaved) {
+      // An entry of an earlier build of the same package is never read again.
+      for (const old of present)
+        if (old.startsWith(`${stale}-`) && old.endsWith(".code") && old !== basename(file))
+          rmSync(join(folder, old), { force: true });
+      // Written beside and renamed into place: a process starting meanwhile reads a whole
+      // entry or none.
+      const partial = `${file}.${process.pid}`;
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      renameSync(partial, file);
+    }
+  } catch {
+    // A cache that cannot be written only costs the next run its time.
+  }
+}
