@@ -148,9 +148,12 @@ export default defineConfig([
     // sharing modules: about thirty files for `import "hookwise"`, and on Node 20 each file
     // costs more to resolve, load and link than its size does to compile (measured: 74 ms
     // for thirty-five files, 56 ms for the same code in five). So what the package entry loads
-    // is three chunks: what it shares with the CLI's start-up (errors, secrets: small), what it
-    // shares with `hookwise/ai-sdk` (the loop and hooks), and the rest. The parts loaded at
-    // first use and the CLI's commands keep chunks of their own.
+    // is four chunks: what it shares with the CLI's start-up (errors, secrets: small), what it
+    // shares with `hookwise validate` (the config schema, conditions and actions: "checked"),
+    // what it shares with `hookwise/ai-sdk` (the loop and hooks), and the rest. `validate`
+    // loads "checked" and the rest of what it needs ("checks"), not the loop: half the code
+    // it loaded before. The parts loaded at first use and the CLI's other commands keep
+    // chunks of their own.
     outputOptions: {
       codeSplitting: {
         groups: [
@@ -158,6 +161,16 @@ export default defineConfig([
             name: "shared",
             test: (id: string) => graph.loads("index.ts", id) && graph.loads("cli/main.ts", id),
             priority: 3,
+          },
+          {
+            name: "checked",
+            test: (id: string) => graph.loads("cli/validate-command.ts", id) && graph.loads("index.ts", id),
+            priority: 2.6,
+          },
+          {
+            name: "checks",
+            test: (id: string) => graph.loads("cli/validate-command.ts", id),
+            priority: 2.5,
           },
           {
             name: "loop",

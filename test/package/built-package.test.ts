@@ -210,6 +210,18 @@ describe("the built package", () => {
     expect(seen.aiSdkHooks).toBeGreaterThan(0);
   });
 
+  it("validates a config without loading the agent loop", () => {
+    const chunk = readdirSync(out).find(
+      (file) =>
+        file.endsWith(".mjs") &&
+        readFileSync(join(out, file), "utf8").includes("//#region src/cli/validate-command.ts"),
+    );
+    const loaded = loadedByImporting(chunk!);
+    expect(loaded).toContain("//#region src/config/validate-config.ts");
+    for (const part of ["src/loop/drive.ts", "src/agent/create-agent.ts", "src/hooks/hook-runner.ts"])
+      expect(loaded).not.toContain(`//#region ${part}`);
+  });
+
   it("throws the entry's own error classes from the parts it loads at first use", () => {
     const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, BAD_CONFIG]);
     expect(child.status, child.stderr).toBe(0);
