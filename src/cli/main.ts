@@ -4,6 +4,7 @@
  * prints, and maps outcomes to exit codes. User mistakes get one line, never a stack trace.
  */
 import { realpathSync } from "node:fs";
+import { isatty } from "node:tty";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigError, formatIssue } from "../config/config-error.js";
@@ -29,7 +30,8 @@ function ioFromProcess(): CliIO {
   return {
     stdout: printer(process.stdout),
     stderr: printer(process.stderr),
-    isTTY: Boolean(process.stdin.isTTY),
+    // Asked of the file descriptor: reading `process.stdin` would open a stream on it.
+    isTTY: isatty(0),
     color: useColor(process.stdout.isTTY, process.env),
   };
 }
