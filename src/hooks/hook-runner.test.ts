@@ -211,7 +211,7 @@ describe("HookRunner: trace entries", () => {
 });
 
 describe("HookRunner: live events, one per dispatch", () => {
-  const decide = (name: string, answer: () => unknown): AnyHook =>
+  const decide = (name: string, answer: (event: AnyEventPayload) => unknown): AnyHook =>
     ({ name, on: "tool_call", kind: "decide", handler: answer }) as AnyHook;
 
   for (const asynchronous of [false, true]) {
@@ -272,6 +272,29 @@ describe("HookRunner: live events, one per dispatch", () => {
       ["first", "second"],
     ]);
     expect(ran.entries).toHaveLength(4);
+  });
+
+  test("a dispatch a hook starts inside another's sends its own event first; the outer keeps its firings", async () => {
+    let runner!: HookRunner;
+    const ctx = context();
+    const inner = { ...toolCall, toolCallId: "inner" };
+    const ran = harness([
+      decide("before", () => undefined),
+      decide("nests", (event: AnyEventPayload) => {
+        if (event.type === "tool_call" && event.toolCallId !== "inner") runner.dispatch(inner, ctx);
+        return undefined;
+      }),
+      decide("after", () => flow.deny("no")),
+    ] as AnyHook[]);
+    runner = ran.runner;
+    runner.dispatch(toolCall, ctx);
+    expect(ran.live.map((event) => event.firings.map((entry) => `${entry.hook}:${entry.effect}`))).toEqual([
+      ["before:continue", "nests:continue", "after:deny"],
+      ["before:continue", "nests:continue", "after:deny"],
+    ]);
+    // The inner dispatch ended first: its firings are the trace's 2nd to 4th entries.
+    expect(ran.live[0]!.firings).toEqual(ran.entries.slice(1, 4));
+    expect(ran.live[1]!.firings).toEqual([ran.entries[0], ran.entries[4], ran.entries[5]]);
   });
 
   test("inspections that answered with a promise join their dispatch's one event once all settled", async () => {

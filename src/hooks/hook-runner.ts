@@ -44,17 +44,14 @@ interface Resumption<P extends AnyEventPayload> {
   readonly reject: (error: unknown) => void;
   /** Reads each of its pending hooks' answers. */
   reader: PendingReader;
-  /** Its firings so far, sent live when it ends (see `HookRunner.#live`). */
+  /** Its firings so far, sent live when it ends (see `HookRunner.#scratch`). */
   live: LiveBatch;
   /** Hands them to `reader`, one hook at a time (replaced when a hook expired). */
   sequence: SequentialReader;
 }
 
-/**
- * The live firings of a dispatch under way: `null` while none fired yet, `undefined` where no
- * dispatch is under way (or nothing is sent live).
- */
-type LiveBatch = HookTraceEntry[] | null | undefined;
+/** Firings of a dispatch that went on later, carried until it ends (none yet: undefined). */
+type LiveBatch = HookTraceEntry[] | undefined;
 
 /** The inspections of one dispatch that answered with promises: sent live once all have settled. */
 interface InspectGroup extends PendingReader {
@@ -94,8 +91,16 @@ export class HookRunner {
   /** Made when a hook first fires (or a trace is restored): a run no hook fires for holds none. */
   #trace: TraceLog | undefined;
   readonly #onTrace: HookRunnerOptions["trace"];
-  /** The firings of the dispatch under way, while `#onTrace` is set (see `LiveBatch`). */
-  #live: LiveBatch = undefined;
+  /**
+   * The firings of the dispatches under way, while `#onTrace` is set: the open one's from
+   * `#base` to `#top` (a dispatch a hook started inside another's stacks above it). Written
+   * by index and never shrunk, so a dispatch's event costs one list of its exact size, not
+   * a list regrown firing by firing.
+   */
+  #scratch: HookTraceEntry[] | undefined;
+  #top = 0;
+  /** Where the open dispatch's firings start in `#scratch`; -1: no dispatch is open. */
+  #base = -1;
   readonly #capacity: number | undefined;
   readonly #observer: HookObserver | undefined;
   /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
@@ -138,8 +143,38 @@ export class HookRunner {
   }
 
   /** Sends a dispatch's firings live, if any fired. */
-  #send(batch: LiveBatch): void {
-    if (batch) this.#onTrace!({ type: "hook", event: batch[0]!.event, firings: batch });
+  #send(firings: LiveBatch): void {
+    if (firings !== undefined) this.#onTrace!({ type: "hook", event: firings[0]!.event, firings });
+  }
+
+  /** Opens a dispatch's firings (above the open one's); returns where the open one's start. */
+  #open(): number {
+    const outer = this.#base;
+    this.#base = this.#top;
+    return outer;
+  }
+
+  /** The open dispatch's firings so far, taken out (a list of their own); it stays open. */
+  #slice(): LiveBatch {
+    const base = this.#base;
+    if (this.#top === base) return undefined;
+    const firings = this.#scratch!.slice(base, this.#top);
+    this.#top = base;
+    return firings;
+  }
+
+  /** Closes the open dispatch (`outer`: what `#open` returned), its firings taken out. */
+  #take(outer: number): LiveBatch {
+    const firings = this.#slice();
+    this.#base = outer;
+    return firings;
+  }
+
+  /** `more` firings after those `carried` (a dispatch that went on later). */
+  #joined(carried: LiveBatch, more: LiveBatch): LiveBatch {
+    if (carried === undefined) return more;
+    if (more !== undefined) for (const entry of more) carried.push(entry);
+    return carried;
   }
 
   /**
@@ -195,14 +230,11 @@ export class HookRunner {
   ): BlockingOutcome<P> | Promise<BlockingOutcome<P>> {
     if (this.#onTrace === undefined) return this.#dispatch(initial, context, selection, options);
     // Its firings are sent live as it ends; a dispatch that goes on later took them along.
-    const outer = this.#live;
-    this.#live = null;
+    const outer = this.#open();
     try {
       return this.#dispatch(initial, context, selection, options);
     } finally {
-      const ended = this.#live;
-      this.#live = outer;
-      this.#send(ended);
+      this.#send(this.#take(outer));
     }
   }
 
@@ -298,9 +330,8 @@ export class HookRunner {
         reader: undefined!,
         sequence: undefined!,
         // The firings so far go on with it (`dispatch` sends nothing for it now).
-        live: this.#live,
+        live: this.#onTrace === undefined ? undefined : this.#slice(),
       };
-      if (this.#live !== undefined) this.#live = null;
       resumption.reader = {
         read: (pending, value, threw) => this.#resumed(resumption, pending, value, threw),
       };
@@ -316,9 +347,8 @@ export class HookRunner {
     value: unknown,
     threw: boolean,
   ): void {
-    // Its firings are collected in its own batch, whatever else is under way.
-    const outer = this.#live;
-    this.#live = resumption.live;
+    // Its firings are collected apart, whatever else is under way.
+    const outer = this.#open();
     try {
       const { hook, firing } = pending;
       const { outcome } = resumption;
@@ -337,8 +367,7 @@ export class HookRunner {
     } catch (error) {
       this.#ended(resumption, undefined, error);
     } finally {
-      resumption.live = this.#live;
-      this.#live = outer;
+      resumption.live = this.#joined(resumption.live, this.#take(outer));
     }
   }
 
@@ -348,10 +377,9 @@ export class HookRunner {
     outcome: BlockingOutcome<P> | undefined,
     error?: unknown,
   ): void {
-    const live = this.#live;
-    if (live) {
-      this.#live = null;
-      this.#send(live);
+    if (this.#onTrace !== undefined) {
+      this.#send(this.#joined(resumption.live, this.#slice()));
+      resumption.live = undefined;
     }
     if (outcome === undefined) resumption.reject(error);
     else resumption.resolve(outcome);
@@ -394,8 +422,7 @@ export class HookRunner {
     return new Promise<InvokedHook>((resolve, reject) => {
       pending.reader = {
         read: (entered, value, threw) => {
-          const outer = this.#live;
-          this.#live = group.live;
+          const outer = this.#open();
           try {
             const { hook, firing } = entered;
             resolve(
@@ -408,8 +435,7 @@ export class HookRunner {
           } catch (error) {
             reject(error);
           } finally {
-            group.live = this.#live;
-            this.#live = outer;
+            group.live = this.#joined(group.live, this.#take(outer));
           }
         },
       };
@@ -468,16 +494,18 @@ export class HookRunner {
     const { inspects } = selection;
     // Its firings are sent live as it ends: when it returns, or once the inspections that
     // answered with a promise have all settled.
-    const outer = this.#live;
-    if (this.#onTrace !== undefined) this.#live = null;
+    if (this.#onTrace === undefined) {
+      this.#inspectAll(inspects, payload, context);
+      return;
+    }
+    const outer = this.#open();
     let group: InspectGroup | undefined;
     try {
       group = this.#inspectAll(inspects, payload, context);
     } finally {
-      const live = this.#live;
-      this.#live = outer;
-      if (group === undefined) this.#send(live);
-      else group.live = live;
+      const firings = this.#take(outer);
+      if (group === undefined) this.#send(firings);
+      else group.live = firings;
     }
   }
 
@@ -525,16 +553,14 @@ export class HookRunner {
   /** A group whose settled inspections join its live batch, sent when the last one settles. */
   #inspectGroup(): InspectGroup {
     const group: InspectGroup = {
-      live: null,
+      live: undefined,
       left: 0,
       read: (pending, answer, threw) => {
-        const outer = this.#live;
-        this.#live = group.live;
+        const outer = this.#open();
         try {
           this.#inspectSettled(pending, answer, threw);
         } finally {
-          group.live = this.#live;
-          this.#live = outer;
+          group.live = this.#joined(group.live, this.#take(outer));
           if (--group.left === 0) this.#send(group.live);
         }
       },
@@ -550,25 +576,23 @@ export class HookRunner {
   async observe(payload: AnyEventPayload, context: HookContext, selection: HookSelection): Promise<void> {
     const { observers } = selection;
     // Their firings, sent live once the last has run (or one failed to run at all).
-    const group: { live: LiveBatch } = { live: this.#onTrace === undefined ? undefined : null };
+    const group: { live: LiveBatch } = { live: undefined };
     try {
       for (let index = 0; index < observers.length; index++) {
         const hook = observers[index]!;
-        const outer = this.#live;
-        this.#live = group.live;
+        const outer = this.#open();
         let called: InvokedHook | Pending;
         try {
           called = this.#call(hook, payload, context);
         } finally {
-          group.live = this.#live;
-          this.#live = outer;
+          group.live = this.#joined(group.live, this.#take(outer));
         }
         if (called === QUIET) continue;
         const invocation = called instanceof Pending ? await this.#answered(called, group) : called;
         if (!invocation.ok) this.#inspectFailed(invocation.error);
       }
     } finally {
-      this.#send(group.live);
+      if (this.#onTrace !== undefined) this.#send(group.live);
     }
   }
 
@@ -734,9 +758,16 @@ export class HookRunner {
 
   /** A firing joins its dispatch's live batch (alone when none is under way, sent at once). */
   #firedLive(entry: HookTraceEntry): void {
-    const live = this.#live;
-    if (live) live.push(entry);
-    else if (live === null) this.#live = [entry];
-    else this.#onTrace!({ type: "hook", event: entry.event, firings: [entry] });
+    if (this.#base < 0) {
+      this.#onTrace!({ type: "hook", event: entry.event, firings: [entry] });
+      return;
+    }
+    const scratch = this.#scratch ?? this.#newScratch();
+    scratch[this.#top++] = entry;
+  }
+
+  #newScratch(): HookTraceEntry[] {
+    this.#scratch = [];
+    return this.#scratch;
   }
 }
