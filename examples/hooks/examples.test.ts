@@ -12,6 +12,7 @@ import { main as decideDenyTool } from "./decide-deny-tool.js";
 import { main as failClosed } from "./fail-closed.js";
 import { type AuditEntry, main as inspectAuditLog } from "./inspect-audit-log.js";
 import { main as policies } from "./policies.js";
+import { printHookEvents, wipingAgent } from "./stream-hook-events.js";
 import { main as injectContext, model as injectModel } from "./transform-inject-context.js";
 import { CARD_NUMBER, main as redactResult } from "./transform-redact-result.js";
 
@@ -146,6 +147,24 @@ describe("failure rules", () => {
       ["optional-check", "fail_open"],
     ]);
     expect(warnings.some((message) => message.includes("optional-check"))).toBe(true);
+  });
+});
+
+describe("stream: hook events", () => {
+  it("one event per dispatch: both decide hooks' firings in one, the deny last; the tool never runs", async () => {
+    const wiped: string[] = [];
+    const lines: string[] = [];
+    const result = await printHookEvents(wipingAgent(wiped), (line) => lines.push(line));
+    expect(lines).toEqual(["tool_call: audit → continue", "tool_call: no-wipe → deny"]);
+    expect(wiped).toEqual([]);
+    expect(result.events.map((entry) => `${entry.hook}:${entry.effect}`)).toEqual([
+      "audit:continue",
+      "no-wipe:deny",
+    ]);
+    const events = [];
+    for await (const event of wipingAgent().stream("wipe it")) if (event.type === "hook") events.push(event);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.firings).toHaveLength(2);
   });
 });
 

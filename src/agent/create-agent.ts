@@ -9,6 +9,7 @@ import { bindApprovalSettings, resolveApprovalSettings } from "../approvals/appr
 import { listSuspendedRuns } from "../approvals/list-suspended-runs.js";
 import { pendingApprovals, resumeRun } from "../approvals/resume-run.js";
 import { loadSuspendedRun } from "../approvals/suspended-run.js";
+import type { HookLiveEvent } from "../hooks/trace.js";
 import { drive } from "../loop/drive.js";
 import { type RunInput, splitInput } from "../loop/run-input.js";
 import type { AgentEvent, RunResult } from "../loop/run-result.js";
@@ -133,7 +134,12 @@ async function recordedResume(
   };
   const filtered: Surface = surface.streaming
     ? streamSurface((event) => {
-        if (event.type === "hook" && isMark(event.hook)) return;
+        if (event.type === "hook") {
+          const kept = withoutMarks(event);
+          if (kept === undefined) return;
+          surface.emit(kept);
+          return;
+        }
         // The record is built (and the marks leave the trace) before the caller sees the result.
         if (event.type === "run-finish") finish(event.result);
         surface.emit(event);
@@ -143,6 +149,19 @@ async function recordedResume(
   const record = finish(result);
   if (record) await recorder.save(record);
   return result;
+}
+
+/**
+ * A live `hook` event without the recorder's marks: the same event when it has none, none
+ * when nothing else fired.
+ */
+function withoutMarks(event: HookLiveEvent): HookLiveEvent | undefined {
+  const { firings } = event;
+  let index = 0;
+  while (index < firings.length && !isMark(firings[index]!.hook)) index++;
+  if (index === firings.length) return event;
+  const kept = firings.filter((entry) => !isMark(entry.hook));
+  return kept.length === 0 ? undefined : { type: "hook", event: event.event, firings: kept };
 }
 
 /** Removes the recorder's marks from a result's trace (a run resumed unrecorded). */
@@ -167,7 +186,11 @@ function recordedStream(
     input,
     runOptions,
     streamSurface((event) => {
-      if (event.type === "hook" && isMark(event.hook)) return;
+      if (event.type === "hook") {
+        const kept = withoutMarks(event);
+        if (kept !== undefined) queue.push(kept);
+        return;
+      }
       // The record is built (and the marks leave the trace) before the caller sees the result.
       if (event.type === "run-finish")
         recorder.finish(event.result, { agent, input: inputText(input), startedAt });

@@ -101,12 +101,11 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
             : { type: "tool-output-available", toolCallId: event.toolCallId, output: event.result },
         );
         break;
-      case "hook": {
+      case "hook":
         if (!withHooks) break;
-        const { type: _type, ...entry } = event;
-        out.push({ type: "data-hook", data: entry });
+        // One part per firing (a `hook` event carries its dispatch's firings).
+        for (const entry of event.firings) out.push({ type: "data-hook", data: entry });
         break;
-      }
       case "step-finish":
         closeOpen(out);
         out.push({ type: "finish-step" });

@@ -28,7 +28,11 @@ describe("colours of the live trace", () => {
   const events = [
     { type: "tool-execution-start", toolName: "calc_add", args: { a: 1 } },
     { type: "tool-result", toolName: "calc_add", result: 2, isError: false },
-    { type: "hook", hook: "no-rm", kind: "decide", event: "tool_call", effect: "deny" },
+    {
+      type: "hook",
+      event: "tool_call",
+      firings: [{ hook: "no-rm", kind: "decide", event: "tool_call", effect: "deny" }],
+    },
   ] as unknown as AgentEvent[];
 
   it("with colours, the same lines wrapped in ANSI codes", () => {

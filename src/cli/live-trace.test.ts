@@ -15,14 +15,16 @@ function capture() {
   };
 }
 
-const hook = (name: string, event: string, kind = "inspect") =>
-  ({
-    type: "hook",
-    hook: name,
-    event,
-    kind,
-    effect: kind === "inspect" ? "observed" : "continue",
-  }) as AgentEvent;
+const firing = (name: string, event: string, kind = "inspect") => ({
+  hook: name,
+  event,
+  kind,
+  effect: kind === "inspect" ? "observed" : "continue",
+});
+/** A dispatch's `hook` event: one firing per name. */
+const hooks = (names: string[], event: string, kind = "inspect") =>
+  ({ type: "hook", event, firings: names.map((name) => firing(name, event, kind)) }) as AgentEvent;
+const hook = (name: string, event: string, kind = "inspect") => hooks([name], event, kind);
 const call = (id: string) =>
   ({ type: "tool-call", step: 0, toolCallId: id, toolName: id, args: {} }) as AgentEvent;
 const start = (id: string) =>
@@ -104,6 +106,20 @@ describe("the live trace's order", () => {
       "▶ run a {}",
       "◀ a: ok",
       "⚑ hook seen [inspect on tool_result] → observed",
+    ]);
+  });
+
+  it("a dispatch's firings are a line each, in order, each after its own log line", () => {
+    const { trace, lines } = capture();
+    trace.event(step(0));
+    trace.log("✎ from b", "b");
+    trace.event(hooks(["a", "b", "c"], "model_request", "transform"));
+    expect(lines()).toEqual([
+      "── step 1",
+      "⚑ hook a [transform on model_request] → continue",
+      "✎ from b",
+      "⚑ hook b [transform on model_request] → continue",
+      "⚑ hook c [transform on model_request] → continue",
     ]);
   });
 

@@ -12,10 +12,10 @@
  *   the next step's header waits for that step's first line, and an inspection of the
  *   previous step's tools that finishes later still is marked with its step.
  */
+import type { HookTraceEntry } from "../hooks/trace.js";
 import type { AgentEvent } from "../loop/run-result.js";
 import { type EventDrawer, eventDrawer, type Printer } from "./render-event.js";
 
-type HookEvent = Extract<AgentEvent, { type: "hook" }>;
 type StepStart = Extract<AgentEvent, { type: "step-start" }>;
 
 /** Events whose hooks fire while a step's tool batch runs. */
@@ -76,7 +76,8 @@ export class LiveTrace {
         this.#resumed = false;
         return;
       case "hook":
-        this.#hook(event);
+        // Each firing of the dispatch is a line of its own, placed as it would be alone.
+        for (const entry of event.firings) this.#hook(entry);
         return;
       case "tool-call":
         this.#openStep();
@@ -117,11 +118,11 @@ export class LiveTrace {
     this.#logs.clear();
   }
 
-  #hook(event: HookEvent): void {
+  #hook(event: HookTraceEntry): void {
     const log = this.#logs.get(event.hook)?.shift();
     const draw = (note?: string) => {
       if (log !== undefined) this.#draw.line(log);
-      this.#draw.event(event, note);
+      this.#draw.firing(event, note);
     };
     const inspect = event.kind === "inspect";
     // An inspection that finished after its step ended, before the next step showed anything.

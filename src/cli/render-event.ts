@@ -1,5 +1,6 @@
 /** Human output of a run as it happens: steps, tool calls, hook firings, the answer. */
 import { printable, printableText } from "../config/printable.js";
+import type { HookTraceEntry } from "../hooks/trace.js";
 import type { AgentEvent, Usage } from "../loop/run-result.js";
 import { colors, noColors } from "./colors.js";
 
@@ -25,7 +26,10 @@ function short(value: unknown, max = 160): string {
 
 /** Draws events as they come: text deltas inline, everything else line by line. */
 export interface EventDrawer {
-  event(event: AgentEvent, note?: string): void;
+  /** An event; a `hook` event is a line per firing. */
+  event(event: AgentEvent): void;
+  /** One hook firing's line; `note` ends it (e.g. the step it belongs to). */
+  firing(entry: HookTraceEntry, note?: string): void;
   /** A line that is not an event's (a hook's log line), after any answer being written. */
   line(text: string): void;
 }
@@ -36,7 +40,7 @@ export function eventRenderer(out: Printer, options: { color?: boolean } = {}): 
   return (event) => drawer.event(event);
 }
 
-/** The renderer behind `eventRenderer`; `note` ends a hook's line (e.g. the step it belongs to). */
+/** The renderer behind `eventRenderer`. */
 export function eventDrawer(out: Printer, options: { color?: boolean } = {}): EventDrawer {
   const c = options.color ? colors : noColors;
   let inText = false;
@@ -48,7 +52,13 @@ export function eventDrawer(out: Printer, options: { color?: boolean } = {}): Ev
     endText();
     out.line(text);
   };
-  const event = (event: AgentEvent, note?: string) => {
+  const firing = (entry: HookTraceEntry, note?: string) => {
+    endText();
+    out.line(
+      `  ${c.yellow(`⚑ hook ${printable(entry.hook)}`)} ${c.dim(`[${entry.kind} on ${entry.event}]`)} → ${effectColor(c, entry.effect)}${entry.detail !== undefined ? `: ${short(entry.detail, 120)}` : ""}${note ? c.dim(` ${note}`) : ""}`,
+    );
+  };
+  const event = (event: AgentEvent) => {
     switch (event.type) {
       case "run-start":
         out.line(
@@ -79,10 +89,7 @@ export function eventDrawer(out: Printer, options: { color?: boolean } = {}): Ev
         );
         break;
       case "hook":
-        endText();
-        out.line(
-          `  ${c.yellow(`⚑ hook ${printable(event.hook)}`)} ${c.dim(`[${event.kind} on ${event.event}]`)} → ${effectColor(c, event.effect)}${event.detail !== undefined ? `: ${short(event.detail, 120)}` : ""}${note ? c.dim(` ${note}`) : ""}`,
-        );
+        for (const entry of event.firings) firing(entry);
         break;
       case "step-finish":
         endText();
@@ -106,7 +113,7 @@ export function eventDrawer(out: Printer, options: { color?: boolean } = {}): Ev
         break;
     }
   };
-  return { event, line };
+  return { event, firing, line };
 }
 
 /** The prompt cache's share of the input, when the provider reported it. */

@@ -377,11 +377,13 @@ describe("the hook trace", () => {
       ]);
       if (surface === "stream") {
         const hooks = stream.filter((event) => event.type === "hook");
-        expect(hooks.map(({ type: _type, ...entry }) => entry)).toEqual(entries);
+        expect(hooks.flatMap((event) => event.firings)).toEqual(entries);
         // Live: the step's hook events come before the step finishes, not with the result.
         const firstFinish = stream.findIndex((event) => event.type === "step-finish");
         const guardDeny = stream.findIndex(
-          (event) => event.type === "hook" && event.hook === "guard" && event.effect === "deny",
+          (event) =>
+            event.type === "hook" &&
+            event.firings.some((entry) => entry.hook === "guard" && entry.effect === "deny"),
         );
         expect(guardDeny).toBeGreaterThan(-1);
         expect(guardDeny).toBeLessThan(firstFinish);

@@ -14,7 +14,7 @@ import {
 import type { AnyEventPayload } from "../events/payloads.js";
 import { toolNamesOf } from "../events/payloads.js";
 import type { AnyHook } from "./define-hook.js";
-import { type HookLiveEvent, type HookTraceEntry, liveEvent } from "./trace.js";
+import type { HookTraceEntry } from "./trace.js";
 
 export const DEFAULT_PRIORITY = 100;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -37,8 +37,6 @@ export interface RegisteredHook {
    * hook), no `detail`. Shared and frozen, so a no-op hook allocates no entry per firing.
    */
   readonly quietEntry: HookTraceEntry;
-  /** `quietEntry` as a stream surfaces it live (`type: "hook"`), shared and frozen too. */
-  readonly quietEvent: HookLiveEvent;
   /**
    * The hook whose no-op firing first came right after this one's in a trace: set once, so a
    * trace keeps a seam's run of no-op firings as one slot (`TraceLog.recordQuiet`).
@@ -298,7 +296,6 @@ export class HookRegistry {
       before: when === "before",
       matches: hook.match === undefined ? undefined : compileMatch(hook.match),
       quietEntry,
-      quietEvent: Object.freeze(liveEvent(quietEntry)),
       nextQuiet: undefined,
     };
   }

@@ -114,7 +114,8 @@ describe("HookRunner: the synchronous path leaves what the promise path leaves",
           // Inspects run concurrently: a pending one's entry lands after later synchronous ones.
           if (kind === "inspect") {
             later.entries.sort((a, b) => b.hook.localeCompare(a.hook));
-            later.live.sort((a, b) => b.hook.localeCompare(a.hook));
+            for (const event of later.live)
+              event.firings = [...event.firings].sort((a, b) => b.hook.localeCompare(a.hook));
           }
           expect(sync).toEqual(later);
         });
@@ -171,10 +172,13 @@ describe("HookRunner: trace entries", () => {
       expect("detail" in entry).toBe(false);
     }
     expect(entries[3]).toBe(entries[0]);
-    // Live, each firing is its hook's one frozen `hook` event: nothing copied per firing.
-    expect(live).toEqual(entries.map((entry) => ({ type: "hook", ...entry })));
-    expect(live[3]).toBe(live[0]);
-    expect(Object.isFrozen(live[0])).toBe(true);
+    // Live, one `hook` event per dispatch, carrying the trace's own entries: nothing copied.
+    const dispatched = { type: "hook", event: "tool_call", firings: [once[0], once[1]] };
+    const inspected = { type: "hook", event: "tool_call", firings: [once[2]] };
+    expect(live).toEqual([dispatched, inspected, dispatched, inspected]);
+    expect(live.flatMap((event) => event.firings).every((entry, index) => entry === entries[index])).toBe(
+      true,
+    );
   });
 
   test("an answer with a detail gets its own entry; NOT_FIRED leaves none", async () => {
@@ -186,7 +190,8 @@ describe("HookRunner: trace entries", () => {
       { event: "tool_call", hook: "d", kind: "decide", effect: "deny", detail: "not today" },
     ]);
     expect(Object.isFrozen(entries[0])).toBe(false);
-    expect(live).toEqual([{ type: "hook", ...entries[0] }]);
+    expect(live).toEqual([{ type: "hook", event: "tool_call", firings: [entries[0]] }]);
+    expect(live[0]!.firings[0]).toBe(entries[0]);
   });
 
   test("a handler is called with its hook definition as `this`", async () => {
@@ -204,3 +209,125 @@ describe("HookRunner: trace entries", () => {
     expect(seen[0]).toBe(definition);
   });
 });
+
+describe("HookRunner: live events, one per dispatch", () => {
+  const decide = (name: string, answer: (event: AnyEventPayload) => unknown): AnyHook =>
+    ({ name, on: "tool_call", kind: "decide", handler: answer }) as AnyHook;
+
+  for (const asynchronous of [false, true]) {
+    const answer = (value: unknown) => () => (asynchronous ? Promise.resolve(value) : value);
+    test(`a dispatch's firings come in one event, the deny's last (${asynchronous ? "async" : "sync"} hooks)`, async () => {
+      const { entries, live } = await fire([
+        decide("a", answer(undefined)),
+        decide("b", answer(flow.allow())),
+        decide("c", answer(flow.deny("no"))),
+        decide("never", answer(undefined)),
+      ]);
+      expect(entries.map((entry) => `${entry.hook}:${entry.effect}`)).toEqual([
+        "a:continue",
+        "b:allow",
+        "c:deny",
+      ]);
+      expect(live).toEqual([{ type: "hook", event: "tool_call", firings: entries }]);
+    });
+
+    test(`a failing hook's firing is sent before the dispatch's outcome comes back (${asynchronous ? "async" : "sync"})`, async () => {
+      const ran = harness([
+        decide("a", answer(undefined)),
+        decide("boom", () => (asynchronous ? Promise.reject(new Error("boom")) : failNow())),
+      ]);
+      const dispatched = ran.runner.dispatch(toolCall, context());
+      const outcome = dispatched instanceof Promise ? await dispatched : dispatched;
+      expect(outcome.failure?.message).toContain("boom");
+      expect(ran.live).toHaveLength(1);
+      expect(ran.live[0]!.firings.map((entry) => `${entry.hook}:${entry.effect}`)).toEqual([
+        "a:continue",
+        "boom:error",
+      ]);
+    });
+  }
+
+  test("dispatches under way at once keep their own firings", async () => {
+    const gates: (() => void)[] = [];
+    const slow = (name: string): AnyHook =>
+      decide(name, () => new Promise<undefined>((resolve) => gates.push(() => resolve(undefined))));
+    const ran = harness([slow("first"), slow("second")]);
+    const ctx = context();
+    const one = ran.runner.dispatch(toolCall, ctx) as Promise<unknown>;
+    const two = ran.runner.dispatch({ ...toolCall, toolCallId: "c2" }, ctx) as Promise<unknown>;
+    // Each dispatch waits on its first hook; the second dispatch's goes on first.
+    gates[1]!();
+    await Promise.resolve();
+    await Promise.resolve();
+    gates[2]!();
+    await two;
+    expect(ran.live).toHaveLength(1);
+    gates[0]!();
+    await Promise.resolve();
+    await Promise.resolve();
+    gates[3]!();
+    await one;
+    expect(ran.live.map((event) => event.firings.map((entry) => entry.hook))).toEqual([
+      ["first", "second"],
+      ["first", "second"],
+    ]);
+    expect(ran.entries).toHaveLength(4);
+  });
+
+  test("a dispatch a hook starts inside another's sends its own event first; the outer keeps its firings", async () => {
+    let runner!: HookRunner;
+    const ctx = context();
+    const inner = { ...toolCall, toolCallId: "inner" };
+    const ran = harness([
+      decide("before", () => undefined),
+      decide("nests", (event: AnyEventPayload) => {
+        if (event.type === "tool_call" && event.toolCallId !== "inner") runner.dispatch(inner, ctx);
+        return undefined;
+      }),
+      decide("after", () => flow.deny("no")),
+    ] as AnyHook[]);
+    runner = ran.runner;
+    runner.dispatch(toolCall, ctx);
+    expect(ran.live.map((event) => event.firings.map((entry) => `${entry.hook}:${entry.effect}`))).toEqual([
+      ["before:continue", "nests:continue", "after:deny"],
+      ["before:continue", "nests:continue", "after:deny"],
+    ]);
+    // The inner dispatch ended first: its firings are the trace's 2nd to 4th entries.
+    expect(ran.live[0]!.firings).toEqual(ran.entries.slice(1, 4));
+    expect(ran.live[1]!.firings).toEqual([ran.entries[0], ran.entries[4], ran.entries[5]]);
+  });
+
+  test("inspections that answered with a promise join their dispatch's one event once all settled", async () => {
+    let release!: () => void;
+    const ran = harness([
+      { name: "now", on: "tool_call", kind: "inspect", handler: () => undefined },
+      {
+        name: "later",
+        on: "tool_call",
+        kind: "inspect",
+        handler: () => new Promise<void>((resolve) => (release = resolve)),
+      },
+    ] as AnyHook[]);
+    ran.runner.inspect(toolCall, context());
+    expect(ran.live).toEqual([]);
+    release();
+    await ran.runner.settle();
+    expect(ran.live).toHaveLength(1);
+    expect(ran.live[0]!.firings.map((entry) => entry.hook)).toEqual(["now", "later"]);
+  });
+
+  test("without live output nothing is batched and the trace is the same", async () => {
+    const registry = new HookRegistry([decide("a", () => undefined), decide("b", () => flow.deny("no"))]);
+    const runner = new HookRunner({
+      registries: [{ registry, depth: 0 }],
+      keep: { capacity: 4 },
+      log: silent,
+    });
+    runner.dispatch(toolCall, context());
+    expect(runner.events().map((entry) => entry.effect)).toEqual(["continue", "deny"]);
+  });
+});
+
+function failNow(): never {
+  throw new Error("boom");
+}

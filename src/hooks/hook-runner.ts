@@ -44,15 +44,27 @@ interface Resumption<P extends AnyEventPayload> {
   readonly reject: (error: unknown) => void;
   /** Reads each of its pending hooks' answers. */
   reader: PendingReader;
+  /** Its firings so far, sent live when it ends (see `HookRunner.#scratch`). */
+  live: LiveBatch;
   /** Hands them to `reader`, one hook at a time (replaced when a hook expired). */
   sequence: SequentialReader;
+}
+
+/** Firings of a dispatch that went on later, carried until it ends (none yet: undefined). */
+type LiveBatch = HookTraceEntry[] | undefined;
+
+/** The inspections of one dispatch that answered with promises: sent live once all have settled. */
+interface InspectGroup extends PendingReader {
+  live: LiveBatch;
+  left: number;
 }
 
 export interface HookRunnerOptions {
   registries: readonly { registry: HookRegistry; depth: number }[];
   /**
-   * Called with each trace entry's live form as its hook fires (the stream's `hook` events).
-   * A firing that answered nothing passes its hook's one shared event: no copy per firing.
+   * Called once per dispatch that fired a hook, when the dispatch ends, with its firings in
+   * order (the stream's `hook` events): the trace's own entries, a no-op firing's shared one.
+   * A firing outside a dispatch (none today) would come alone.
    */
   trace?(event: HookLiveEvent): void;
   /**
@@ -79,6 +91,16 @@ export class HookRunner {
   /** Made when a hook first fires (or a trace is restored): a run no hook fires for holds none. */
   #trace: TraceLog | undefined;
   readonly #onTrace: HookRunnerOptions["trace"];
+  /**
+   * The firings of the dispatches under way, while `#onTrace` is set: the open one's from
+   * `#base` to `#top` (a dispatch a hook started inside another's stacks above it). Written
+   * by index and never shrunk, so a dispatch's event costs one list of its exact size, not
+   * a list regrown firing by firing.
+   */
+  #scratch: HookTraceEntry[] | undefined;
+  #top = 0;
+  /** Where the open dispatch's firings start in `#scratch`; -1: no dispatch is open. */
+  #base = -1;
   readonly #capacity: number | undefined;
   readonly #observer: HookObserver | undefined;
   /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
@@ -110,14 +132,49 @@ export class HookRunner {
     return this.#trace?.size ?? 0;
   }
 
-  #traceLog(): TraceLog {
-    this.#trace ??= new TraceLog(this.#onTrace, this.#capacity);
+  #traceLog(): TraceLog | undefined {
+    if (this.#capacity !== undefined) this.#trace ??= new TraceLog(this.#capacity);
     return this.#trace;
   }
 
   /** Adds entries traced elsewhere (a resumed run's earlier trace) to the kept trace, not to `trace`. */
   restore(entries: readonly HookTraceEntry[]): void {
-    this.#traceLog().restore(entries);
+    this.#traceLog()?.restore(entries);
+  }
+
+  /** Sends a dispatch's firings live, if any fired. */
+  #send(firings: LiveBatch): void {
+    if (firings !== undefined) this.#onTrace!({ type: "hook", event: firings[0]!.event, firings });
+  }
+
+  /** Opens a dispatch's firings (above the open one's); returns where the open one's start. */
+  #open(): number {
+    const outer = this.#base;
+    this.#base = this.#top;
+    return outer;
+  }
+
+  /** The open dispatch's firings so far, taken out (a list of their own); it stays open. */
+  #slice(): LiveBatch {
+    const base = this.#base;
+    if (this.#top === base) return undefined;
+    const firings = this.#scratch!.slice(base, this.#top);
+    this.#top = base;
+    return firings;
+  }
+
+  /** Closes the open dispatch (`outer`: what `#open` returned), its firings taken out. */
+  #take(outer: number): LiveBatch {
+    const firings = this.#slice();
+    this.#base = outer;
+    return firings;
+  }
+
+  /** `more` firings after those `carried` (a dispatch that went on later). */
+  #joined(carried: LiveBatch, more: LiveBatch): LiveBatch {
+    if (carried === undefined) return more;
+    if (more !== undefined) for (const entry of more) carried.push(entry);
+    return carried;
   }
 
   /**
@@ -170,6 +227,22 @@ export class HookRunner {
     context: HookContext,
     selection: HookSelection = this.select(initial),
     options: BlockingOptions = NO_OPTIONS,
+  ): BlockingOutcome<P> | Promise<BlockingOutcome<P>> {
+    if (this.#onTrace === undefined) return this.#dispatch(initial, context, selection, options);
+    // Its firings are sent live as it ends; a dispatch that goes on later took them along.
+    const outer = this.#open();
+    try {
+      return this.#dispatch(initial, context, selection, options);
+    } finally {
+      this.#send(this.#take(outer));
+    }
+  }
+
+  #dispatch<P extends AnyEventPayload>(
+    initial: P,
+    context: HookContext,
+    selection: HookSelection,
+    options: BlockingOptions,
   ): BlockingOutcome<P> | Promise<BlockingOutcome<P>> {
     // Every field from the start: one object shape whatever the hooks answer.
     const outcome: BlockingOutcome<P> = {
@@ -256,6 +329,8 @@ export class HookRunner {
         reject,
         reader: undefined!,
         sequence: undefined!,
+        // The firings so far go on with it (`dispatch` sends nothing for it now).
+        live: this.#onTrace === undefined ? undefined : this.#slice(),
       };
       resumption.reader = {
         read: (pending, value, threw) => this.#resumed(resumption, pending, value, threw),
@@ -272,6 +347,8 @@ export class HookRunner {
     value: unknown,
     threw: boolean,
   ): void {
+    // Its firings are collected apart, whatever else is under way.
+    const outer = this.#open();
     try {
       const { hook, firing } = pending;
       const { outcome } = resumption;
@@ -282,14 +359,30 @@ export class HookRunner {
           : // A decide's answer is traced as it is read.
             this.#decided(hook, this.#traced(hook, invocation, firing), outcome, resumption.decided);
       if (stops) {
-        resumption.resolve(outcome);
+        this.#ended(resumption, outcome);
         return;
       }
       resumption.index++;
       this.#runFrom(resumption);
     } catch (error) {
-      resumption.reject(error);
+      this.#ended(resumption, undefined, error);
+    } finally {
+      resumption.live = this.#joined(resumption.live, this.#take(outer));
     }
+  }
+
+  /** A resumed dispatch ends: its firings sent live, then its outcome (or error) handed back. */
+  #ended<P extends AnyEventPayload>(
+    resumption: Resumption<P>,
+    outcome: BlockingOutcome<P> | undefined,
+    error?: unknown,
+  ): void {
+    if (this.#onTrace !== undefined) {
+      this.#send(this.#joined(resumption.live, this.#slice()));
+      resumption.live = undefined;
+    }
+    if (outcome === undefined) resumption.reject(error);
+    else resumption.resolve(outcome);
   }
 
   /** Runs a resumed dispatch's hooks from its index until one answers with a promise, or to its end. */
@@ -306,7 +399,7 @@ export class HookRunner {
       const invoked = this.#invoke(hook, input, context, firing, sequence);
       if (invoked instanceof Pending) return;
       if (this.#transformed(hook, invoked, outcome, options, firing)) {
-        resumption.resolve(outcome);
+        this.#ended(resumption, outcome);
         return;
       }
     }
@@ -316,19 +409,20 @@ export class HookRunner {
       const called = this.#call(hook, outcome.payload, context, sequence);
       if (called instanceof Pending) return;
       if (this.#decided(hook, called, outcome, decided)) {
-        resumption.resolve(outcome);
+        this.#ended(resumption, outcome);
         return;
       }
     }
     if (decided.ask) outcome.terminal = decided.ask;
-    resumption.resolve(outcome);
+    this.#ended(resumption, outcome);
   }
 
-  /** A decide or before-observer's pending answer, read and traced. */
-  #answered(pending: Pending): Promise<InvokedHook> {
+  /** A before-observer's pending answer, read and traced (its firing into `group`'s live batch). */
+  #answered(pending: Pending, group: { live: LiveBatch }): Promise<InvokedHook> {
     return new Promise<InvokedHook>((resolve, reject) => {
       pending.reader = {
         read: (entered, value, threw) => {
+          const outer = this.#open();
           try {
             const { hook, firing } = entered;
             resolve(
@@ -340,6 +434,8 @@ export class HookRunner {
             );
           } catch (error) {
             reject(error);
+          } finally {
+            group.live = this.#joined(group.live, this.#take(outer));
           }
         },
       };
@@ -396,6 +492,30 @@ export class HookRunner {
     selection: HookSelection = this.select(payload),
   ): void {
     const { inspects } = selection;
+    // Its firings are sent live as it ends: when it returns, or once the inspections that
+    // answered with a promise have all settled.
+    if (this.#onTrace === undefined) {
+      this.#inspectAll(inspects, payload, context);
+      return;
+    }
+    const outer = this.#open();
+    let group: InspectGroup | undefined;
+    try {
+      group = this.#inspectAll(inspects, payload, context);
+    } finally {
+      const firings = this.#take(outer);
+      if (group === undefined) this.#send(firings);
+      else group.live = firings;
+    }
+  }
+
+  /** `inspect`'s hooks; the group of those that answered with a promise, when live output waits for them. */
+  #inspectAll(
+    inspects: readonly RegisteredHook[],
+    payload: AnyEventPayload,
+    context: HookContext,
+  ): InspectGroup | undefined {
+    let group: InspectGroup | undefined;
     for (let index = 0; index < inspects.length; index++) {
       const hook = inspects[index]!;
       const firing = this.#observer?.calling(hook, payload, context);
@@ -409,16 +529,43 @@ export class HookRunner {
       // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
         this.#inflight++;
-        this.#inspectReader ??= {
-          read: (pending, answer, threw) => this.#inspectSettled(pending, answer, threw),
-        };
-        const pending = this.#race().enter(hook, value, this.#inspectReader);
+        let reader: PendingReader;
+        if (this.#onTrace === undefined) {
+          this.#inspectReader ??= {
+            read: (pending, answer, threw) => this.#inspectSettled(pending, answer, threw),
+          };
+          reader = this.#inspectReader;
+        } else {
+          group ??= this.#inspectGroup();
+          group.left++;
+          reader = group;
+        }
+        const pending = this.#race().enter(hook, value, reader);
         pending.firing = firing;
         continue;
       }
       const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
       if (!called.ok) this.#inspectFailed(called.error);
     }
+    return group;
+  }
+
+  /** A group whose settled inspections join its live batch, sent when the last one settles. */
+  #inspectGroup(): InspectGroup {
+    const group: InspectGroup = {
+      live: undefined,
+      left: 0,
+      read: (pending, answer, threw) => {
+        const outer = this.#open();
+        try {
+          this.#inspectSettled(pending, answer, threw);
+        } finally {
+          group.live = this.#joined(group.live, this.#take(outer));
+          if (--group.left === 0) this.#send(group.live);
+        }
+      },
+    };
+    return group;
   }
 
   /**
@@ -428,12 +575,24 @@ export class HookRunner {
    */
   async observe(payload: AnyEventPayload, context: HookContext, selection: HookSelection): Promise<void> {
     const { observers } = selection;
-    for (let index = 0; index < observers.length; index++) {
-      const hook = observers[index]!;
-      const called = this.#call(hook, payload, context);
-      if (called === QUIET) continue;
-      const invocation = called instanceof Pending ? await this.#answered(called) : called;
-      if (!invocation.ok) this.#inspectFailed(invocation.error);
+    // Their firings, sent live once the last has run (or one failed to run at all).
+    const group: { live: LiveBatch } = { live: undefined };
+    try {
+      for (let index = 0; index < observers.length; index++) {
+        const hook = observers[index]!;
+        const outer = this.#open();
+        let called: InvokedHook | Pending;
+        try {
+          called = this.#call(hook, payload, context);
+        } finally {
+          group.live = this.#joined(group.live, this.#take(outer));
+        }
+        if (called === QUIET) continue;
+        const invocation = called instanceof Pending ? await this.#answered(called, group) : called;
+        if (!invocation.ok) this.#inspectFailed(invocation.error);
+      }
+    } finally {
+      if (this.#onTrace !== undefined) this.#send(group.live);
     }
   }
 
@@ -580,23 +739,35 @@ export class HookRunner {
   ): void {
     const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
     if (detail !== undefined) entry.detail = detail;
-    this.#record(entry, undefined, firing, after);
+    this.#record(entry, firing, after);
   }
 
   /** Traces a firing that answered nothing (its shared entry; runs of them take one slot). */
   #recordQuiet(hook: RegisteredHook, firing: unknown, after: AnyEventPayload | undefined): void {
-    (this.#trace ?? this.#traceLog()).recordQuiet(hook, hook.quietEvent);
+    (this.#trace ?? this.#traceLog())?.recordQuiet(hook);
+    if (this.#onTrace !== undefined) this.#firedLive(hook.quietEntry);
     if (firing !== undefined) this.#observer!.fired(firing, hook.quietEntry, after);
   }
 
   /** Writes a trace entry, and hands it to the observer when one watches (`firing` is its). */
-  #record(
-    entry: HookTraceEntry,
-    live: HookLiveEvent | undefined,
-    firing: unknown,
-    after: AnyEventPayload | undefined,
-  ): void {
-    (this.#trace ?? this.#traceLog()).record(entry, live);
+  #record(entry: HookTraceEntry, firing: unknown, after: AnyEventPayload | undefined): void {
+    (this.#trace ?? this.#traceLog())?.record(entry);
+    if (this.#onTrace !== undefined) this.#firedLive(entry);
     if (firing !== undefined) this.#observer!.fired(firing, entry, after);
+  }
+
+  /** A firing joins its dispatch's live batch (alone when none is under way, sent at once). */
+  #firedLive(entry: HookTraceEntry): void {
+    if (this.#base < 0) {
+      this.#onTrace!({ type: "hook", event: entry.event, firings: [entry] });
+      return;
+    }
+    const scratch = this.#scratch ?? this.#newScratch();
+    scratch[this.#top++] = entry;
+  }
+
+  #newScratch(): HookTraceEntry[] {
+    this.#scratch = [];
+    return this.#scratch;
   }
 }

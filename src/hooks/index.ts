@@ -24,4 +24,4 @@ export { NOT_FIRED } from "./invoke-hook.js";
 export { deepMerge, type MergedPatch, mergeRequestPatches, type NamedPatch } from "./merge-request-patch.js";
 export type { RequestPatch } from "./request-patch.js";
 export { Scratchpad } from "./scratchpad.js";
-export type { HookTraceEntry } from "./trace.js";
+export type { HookLiveEvent, HookTraceEntry } from "./trace.js";

@@ -3,16 +3,16 @@
  * entries it lists are exactly the ones recorded, in order.
  */
 import { describe, expect, it } from "vitest";
-import { type HookTraceEntry, liveEvent, type QuietHook, TraceLog } from "./trace.js";
+import { type HookTraceEntry, type QuietHook, TraceLog } from "./trace.js";
 
-function quietHook(name: string): QuietHook & { quietEvent: ReturnType<typeof liveEvent> } {
+function quietHook(name: string): QuietHook {
   const quietEntry: HookTraceEntry = Object.freeze({
     event: "tool_call",
     hook: name,
     kind: "transform",
     effect: "continue",
   });
-  return { quietEntry, quietEvent: Object.freeze(liveEvent(quietEntry)), nextQuiet: undefined };
+  return { quietEntry, nextQuiet: undefined };
 }
 
 /** A small deterministic generator (no dependency on Math.random). */
@@ -31,10 +31,8 @@ describe("TraceLog", () => {
     const hooks = Array.from({ length: 6 }, (_, index) => quietHook(`h${index}`));
     for (let seed = 1; seed <= 300; seed++) {
       const next = random(seed);
-      const live: unknown[] = [];
-      const log = new TraceLog((event) => live.push(event), seed % 3 === 0 ? 0 : 16);
+      const log = new TraceLog(seed % 3 === 0 ? 0 : 16);
       const expected: HookTraceEntry[] = [];
-      let liveCount = 0;
       const length = Math.floor(next() * 60);
       for (let step = 0; step < length; step++) {
         const pick = next();
@@ -47,7 +45,6 @@ describe("TraceLog", () => {
           };
           log.record(entry);
           expected.push(entry);
-          liveCount++;
         } else if (pick < 0.2) {
           const restored = [hooks[0]!.quietEntry, hooks[1]!.quietEntry];
           log.restore(restored);
@@ -55,38 +52,22 @@ describe("TraceLog", () => {
         } else {
           // Mostly in order (how a seam fires), sometimes any hook.
           const hook = pick < 0.8 ? hooks[step % hooks.length]! : hooks[Math.floor(next() * hooks.length)]!;
-          log.recordQuiet(hook, hook.quietEvent);
+          log.recordQuiet(hook);
           expected.push(hook.quietEntry);
-          liveCount++;
         }
       }
       expect(log.events(), `seed ${seed}`).toEqual(expected);
       expect(log.events().every((entry, index) => entry === expected[index])).toBe(true);
-      // Live output gets every firing as it happens (restored entries are not live).
-      expect(live).toHaveLength(liveCount);
     }
   });
 
   it("keeps a seam's run of no-op firings in one slot", () => {
     const hooks = Array.from({ length: 50 }, (_, index) => quietHook(`h${index}`));
-    const log = new TraceLog(undefined, 0);
-    for (let round = 0; round < 10; round++) for (const hook of hooks) log.recordQuiet(hook, hook.quietEvent);
+    const log = new TraceLog(0);
+    for (let round = 0; round < 10; round++) for (const hook of hooks) log.recordQuiet(hook);
     expect(log.events()).toHaveLength(500);
     expect(log.events()[499]).toBe(hooks[49]!.quietEntry);
     // Every round continues the one run: h49 is followed by h0 from the second round on.
     expect(log.size).toBe(1);
-  });
-
-  it("keeps nothing without a capacity, and sends each firing live", () => {
-    const hook = quietHook("h");
-    const live: unknown[] = [];
-    const log = new TraceLog((event) => live.push(event), undefined);
-    log.recordQuiet(hook, hook.quietEvent);
-    log.record({ event: "tool_call", hook: "x", kind: "decide", effect: "deny" });
-    expect(log.events()).toEqual([]);
-    expect(live).toEqual([
-      hook.quietEvent,
-      { type: "hook", event: "tool_call", hook: "x", kind: "decide", effect: "deny" },
-    ]);
   });
 });

@@ -16,22 +16,16 @@ export interface HookTraceEntry {
 }
 
 /**
- * A trace entry as a stream surfaces it live: the same fields, typed `hook`. A firing that
- * answered nothing has one frozen event per hook too, so streaming it costs no copy.
+ * A dispatch of one event to its hooks as a stream surfaces it live: the entries of the
+ * hooks that fired, in firing order, sent once the dispatch ends (also when a hook denied,
+ * failed or timed out). The entries are the trace's own (`RunResult.events`), not copies.
  */
-export type HookLiveEvent = { type: "hook" } & HookTraceEntry;
-
-/** The live form of an entry (the quiet ones are made once per hook: `RegisteredHook.quietEvent`). */
-export function liveEvent(entry: HookTraceEntry): HookLiveEvent {
-  const live: HookLiveEvent = {
-    type: "hook",
-    event: entry.event,
-    hook: entry.hook,
-    kind: entry.kind,
-    effect: entry.effect,
-  };
-  if (entry.detail !== undefined) live.detail = entry.detail;
-  return live;
+export interface HookLiveEvent {
+  type: "hook";
+  /** The event the hooks fired for. */
+  event: EventName;
+  /** One entry per hook that fired, in the order they fired. */
+  firings: readonly HookTraceEntry[];
 }
 
 /**
@@ -58,18 +52,17 @@ class QuietRun {
 }
 
 /**
- * A run's trace as hooks fire: each entry goes to `onTrace` (live output, the entry's live
- * form) and, when kept, into a list written by index with room made up front (`capacity`),
- * so a run that fires hundreds of hooks does not regrow its list again and again.
+ * A run's trace as hooks fire: each entry is kept in a list written by index with room made
+ * up front (`capacity`), so a run that fires hundreds of hooks does not regrow its list
+ * again and again.
  *
  * Firings that answered nothing, one after another in the order they fired before (a
  * seam's no-op hooks), are kept as one slot, a run, until `events()` lists them: a run
  * with 50 no-op hooks per seam holds a few hundred slots instead of thousands of entries.
  */
 export class TraceLog {
-  readonly #onTrace: ((event: HookLiveEvent) => void) | undefined;
-  /** Whether entries are kept, and the room made for them at the first one. */
-  readonly #capacity: number | undefined;
+  /** The room made for the entries at the first one. */
+  readonly #capacity: number;
   /** Made at the first entry kept: a run no hook fires for holds no list. */
   #slots: TraceSlot[] | undefined;
   #count = 0;
@@ -80,60 +73,46 @@ export class TraceLog {
   /** The hook that fired last in `#run`. */
   #last: QuietHook | undefined;
 
-  /** `capacity` undefined: nothing is kept (entries only go to `onTrace`). */
-  constructor(onTrace: ((event: HookLiveEvent) => void) | undefined, capacity: number | undefined) {
-    this.#onTrace = onTrace;
+  constructor(capacity: number) {
     this.#capacity = capacity;
   }
 
-  #kept(): TraceSlot[] | undefined {
-    if (this.#slots === undefined && this.#capacity !== undefined) this.#slots = new Array(this.#capacity);
+  #kept(): TraceSlot[] {
+    this.#slots ??= new Array(this.#capacity);
     return this.#slots;
   }
 
-  /** `live`: the entry's live form when there is one already (a quiet firing's, shared). */
-  record(entry: HookTraceEntry, live?: HookLiveEvent): void {
+  record(entry: HookTraceEntry): void {
     const slots = this.#slots ?? this.#kept();
-    if (slots !== undefined) {
-      slots[this.#count++] = entry;
-      this.#entries++;
-      this.#run = undefined;
-    }
-    const onTrace = this.#onTrace;
-    if (onTrace !== undefined) onTrace(live ?? liveEvent(entry));
+    slots[this.#count++] = entry;
+    this.#entries++;
+    this.#run = undefined;
   }
 
   /** A firing that answered nothing: `hook.quietEntry`, kept in a run when it follows one. */
-  recordQuiet(hook: QuietHook, live: HookLiveEvent): void {
+  recordQuiet(hook: QuietHook): void {
     const slots = this.#slots ?? this.#kept();
-    if (slots !== undefined) {
-      this.#entries++;
-      const run = this.#run;
-      const last = this.#last;
-      if (run !== undefined && last !== undefined) {
-        // The first hook to follow another is its successor from then on.
-        if (last.nextQuiet === undefined) last.nextQuiet = hook;
-        if (last.nextQuiet === hook) {
-          run.more++;
-          this.#last = hook;
-          const onTrace = this.#onTrace;
-          if (onTrace !== undefined) onTrace(live);
-          return;
-        }
+    this.#entries++;
+    const run = this.#run;
+    const last = this.#last;
+    if (run !== undefined && last !== undefined) {
+      // The first hook to follow another is its successor from then on.
+      if (last.nextQuiet === undefined) last.nextQuiet = hook;
+      if (last.nextQuiet === hook) {
+        run.more++;
+        this.#last = hook;
+        return;
       }
-      const started = new QuietRun(hook);
-      slots[this.#count++] = started;
-      this.#run = started;
-      this.#last = hook;
     }
-    const onTrace = this.#onTrace;
-    if (onTrace !== undefined) onTrace(live);
+    const started = new QuietRun(hook);
+    slots[this.#count++] = started;
+    this.#run = started;
+    this.#last = hook;
   }
 
-  /** Entries traced elsewhere (a resumed run's earlier trace): kept, not sent to `onTrace`. */
+  /** Entries traced elsewhere (a resumed run's earlier trace), kept after what is there. */
   restore(entries: readonly HookTraceEntry[]): void {
     const slots = this.#kept();
-    if (slots === undefined) return;
     for (const entry of entries) slots[this.#count++] = entry;
     this.#entries += entries.length;
     this.#run = undefined;
@@ -147,7 +126,6 @@ export class TraceLog {
   /** The kept entries so far, in firing order (a new list; runs listed entry by entry). */
   events(): HookTraceEntry[] {
     const slots = this.#kept();
-    if (slots === undefined) return [];
     const events: HookTraceEntry[] = new Array(this.#entries);
     let at = 0;
     for (let index = 0; index < this.#count; index++) {

@@ -1,6 +1,6 @@
 /** What a run returns and what `stream()` surfaces while it goes. */
 import type { ModelMessage, ModelRequest, ToolCallSummary } from "../events/payloads.js";
-import type { HookTraceEntry } from "../hooks/trace.js";
+import type { HookLiveEvent, HookTraceEntry } from "../hooks/trace.js";
 
 export type RunOutcome = "completed" | "terminated" | "suspended" | "max_steps" | "error";
 
@@ -110,6 +110,6 @@ export type AgentEvent =
       result: unknown;
       isError: boolean;
     }
-  | ({ type: "hook" } & HookTraceEntry)
+  | HookLiveEvent
   | { type: "step-finish"; step: number; text: string; finishReason: string; usage: Usage }
   | { type: "run-finish"; result: RunResult };

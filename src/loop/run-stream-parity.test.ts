@@ -225,15 +225,77 @@ describe("run() and stream() parity", () => {
       if (start) expect(events.indexOf(start)).toBe(index - 1);
     }
 
-    // Hook events surface live, and are exactly the result's trace.
+    // Hook events surface live, and their firings are exactly the result's trace.
     const hooks = events
       .filter((event): event is Extract<AgentEvent, { type: "hook" }> => event.type === "hook")
-      .map(({ type: _type, ...entry }) => entry);
+      .flatMap((event) => event.firings);
     expect(hooks).toEqual(stream.result.events);
     expect(hooks.length).toBeGreaterThan(5);
-    const denied = at((event) => event.type === "hook" && event.hook === "no-deletes");
+    const denied = at(
+      (event) => event.type === "hook" && event.firings.some((entry) => entry.hook === "no-deletes"),
+    );
     expect(denied).toBeLessThan(finish0);
     expect(at((event) => event.type === "hook" && event.event === "run_end")).toBeLessThan(types.length - 1);
+  });
+
+  it("one hook event per dispatch: a seam's three hooks come as one event, the deny's firing in it, before the call's result", async () => {
+    const { run, stream } = await runBoth(() => {
+      const executed: string[] = [];
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            { id: "k1", name: "keep", args: {} },
+            { id: "w1", name: "wipe", args: {} },
+          ],
+        },
+        { text: "done" },
+      ]);
+      const body = (name: string) =>
+        tool({
+          description: name,
+          inputSchema: z.object({}),
+          execute: () => {
+            executed.push(name);
+            return "ok";
+          },
+        });
+      const agent = createAgent({
+        model,
+        tools: { keep: body("keep"), wipe: body("wipe") },
+        hooks: [
+          defineHook({ name: "look", on: "tool_call", kind: "decide", handler: () => undefined }),
+          defineHook({ name: "fine", on: "tool_call", kind: "decide", handler: () => flow.allow() }),
+          defineHook({
+            name: "no-wipe",
+            on: "tool_call",
+            kind: "decide",
+            handler: (event) => (event.toolName === "wipe" ? flow.deny("not wiping") : undefined),
+          }),
+        ],
+      });
+      return { agent, executed };
+    }, "go");
+    expect(run.executed).toEqual(["keep"]);
+    expect(stream.executed).toEqual(["keep"]);
+    expect(stream.result.events).toEqual(run.result.events);
+
+    const hooks = stream.events.filter(
+      (event): event is Extract<AgentEvent, { type: "hook" }> => event.type === "hook",
+    );
+    // One event per call's dispatch, with all three firings: not one event per firing.
+    expect(hooks).toHaveLength(2);
+    const firings = (index: number) => hooks[index]!.firings.map((entry) => `${entry.hook}:${entry.effect}`);
+    expect(firings(0)).toEqual(["look:continue", "fine:allow", "no-wipe:continue"]);
+    expect(firings(1)).toEqual(["look:continue", "fine:allow", "no-wipe:deny"]);
+    expect(hooks.every((event) => event.event === "tool_call")).toBe(true);
+    expect(hooks[1]!.firings[2]).toMatchObject({ kind: "decide", detail: "not wiping" });
+    expect(hooks.flatMap((event) => event.firings)).toEqual(run.result.events);
+    // Each dispatch's event comes before what it decided: the kept call's execution, the denied call's result.
+    const at = (predicate: (event: AgentEvent) => boolean) => indexOf(stream.events, predicate);
+    const keepStart = at((event) => event.type === "tool-execution-start" && event.toolCallId === "k1");
+    const wipeResult = at((event) => event.type === "tool-result" && event.toolCallId === "w1");
+    expect(stream.events.indexOf(hooks[0]!)).toBeLessThan(keepStart);
+    expect(stream.events.indexOf(hooks[1]!)).toBeLessThan(wipeResult);
   });
 
   it("a stream whose consumer stops early still finishes the run and resolves result", async () => {

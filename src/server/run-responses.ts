@@ -9,7 +9,7 @@
 import type { Context } from "hono";
 import { sendJson } from "./json-response.js";
 import type { LiveRun } from "./live-runs.js";
-import type { ServerEvent } from "./run-timeline.js";
+import { eachSent, type ServerEvent } from "./run-timeline.js";
 import type { ServerContext } from "./server-context.js";
 import { SseChannel } from "./sse-channel.js";
 
@@ -43,7 +43,8 @@ export async function respondWithRun(
     }
   }
   const channel = new SseChannel(ctx.scrub);
-  const send = (event: ServerEvent) => channel.send(event.type, event);
+  // A `hook` event is one SSE event per firing.
+  const send = (event: ServerEvent) => eachSent(event, (sent) => channel.send(sent.type, sent));
   let stop: () => void;
   if (options.owned) {
     let unwatch = () => {};

@@ -5,6 +5,7 @@
  * to) instead of the whole transcript and every request. A resumed run (same run id) adds
  * to the timeline it suspended with.
  */
+import type { HookTraceEntry } from "../hooks/trace.js";
 import type { AgentEvent, PendingApproval, RunOutcome, RunResult, Usage } from "../loop/run-result.js";
 
 /** A failed provider attempt, seen by the server's `model_error` hook (the loop retries or gives up). */
@@ -18,6 +19,24 @@ export interface AttemptErrorEvent {
 
 /** What a live run streams: the agent's events, and its failed attempts. */
 export type ServerEvent = AgentEvent | AttemptErrorEvent;
+
+/**
+ * One hook firing as the server shows it, an SSE `hook` event and a timeline's entry: the
+ * stream's `hook` event (a dispatch's firings) is one of these per firing.
+ */
+export type HookFiringEvent = { type: "hook" } & HookTraceEntry;
+
+/** A stream event as the server sends it: a `hook` event as one event per firing. */
+export function eachSent(
+  event: ServerEvent,
+  send: (event: Exclude<ServerEvent, { type: "hook" }> | HookFiringEvent) => void,
+): void {
+  if (event.type !== "hook") {
+    send(event);
+    return;
+  }
+  for (const entry of event.firings) send({ type: "hook", ...entry });
+}
 
 export interface RunSummary {
   runId: string;
@@ -34,7 +53,8 @@ export interface RunSummary {
 }
 
 export type TimelineEvent =
-  | Exclude<ServerEvent, { type: "text-delta" | "reasoning-delta" | "run-finish" }>
+  | Exclude<ServerEvent, { type: "text-delta" | "reasoning-delta" | "run-finish" | "hook" }>
+  | HookFiringEvent
   | { type: "text"; step: number; text: string }
   | { type: "reasoning"; step: number; text: string }
   | { type: "run-finish"; result: RunSummary };
@@ -84,6 +104,10 @@ export function appendEvent(events: TimelineEvent[], event: ServerEvent): void {
     const last = events.at(-1);
     if (last?.type === kind && last.step === event.step) last.text += event.delta;
     else events.push({ type: kind, step: event.step, text: event.delta });
+    return;
+  }
+  if (event.type === "hook") {
+    for (const entry of event.firings) events.push({ type: "hook", ...entry });
     return;
   }
   if (event.type === "run-finish") {

@@ -75,6 +75,10 @@ describe("POST /sessions/:id/messages", () => {
       input: "What is my balance?",
       agentPath: ["teller"],
     });
+    // The stream's `hook` events (a dispatch's firings each) are one SSE event per firing.
+    const hooks = events.filter((event) => event.event === "hook");
+    expect(hooks.length).toBeGreaterThan(1);
+    for (const event of hooks) expect(Object.keys(event.data).sort()).not.toContain("firings");
     const gate = events.find((event) => event.event === "hook" && event.data.hook === "no-wipe");
     expect(gate?.data).toMatchObject({
       event: "tool_call",

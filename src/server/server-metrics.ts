@@ -98,8 +98,10 @@ export class ServerMetrics {
           break;
         }
         case "hook":
-          this.hookFirings.inc({ hook: event.hook, event: event.event, effect: event.effect });
-          if (event.effect === "deny") this.denials.inc({ hook: event.hook, event: event.event });
+          for (const firing of event.firings) {
+            this.hookFirings.inc({ hook: firing.hook, event: firing.event, effect: firing.effect });
+            if (firing.effect === "deny") this.denials.inc({ hook: firing.hook, event: firing.event });
+          }
           break;
         case "run-finish":
           this.runs.inc({ agent, outcome: event.result.outcome });
