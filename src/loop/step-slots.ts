@@ -8,12 +8,14 @@
  * (`state.lastRequest`): a run that no hook or span watches holds one list per step, and no
  * record, usage, request or object per call, nor a copy of its history per step.
  *
- * Slots of a step: [previous, resultCount, callCount, request | template, prefixLength,
- * position, model, attempts, index, text, reasoning, finishReason, usage | inputTokens,
- * outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, …5 or 6 per result, …3 per
- * call whose result does not name it].
+ * Slots of a step: [previous, shape, request | template, index, text, finishReason, then
+ * those of resultCount, callCount, prefixLength, position, model, attempts, reasoning,
+ * usage | (inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens) that
+ * differ from their usual value (`shape` says which), …5 or 6 per result, …3 per call whose
+ * result does not name it].
  */
 import type { ModelMessage, ModelRequest } from "../events/payloads.js";
+import type { ModelToolCall } from "../models/language-model.js";
 import type { CallOutcome } from "./batch/types.js";
 import type { StepRecord, ToolResultRecord, Usage } from "./run-result.js";
 import type { RunState } from "./run-state.js";
@@ -24,28 +26,41 @@ const AS_PREFIX: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[]
 
 /** The step committed before it, while that one is not settled either. */
 const PREVIOUS = 0;
-const RESULT_COUNT = 1;
-const CALL_COUNT = 2;
-/** The request itself (its history kept as a prefix), or the template a rebuilt one copies. */
-const REQUEST = 3;
-const PREFIX = 4;
-/** Where the request goes in `state.requests` when settled; -1: it is there already. */
-const POSITION = 5;
-/** The rebuilt request's model; undefined when `REQUEST` is the request itself. */
-const MODEL = 6;
-const ATTEMPTS = 7;
-const INDEX = 8;
-const TEXT = 9;
-const REASONING = 10;
-const FINISH_REASON = 11;
-/** The step's usage object when one was made (a streamed run surfaces it); else its counts from here. */
-const USAGE = 12;
-const INPUT_TOKENS = 12;
-const OUTPUT_TOKENS = 13;
-const TOTAL_TOKENS = 14;
-const CACHE_READ_TOKENS = 15;
-const CACHE_WRITE_TOKENS = 16;
-const HEADER_SLOTS = 17;
+/** Which of the optional slots below the step has (`HAS_*`), and its result count (`COUNT_SHIFT`). */
+const SHAPE = 1;
+/** The request itself (its history kept as a prefix), the template a rebuilt one copies, or undefined. */
+const REQUEST = 2;
+const INDEX = 3;
+const TEXT = 4;
+const FINISH_REASON = 5;
+const FIXED_SLOTS = 6;
+// The optional slots, in this order after the fixed ones, each there only when the step
+// needs it: most steps keep none of them but the prefix and two token counts.
+/** The result count, when too large for `SHAPE`. */
+const HAS_COUNT = 1;
+/** The call count, when it is not the result count. */
+const HAS_CALL_COUNT = 2;
+/** `REQUEST` is the request itself; a prefix slot follows. */
+const OWN_REQUEST = 4;
+/** `REQUEST` is the template a rebuilt request copies; a prefix slot follows. */
+const TEMPLATE = 8;
+/** Where the request goes in `state.requests` when settled, when not 0 (-1: it is there already). */
+const HAS_POSITION = 16;
+/** The rebuilt request's model, when not the template's. */
+const HAS_MODEL = 32;
+/** The step's attempts, when not 1. */
+const HAS_ATTEMPTS = 64;
+/** The step's reasoning, when not empty. */
+const HAS_REASONING = 128;
+/** The step's usage object (a streamed run surfaces it); else its input and output tokens. */
+const HAS_USAGE = 256;
+/** The total tokens, when not input + output. */
+const HAS_TOTAL = 512;
+const HAS_CACHE_READ = 1024;
+const HAS_CACHE_WRITE = 2048;
+const COUNT_SHIFT = 12;
+/** Result counts below this go in `SHAPE` (a small integer on every platform). */
+const INLINE_COUNT = 1 << 18;
 /** A result's slots: flags, id, name, arguments, result, and its qualified name when it is not its name. */
 const RESULT_SLOTS = 5;
 const CALL_SLOTS = 3;
@@ -56,6 +71,68 @@ const REPLAYED = 4;
 const SAME_CALL = 8;
 /** The result's qualified name is its name (no slot for it). */
 const QUALIFIED_AS_NAME = 16;
+
+/** A step's slots read back (`readHeader`). */
+interface Header {
+  resultCount: number;
+  callCount: number;
+  /** The request (own or template) and its prefix length, or undefined and -1. */
+  request: ModelRequest | undefined;
+  prefix: number;
+  template: boolean;
+  position: number;
+  model: string | undefined;
+  attempts: number;
+  reasoning: string;
+  usage: Usage;
+  /** Where the results' slots start. */
+  at: number;
+}
+
+function readHeader(slots: unknown[]): Header {
+  const shape = slots[SHAPE] as number;
+  let at = FIXED_SLOTS;
+  const resultCount = shape & HAS_COUNT ? (slots[at++] as number) : shape >>> COUNT_SHIFT;
+  const callCount = shape & HAS_CALL_COUNT ? (slots[at++] as number) : resultCount;
+  const kept = (shape & (OWN_REQUEST | TEMPLATE)) !== 0;
+  const prefix = kept ? (slots[at++] as number) : -1;
+  const position = shape & HAS_POSITION ? (slots[at++] as number) : kept ? 0 : -1;
+  const request = slots[REQUEST] as ModelRequest | undefined;
+  const template = (shape & TEMPLATE) !== 0;
+  const model =
+    shape & HAS_MODEL ? (slots[at++] as string) : template ? (request!.model as string) : undefined;
+  const attempts = shape & HAS_ATTEMPTS ? (slots[at++] as number) : 1;
+  const reasoning = shape & HAS_REASONING ? (slots[at++] as string) : "";
+  let usage: Usage;
+  if (shape & HAS_USAGE) usage = slots[at++] as Usage;
+  else {
+    const inputTokens = slots[at++] as number;
+    const outputTokens = slots[at++] as number;
+    const totalTokens = shape & HAS_TOTAL ? (slots[at++] as number) : inputTokens + outputTokens;
+    const cacheReadTokens = shape & HAS_CACHE_READ ? (slots[at++] as number) : undefined;
+    const cacheWriteTokens = shape & HAS_CACHE_WRITE ? (slots[at++] as number) : undefined;
+    // As `addUsage` (finish-run.ts) makes it.
+    usage =
+      cacheReadTokens !== undefined && cacheWriteTokens !== undefined
+        ? { inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens }
+        : { inputTokens, outputTokens, totalTokens };
+    if (cacheReadTokens !== undefined) usage.cacheReadTokens = cacheReadTokens;
+    if (cacheWriteTokens !== undefined) usage.cacheWriteTokens = cacheWriteTokens;
+  }
+  return {
+    resultCount,
+    callCount,
+    request,
+    prefix,
+    template,
+    position,
+    model,
+    attempts,
+    reasoning,
+    usage,
+    at,
+  };
+}
 
 /** Whether a call's summary is its result's id, name and arguments. */
 function isSameCall(
@@ -68,6 +145,44 @@ function isSameCall(
     result.args !== undefined &&
     result.args !== null
   );
+}
+
+/**
+ * Whether two values parsed from JSON (or validated from such) read the same: the same
+ * primitives, and lists and plain objects with the same entries, keys in the same order.
+ */
+function sameJson(a: unknown, b: unknown, depth = 0): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth > 64) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const prototype = Object.getPrototypeOf(a);
+  if ((prototype !== Object.prototype && prototype !== null) || Object.getPrototypeOf(b) !== prototype)
+    return false;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  if (keys.length !== others.length) return false;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (key !== others[index]) return false;
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1))
+      return false;
+  }
+  return true;
+}
+
+/**
+ * The arguments a result keeps: the model's own parsed arguments (which the transcript holds
+ * already) when the ones the tool ran with read the same after it ran, so a parked run does
+ * not hold a validated copy of every call's arguments; else the ones it ran with.
+ */
+function keptArgs(call: ModelToolCall | undefined, args: unknown): unknown {
+  if (call === undefined || !call.argsParsed || call.args === args || typeof args !== "object") return args;
+  return sameJson(call.args, args) ? call.args : args;
 }
 
 /**
@@ -139,7 +254,8 @@ export function keepStep(
   const calls = turn.toolCalls;
   const resultCount = commit ? results.length : 0;
   const callCount = commit ? calls.length : 0;
-  let size = HEADER_SLOTS + resultCount * RESULT_SLOTS;
+  // The results' and calls' slots; the header's are counted below.
+  let size = resultCount * RESULT_SLOTS;
   for (let index = 0; index < resultCount; index++) {
     const result = results[index]!;
     if (result.qualifiedName !== result.toolName) size++;
@@ -149,14 +265,9 @@ export function keepStep(
     if (result === undefined || !isSameCall(calls[index]!, result)) size += CALL_SLOTS;
   }
   const prefix = prefixLength(state, requested);
-  const slots: unknown[] = new Array(size);
-  slots[PREVIOUS] = state.lastStep;
-  slots[RESULT_COUNT] = resultCount;
-  slots[CALL_COUNT] = callCount;
-  slots[REQUEST] = undefined;
-  slots[PREFIX] = prefix;
-  slots[POSITION] = -1;
-  slots[MODEL] = undefined;
+  let shape = 0;
+  let kept: ModelRequest | undefined;
+  let position = -1;
   if (prefix >= 0) {
     // Its history is read from the transcript when the step settles. The run's last
     // request waits there too, outside `state.requests`; after the run's first, one that
@@ -164,35 +275,72 @@ export function keepStep(
     const template = templateOf(state);
     if (state.lastRequest === request) {
       state.lastRequest = undefined;
-      slots[POSITION] = state.requests.length;
+      position = state.requests.length;
     }
-    if (template !== undefined && slots[POSITION] !== -1 && sameBaseline(request, template)) {
-      slots[REQUEST] = template;
-      slots[MODEL] = request.model;
+    if (template !== undefined && position !== -1 && sameBaseline(request, template)) {
+      kept = template;
+      shape |= TEMPLATE;
+      if (request.model !== template.model) shape |= HAS_MODEL;
     } else {
-      slots[REQUEST] = request;
+      kept = request;
+      shape |= OWN_REQUEST;
       request.messages = AS_PREFIX;
     }
+    if (position !== 0) shape |= HAS_POSITION;
     // The token meter reads the history it measured from the transcript too.
     state.meter.observedAsPrefix(requested.sent, state.messages);
   }
-  slots[ATTEMPTS] = requested.attempts;
+  if (resultCount < INLINE_COUNT) shape |= resultCount << COUNT_SHIFT;
+  else shape |= HAS_COUNT;
+  if (callCount !== resultCount) shape |= HAS_CALL_COUNT;
+  const attempts = requested.attempts;
+  if (attempts !== 1) shape |= HAS_ATTEMPTS;
+  if (turn.reasoning !== "") shape |= HAS_REASONING;
+  const reported = turn.usage;
+  const inputTokens = reported.inputTokens ?? 0;
+  const outputTokens = reported.outputTokens ?? 0;
+  const totalTokens = reported.totalTokens ?? inputTokens + outputTokens;
+  if (usage !== undefined) shape |= HAS_USAGE;
+  else {
+    if (totalTokens !== inputTokens + outputTokens) shape |= HAS_TOTAL;
+    if (reported.cacheReadTokens !== undefined) shape |= HAS_CACHE_READ;
+    if (reported.cacheWriteTokens !== undefined) shape |= HAS_CACHE_WRITE;
+  }
+  let at = FIXED_SLOTS;
+  if (shape & HAS_COUNT) at++;
+  if (shape & HAS_CALL_COUNT) at++;
+  if (prefix >= 0) at++;
+  if (shape & HAS_POSITION) at++;
+  if (shape & HAS_MODEL) at++;
+  if (shape & HAS_ATTEMPTS) at++;
+  if (shape & HAS_REASONING) at++;
+  if (shape & HAS_USAGE) at++;
+  else
+    at +=
+      2 + (shape & HAS_TOTAL ? 1 : 0) + (shape & HAS_CACHE_READ ? 1 : 0) + (shape & HAS_CACHE_WRITE ? 1 : 0);
+  const slots: unknown[] = new Array(at + size);
+  slots[PREVIOUS] = state.lastStep;
+  slots[SHAPE] = shape;
+  slots[REQUEST] = kept;
   slots[INDEX] = state.step;
   slots[TEXT] = turn.text;
-  slots[REASONING] = turn.reasoning;
   slots[FINISH_REASON] = turn.finishReason;
-  if (usage !== undefined) slots[USAGE] = usage;
+  at = FIXED_SLOTS;
+  if (shape & HAS_COUNT) slots[at++] = resultCount;
+  if (shape & HAS_CALL_COUNT) slots[at++] = callCount;
+  if (prefix >= 0) slots[at++] = prefix;
+  if (shape & HAS_POSITION) slots[at++] = position;
+  if (shape & HAS_MODEL) slots[at++] = request.model;
+  if (shape & HAS_ATTEMPTS) slots[at++] = attempts;
+  if (shape & HAS_REASONING) slots[at++] = turn.reasoning;
+  if (usage !== undefined) slots[at++] = usage;
   else {
-    const reported = turn.usage;
-    const inputTokens = reported.inputTokens ?? 0;
-    const outputTokens = reported.outputTokens ?? 0;
-    slots[INPUT_TOKENS] = inputTokens;
-    slots[OUTPUT_TOKENS] = outputTokens;
-    slots[TOTAL_TOKENS] = reported.totalTokens ?? inputTokens + outputTokens;
-    slots[CACHE_READ_TOKENS] = reported.cacheReadTokens;
-    slots[CACHE_WRITE_TOKENS] = reported.cacheWriteTokens;
+    slots[at++] = inputTokens;
+    slots[at++] = outputTokens;
+    if (shape & HAS_TOTAL) slots[at++] = totalTokens;
+    if (shape & HAS_CACHE_READ) slots[at++] = reported.cacheReadTokens;
+    if (shape & HAS_CACHE_WRITE) slots[at++] = reported.cacheWriteTokens;
   }
-  let at = HEADER_SLOTS;
   for (let index = 0; index < resultCount; index++) {
     const result = results[index]!;
     const call = index < callCount ? calls[index]! : undefined;
@@ -205,7 +353,7 @@ export function keepStep(
       (qualifiedAsName ? QUALIFIED_AS_NAME : 0);
     slots[at + 1] = result.toolCallId;
     slots[at + 2] = result.toolName;
-    slots[at + 3] = result.args;
+    slots[at + 3] = keptArgs(call, result.args);
     slots[at + 4] = result.result;
     at += RESULT_SLOTS;
     if (!qualifiedAsName) slots[at++] = result.qualifiedName;
@@ -226,7 +374,7 @@ export function keepStep(
 export function lastStepFinish(state: RunState): { finishReason: string; usage: Usage } {
   const step = state.lastStep as unknown[] | undefined;
   if (step === undefined) return state.steps[state.steps.length - 1]!;
-  return { finishReason: step[FINISH_REASON] as string, usage: usageOf(step) };
+  return { finishReason: step[FINISH_REASON] as string, usage: readHeader(step).usage };
 }
 
 /** How many steps the run committed, settled or not. */
@@ -235,24 +383,6 @@ export function stepCount(state: RunState): number {
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
     count++;
   return count;
-}
-
-/** The step's usage: the object made for it, or one as `addUsage` (finish-run.ts) makes it. */
-function usageOf(slots: unknown[]): Usage {
-  const made = slots[USAGE];
-  if (typeof made === "object") return made as Usage;
-  const inputTokens = slots[INPUT_TOKENS] as number;
-  const outputTokens = slots[OUTPUT_TOKENS] as number;
-  const totalTokens = slots[TOTAL_TOKENS] as number;
-  const cacheReadTokens = slots[CACHE_READ_TOKENS] as number | undefined;
-  const cacheWriteTokens = slots[CACHE_WRITE_TOKENS] as number | undefined;
-  const usage: Usage =
-    cacheReadTokens !== undefined && cacheWriteTokens !== undefined
-      ? { inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens }
-      : { inputTokens, outputTokens, totalTokens };
-  if (cacheReadTokens !== undefined) usage.cacheReadTokens = cacheReadTokens;
-  if (cacheWriteTokens !== undefined) usage.cacheWriteTokens = cacheWriteTokens;
-  return usage;
 }
 
 /**
@@ -271,31 +401,30 @@ export function settleSteps(state: RunState): void {
   let inserted = 0;
   for (let link = chain.length - 1; link >= 0; link--) {
     const slots = chain[link]!;
-    const resultCount = slots[RESULT_COUNT] as number;
-    const callCount = slots[CALL_COUNT] as number;
-    const prefix = slots[PREFIX] as number;
-    const kept = slots[REQUEST] as ModelRequest | undefined;
+    const header = readHeader(slots);
+    const { resultCount, callCount, prefix } = header;
+    const kept = header.request;
     let request = kept;
-    if (kept !== undefined && slots[MODEL] !== undefined) {
+    if (header.template) {
       // The fields in the order the baseline request has them.
       request = {
         step: slots[INDEX] as number,
-        attempt: slots[ATTEMPTS] as number,
-        system: kept.system,
+        attempt: header.attempts,
+        system: kept!.system,
         messages: state.messages.slice(0, prefix),
-        tools: kept.tools,
-        toolChoice: kept.toolChoice,
-        model: slots[MODEL] as string,
+        tools: kept!.tools,
+        toolChoice: kept!.toolChoice,
+        model: header.model!,
       };
-      if (kept.temperature !== undefined) request.temperature = kept.temperature;
-      if (kept.maxOutputTokens !== undefined) request.maxOutputTokens = kept.maxOutputTokens;
-      if (kept.providerOptions !== undefined) request.providerOptions = kept.providerOptions;
+      if (kept!.temperature !== undefined) request.temperature = kept!.temperature;
+      if (kept!.maxOutputTokens !== undefined) request.maxOutputTokens = kept!.maxOutputTokens;
+      if (kept!.providerOptions !== undefined) request.providerOptions = kept!.providerOptions;
     } else if (kept !== undefined) kept.messages = state.messages.slice(0, prefix);
-    const position = slots[POSITION] as number;
+    const position = header.position;
     if (position >= 0) requests.splice(position + inserted++, 0, request!);
     const toolResults: ToolResultRecord[] = new Array(resultCount);
     const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
-    let at = HEADER_SLOTS;
+    let at = header.at;
     for (let index = 0; index < resultCount; index++) {
       const flags = slots[at] as number;
       const toolCallId = slots[at + 1] as string;
@@ -328,12 +457,12 @@ export function settleSteps(state: RunState): void {
     steps.push({
       index: slots[INDEX] as number,
       text: slots[TEXT] as string,
-      reasoning: slots[REASONING] as string,
+      reasoning: header.reasoning,
       toolCalls,
       toolResults,
       finishReason: slots[FINISH_REASON] as string,
-      usage: usageOf(slots),
-      attempts: slots[ATTEMPTS] as number,
+      usage: header.usage,
+      attempts: header.attempts,
     });
   }
   // The run's last request, after every request before it.
