@@ -10,7 +10,12 @@ import type { HookError } from "../errors/hook-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ErrorInfo, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
 import { classifyError } from "../models/classify-error.js";
-import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
+import {
+  type CallOptions,
+  isSupportedModel,
+  type LanguageModel,
+  type ModelTurn,
+} from "../models/language-model.js";
 import { ModelError } from "../models/model-error.js";
 import { modelLabel, modelSettings } from "../models/model-settings.js";
 import { abortable, abortError, NEVER_ABORTED } from "./abortable.js";
@@ -84,27 +89,29 @@ function promptOf(runtime: LoopRuntime, model: LanguageModel, request: ModelRequ
   );
 }
 
+/**
+ * The provider's call options: the prompt, and each setting that has a value (a parked run's
+ * provider holds this object while it answers; no field for what was not set).
+ */
 function callOptions(runtime: LoopRuntime, model: LanguageModel, request: ModelRequest, state: RunState) {
   const choice = request.toolChoice;
   const signal = state.signal;
-  return {
-    prompt: promptOf(runtime, model, request, state),
-    tools: request.tools.length ? providerToolsOf(request.tools) : undefined,
-    toolChoice: request.tools.length
-      ? typeof choice === "string"
-        ? PROVIDER_CHOICES[choice]
-        : choice
-      : undefined,
-    temperature: request.temperature,
-    maxOutputTokens: request.maxOutputTokens,
-    topP: request.topP,
-    seed: request.seed,
-    stopSequences: request.stopSequences,
-    providerOptions: request.providerOptions as never,
-    responseFormat: runtime.output?.responseFormat,
-    // A run nothing can abort gives the provider no signal to listen to.
-    abortSignal: signal === NEVER_ABORTED ? undefined : signal,
-  };
+  const options: CallOptions = { prompt: promptOf(runtime, model, request, state) };
+  if (request.tools.length) {
+    options.tools = providerToolsOf(request.tools);
+    options.toolChoice = typeof choice === "string" ? PROVIDER_CHOICES[choice] : choice;
+  }
+  if (request.temperature !== undefined) options.temperature = request.temperature;
+  if (request.maxOutputTokens !== undefined) options.maxOutputTokens = request.maxOutputTokens;
+  if (request.topP !== undefined) options.topP = request.topP;
+  if (request.seed !== undefined) options.seed = request.seed;
+  if (request.stopSequences !== undefined) options.stopSequences = request.stopSequences;
+  if (request.providerOptions !== undefined) options.providerOptions = request.providerOptions as never;
+  const responseFormat = runtime.output?.responseFormat;
+  if (responseFormat !== undefined) options.responseFormat = responseFormat;
+  // A run nothing can abort gives the provider no signal to listen to.
+  if (signal !== NEVER_ABORTED) options.abortSignal = signal;
+  return options;
 }
 
 function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): LanguageModel | undefined {

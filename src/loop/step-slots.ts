@@ -11,14 +11,14 @@
  * Slots of a step: [previous, shape, request | template, index, text, finishReason, then
  * those of resultCount, callCount, prefixLength, position, model, attempts, reasoning,
  * usage | (inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens) that
- * differ from their usual value (`shape` says which), …5 or 6 per result, …3 per call whose
+ * differ from their usual value (`shape` says which), …4 to 6 per result, …3 per call whose
  * result does not name it].
  */
-import type { ModelMessage, ModelRequest } from "../events/payloads.js";
+import type { ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { CallOutcome } from "./batch/types.js";
 import type { StepRecord, ToolResultRecord, Usage } from "./run-result.js";
-import type { RunState } from "./run-state.js";
+import { ownRequests, ownSteps, type RunState } from "./run-state.js";
 import type { StepRequestOutcome } from "./types.js";
 
 /** What a request's `messages` read while its history is kept as a prefix of the transcript. */
@@ -58,11 +58,18 @@ const HAS_USAGE = 256;
 const HAS_TOTAL = 512;
 const HAS_CACHE_READ = 1024;
 const HAS_CACHE_WRITE = 2048;
-const COUNT_SHIFT = 12;
+/** Cache read and write tokens were both reported as 0 (no slots for them). */
+const NO_CACHE_TOKENS = 4096;
+/** Every result is `PLAIN_RESULT`: no flags slot per result. */
+const PLAIN_RESULTS = 8192;
+const COUNT_SHIFT = 14;
 /** Result counts below this go in `SHAPE` (a small integer on every platform). */
-const INLINE_COUNT = 1 << 18;
-/** A result's slots: flags, id, name, arguments, result, and its qualified name when it is not its name. */
-const RESULT_SLOTS = 5;
+const INLINE_COUNT = 1 << 16;
+/**
+ * A result's slots: flags (unless `PLAIN_RESULTS`), id, name, arguments, result, and its
+ * qualified name when it is not its name.
+ */
+const RESULT_SLOTS = 4;
 const CALL_SLOTS = 3;
 const EXECUTED = 1;
 const IS_ERROR = 2;
@@ -71,6 +78,21 @@ const REPLAYED = 4;
 const SAME_CALL = 8;
 /** The result's qualified name is its name (no slot for it). */
 const QUALIFIED_AS_NAME = 16;
+/** A result as most are: executed, no error, its call's own, named as qualified. */
+const PLAIN_RESULT = EXECUTED | SAME_CALL | QUALIFIED_AS_NAME;
+
+function resultFlags(
+  result: Extract<CallOutcome, { kind: "result" }>,
+  call: ModelToolCall | undefined,
+): number {
+  return (
+    (result.executed ? EXECUTED : 0) |
+    (result.isError ? IS_ERROR : 0) |
+    (result.replayed ? REPLAYED : 0) |
+    (call !== undefined && isSameCall(call, result) ? SAME_CALL : 0) |
+    (result.qualifiedName === result.toolName ? QUALIFIED_AS_NAME : 0)
+  );
+}
 
 /** A step's slots read back (`readHeader`). */
 interface Header {
@@ -109,8 +131,9 @@ function readHeader(slots: unknown[]): Header {
     const inputTokens = slots[at++] as number;
     const outputTokens = slots[at++] as number;
     const totalTokens = shape & HAS_TOTAL ? (slots[at++] as number) : inputTokens + outputTokens;
-    const cacheReadTokens = shape & HAS_CACHE_READ ? (slots[at++] as number) : undefined;
-    const cacheWriteTokens = shape & HAS_CACHE_WRITE ? (slots[at++] as number) : undefined;
+    const noCache = (shape & NO_CACHE_TOKENS) !== 0;
+    const cacheReadTokens = shape & HAS_CACHE_READ ? (slots[at++] as number) : noCache ? 0 : undefined;
+    const cacheWriteTokens = shape & HAS_CACHE_WRITE ? (slots[at++] as number) : noCache ? 0 : undefined;
     // As `addUsage` (finish-run.ts) makes it.
     usage =
       cacheReadTokens !== undefined && cacheWriteTokens !== undefined
@@ -227,14 +250,43 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
 /** Records a request the run sends (`state.requests`, in order, once the run settles its steps). */
 export function recordRequest(state: RunState, request: ModelRequest): void {
   const last = state.lastRequest;
-  if (last !== undefined) state.requests.push(last);
+  if (last !== undefined) ownRequests(state).push(last);
   state.lastRequest = request;
 }
 
-/** The request the previous unsettled step kept (its own, or its template): the next one's template. */
-function templateOf(state: RunState): ModelRequest | undefined {
+/**
+ * What a request kept as a prefix is rebuilt from when it is the same but for its step,
+ * attempt, model and history: one per tool list (one per agent), shared by the agent's runs,
+ * which then keep no request of their own.
+ */
+const sharedTemplates = new WeakMap<readonly ToolSpec[], ModelRequest>();
+
+/**
+ * The template of `request`: the request the previous unsettled step kept (its own, or its
+ * template), else its agent's shared one.
+ */
+function templateOf(state: RunState, request: ModelRequest): ModelRequest | undefined {
   const previous = state.lastStep as unknown[] | undefined;
-  return previous === undefined ? undefined : (previous[REQUEST] as ModelRequest | undefined);
+  const kept = previous === undefined ? undefined : (previous[REQUEST] as ModelRequest | undefined);
+  if (kept !== undefined) return kept;
+  let shared = sharedTemplates.get(request.tools);
+  if (shared === undefined && typeof request.model === "string") {
+    shared = {
+      step: 0,
+      attempt: 1,
+      system: request.system,
+      messages: AS_PREFIX,
+      tools: request.tools,
+      toolChoice: request.toolChoice,
+      model: request.model,
+    };
+    if (request.temperature !== undefined) shared.temperature = request.temperature;
+    if (request.maxOutputTokens !== undefined) shared.maxOutputTokens = request.maxOutputTokens;
+    if (request.providerOptions !== undefined) shared.providerOptions = request.providerOptions;
+    Object.freeze(shared);
+    sharedTemplates.set(request.tools, shared);
+  }
+  return shared;
 }
 
 /**
@@ -256,10 +308,14 @@ export function keepStep(
   const callCount = commit ? calls.length : 0;
   // The results' and calls' slots; the header's are counted below.
   let size = resultCount * RESULT_SLOTS;
+  let plain = true;
   for (let index = 0; index < resultCount; index++) {
     const result = results[index]!;
     if (result.qualifiedName !== result.toolName) size++;
+    if (plain && resultFlags(result, index < callCount ? calls[index] : undefined) !== PLAIN_RESULT)
+      plain = false;
   }
+  if (!plain) size += resultCount;
   for (let index = 0; index < callCount; index++) {
     const result = results[index];
     if (result === undefined || !isSameCall(calls[index]!, result)) size += CALL_SLOTS;
@@ -272,7 +328,7 @@ export function keepStep(
     // Its history is read from the transcript when the step settles. The run's last
     // request waits there too, outside `state.requests`; after the run's first, one that
     // is the first's but for its step, attempt and model is rebuilt from it then.
-    const template = templateOf(state);
+    const template = templateOf(state, request);
     if (state.lastRequest === request) {
       state.lastRequest = undefined;
       position = state.requests.length;
@@ -293,6 +349,7 @@ export function keepStep(
   if (resultCount < INLINE_COUNT) shape |= resultCount << COUNT_SHIFT;
   else shape |= HAS_COUNT;
   if (callCount !== resultCount) shape |= HAS_CALL_COUNT;
+  if (plain && resultCount > 0) shape |= PLAIN_RESULTS;
   const attempts = requested.attempts;
   if (attempts !== 1) shape |= HAS_ATTEMPTS;
   if (turn.reasoning !== "") shape |= HAS_REASONING;
@@ -303,8 +360,11 @@ export function keepStep(
   if (usage !== undefined) shape |= HAS_USAGE;
   else {
     if (totalTokens !== inputTokens + outputTokens) shape |= HAS_TOTAL;
-    if (reported.cacheReadTokens !== undefined) shape |= HAS_CACHE_READ;
-    if (reported.cacheWriteTokens !== undefined) shape |= HAS_CACHE_WRITE;
+    if (reported.cacheReadTokens === 0 && reported.cacheWriteTokens === 0) shape |= NO_CACHE_TOKENS;
+    else {
+      if (reported.cacheReadTokens !== undefined) shape |= HAS_CACHE_READ;
+      if (reported.cacheWriteTokens !== undefined) shape |= HAS_CACHE_WRITE;
+    }
   }
   let at = FIXED_SLOTS;
   if (shape & HAS_COUNT) at++;
@@ -345,16 +405,11 @@ export function keepStep(
     const result = results[index]!;
     const call = index < callCount ? calls[index]! : undefined;
     const qualifiedAsName = result.qualifiedName === result.toolName;
-    slots[at] =
-      (result.executed ? EXECUTED : 0) |
-      (result.isError ? IS_ERROR : 0) |
-      (result.replayed ? REPLAYED : 0) |
-      (call !== undefined && isSameCall(call, result) ? SAME_CALL : 0) |
-      (qualifiedAsName ? QUALIFIED_AS_NAME : 0);
-    slots[at + 1] = result.toolCallId;
-    slots[at + 2] = result.toolName;
-    slots[at + 3] = keptArgs(call, result.args);
-    slots[at + 4] = result.result;
+    if (!plain) slots[at++] = resultFlags(result, call);
+    slots[at] = result.toolCallId;
+    slots[at + 1] = result.toolName;
+    slots[at + 2] = keptArgs(call, result.args);
+    slots[at + 3] = result.result;
     at += RESULT_SLOTS;
     if (!qualifiedAsName) slots[at++] = result.qualifiedName;
   }
@@ -397,7 +452,9 @@ export function settleSteps(state: RunState): void {
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
     chain.push(step);
   state.lastStep = undefined;
-  const { steps, requests } = state;
+  if (chain.length === 0 && state.lastRequest === undefined) return;
+  const steps = ownSteps(state);
+  const requests = ownRequests(state);
   let inserted = 0;
   for (let link = chain.length - 1; link >= 0; link--) {
     const slots = chain[link]!;
@@ -425,12 +482,13 @@ export function settleSteps(state: RunState): void {
     const toolResults: ToolResultRecord[] = new Array(resultCount);
     const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
     let at = header.at;
+    const plain = ((slots[SHAPE] as number) & PLAIN_RESULTS) !== 0;
     for (let index = 0; index < resultCount; index++) {
-      const flags = slots[at] as number;
-      const toolCallId = slots[at + 1] as string;
-      const toolName = slots[at + 2] as string;
-      const args = slots[at + 3];
-      const result = slots[at + 4];
+      const flags = plain ? PLAIN_RESULT : (slots[at++] as number);
+      const toolCallId = slots[at] as string;
+      const toolName = slots[at + 1] as string;
+      const args = slots[at + 2];
+      const result = slots[at + 3];
       at += RESULT_SLOTS;
       const item: ToolResultRecord = {
         toolCallId,
