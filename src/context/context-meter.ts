@@ -79,7 +79,7 @@ export class ContextMeter implements ContextWindowUsage {
     this.#live = false;
   }
 
-  tokens(messages: readonly ModelMessage[] = this.#current()): number {
+  tokens(messages: readonly ModelMessage[] = current(this.#transcript)): number {
     const sent = this.#observedSent;
     const length = this.#observedLength;
     if (sent && startsWith(messages, sent, length)) {
@@ -89,14 +89,17 @@ export class ContextMeter implements ContextWindowUsage {
     return this.#overhead + estimateTokens(messages);
   }
 
-  #current(): readonly ModelMessage[] {
-    const transcript = this.#transcript;
-    return typeof transcript === "function" ? transcript() : transcript.messages;
-  }
-
   pressure(messages?: readonly ModelMessage[]): number {
     return this.tokens(messages) / this.window;
   }
+}
+
+/**
+ * The transcript a meter measures (a function, not a private method: a class with one gives
+ * each instance a field of its own for it).
+ */
+function current(transcript: ContextMeterOptions["transcript"]): readonly ModelMessage[] {
+  return typeof transcript === "function" ? transcript() : transcript.messages;
 }
 
 /** Whether `messages` begins with the first `length` messages of `prefix`. */

@@ -71,33 +71,43 @@ export interface HookRunnerOptions {
   signal?: AbortSignal;
 }
 
+/** A run's inspections that answered with a promise: how many are unsettled, who waits for none. */
+interface PendingInspections {
+  count: number;
+  /** Wakes `settle()` when the count reaches 0. */
+  idle: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Reads their answers. */
+  reader: PendingReader;
+}
+
 export class HookRunner {
   // The options' fields, kept one by one (not the options object, nor its `keep`).
   readonly #registries: HookRunnerOptions["registries"];
   readonly #log: HookLogger;
-  readonly #signal: AbortSignal | undefined;
   /** Made when a hook first fires (or a trace is restored): a run no hook fires for holds none. */
   #trace: TraceLog | undefined;
-  readonly #onTrace: HookRunnerOptions["trace"];
   readonly #capacity: number | undefined;
-  readonly #observer: HookObserver | undefined;
   /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
   #deadlines: HookDeadlines | undefined;
-  /** Inspections answered with a promise and not settled yet; `#idle` wakes `settle()`. */
-  #inflight = 0;
-  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
-  /** Reads the answers of inspections that answered with a promise: made at the first one. */
-  #inspectReader: PendingReader | undefined;
+  /** Inspections answered with a promise: made at the first one. */
+  #pendingInspections: PendingInspections | undefined;
   /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
   #depth: number | undefined;
+
+  /** The run's signal, when it can be aborted. */
+  declare private readonly signal: AbortSignal | undefined;
+  /** Where each firing goes live (the stream's `hook` events). */
+  declare private readonly onTrace: HookRunnerOptions["trace"];
+  declare private readonly observer: HookObserver | undefined;
 
   constructor(options: HookRunnerOptions) {
     this.#registries = options.registries;
     this.#log = options.log;
-    this.#signal = options.signal;
-    this.#onTrace = options.trace;
     this.#capacity = options.keep?.capacity;
-    this.#observer = options.observer;
+    // Most runs have none of these: they read the prototype's undefined (no field each).
+    if (options.signal !== undefined) this.signal = options.signal;
+    if (options.trace !== undefined) this.onTrace = options.trace;
+    if (options.observer !== undefined) this.observer = options.observer;
   }
 
   /** The kept trace so far, in firing order (empty unless `keep` was asked for). */
@@ -111,7 +121,7 @@ export class HookRunner {
   }
 
   #traceLog(): TraceLog {
-    this.#trace ??= new TraceLog(this.#onTrace, this.#capacity);
+    this.#trace ??= new TraceLog(this.onTrace, this.#capacity);
     return this.#trace;
   }
 
@@ -188,7 +198,7 @@ export class HookRunner {
       const hook = transforms[index]!;
       // `model_request` accumulates: every hook sees the baseline request.
       const input = hook.event === "model_request" ? initial : outcome.payload;
-      const firing = this.#observer?.calling(hook, input, context);
+      const firing = this.observer?.calling(hook, input, context);
       // Traced after the result is applied, so a rejected rewrite is one `error` entry.
       const invoked = this.#invoke(hook, input, context, firing);
       if (invoked === QUIET) continue;
@@ -302,7 +312,7 @@ export class HookRunner {
     for (; resumption.index < transforms.length; resumption.index++) {
       const hook = transforms[resumption.index]!;
       const input = hook.event === "model_request" ? initial : outcome.payload;
-      const firing = this.#observer?.calling(hook, input, context);
+      const firing = this.observer?.calling(hook, input, context);
       const invoked = this.#invoke(hook, input, context, firing, sequence);
       if (invoked instanceof Pending) return;
       if (this.#transformed(hook, invoked, outcome, options, firing)) {
@@ -398,7 +408,7 @@ export class HookRunner {
     const { inspects } = selection;
     for (let index = 0; index < inspects.length; index++) {
       const hook = inspects[index]!;
-      const firing = this.#observer?.calling(hook, payload, context);
+      const firing = this.observer?.calling(hook, payload, context);
       const value = callHandler(hook, payload, context);
       // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
       // the common case, one shared trace entry and nothing allocated.
@@ -408,11 +418,13 @@ export class HookRunner {
       }
       // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
-        this.#inflight++;
-        this.#inspectReader ??= {
-          read: (pending, answer, threw) => this.#inspectSettled(pending, answer, threw),
+        this.#pendingInspections ??= {
+          count: 0,
+          idle: undefined,
+          reader: { read: (pending, answer, threw) => this.#inspectSettled(pending, answer, threw) },
         };
-        const pending = this.#race().enter(hook, value, this.#inspectReader);
+        this.#pendingInspections.count++;
+        const pending = this.#race().enter(hook, value, this.#pendingInspections.reader);
         pending.firing = firing;
         continue;
       }
@@ -446,24 +458,26 @@ export class HookRunner {
       firing,
     );
     if (!invocation.ok) this.#inspectFailed(invocation.error);
-    if (--this.#inflight === 0 && this.#idle) {
-      const { resolve } = this.#idle;
-      this.#idle = undefined;
+    const inspections = this.#pendingInspections!;
+    if (--inspections.count === 0 && inspections.idle) {
+      const { resolve } = inspections.idle;
+      inspections.idle = undefined;
       resolve();
     }
   }
 
   /** Resolves once every inspection started so far (and any started meanwhile) has settled. */
   settle(): Promise<void> {
-    if (this.#inflight === 0) return Promise.resolve();
-    if (!this.#idle) {
+    const inspections = this.#pendingInspections;
+    if (inspections === undefined || inspections.count === 0) return Promise.resolve();
+    if (!inspections.idle) {
       let resolve!: () => void;
       const promise = new Promise<void>((done) => {
         resolve = done;
       });
-      this.#idle = { promise, resolve };
+      inspections.idle = { promise, resolve };
     }
-    return this.#idle.promise;
+    return inspections.idle.promise;
   }
 
   /**
@@ -475,7 +489,7 @@ export class HookRunner {
   }
 
   #race(): HookDeadlines {
-    this.#deadlines ??= new HookDeadlines(this.#signal);
+    this.#deadlines ??= new HookDeadlines(this.signal);
     return this.#deadlines;
   }
 
@@ -494,7 +508,7 @@ export class HookRunner {
     context: HookContext,
     sequence?: SequentialReader,
   ): InvokedHook | Pending {
-    const firing = this.#observer?.calling(hook, payload, context);
+    const firing = this.observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
       this.#recordQuiet(hook, firing, undefined);
@@ -586,7 +600,7 @@ export class HookRunner {
   /** Traces a firing that answered nothing (its shared entry; runs of them take one slot). */
   #recordQuiet(hook: RegisteredHook, firing: unknown, after: AnyEventPayload | undefined): void {
     (this.#trace ?? this.#traceLog()).recordQuiet(hook, hook.quietEvent);
-    if (firing !== undefined) this.#observer!.fired(firing, hook.quietEntry, after);
+    if (firing !== undefined) this.observer!.fired(firing, hook.quietEntry, after);
   }
 
   /** Writes a trace entry, and hands it to the observer when one watches (`firing` is its). */
@@ -597,6 +611,8 @@ export class HookRunner {
     after: AnyEventPayload | undefined,
   ): void {
     (this.#trace ?? this.#traceLog()).record(entry, live);
-    if (firing !== undefined) this.#observer!.fired(firing, entry, after);
+    if (firing !== undefined) this.observer!.fired(firing, entry, after);
   }
 }
+
+Object.assign(HookRunner.prototype, { signal: undefined, onTrace: undefined, observer: undefined });

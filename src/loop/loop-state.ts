@@ -120,7 +120,8 @@ export class LoopState implements RunState {
    * nothing behind in the agent's memory).
    */
   get sessionScratch(): Scratchpad {
-    const scopes = this.#scopesOf();
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
     if (scopes.session === undefined) {
       const { sessionScratch } = this.#runtime;
       const sessionId = this.sessionId;
@@ -135,35 +136,40 @@ export class LoopState implements RunState {
   }
 
   get runScratch(): Scratchpad {
-    const scopes = this.#scopesOf();
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
     scopes.run ??= new Scratchpad(this.sessionScratch);
     return scopes.run;
   }
 
   /** The current step's scope: a new step sets it to undefined, and it is made on first use. */
   get stepScratch(): Scratchpad {
-    const scopes = this.#scopesOf();
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
     scopes.step ??= new Scratchpad(this.runScratch);
     return scopes.step;
   }
 
   set stepScratch(scratch: Scratchpad | undefined) {
-    const scopes = this.#scopes;
-    if (scopes !== undefined) scopes.step = scratch;
-    else if (scratch !== undefined) this.#scopesOf().step = scratch;
+    if (this.#scopes !== undefined) this.#scopes.step = scratch;
+    else if (scratch !== undefined) {
+      this.#scopes = newScopes();
+      this.#scopes.step = scratch;
+    }
   }
 
   /** The agent's model for hooks (`ctx.model`). */
   get model(): HookModel {
-    const scopes = this.#scopesOf();
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
     scopes.model ??= createHookModel(this.#runtime, this.usage, this.signal);
     return scopes.model;
   }
+}
 
-  #scopesOf(): Scopes {
-    this.#scopes ??= { session: undefined, run: undefined, step: undefined, model: undefined };
-    return this.#scopes;
-  }
+// No private method here: a class with one gives each instance a field of its own for it.
+function newScopes(): Scopes {
+  return { session: undefined, run: undefined, step: undefined, model: undefined };
 }
 
 /** What a run's hooks made of its state: its scratchpads and its model for hooks. */
