@@ -63,6 +63,18 @@ export class ContextMeter implements ContextWindowUsage {
   }
 
   /**
+   * `observe` for a history that was the first `length` messages of `transcript`, which only
+   * grows until `detach()`: the report reads them there.
+   */
+  observePrefix(transcript: readonly ModelMessage[], length: number, inputTokens: number | undefined): void {
+    if (inputTokens === undefined || !(inputTokens > 0)) return;
+    this.#observedSent = transcript;
+    this.#observedLength = length;
+    this.#observedTokens = inputTokens;
+    this.#live = true;
+  }
+
+  /**
    * The last report's `sent` snapshot is the first messages of `transcript`, which only grows
    * until `detach()`: the report reads them there (the snapshot is not kept).
    */

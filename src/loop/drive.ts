@@ -646,7 +646,10 @@ async function afterRequest(
   if (cursor.ephemeral.length) {
     state.meter.observe(state.messages, turn.usage.inputTokens);
     cursor.ephemeral = NO_EPHEMERAL;
-  } else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
+  } else if (requested.sent === state.messages)
+    // The history sent is the live transcript's first messages (request-step.ts `sharesHistory`).
+    state.meter.observePrefix(state.messages, state.sentLength, turn.usage.inputTokens);
+  else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
   cursor.text = turn.text;
   // The calls as payloads show them: the model's calls themselves (arguments parsed once),
   // not copies (their raw input comes along; nothing in a payload is for writing).

@@ -72,6 +72,7 @@ export class LoopState implements RunState {
   readonly emit: (event: AgentEvent) => void;
 
   // Read from the prototype's defaults (below) until the run writes its own.
+  declare sentLength: number;
   declare requests: ModelRequest[];
   declare steps: StepRecord[];
   declare readonly isStreaming: boolean;
@@ -183,6 +184,7 @@ interface Scopes {
 // The defaults most runs keep (frozen empties and plain values, shared by every run).
 Object.assign(LoopState.prototype, {
   requests: NO_REQUESTS,
+  sentLength: 0,
   steps: NO_STEPS,
   isStreaming: false,
   telemetry: undefined,

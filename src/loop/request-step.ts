@@ -23,9 +23,24 @@ import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attem
 import { backoffDelay, sleep } from "./backoff.js";
 import { breakpointMark, markBreakpoints, stablePrefix } from "./cache-breakpoints.js";
 import { payload, type RunState } from "./run-state.js";
-import { recordRequest } from "./step-slots.js";
+import { detachHistory, recordRequest } from "./step-slots.js";
 import type { Surface } from "./surface.js";
 import type { LoopRuntime, StepRequestOutcome } from "./types.js";
+
+/**
+ * Whether a request's history can be the live transcript itself until it is recorded
+ * (step-slots.ts): only when nothing outside the loop is handed the request (no hook on the
+ * model's events, no telemetry), so nothing else reads its list meanwhile.
+ */
+function sharesHistory(state: RunState): boolean {
+  const runner = state.runner;
+  return (
+    state.telemetry === undefined &&
+    !runner.wants("model_request") &&
+    !runner.wants("model_response") &&
+    !runner.wants("model_error")
+  );
+}
 
 function baseline(
   runtime: LoopRuntime,
@@ -39,7 +54,11 @@ function baseline(
     step: state.step,
     attempt,
     system: options.instructions,
-    messages: ephemeral.length ? [...state.messages, ...ephemeral] : state.messages.slice(),
+    messages: ephemeral.length
+      ? [...state.messages, ...ephemeral]
+      : sharesHistory(state)
+        ? state.messages
+        : state.messages.slice(),
     tools: runtime.toolSpecs,
     toolChoice: options.toolChoice ?? "auto",
     // The agent's own model's label is made once; a fallback's when it is used.
@@ -96,11 +115,13 @@ function promptOf(runtime: LoopRuntime, model: LanguageModel, request: ModelRequ
 function callOptions(runtime: LoopRuntime, model: LanguageModel, request: ModelRequest, state: RunState) {
   const choice = request.toolChoice;
   const signal = state.signal;
-  const options: CallOptions = { prompt: promptOf(runtime, model, request, state) };
-  if (request.tools.length) {
-    options.tools = providerToolsOf(request.tools);
-    options.toolChoice = typeof choice === "string" ? PROVIDER_CHOICES[choice] : choice;
-  }
+  // The tools' fields are made with the object (in it, not added to it later).
+  const offersTools = request.tools.length > 0;
+  const options: CallOptions = {
+    prompt: promptOf(runtime, model, request, state),
+    tools: offersTools ? providerToolsOf(request.tools) : undefined,
+    toolChoice: offersTools ? (typeof choice === "string" ? PROVIDER_CHOICES[choice] : choice) : undefined,
+  };
   if (request.temperature !== undefined) options.temperature = request.temperature;
   if (request.maxOutputTokens !== undefined) options.maxOutputTokens = request.maxOutputTokens;
   if (request.topP !== undefined) options.topP = request.topP;
@@ -122,6 +143,8 @@ function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): L
 
 /** The answer of an accepted attempt: its inspections run, the step gets its turn. */
 function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+  // A hook added meanwhile gets a history of its own.
+  if (attempt.state.runner.wants("model_response")) detachHistory(attempt.state, attempt.request);
   attempt.inspectRequest();
   inspectResponse(attempt, turn);
   if (attempt.span) attempt.state.telemetry!.attemptAnswered(attempt.span, turn);
@@ -235,6 +258,8 @@ async function requestAttempts(
         error = thrown;
       }
     }
+    // The failed request is handed to model_error hooks: a history of its own.
+    detachHistory(state, attempt.request);
     const request = attempt.request;
     attempt.inspectRequest();
     if (state.signal.aborted) {

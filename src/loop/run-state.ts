@@ -87,6 +87,12 @@ export interface RunState {
   lastStep: unknown[] | undefined;
   /** The last request sent, until the next one or its step's settlement records it (step-slots.ts). */
   lastRequest: ModelRequest | undefined;
+  /**
+   * How many messages `lastRequest` sent while its history is the live transcript itself
+   * (`messages === state.messages`: nothing but the loop reads it before it is recorded;
+   * step-slots.ts `detachHistory` makes it a list of its own).
+   */
+  sentLength: number;
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;

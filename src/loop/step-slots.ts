@@ -216,15 +216,24 @@ function keptArgs(call: ModelToolCall | undefined, args: unknown): unknown {
  * run ends.
  */
 function prefixLength(state: RunState, requested: Extract<StepRequestOutcome, { kind: "turn" }>): number {
-  const messages = requested.request.messages;
-  if (
-    messages !== requested.sent ||
+  const request = requested.request;
+  const messages = request.messages;
+  const watched =
     state.telemetry !== undefined ||
-    messages.length > state.messages.length ||
-    messages[messages.length - 1] !== state.messages[messages.length - 1] ||
     state.runner.wants("model_request") ||
     state.runner.wants("model_response") ||
-    state.runner.wants("model_error")
+    state.runner.wants("model_error");
+  if (messages === state.messages) {
+    // The live transcript (the run's last request, sent as it was): its first messages.
+    if (!watched && state.lastRequest === request) return state.sentLength;
+    detachHistory(state, request);
+    return -1;
+  }
+  if (
+    watched ||
+    messages !== requested.sent ||
+    messages.length > state.messages.length ||
+    messages[messages.length - 1] !== state.messages[messages.length - 1]
   )
     return -1;
   return messages.length;
@@ -247,11 +256,24 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
   );
 }
 
+/**
+ * Gives a request whose history is the live transcript (`request-step.ts` builds it so when
+ * nothing else reads it) a list of its own: the messages it sent. Before anything outside
+ * the loop is handed it, and before it is recorded in `state.requests`.
+ */
+export function detachHistory(state: RunState, request: ModelRequest): void {
+  if (request.messages === state.messages) request.messages = state.messages.slice(0, state.sentLength);
+}
+
 /** Records a request the run sends (`state.requests`, in order, once the run settles its steps). */
 export function recordRequest(state: RunState, request: ModelRequest): void {
   const last = state.lastRequest;
-  if (last !== undefined) ownRequests(state).push(last);
+  if (last !== undefined) {
+    detachHistory(state, last);
+    ownRequests(state).push(last);
+  }
   state.lastRequest = request;
+  if (request.messages === state.messages) state.sentLength = state.messages.length;
 }
 
 /**
@@ -525,6 +547,7 @@ export function settleSteps(state: RunState): void {
   }
   // The run's last request, after every request before it.
   if (state.lastRequest !== undefined) {
+    detachHistory(state, state.lastRequest);
     requests.push(state.lastRequest);
     state.lastRequest = undefined;
   }
