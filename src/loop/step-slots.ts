@@ -173,6 +173,7 @@ function isSameCall(
 /**
  * Whether two values parsed from JSON (or validated from such) read the same: the same
  * primitives, and lists and plain objects with the same entries, keys in the same order.
+ * Allocates nothing (it runs for every tool call of a run).
  */
 function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   if (Object.is(a, b)) return true;
@@ -186,16 +187,21 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   const prototype = Object.getPrototypeOf(a);
   if ((prototype !== Object.prototype && prototype !== null) || Object.getPrototypeOf(b) !== prototype)
     return false;
-  const keys = Object.keys(a);
-  const others = Object.keys(b);
-  if (keys.length !== others.length) return false;
-  for (let index = 0; index < keys.length; index++) {
-    const key = keys[index]!;
-    if (key !== others[index]) return false;
-    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], depth + 1))
-      return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (keyAt(right, count) !== key || !sameJson(left[key], right[key], depth + 1)) return false;
+    count++;
   }
-  return true;
+  return keyAt(right, count) === undefined;
+}
+
+/** The `position`th key of a plain object, or undefined (no list of its keys made). */
+function keyAt(object: Record<string, unknown>, position: number): string | undefined {
+  let index = 0;
+  for (const key in object) if (index++ === position) return key;
+  return undefined;
 }
 
 /**
