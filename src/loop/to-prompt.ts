@@ -111,7 +111,10 @@ export class PromptBuilder {
         if (this.#convertedAt === -1) {
           this.#convertedAt = index;
           this.#convertedFrom = message;
-        } else (this.#moreConverted ??= new Map()).set(index, message);
+        } else {
+          this.#moreConverted ??= new Map();
+          this.#moreConverted.set(index, message);
+        }
       }
       prompt[index + offset] = converted;
     }
