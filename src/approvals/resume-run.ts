@@ -19,7 +19,7 @@ import { drive, type ResumePoint, runSteps } from "../loop/drive.js";
 import { endStep } from "../loop/end-step.js";
 import { commitStep } from "../loop/finish-run.js";
 import type { PendingApproval, RunResult } from "../loop/run-result.js";
-import type { RunState } from "../loop/run-state.js";
+import { ownSteps, type RunState } from "../loop/run-state.js";
 import type { Surface } from "../loop/surface.js";
 import type { LoopRuntime, RunEnd, RunOptions, StepRequestOutcome } from "../loop/types.js";
 import { approvalFlow } from "./approval-flow.js";
@@ -61,7 +61,7 @@ function resumePoint(
       state.userMessageIndex = record.userMessageIndex;
       state.input = record.input;
       state.turn = record.turn;
-      state.steps.push(...record.steps);
+      ownSteps(state).push(...record.steps);
       state.runner.restore(record.events);
       Object.assign(state.usage, record.usage);
     },

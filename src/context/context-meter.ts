@@ -63,6 +63,18 @@ export class ContextMeter implements ContextWindowUsage {
   }
 
   /**
+   * `observe` for a history that was the first `length` messages of `transcript`, which only
+   * grows until `detach()`: the report reads them there.
+   */
+  observePrefix(transcript: readonly ModelMessage[], length: number, inputTokens: number | undefined): void {
+    if (inputTokens === undefined || !(inputTokens > 0)) return;
+    this.#observedSent = transcript;
+    this.#observedLength = length;
+    this.#observedTokens = inputTokens;
+    this.#live = true;
+  }
+
+  /**
    * The last report's `sent` snapshot is the first messages of `transcript`, which only grows
    * until `detach()`: the report reads them there (the snapshot is not kept).
    */
@@ -79,7 +91,7 @@ export class ContextMeter implements ContextWindowUsage {
     this.#live = false;
   }
 
-  tokens(messages: readonly ModelMessage[] = this.#current()): number {
+  tokens(messages: readonly ModelMessage[] = current(this.#transcript)): number {
     const sent = this.#observedSent;
     const length = this.#observedLength;
     if (sent && startsWith(messages, sent, length)) {
@@ -89,14 +101,17 @@ export class ContextMeter implements ContextWindowUsage {
     return this.#overhead + estimateTokens(messages);
   }
 
-  #current(): readonly ModelMessage[] {
-    const transcript = this.#transcript;
-    return typeof transcript === "function" ? transcript() : transcript.messages;
-  }
-
   pressure(messages?: readonly ModelMessage[]): number {
     return this.tokens(messages) / this.window;
   }
+}
+
+/**
+ * The transcript a meter measures (a function, not a private method: a class with one gives
+ * each instance a field of its own for it).
+ */
+function current(transcript: ContextMeterOptions["transcript"]): readonly ModelMessage[] {
+  return typeof transcript === "function" ? transcript() : transcript.messages;
 }
 
 /** Whether `messages` begins with the first `length` messages of `prefix`. */

@@ -44,7 +44,7 @@ interface Resumption<P extends AnyEventPayload> {
   readonly reject: (error: unknown) => void;
   /** Reads each of its pending hooks' answers. */
   reader: PendingReader;
-  /** Its firings so far, sent live when it ends (see `HookRunner.#scratch`). */
+  /** Its firings so far, sent live when it ends (see `HookRunner.scratch`). */
   live: LiveBatch;
   /** Hands them to `reader`, one hook at a time (replaced when a hook expired). */
   sequence: SequentialReader;
@@ -83,43 +83,53 @@ export interface HookRunnerOptions {
   signal?: AbortSignal;
 }
 
+/** A run's inspections that answered with a promise: how many are unsettled, who waits for none. */
+interface PendingInspections {
+  count: number;
+  /** Wakes `settle()` when the count reaches 0. */
+  idle: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Reads their answers when the run is not streamed (a streamed run reads them per dispatch). */
+  reader: PendingReader | undefined;
+}
+
 export class HookRunner {
   // The options' fields, kept one by one (not the options object, nor its `keep`).
   readonly #registries: HookRunnerOptions["registries"];
   readonly #log: HookLogger;
-  readonly #signal: AbortSignal | undefined;
   /** Made when a hook first fires (or a trace is restored): a run no hook fires for holds none. */
   #trace: TraceLog | undefined;
-  readonly #onTrace: HookRunnerOptions["trace"];
+  readonly #capacity: number | undefined;
+  /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
+  #deadlines: HookDeadlines | undefined;
+  /** Inspections answered with a promise: made at the first one. */
+  #pendingInspections: PendingInspections | undefined;
+  /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
+  #depth: number | undefined;
+
+  /** The run's signal, when it can be aborted. */
+  declare private readonly signal: AbortSignal | undefined;
+  /** Where each dispatch's firings go live (the stream's `hook` events). */
+  declare private readonly onTrace: HookRunnerOptions["trace"];
+  declare private readonly observer: HookObserver | undefined;
   /**
-   * The firings of the dispatches under way, while `#onTrace` is set: the open one's from
-   * `#base` to `#top` (a dispatch a hook started inside another's stacks above it). Written
+   * The firings of the dispatches under way, while `onTrace` is set: the open one's from
+   * `base` to `top` (a dispatch a hook started inside another's stacks above it). Written
    * by index and never shrunk, so a dispatch's event costs one list of its exact size, not
    * a list regrown firing by firing.
    */
-  #scratch: HookTraceEntry[] | undefined;
-  #top = 0;
-  /** Where the open dispatch's firings start in `#scratch`; -1: no dispatch is open. */
-  #base = -1;
-  readonly #capacity: number | undefined;
-  readonly #observer: HookObserver | undefined;
-  /** The timeouts (and abort) of hooks that answered with a promise: made at the first one. */
-  #deadlines: HookDeadlines | undefined;
-  /** Inspections answered with a promise and not settled yet; `#idle` wakes `settle()`. */
-  #inflight = 0;
-  #idle: { promise: Promise<void>; resolve: () => void } | undefined;
-  /** Reads the answers of inspections that answered with a promise: made at the first one. */
-  #inspectReader: PendingReader | undefined;
-  /** The run's depth below its only registry's owner (see `select`), known from the first payload. */
-  #depth: number | undefined;
+  declare private scratch: HookTraceEntry[] | undefined;
+  declare private top: number;
+  /** Where the open dispatch's firings start in `scratch`; -1: no dispatch is open. */
+  declare private base: number;
 
   constructor(options: HookRunnerOptions) {
     this.#registries = options.registries;
     this.#log = options.log;
-    this.#signal = options.signal;
-    this.#onTrace = options.trace;
     this.#capacity = options.keep?.capacity;
-    this.#observer = options.observer;
+    // Most runs have none of these: they read the prototype's value (no field each).
+    if (options.signal !== undefined) this.signal = options.signal;
+    if (options.trace !== undefined) this.onTrace = options.trace;
+    if (options.observer !== undefined) this.observer = options.observer;
   }
 
   /** The kept trace so far, in firing order (empty unless `keep` was asked for). */
@@ -144,29 +154,29 @@ export class HookRunner {
 
   /** Sends a dispatch's firings live, if any fired. */
   #send(firings: LiveBatch): void {
-    if (firings !== undefined) this.#onTrace!({ type: "hook", event: firings[0]!.event, firings });
+    if (firings !== undefined) this.onTrace!({ type: "hook", event: firings[0]!.event, firings });
   }
 
   /** Opens a dispatch's firings (above the open one's); returns where the open one's start. */
   #open(): number {
-    const outer = this.#base;
-    this.#base = this.#top;
+    const outer = this.base;
+    this.base = this.top;
     return outer;
   }
 
   /** The open dispatch's firings so far, taken out (a list of their own); it stays open. */
   #slice(): LiveBatch {
-    const base = this.#base;
-    if (this.#top === base) return undefined;
-    const firings = this.#scratch!.slice(base, this.#top);
-    this.#top = base;
+    const base = this.base;
+    if (this.top === base) return undefined;
+    const firings = this.scratch!.slice(base, this.top);
+    this.top = base;
     return firings;
   }
 
   /** Closes the open dispatch (`outer`: what `#open` returned), its firings taken out. */
   #take(outer: number): LiveBatch {
     const firings = this.#slice();
-    this.#base = outer;
+    this.base = outer;
     return firings;
   }
 
@@ -228,7 +238,7 @@ export class HookRunner {
     selection: HookSelection = this.select(initial),
     options: BlockingOptions = NO_OPTIONS,
   ): BlockingOutcome<P> | Promise<BlockingOutcome<P>> {
-    if (this.#onTrace === undefined) return this.#dispatch(initial, context, selection, options);
+    if (this.onTrace === undefined) return this.#dispatch(initial, context, selection, options);
     // Its firings are sent live as it ends; a dispatch that goes on later took them along.
     const outer = this.#open();
     try {
@@ -261,7 +271,7 @@ export class HookRunner {
       const hook = transforms[index]!;
       // `model_request` accumulates: every hook sees the baseline request.
       const input = hook.event === "model_request" ? initial : outcome.payload;
-      const firing = this.#observer?.calling(hook, input, context);
+      const firing = this.observer?.calling(hook, input, context);
       // Traced after the result is applied, so a rejected rewrite is one `error` entry.
       const invoked = this.#invoke(hook, input, context, firing);
       if (invoked === QUIET) continue;
@@ -330,7 +340,7 @@ export class HookRunner {
         reader: undefined!,
         sequence: undefined!,
         // The firings so far go on with it (`dispatch` sends nothing for it now).
-        live: this.#onTrace === undefined ? undefined : this.#slice(),
+        live: this.onTrace === undefined ? undefined : this.#slice(),
       };
       resumption.reader = {
         read: (pending, value, threw) => this.#resumed(resumption, pending, value, threw),
@@ -377,7 +387,7 @@ export class HookRunner {
     outcome: BlockingOutcome<P> | undefined,
     error?: unknown,
   ): void {
-    if (this.#onTrace !== undefined) {
+    if (this.onTrace !== undefined) {
       this.#send(this.#joined(resumption.live, this.#slice()));
       resumption.live = undefined;
     }
@@ -395,7 +405,7 @@ export class HookRunner {
     for (; resumption.index < transforms.length; resumption.index++) {
       const hook = transforms[resumption.index]!;
       const input = hook.event === "model_request" ? initial : outcome.payload;
-      const firing = this.#observer?.calling(hook, input, context);
+      const firing = this.observer?.calling(hook, input, context);
       const invoked = this.#invoke(hook, input, context, firing, sequence);
       if (invoked instanceof Pending) return;
       if (this.#transformed(hook, invoked, outcome, options, firing)) {
@@ -494,7 +504,7 @@ export class HookRunner {
     const { inspects } = selection;
     // Its firings are sent live as it ends: when it returns, or once the inspections that
     // answered with a promise have all settled.
-    if (this.#onTrace === undefined) {
+    if (this.onTrace === undefined) {
       this.#inspectAll(inspects, payload, context);
       return;
     }
@@ -518,7 +528,7 @@ export class HookRunner {
     let group: InspectGroup | undefined;
     for (let index = 0; index < inspects.length; index++) {
       const hook = inspects[index]!;
-      const firing = this.#observer?.calling(hook, payload, context);
+      const firing = this.observer?.calling(hook, payload, context);
       const value = callHandler(hook, payload, context);
       // An inspect hook's answer is ignored: anything but a promise, a throw or NOT_FIRED is
       // the common case, one shared trace entry and nothing allocated.
@@ -528,13 +538,14 @@ export class HookRunner {
       }
       // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
-        this.#inflight++;
+        const inspections = (this.#pendingInspections ??= { count: 0, idle: undefined, reader: undefined });
+        inspections.count++;
         let reader: PendingReader;
-        if (this.#onTrace === undefined) {
-          this.#inspectReader ??= {
+        if (this.onTrace === undefined) {
+          inspections.reader ??= {
             read: (pending, answer, threw) => this.#inspectSettled(pending, answer, threw),
           };
-          reader = this.#inspectReader;
+          reader = inspections.reader;
         } else {
           group ??= this.#inspectGroup();
           group.left++;
@@ -592,7 +603,7 @@ export class HookRunner {
         if (!invocation.ok) this.#inspectFailed(invocation.error);
       }
     } finally {
-      if (this.#onTrace !== undefined) this.#send(group.live);
+      if (this.onTrace !== undefined) this.#send(group.live);
     }
   }
 
@@ -605,24 +616,26 @@ export class HookRunner {
       firing,
     );
     if (!invocation.ok) this.#inspectFailed(invocation.error);
-    if (--this.#inflight === 0 && this.#idle) {
-      const { resolve } = this.#idle;
-      this.#idle = undefined;
+    const inspections = this.#pendingInspections!;
+    if (--inspections.count === 0 && inspections.idle) {
+      const { resolve } = inspections.idle;
+      inspections.idle = undefined;
       resolve();
     }
   }
 
   /** Resolves once every inspection started so far (and any started meanwhile) has settled. */
   settle(): Promise<void> {
-    if (this.#inflight === 0) return Promise.resolve();
-    if (!this.#idle) {
+    const inspections = this.#pendingInspections;
+    if (inspections === undefined || inspections.count === 0) return Promise.resolve();
+    if (!inspections.idle) {
       let resolve!: () => void;
       const promise = new Promise<void>((done) => {
         resolve = done;
       });
-      this.#idle = { promise, resolve };
+      inspections.idle = { promise, resolve };
     }
-    return this.#idle.promise;
+    return inspections.idle.promise;
   }
 
   /**
@@ -634,7 +647,7 @@ export class HookRunner {
   }
 
   #race(): HookDeadlines {
-    this.#deadlines ??= new HookDeadlines(this.#signal);
+    this.#deadlines ??= new HookDeadlines(this.signal);
     return this.#deadlines;
   }
 
@@ -653,7 +666,7 @@ export class HookRunner {
     context: HookContext,
     sequence?: SequentialReader,
   ): InvokedHook | Pending {
-    const firing = this.#observer?.calling(hook, payload, context);
+    const firing = this.observer?.calling(hook, payload, context);
     const value = callHandler(hook, payload, context);
     if (value === undefined || value === null) {
       this.#recordQuiet(hook, firing, undefined);
@@ -745,29 +758,38 @@ export class HookRunner {
   /** Traces a firing that answered nothing (its shared entry; runs of them take one slot). */
   #recordQuiet(hook: RegisteredHook, firing: unknown, after: AnyEventPayload | undefined): void {
     (this.#trace ?? this.#traceLog())?.recordQuiet(hook);
-    if (this.#onTrace !== undefined) this.#firedLive(hook.quietEntry);
-    if (firing !== undefined) this.#observer!.fired(firing, hook.quietEntry, after);
+    if (this.onTrace !== undefined) this.#firedLive(hook.quietEntry);
+    if (firing !== undefined) this.observer!.fired(firing, hook.quietEntry, after);
   }
 
   /** Writes a trace entry, and hands it to the observer when one watches (`firing` is its). */
   #record(entry: HookTraceEntry, firing: unknown, after: AnyEventPayload | undefined): void {
     (this.#trace ?? this.#traceLog())?.record(entry);
-    if (this.#onTrace !== undefined) this.#firedLive(entry);
-    if (firing !== undefined) this.#observer!.fired(firing, entry, after);
+    if (this.onTrace !== undefined) this.#firedLive(entry);
+    if (firing !== undefined) this.observer!.fired(firing, entry, after);
   }
 
   /** A firing joins its dispatch's live batch (alone when none is under way, sent at once). */
   #firedLive(entry: HookTraceEntry): void {
-    if (this.#base < 0) {
-      this.#onTrace!({ type: "hook", event: entry.event, firings: [entry] });
+    if (this.base < 0) {
+      this.onTrace!({ type: "hook", event: entry.event, firings: [entry] });
       return;
     }
-    const scratch = this.#scratch ?? this.#newScratch();
-    scratch[this.#top++] = entry;
+    const scratch = this.scratch ?? this.#newScratch();
+    scratch[this.top++] = entry;
   }
 
   #newScratch(): HookTraceEntry[] {
-    this.#scratch = [];
-    return this.#scratch;
+    this.scratch = [];
+    return this.scratch;
   }
 }
+
+Object.assign(HookRunner.prototype, {
+  signal: undefined,
+  onTrace: undefined,
+  observer: undefined,
+  scratch: undefined,
+  top: 0,
+  base: -1,
+});

@@ -31,14 +31,16 @@ const DECIDES: BlockingOptions = Object.freeze({ phase: "decides" });
  * stream's deltas. One object per attempt, no closure (the common attempt has no hook).
  */
 export class Attempt implements DeltaSink {
-  #context: HookContext | undefined;
-  event: EventPayload<"model_request"> | undefined;
-  selection: HookSelection = EMPTY_SELECTION;
-
-  /** What will be sent: the baseline, or the outbound copy its hooks' patches made. */
-  request: ModelRequest;
+  // Read from the prototype's defaults (below) until the attempt sets its own: the common
+  // attempt (no hook, no span) holds only what it was made with.
+  declare event: EventPayload<"model_request"> | undefined;
+  declare selection: HookSelection;
   /** The attempt's span, when the run has telemetry. */
-  readonly span: Span | undefined;
+  declare readonly span: Span | undefined;
+  /** The context its hooks get, made when a hook first needs it. */
+  declare private operation: HookContext | undefined;
+  /** The outbound copy its hooks' patches made, if they made one. */
+  declare private patched: ModelRequest | undefined;
 
   constructor(
     readonly state: RunState,
@@ -47,8 +49,17 @@ export class Attempt implements DeltaSink {
     /** Built from the transcript (its history is a snapshot of it). */
     readonly baseline: ModelRequest,
   ) {
-    this.request = baseline;
-    this.span = state.telemetry?.attemptStarted(number);
+    const span = state.telemetry?.attemptStarted(number);
+    if (span !== undefined) (this as { span: Span }).span = span;
+  }
+
+  /** What will be sent: the baseline, or the outbound copy its hooks' patches made. */
+  get request(): ModelRequest {
+    return this.patched ?? this.baseline;
+  }
+
+  set request(request: ModelRequest) {
+    this.patched = request;
   }
 
   /** The attempt was not sent (a hook stopped it, or its request failed its checks): its span says why. */
@@ -60,8 +71,8 @@ export class Attempt implements DeltaSink {
   }
 
   context(): HookContext {
-    this.#context ??= contextFor(this.state, this.number);
-    return this.#context;
+    this.operation ??= contextFor(this.state, this.number);
+    return this.operation;
   }
 
   /** Inspections run after the operation: after this attempt answered or failed. */
@@ -113,6 +124,14 @@ export class Attempt implements DeltaSink {
     }
   }
 }
+
+Object.assign(Attempt.prototype, {
+  event: undefined,
+  selection: EMPTY_SELECTION,
+  span: undefined,
+  operation: undefined,
+  patched: undefined,
+});
 
 export type Prepared = { kind: "ready" } | Exclude<StepRequestOutcome, { kind: "turn" }>;
 const READY: Prepared = Object.freeze({ kind: "ready" });

@@ -171,17 +171,24 @@ async function driveOpen(
 }
 
 /** What a run holds from its set-up to its end (what `releaseRun` releases, what `closeRun` saves). */
-interface OpenRun {
-  readonly sessionId: string;
-  lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
-  signal: RunSignal | undefined;
-  state: RunState;
-  session: SessionRecord;
+class OpenRun {
+  // Read from the prototype's defaults (below) until the set-up writes its own: a run
+  // without a lease or a signal of its own holds no field for them.
+  declare lease: Awaited<ReturnType<typeof acquireSessionLease>> | undefined;
+  declare signal: RunSignal | undefined;
+  declare state: RunState;
+  declare session: SessionRecord;
   /** Whether the session was stored before (a new session's first run fires `session_start` unless it was given messages). */
-  existed: boolean;
-  /** A session the agent named itself (no sessionId given) is not kept forever. */
-  readonly oneShot: boolean;
+  declare existed: boolean;
+
+  constructor(
+    readonly sessionId: string,
+    /** A session the agent named itself (no sessionId given) is not kept forever. */
+    readonly oneShot: boolean,
+  ) {}
 }
+
+Object.assign(OpenRun.prototype, { lease: undefined, signal: undefined, existed: false });
 
 /** The run's signal, its session's lease and its turn, given back (after its end, or a failed set-up). */
 async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
@@ -215,15 +222,7 @@ async function openRun(
   const started = Date.now();
   const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
   if (locking) await locking;
-  const open: OpenRun = {
-    sessionId,
-    lease: undefined,
-    signal: undefined,
-    state: undefined!,
-    session: undefined!,
-    existed: false,
-    oneShot: resumed === undefined && options.sessionId === undefined,
-  };
+  const open = new OpenRun(sessionId, resumed === undefined && options.sessionId === undefined);
   try {
     await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
   } catch (error) {
@@ -252,19 +251,18 @@ async function setUp(
   const { sessionId } = open;
   const { waitMs, leaseMs } = runtime.sessions;
   // A store only this process sees needs no lease: the queue above is all the turn-taking.
-  open.lease =
-    runtime.store.sharing === "process"
-      ? undefined
-      : await acquireSessionLease(runtime.store, sessionId, {
-          waitMs: Math.max(0, waitMs - (Date.now() - started)),
-          leaseMs,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+  if (runtime.store.sharing !== "process")
+    open.lease = await acquireSessionLease(runtime.store, sessionId, {
+      waitMs: Math.max(0, waitMs - (Date.now() - started)),
+      leaseMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   const runId = resumed?.runId ?? flatId();
   // The run's own signal, following the caller's (one listener on it for the whole run). A
   // run that got none can never be aborted, and shares one signal that never aborts.
   const composed = runSignal(options.signal);
-  open.signal = composed;
+  // The shared signal that never aborts has nothing to release.
+  if (composed.abortable) open.signal = composed;
   const { signal } = composed;
 
   const existing = await runtime.store.loadSession(sessionId);
@@ -341,7 +339,7 @@ async function setUp(
     if (resumed) start.resumed = true;
     surface.emit(start);
   }
-  open.existed = existing !== undefined;
+  if (existing !== undefined) open.existed = true;
 }
 
 /** The run's end: `run_end` hooks, the session saved, the result (and its stream event). */
@@ -648,7 +646,10 @@ async function afterRequest(
   if (cursor.ephemeral.length) {
     state.meter.observe(state.messages, turn.usage.inputTokens);
     cursor.ephemeral = NO_EPHEMERAL;
-  } else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
+  } else if (requested.sent === state.messages)
+    // The history sent is the live transcript's first messages (request-step.ts `sharesHistory`).
+    state.meter.observePrefix(state.messages, state.sentLength, turn.usage.inputTokens);
+  else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
   cursor.text = turn.text;
   // The calls as payloads show them: the model's calls themselves (arguments parsed once),
   // not copies (their raw input comes along; nothing in a payload is for writing).

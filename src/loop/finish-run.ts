@@ -7,7 +7,7 @@ import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
 import type { RunResult, Usage } from "./run-result.js";
-import { contextFor, type RunState } from "./run-state.js";
+import { contextFor, ownRequests, ownSteps, type RunState } from "./run-state.js";
 import { keepStep, settleSteps } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
@@ -292,8 +292,8 @@ export async function finishRun(
     outcome: final.outcome,
     text: final.text,
     messages: state.messages.slice(),
-    steps: state.steps,
-    requests: state.requests,
+    steps: ownSteps(state),
+    requests: ownRequests(state),
     events,
     usage: state.usage,
     runId: state.runId,

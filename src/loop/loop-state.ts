@@ -16,7 +16,14 @@ import type { HookContextView } from "../tools/tool-context.js";
 import { createHookModel } from "./hook-model.js";
 import type { SplitInput } from "./run-input.js";
 import type { AgentEvent, StepRecord, Usage } from "./run-result.js";
-import { type ApprovalFlow, type GoverningRegistry, NO_MESSAGES, type RunState } from "./run-state.js";
+import {
+  type ApprovalFlow,
+  type GoverningRegistry,
+  NO_MESSAGES,
+  NO_REQUESTS,
+  NO_STEPS,
+  type RunState,
+} from "./run-state.js";
 import type { PromptBuilder } from "./to-prompt.js";
 import type { LoopRuntime } from "./types.js";
 
@@ -41,10 +48,8 @@ export interface LoopStateInit {
 
 export class LoopState implements RunState {
   readonly #runtime: LoopRuntime;
-  #sessionScratch: Scratchpad | undefined;
-  #runScratch: Scratchpad | undefined;
-  #stepScratch: Scratchpad | undefined;
-  #model: HookModel | undefined;
+  /** The scratchpads and `ctx.model`, made with the first of them a hook reads. */
+  #scopes: Scopes | undefined;
 
   readonly runId: string;
   readonly sessionId: string;
@@ -58,8 +63,6 @@ export class LoopState implements RunState {
   userMessageIndex = -1;
   input: string;
   turn: number;
-  readonly requests: ModelRequest[] = [];
-  readonly steps: StepRecord[] = [];
   lastStep: unknown[] | undefined = undefined;
   lastRequest: ModelRequest | undefined = undefined;
   readonly usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -69,6 +72,9 @@ export class LoopState implements RunState {
   readonly emit: (event: AgentEvent) => void;
 
   // Read from the prototype's defaults (below) until the run writes its own.
+  declare sentLength: number;
+  declare requests: ModelRequest[];
+  declare steps: StepRecord[];
   declare readonly isStreaming: boolean;
   declare readonly telemetry: RunTelemetry | undefined;
   declare inputParts?: SplitInput;
@@ -115,7 +121,9 @@ export class LoopState implements RunState {
    * nothing behind in the agent's memory).
    */
   get sessionScratch(): Scratchpad {
-    if (this.#sessionScratch === undefined) {
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
+    if (scopes.session === undefined) {
       const { sessionScratch } = this.#runtime;
       const sessionId = this.sessionId;
       let scratch = sessionScratch.get(sessionId);
@@ -123,35 +131,61 @@ export class LoopState implements RunState {
         const made: Scratchpad = new Scratchpad(undefined, () => sessionScratch.set(sessionId, made));
         scratch = made;
       }
-      this.#sessionScratch = scratch;
+      scopes.session = scratch;
     }
-    return this.#sessionScratch;
+    return scopes.session;
   }
 
   get runScratch(): Scratchpad {
-    this.#runScratch ??= new Scratchpad(this.sessionScratch);
-    return this.#runScratch;
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
+    scopes.run ??= new Scratchpad(this.sessionScratch);
+    return scopes.run;
   }
 
   /** The current step's scope: a new step sets it to undefined, and it is made on first use. */
   get stepScratch(): Scratchpad {
-    this.#stepScratch ??= new Scratchpad(this.runScratch);
-    return this.#stepScratch;
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
+    scopes.step ??= new Scratchpad(this.runScratch);
+    return scopes.step;
   }
 
   set stepScratch(scratch: Scratchpad | undefined) {
-    this.#stepScratch = scratch;
+    if (this.#scopes !== undefined) this.#scopes.step = scratch;
+    else if (scratch !== undefined) {
+      this.#scopes = newScopes();
+      this.#scopes.step = scratch;
+    }
   }
 
   /** The agent's model for hooks (`ctx.model`). */
   get model(): HookModel {
-    this.#model ??= createHookModel(this.#runtime, this.usage, this.signal);
-    return this.#model;
+    this.#scopes ??= newScopes();
+    const scopes = this.#scopes;
+    scopes.model ??= createHookModel(this.#runtime, this.usage, this.signal);
+    return scopes.model;
   }
+}
+
+// No private method here: a class with one gives each instance a field of its own for it.
+function newScopes(): Scopes {
+  return { session: undefined, run: undefined, step: undefined, model: undefined };
+}
+
+/** What a run's hooks made of its state: its scratchpads and its model for hooks. */
+interface Scopes {
+  session: Scratchpad | undefined;
+  run: Scratchpad | undefined;
+  step: Scratchpad | undefined;
+  model: HookModel | undefined;
 }
 
 // The defaults most runs keep (frozen empties and plain values, shared by every run).
 Object.assign(LoopState.prototype, {
+  requests: NO_REQUESTS,
+  sentLength: 0,
+  steps: NO_STEPS,
   isStreaming: false,
   telemetry: undefined,
   inputParts: undefined,

@@ -10,7 +10,12 @@ import type { HookError } from "../errors/hook-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ErrorInfo, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
 import { classifyError } from "../models/classify-error.js";
-import { isSupportedModel, type LanguageModel, type ModelTurn } from "../models/language-model.js";
+import {
+  type CallOptions,
+  isSupportedModel,
+  type LanguageModel,
+  type ModelTurn,
+} from "../models/language-model.js";
 import { ModelError } from "../models/model-error.js";
 import { modelLabel, modelSettings } from "../models/model-settings.js";
 import { abortable, abortError, NEVER_ABORTED } from "./abortable.js";
@@ -18,9 +23,24 @@ import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attem
 import { backoffDelay, sleep } from "./backoff.js";
 import { breakpointMark, markBreakpoints, stablePrefix } from "./cache-breakpoints.js";
 import { payload, type RunState } from "./run-state.js";
-import { recordRequest } from "./step-slots.js";
+import { detachHistory, recordRequest } from "./step-slots.js";
 import type { Surface } from "./surface.js";
 import type { LoopRuntime, StepRequestOutcome } from "./types.js";
+
+/**
+ * Whether a request's history can be the live transcript itself until it is recorded
+ * (step-slots.ts): only when nothing outside the loop is handed the request (no hook on the
+ * model's events, no telemetry), so nothing else reads its list meanwhile.
+ */
+function sharesHistory(state: RunState): boolean {
+  const runner = state.runner;
+  return (
+    state.telemetry === undefined &&
+    !runner.wants("model_request") &&
+    !runner.wants("model_response") &&
+    !runner.wants("model_error")
+  );
+}
 
 function baseline(
   runtime: LoopRuntime,
@@ -34,7 +54,11 @@ function baseline(
     step: state.step,
     attempt,
     system: options.instructions,
-    messages: ephemeral.length ? [...state.messages, ...ephemeral] : state.messages.slice(),
+    messages: ephemeral.length
+      ? [...state.messages, ...ephemeral]
+      : sharesHistory(state)
+        ? state.messages
+        : state.messages.slice(),
     tools: runtime.toolSpecs,
     toolChoice: options.toolChoice ?? "auto",
     // The agent's own model's label is made once; a fallback's when it is used.
@@ -84,27 +108,31 @@ function promptOf(runtime: LoopRuntime, model: LanguageModel, request: ModelRequ
   );
 }
 
+/**
+ * The provider's call options: the prompt, and each setting that has a value (a parked run's
+ * provider holds this object while it answers; no field for what was not set).
+ */
 function callOptions(runtime: LoopRuntime, model: LanguageModel, request: ModelRequest, state: RunState) {
   const choice = request.toolChoice;
   const signal = state.signal;
-  return {
+  // The tools' fields are made with the object (in it, not added to it later).
+  const offersTools = request.tools.length > 0;
+  const options: CallOptions = {
     prompt: promptOf(runtime, model, request, state),
-    tools: request.tools.length ? providerToolsOf(request.tools) : undefined,
-    toolChoice: request.tools.length
-      ? typeof choice === "string"
-        ? PROVIDER_CHOICES[choice]
-        : choice
-      : undefined,
-    temperature: request.temperature,
-    maxOutputTokens: request.maxOutputTokens,
-    topP: request.topP,
-    seed: request.seed,
-    stopSequences: request.stopSequences,
-    providerOptions: request.providerOptions as never,
-    responseFormat: runtime.output?.responseFormat,
-    // A run nothing can abort gives the provider no signal to listen to.
-    abortSignal: signal === NEVER_ABORTED ? undefined : signal,
+    tools: offersTools ? providerToolsOf(request.tools) : undefined,
+    toolChoice: offersTools ? (typeof choice === "string" ? PROVIDER_CHOICES[choice] : choice) : undefined,
   };
+  if (request.temperature !== undefined) options.temperature = request.temperature;
+  if (request.maxOutputTokens !== undefined) options.maxOutputTokens = request.maxOutputTokens;
+  if (request.topP !== undefined) options.topP = request.topP;
+  if (request.seed !== undefined) options.seed = request.seed;
+  if (request.stopSequences !== undefined) options.stopSequences = request.stopSequences;
+  if (request.providerOptions !== undefined) options.providerOptions = request.providerOptions as never;
+  const responseFormat = runtime.output?.responseFormat;
+  if (responseFormat !== undefined) options.responseFormat = responseFormat;
+  // A run nothing can abort gives the provider no signal to listen to.
+  if (signal !== NEVER_ABORTED) options.abortSignal = signal;
+  return options;
 }
 
 function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): LanguageModel | undefined {
@@ -115,6 +143,8 @@ function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): L
 
 /** The answer of an accepted attempt: its inspections run, the step gets its turn. */
 function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+  // A hook added meanwhile gets a history of its own.
+  if (attempt.state.runner.wants("model_response")) detachHistory(attempt.state, attempt.request);
   attempt.inspectRequest();
   inspectResponse(attempt, turn);
   if (attempt.span) attempt.state.telemetry!.attemptAnswered(attempt.span, turn);
@@ -228,6 +258,8 @@ async function requestAttempts(
         error = thrown;
       }
     }
+    // The failed request is handed to model_error hooks: a history of its own.
+    detachHistory(state, attempt.request);
     const request = attempt.request;
     attempt.inspectRequest();
     if (state.signal.aborted) {

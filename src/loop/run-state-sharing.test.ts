@@ -234,4 +234,23 @@ describe.each(SURFACES)("a step kept compact reads as one kept whole (%s)", (sur
       expect(request.messages).toStrictEqual(plain.messages.slice(0, request.messages.length));
     expect(new Set(plain.requests.map((request) => request.messages)).size).toBe(4);
   });
+
+  it("a request that fails the run keeps the history it sent", async () => {
+    const failing = () =>
+      createAgent({
+        name: "failing",
+        model: scriptedModel([
+          { toolCalls: [{ id: "a", name: "echo", args: { text: "x" } }] },
+          { error: { status: 400, message: "bad request" } },
+        ]),
+        tools: { echo: tool({ inputSchema: z.object({ text: z.string() }), execute: ({ text }) => text }) },
+      });
+    const { result } = await runOn(surface, failing(), "go");
+    expect(result.outcome).toBe("error");
+    expect(result.requests.map((request) => request.messages.length)).toEqual([1, 3]);
+    for (const request of result.requests) {
+      expect(request.messages).toStrictEqual(result.messages.slice(0, request.messages.length));
+      expect(request.messages).not.toBe(result.messages);
+    }
+  });
 });

@@ -73,14 +73,26 @@ export interface RunState {
   turn: number;
   /** The function names this step's request offered, when a patch narrowed them (activeTools). */
   offeredTools?: ReadonlySet<string>;
-  /** The requests sent, in order, once the steps are settled (step-slots.ts `settleSteps`). */
-  readonly requests: ModelRequest[];
-  /** The step records, once settled: committed steps wait as slots chained from `lastStep`. */
-  readonly steps: StepRecord[];
+  /**
+   * The requests sent, in order, once the steps are settled (step-slots.ts `settleSteps`).
+   * Shared and empty (`NO_REQUESTS`) until the run records one: add with `ownRequests`.
+   */
+  requests: ModelRequest[];
+  /**
+   * The step records, once settled: committed steps wait as slots chained from `lastStep`.
+   * Shared and empty (`NO_STEPS`) until the run settles one: add with `ownSteps`.
+   */
+  steps: StepRecord[];
   /** The last committed step not settled yet, as slots (step-slots.ts). */
   lastStep: unknown[] | undefined;
   /** The last request sent, until the next one or its step's settlement records it (step-slots.ts). */
   lastRequest: ModelRequest | undefined;
+  /**
+   * How many messages `lastRequest` sent while its history is the live transcript itself
+   * (`messages === state.messages`: nothing but the loop reads it before it is recorded;
+   * step-slots.ts `detachHistory` makes it a list of its own).
+   */
+  sentLength: number;
   readonly usage: Usage;
   /** Token accounting of the context window (`ctx.contextWindow`). */
   readonly meter: ContextMeter;
@@ -112,6 +124,23 @@ export interface RunState {
 
 /** The empty list a run's lists start as until something is added (frozen: shared by every run). */
 export const NO_MESSAGES: readonly ModelMessage[] = Object.freeze([]);
+
+/** The requests of a run that recorded none yet (frozen; shared by every such run). */
+export const NO_REQUESTS: ModelRequest[] = Object.freeze([]) as unknown as ModelRequest[];
+/** The steps of a run that settled none yet (frozen; shared by every such run). */
+export const NO_STEPS: StepRecord[] = Object.freeze([]) as unknown as StepRecord[];
+
+/** The run's own list of requests, to add to (made at the first). */
+export function ownRequests(state: RunState): ModelRequest[] {
+  if (state.requests === NO_REQUESTS) state.requests = [];
+  return state.requests;
+}
+
+/** The run's own list of step records, to add to (made at the first). */
+export function ownSteps(state: RunState): StepRecord[] {
+  if (state.steps === NO_STEPS) state.steps = [];
+  return state.steps;
+}
 
 /** A fresh context for one operation; its operation scratchpad is made on first use. */
 export function contextFor(state: RunState, attempt = 1): HookContext {

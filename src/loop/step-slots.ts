@@ -8,15 +8,17 @@
  * (`state.lastRequest`): a run that no hook or span watches holds one list per step, and no
  * record, usage, request or object per call, nor a copy of its history per step.
  *
- * Slots of a step: [previous, resultCount, callCount, request | template, prefixLength,
- * position, model, attempts, index, text, reasoning, finishReason, usage | inputTokens,
- * outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens, …5 or 6 per result, …3 per
- * call whose result does not name it].
+ * Slots of a step: [previous, shape, request | template, index, text, finishReason, then
+ * those of resultCount, callCount, prefixLength, position, model, attempts, reasoning,
+ * usage | (inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens) that
+ * differ from their usual value (`shape` says which), …4 to 6 per result, …3 per call whose
+ * result does not name it].
  */
-import type { ModelMessage, ModelRequest } from "../events/payloads.js";
+import type { ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
+import type { ModelToolCall } from "../models/language-model.js";
 import type { CallOutcome } from "./batch/types.js";
 import type { StepRecord, ToolResultRecord, Usage } from "./run-result.js";
-import type { RunState } from "./run-state.js";
+import { ownRequests, ownSteps, type RunState } from "./run-state.js";
 import type { StepRequestOutcome } from "./types.js";
 
 /** What a request's `messages` read while its history is kept as a prefix of the transcript. */
@@ -24,30 +26,50 @@ const AS_PREFIX: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[]
 
 /** The step committed before it, while that one is not settled either. */
 const PREVIOUS = 0;
-const RESULT_COUNT = 1;
-const CALL_COUNT = 2;
-/** The request itself (its history kept as a prefix), or the template a rebuilt one copies. */
-const REQUEST = 3;
-const PREFIX = 4;
-/** Where the request goes in `state.requests` when settled; -1: it is there already. */
-const POSITION = 5;
-/** The rebuilt request's model; undefined when `REQUEST` is the request itself. */
-const MODEL = 6;
-const ATTEMPTS = 7;
-const INDEX = 8;
-const TEXT = 9;
-const REASONING = 10;
-const FINISH_REASON = 11;
-/** The step's usage object when one was made (a streamed run surfaces it); else its counts from here. */
-const USAGE = 12;
-const INPUT_TOKENS = 12;
-const OUTPUT_TOKENS = 13;
-const TOTAL_TOKENS = 14;
-const CACHE_READ_TOKENS = 15;
-const CACHE_WRITE_TOKENS = 16;
-const HEADER_SLOTS = 17;
-/** A result's slots: flags, id, name, arguments, result, and its qualified name when it is not its name. */
-const RESULT_SLOTS = 5;
+/** Which of the optional slots below the step has (`HAS_*`), and its result count (`COUNT_SHIFT`). */
+const SHAPE = 1;
+/** The request itself (its history kept as a prefix), the template a rebuilt one copies, or undefined. */
+const REQUEST = 2;
+const INDEX = 3;
+const TEXT = 4;
+const FINISH_REASON = 5;
+const FIXED_SLOTS = 6;
+// The optional slots, in this order after the fixed ones, each there only when the step
+// needs it: most steps keep none of them but the prefix and two token counts.
+/** The result count, when too large for `SHAPE`. */
+const HAS_COUNT = 1;
+/** The call count, when it is not the result count. */
+const HAS_CALL_COUNT = 2;
+/** `REQUEST` is the request itself; a prefix slot follows. */
+const OWN_REQUEST = 4;
+/** `REQUEST` is the template a rebuilt request copies; a prefix slot follows. */
+const TEMPLATE = 8;
+/** Where the request goes in `state.requests` when settled, when not 0 (-1: it is there already). */
+const HAS_POSITION = 16;
+/** The rebuilt request's model, when not the template's. */
+const HAS_MODEL = 32;
+/** The step's attempts, when not 1. */
+const HAS_ATTEMPTS = 64;
+/** The step's reasoning, when not empty. */
+const HAS_REASONING = 128;
+/** The step's usage object (a streamed run surfaces it); else its input and output tokens. */
+const HAS_USAGE = 256;
+/** The total tokens, when not input + output. */
+const HAS_TOTAL = 512;
+const HAS_CACHE_READ = 1024;
+const HAS_CACHE_WRITE = 2048;
+/** Cache read and write tokens were both reported as 0 (no slots for them). */
+const NO_CACHE_TOKENS = 4096;
+/** Every result is `PLAIN_RESULT`: no flags slot per result. */
+const PLAIN_RESULTS = 8192;
+const COUNT_SHIFT = 14;
+/** Result counts below this go in `SHAPE` (a small integer on every platform). */
+const INLINE_COUNT = 1 << 16;
+/**
+ * A result's slots: flags (unless `PLAIN_RESULTS`), id, name, arguments, result, and its
+ * qualified name when it is not its name.
+ */
+const RESULT_SLOTS = 4;
 const CALL_SLOTS = 3;
 const EXECUTED = 1;
 const IS_ERROR = 2;
@@ -56,6 +78,84 @@ const REPLAYED = 4;
 const SAME_CALL = 8;
 /** The result's qualified name is its name (no slot for it). */
 const QUALIFIED_AS_NAME = 16;
+/** A result as most are: executed, no error, its call's own, named as qualified. */
+const PLAIN_RESULT = EXECUTED | SAME_CALL | QUALIFIED_AS_NAME;
+
+function resultFlags(
+  result: Extract<CallOutcome, { kind: "result" }>,
+  call: ModelToolCall | undefined,
+): number {
+  return (
+    (result.executed ? EXECUTED : 0) |
+    (result.isError ? IS_ERROR : 0) |
+    (result.replayed ? REPLAYED : 0) |
+    (call !== undefined && isSameCall(call, result) ? SAME_CALL : 0) |
+    (result.qualifiedName === result.toolName ? QUALIFIED_AS_NAME : 0)
+  );
+}
+
+/** A step's slots read back (`readHeader`). */
+interface Header {
+  resultCount: number;
+  callCount: number;
+  /** The request (own or template) and its prefix length, or undefined and -1. */
+  request: ModelRequest | undefined;
+  prefix: number;
+  template: boolean;
+  position: number;
+  model: string | undefined;
+  attempts: number;
+  reasoning: string;
+  usage: Usage;
+  /** Where the results' slots start. */
+  at: number;
+}
+
+function readHeader(slots: unknown[]): Header {
+  const shape = slots[SHAPE] as number;
+  let at = FIXED_SLOTS;
+  const resultCount = shape & HAS_COUNT ? (slots[at++] as number) : shape >>> COUNT_SHIFT;
+  const callCount = shape & HAS_CALL_COUNT ? (slots[at++] as number) : resultCount;
+  const kept = (shape & (OWN_REQUEST | TEMPLATE)) !== 0;
+  const prefix = kept ? (slots[at++] as number) : -1;
+  const position = shape & HAS_POSITION ? (slots[at++] as number) : kept ? 0 : -1;
+  const request = slots[REQUEST] as ModelRequest | undefined;
+  const template = (shape & TEMPLATE) !== 0;
+  const model =
+    shape & HAS_MODEL ? (slots[at++] as string) : template ? (request!.model as string) : undefined;
+  const attempts = shape & HAS_ATTEMPTS ? (slots[at++] as number) : 1;
+  const reasoning = shape & HAS_REASONING ? (slots[at++] as string) : "";
+  let usage: Usage;
+  if (shape & HAS_USAGE) usage = slots[at++] as Usage;
+  else {
+    const inputTokens = slots[at++] as number;
+    const outputTokens = slots[at++] as number;
+    const totalTokens = shape & HAS_TOTAL ? (slots[at++] as number) : inputTokens + outputTokens;
+    const noCache = (shape & NO_CACHE_TOKENS) !== 0;
+    const cacheReadTokens = shape & HAS_CACHE_READ ? (slots[at++] as number) : noCache ? 0 : undefined;
+    const cacheWriteTokens = shape & HAS_CACHE_WRITE ? (slots[at++] as number) : noCache ? 0 : undefined;
+    // As `addUsage` (finish-run.ts) makes it.
+    usage =
+      cacheReadTokens !== undefined && cacheWriteTokens !== undefined
+        ? { inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens }
+        : { inputTokens, outputTokens, totalTokens };
+    if (cacheReadTokens !== undefined) usage.cacheReadTokens = cacheReadTokens;
+    if (cacheWriteTokens !== undefined) usage.cacheWriteTokens = cacheWriteTokens;
+  }
+  return {
+    resultCount,
+    callCount,
+    request,
+    prefix,
+    template,
+    position,
+    model,
+    attempts,
+    reasoning,
+    usage,
+    at,
+  };
+}
 
 /** Whether a call's summary is its result's id, name and arguments. */
 function isSameCall(
@@ -71,6 +171,50 @@ function isSameCall(
 }
 
 /**
+ * Whether two values parsed from JSON (or validated from such) read the same: the same
+ * primitives, and lists and plain objects with the same entries, keys in the same order.
+ * Allocates nothing (it runs for every tool call of a run).
+ */
+function sameJson(a: unknown, b: unknown, depth = 0): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth > 64) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const prototype = Object.getPrototypeOf(a);
+  if ((prototype !== Object.prototype && prototype !== null) || Object.getPrototypeOf(b) !== prototype)
+    return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (keyAt(right, count) !== key || !sameJson(left[key], right[key], depth + 1)) return false;
+    count++;
+  }
+  return keyAt(right, count) === undefined;
+}
+
+/** The `position`th key of a plain object, or undefined (no list of its keys made). */
+function keyAt(object: Record<string, unknown>, position: number): string | undefined {
+  let index = 0;
+  for (const key in object) if (index++ === position) return key;
+  return undefined;
+}
+
+/**
+ * The arguments a result keeps: the model's own parsed arguments (which the transcript holds
+ * already) when the ones the tool ran with read the same after it ran, so a parked run does
+ * not hold a validated copy of every call's arguments; else the ones it ran with.
+ */
+function keptArgs(call: ModelToolCall | undefined, args: unknown): unknown {
+  if (call === undefined || !call.argsParsed || call.args === args || typeof args !== "object") return args;
+  return sameJson(call.args, args) ? call.args : args;
+}
+
+/**
  * The length of the transcript prefix a step's request sent as its history, or -1 when it
  * is kept as it is: only a request whose history was the transcript as it was (its
  * baseline: no patch, no feedback appended) that nothing outside the loop was handed (no
@@ -78,15 +222,24 @@ function isSameCall(
  * run ends.
  */
 function prefixLength(state: RunState, requested: Extract<StepRequestOutcome, { kind: "turn" }>): number {
-  const messages = requested.request.messages;
-  if (
-    messages !== requested.sent ||
+  const request = requested.request;
+  const messages = request.messages;
+  const watched =
     state.telemetry !== undefined ||
-    messages.length > state.messages.length ||
-    messages[messages.length - 1] !== state.messages[messages.length - 1] ||
     state.runner.wants("model_request") ||
     state.runner.wants("model_response") ||
-    state.runner.wants("model_error")
+    state.runner.wants("model_error");
+  if (messages === state.messages) {
+    // The live transcript (the run's last request, sent as it was): its first messages.
+    if (!watched && state.lastRequest === request) return state.sentLength;
+    detachHistory(state, request);
+    return -1;
+  }
+  if (
+    watched ||
+    messages !== requested.sent ||
+    messages.length > state.messages.length ||
+    messages[messages.length - 1] !== state.messages[messages.length - 1]
   )
     return -1;
   return messages.length;
@@ -109,17 +262,59 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
   );
 }
 
+/**
+ * Gives a request whose history is the live transcript (`request-step.ts` builds it so when
+ * nothing else reads it) a list of its own: the messages it sent. Before anything outside
+ * the loop is handed it, and before it is recorded in `state.requests`.
+ */
+export function detachHistory(state: RunState, request: ModelRequest): void {
+  if (request.messages === state.messages) request.messages = state.messages.slice(0, state.sentLength);
+}
+
 /** Records a request the run sends (`state.requests`, in order, once the run settles its steps). */
 export function recordRequest(state: RunState, request: ModelRequest): void {
   const last = state.lastRequest;
-  if (last !== undefined) state.requests.push(last);
+  if (last !== undefined) {
+    detachHistory(state, last);
+    ownRequests(state).push(last);
+  }
   state.lastRequest = request;
+  if (request.messages === state.messages) state.sentLength = state.messages.length;
 }
 
-/** The request the previous unsettled step kept (its own, or its template): the next one's template. */
-function templateOf(state: RunState): ModelRequest | undefined {
+/**
+ * What a request kept as a prefix is rebuilt from when it is the same but for its step,
+ * attempt, model and history: one per tool list (one per agent), shared by the agent's runs,
+ * which then keep no request of their own.
+ */
+const sharedTemplates = new WeakMap<readonly ToolSpec[], ModelRequest>();
+
+/**
+ * The template of `request`: the request the previous unsettled step kept (its own, or its
+ * template), else its agent's shared one.
+ */
+function templateOf(state: RunState, request: ModelRequest): ModelRequest | undefined {
   const previous = state.lastStep as unknown[] | undefined;
-  return previous === undefined ? undefined : (previous[REQUEST] as ModelRequest | undefined);
+  const kept = previous === undefined ? undefined : (previous[REQUEST] as ModelRequest | undefined);
+  if (kept !== undefined) return kept;
+  let shared = sharedTemplates.get(request.tools);
+  if (shared === undefined && typeof request.model === "string") {
+    shared = {
+      step: 0,
+      attempt: 1,
+      system: request.system,
+      messages: AS_PREFIX,
+      tools: request.tools,
+      toolChoice: request.toolChoice,
+      model: request.model,
+    };
+    if (request.temperature !== undefined) shared.temperature = request.temperature;
+    if (request.maxOutputTokens !== undefined) shared.maxOutputTokens = request.maxOutputTokens;
+    if (request.providerOptions !== undefined) shared.providerOptions = request.providerOptions;
+    Object.freeze(shared);
+    sharedTemplates.set(request.tools, shared);
+  }
+  return shared;
 }
 
 /**
@@ -139,74 +334,110 @@ export function keepStep(
   const calls = turn.toolCalls;
   const resultCount = commit ? results.length : 0;
   const callCount = commit ? calls.length : 0;
-  let size = HEADER_SLOTS + resultCount * RESULT_SLOTS;
+  // The results' and calls' slots; the header's are counted below.
+  let size = resultCount * RESULT_SLOTS;
+  let plain = true;
   for (let index = 0; index < resultCount; index++) {
     const result = results[index]!;
     if (result.qualifiedName !== result.toolName) size++;
+    if (plain && resultFlags(result, index < callCount ? calls[index] : undefined) !== PLAIN_RESULT)
+      plain = false;
   }
+  if (!plain) size += resultCount;
   for (let index = 0; index < callCount; index++) {
     const result = results[index];
     if (result === undefined || !isSameCall(calls[index]!, result)) size += CALL_SLOTS;
   }
   const prefix = prefixLength(state, requested);
-  const slots: unknown[] = new Array(size);
-  slots[PREVIOUS] = state.lastStep;
-  slots[RESULT_COUNT] = resultCount;
-  slots[CALL_COUNT] = callCount;
-  slots[REQUEST] = undefined;
-  slots[PREFIX] = prefix;
-  slots[POSITION] = -1;
-  slots[MODEL] = undefined;
+  let shape = 0;
+  let kept: ModelRequest | undefined;
+  let position = -1;
   if (prefix >= 0) {
     // Its history is read from the transcript when the step settles. The run's last
     // request waits there too, outside `state.requests`; after the run's first, one that
     // is the first's but for its step, attempt and model is rebuilt from it then.
-    const template = templateOf(state);
+    const template = templateOf(state, request);
     if (state.lastRequest === request) {
       state.lastRequest = undefined;
-      slots[POSITION] = state.requests.length;
+      position = state.requests.length;
     }
-    if (template !== undefined && slots[POSITION] !== -1 && sameBaseline(request, template)) {
-      slots[REQUEST] = template;
-      slots[MODEL] = request.model;
+    if (template !== undefined && position !== -1 && sameBaseline(request, template)) {
+      kept = template;
+      shape |= TEMPLATE;
+      if (request.model !== template.model) shape |= HAS_MODEL;
     } else {
-      slots[REQUEST] = request;
+      kept = request;
+      shape |= OWN_REQUEST;
       request.messages = AS_PREFIX;
     }
+    if (position !== 0) shape |= HAS_POSITION;
     // The token meter reads the history it measured from the transcript too.
     state.meter.observedAsPrefix(requested.sent, state.messages);
   }
-  slots[ATTEMPTS] = requested.attempts;
+  if (resultCount < INLINE_COUNT) shape |= resultCount << COUNT_SHIFT;
+  else shape |= HAS_COUNT;
+  if (callCount !== resultCount) shape |= HAS_CALL_COUNT;
+  if (plain && resultCount > 0) shape |= PLAIN_RESULTS;
+  const attempts = requested.attempts;
+  if (attempts !== 1) shape |= HAS_ATTEMPTS;
+  if (turn.reasoning !== "") shape |= HAS_REASONING;
+  const reported = turn.usage;
+  const inputTokens = reported.inputTokens ?? 0;
+  const outputTokens = reported.outputTokens ?? 0;
+  const totalTokens = reported.totalTokens ?? inputTokens + outputTokens;
+  if (usage !== undefined) shape |= HAS_USAGE;
+  else {
+    if (totalTokens !== inputTokens + outputTokens) shape |= HAS_TOTAL;
+    if (reported.cacheReadTokens === 0 && reported.cacheWriteTokens === 0) shape |= NO_CACHE_TOKENS;
+    else {
+      if (reported.cacheReadTokens !== undefined) shape |= HAS_CACHE_READ;
+      if (reported.cacheWriteTokens !== undefined) shape |= HAS_CACHE_WRITE;
+    }
+  }
+  let at = FIXED_SLOTS;
+  if (shape & HAS_COUNT) at++;
+  if (shape & HAS_CALL_COUNT) at++;
+  if (prefix >= 0) at++;
+  if (shape & HAS_POSITION) at++;
+  if (shape & HAS_MODEL) at++;
+  if (shape & HAS_ATTEMPTS) at++;
+  if (shape & HAS_REASONING) at++;
+  if (shape & HAS_USAGE) at++;
+  else
+    at +=
+      2 + (shape & HAS_TOTAL ? 1 : 0) + (shape & HAS_CACHE_READ ? 1 : 0) + (shape & HAS_CACHE_WRITE ? 1 : 0);
+  const slots: unknown[] = new Array(at + size);
+  slots[PREVIOUS] = state.lastStep;
+  slots[SHAPE] = shape;
+  slots[REQUEST] = kept;
   slots[INDEX] = state.step;
   slots[TEXT] = turn.text;
-  slots[REASONING] = turn.reasoning;
   slots[FINISH_REASON] = turn.finishReason;
-  if (usage !== undefined) slots[USAGE] = usage;
+  at = FIXED_SLOTS;
+  if (shape & HAS_COUNT) slots[at++] = resultCount;
+  if (shape & HAS_CALL_COUNT) slots[at++] = callCount;
+  if (prefix >= 0) slots[at++] = prefix;
+  if (shape & HAS_POSITION) slots[at++] = position;
+  if (shape & HAS_MODEL) slots[at++] = request.model;
+  if (shape & HAS_ATTEMPTS) slots[at++] = attempts;
+  if (shape & HAS_REASONING) slots[at++] = turn.reasoning;
+  if (usage !== undefined) slots[at++] = usage;
   else {
-    const reported = turn.usage;
-    const inputTokens = reported.inputTokens ?? 0;
-    const outputTokens = reported.outputTokens ?? 0;
-    slots[INPUT_TOKENS] = inputTokens;
-    slots[OUTPUT_TOKENS] = outputTokens;
-    slots[TOTAL_TOKENS] = reported.totalTokens ?? inputTokens + outputTokens;
-    slots[CACHE_READ_TOKENS] = reported.cacheReadTokens;
-    slots[CACHE_WRITE_TOKENS] = reported.cacheWriteTokens;
+    slots[at++] = inputTokens;
+    slots[at++] = outputTokens;
+    if (shape & HAS_TOTAL) slots[at++] = totalTokens;
+    if (shape & HAS_CACHE_READ) slots[at++] = reported.cacheReadTokens;
+    if (shape & HAS_CACHE_WRITE) slots[at++] = reported.cacheWriteTokens;
   }
-  let at = HEADER_SLOTS;
   for (let index = 0; index < resultCount; index++) {
     const result = results[index]!;
     const call = index < callCount ? calls[index]! : undefined;
     const qualifiedAsName = result.qualifiedName === result.toolName;
-    slots[at] =
-      (result.executed ? EXECUTED : 0) |
-      (result.isError ? IS_ERROR : 0) |
-      (result.replayed ? REPLAYED : 0) |
-      (call !== undefined && isSameCall(call, result) ? SAME_CALL : 0) |
-      (qualifiedAsName ? QUALIFIED_AS_NAME : 0);
-    slots[at + 1] = result.toolCallId;
-    slots[at + 2] = result.toolName;
-    slots[at + 3] = result.args;
-    slots[at + 4] = result.result;
+    if (!plain) slots[at++] = resultFlags(result, call);
+    slots[at] = result.toolCallId;
+    slots[at + 1] = result.toolName;
+    slots[at + 2] = keptArgs(call, result.args);
+    slots[at + 3] = result.result;
     at += RESULT_SLOTS;
     if (!qualifiedAsName) slots[at++] = result.qualifiedName;
   }
@@ -226,7 +457,7 @@ export function keepStep(
 export function lastStepFinish(state: RunState): { finishReason: string; usage: Usage } {
   const step = state.lastStep as unknown[] | undefined;
   if (step === undefined) return state.steps[state.steps.length - 1]!;
-  return { finishReason: step[FINISH_REASON] as string, usage: usageOf(step) };
+  return { finishReason: step[FINISH_REASON] as string, usage: readHeader(step).usage };
 }
 
 /** How many steps the run committed, settled or not. */
@@ -235,24 +466,6 @@ export function stepCount(state: RunState): number {
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
     count++;
   return count;
-}
-
-/** The step's usage: the object made for it, or one as `addUsage` (finish-run.ts) makes it. */
-function usageOf(slots: unknown[]): Usage {
-  const made = slots[USAGE];
-  if (typeof made === "object") return made as Usage;
-  const inputTokens = slots[INPUT_TOKENS] as number;
-  const outputTokens = slots[OUTPUT_TOKENS] as number;
-  const totalTokens = slots[TOTAL_TOKENS] as number;
-  const cacheReadTokens = slots[CACHE_READ_TOKENS] as number | undefined;
-  const cacheWriteTokens = slots[CACHE_WRITE_TOKENS] as number | undefined;
-  const usage: Usage =
-    cacheReadTokens !== undefined && cacheWriteTokens !== undefined
-      ? { inputTokens, outputTokens, totalTokens, cacheReadTokens, cacheWriteTokens }
-      : { inputTokens, outputTokens, totalTokens };
-  if (cacheReadTokens !== undefined) usage.cacheReadTokens = cacheReadTokens;
-  if (cacheWriteTokens !== undefined) usage.cacheWriteTokens = cacheWriteTokens;
-  return usage;
 }
 
 /**
@@ -267,41 +480,43 @@ export function settleSteps(state: RunState): void {
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
     chain.push(step);
   state.lastStep = undefined;
-  const { steps, requests } = state;
+  if (chain.length === 0 && state.lastRequest === undefined) return;
+  const steps = ownSteps(state);
+  const requests = ownRequests(state);
   let inserted = 0;
   for (let link = chain.length - 1; link >= 0; link--) {
     const slots = chain[link]!;
-    const resultCount = slots[RESULT_COUNT] as number;
-    const callCount = slots[CALL_COUNT] as number;
-    const prefix = slots[PREFIX] as number;
-    const kept = slots[REQUEST] as ModelRequest | undefined;
+    const header = readHeader(slots);
+    const { resultCount, callCount, prefix } = header;
+    const kept = header.request;
     let request = kept;
-    if (kept !== undefined && slots[MODEL] !== undefined) {
+    if (header.template) {
       // The fields in the order the baseline request has them.
       request = {
         step: slots[INDEX] as number,
-        attempt: slots[ATTEMPTS] as number,
-        system: kept.system,
+        attempt: header.attempts,
+        system: kept!.system,
         messages: state.messages.slice(0, prefix),
-        tools: kept.tools,
-        toolChoice: kept.toolChoice,
-        model: slots[MODEL] as string,
+        tools: kept!.tools,
+        toolChoice: kept!.toolChoice,
+        model: header.model!,
       };
-      if (kept.temperature !== undefined) request.temperature = kept.temperature;
-      if (kept.maxOutputTokens !== undefined) request.maxOutputTokens = kept.maxOutputTokens;
-      if (kept.providerOptions !== undefined) request.providerOptions = kept.providerOptions;
+      if (kept!.temperature !== undefined) request.temperature = kept!.temperature;
+      if (kept!.maxOutputTokens !== undefined) request.maxOutputTokens = kept!.maxOutputTokens;
+      if (kept!.providerOptions !== undefined) request.providerOptions = kept!.providerOptions;
     } else if (kept !== undefined) kept.messages = state.messages.slice(0, prefix);
-    const position = slots[POSITION] as number;
+    const position = header.position;
     if (position >= 0) requests.splice(position + inserted++, 0, request!);
     const toolResults: ToolResultRecord[] = new Array(resultCount);
     const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
-    let at = HEADER_SLOTS;
+    let at = header.at;
+    const plain = ((slots[SHAPE] as number) & PLAIN_RESULTS) !== 0;
     for (let index = 0; index < resultCount; index++) {
-      const flags = slots[at] as number;
-      const toolCallId = slots[at + 1] as string;
-      const toolName = slots[at + 2] as string;
-      const args = slots[at + 3];
-      const result = slots[at + 4];
+      const flags = plain ? PLAIN_RESULT : (slots[at++] as number);
+      const toolCallId = slots[at] as string;
+      const toolName = slots[at + 1] as string;
+      const args = slots[at + 2];
+      const result = slots[at + 3];
       at += RESULT_SLOTS;
       const item: ToolResultRecord = {
         toolCallId,
@@ -328,16 +543,17 @@ export function settleSteps(state: RunState): void {
     steps.push({
       index: slots[INDEX] as number,
       text: slots[TEXT] as string,
-      reasoning: slots[REASONING] as string,
+      reasoning: header.reasoning,
       toolCalls,
       toolResults,
       finishReason: slots[FINISH_REASON] as string,
-      usage: usageOf(slots),
-      attempts: slots[ATTEMPTS] as number,
+      usage: header.usage,
+      attempts: header.attempts,
     });
   }
   // The run's last request, after every request before it.
   if (state.lastRequest !== undefined) {
+    detachHistory(state, state.lastRequest);
     requests.push(state.lastRequest);
     state.lastRequest = undefined;
   }

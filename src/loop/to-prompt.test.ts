@@ -42,4 +42,24 @@ describe("PromptBuilder", () => {
     } as ModelMessage);
     expect(builder.build(undefined, transcript.slice())).toEqual(toPrompt(undefined, transcript));
   });
+
+  it("tells a transcript changed in place from one that grew (given the live list itself)", () => {
+    const builder = new PromptBuilder();
+    const transcript: ModelMessage[] = [user("one"), answer("two"), user("three")];
+    builder.build("A", transcript);
+    // A converted message (plain text content) replaced where it stood: converted again.
+    transcript[0] = user("ONE");
+    transcript.push(answer("four"));
+    expect(builder.build("A", transcript)).toEqual(toPrompt("A", transcript));
+    // A message kept as it is, replaced: converted again too.
+    transcript[1] = answer("TWO");
+    expect(builder.build("A", transcript)).toEqual(toPrompt("A", transcript));
+    // Grown only: the earlier entries are reused, the prompt is still the whole transcript's.
+    const before = builder.build("A", transcript);
+    transcript.push(user("five"), user("six"));
+    const after = builder.build("A", transcript);
+    expect(after).toEqual(toPrompt("A", transcript));
+    expect(after[1]).toBe(before[1]);
+    expect(after[3]).toBe(before[3]);
+  });
 });

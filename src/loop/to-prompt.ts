@@ -60,37 +60,92 @@ export function toPrompt(
  * committed since (the transcript only grows between steps), so the previous prompt is
  * copied and only the new messages are converted: a long run does not convert its whole
  * history again on every step. Anything else (an edited or compacted transcript, another
- * system prompt) is converted whole.
+ * system prompt) is converted whole. The builder keeps no list of the messages it was
+ * given (a step's history may be the live transcript): it tells them by its prompt's
+ * entries, which are the messages themselves but for the few it converted, whose originals
+ * it keeps by position.
  */
 export class PromptBuilder {
   #system: string | undefined;
-  #messages: readonly ModelMessage[] = [];
+  #length = 0;
   #prompt: LanguageModelV3Prompt | undefined;
+  // The messages converted to a new prompt message, by position: most runs convert one at
+  // most (a user message of plain text), kept in two fields; any more in a map.
+  #convertedAt = -1;
+  #convertedFrom: ModelMessage | undefined;
+  #moreConverted: Map<number, ModelMessage> | undefined;
 
   build(system: string | undefined, messages: readonly ModelMessage[]): LanguageModelV3Prompt {
-    const previous = this.#messages;
-    let prompt: LanguageModelV3Prompt;
     const last = this.#prompt;
-    if (last !== undefined && system === this.#system && startsWithAll(messages, previous)) {
-      // Sized once (a copy then pushes would leave it room for half as many again).
-      const offset = system ? 1 : 0;
-      prompt = new Array(messages.length + offset);
-      const kept = previous.length + offset;
-      for (let index = 0; index < kept; index++) prompt[index] = last[index]!;
-      for (let index = previous.length; index < messages.length; index++)
-        prompt[index + offset] = toPromptMessage(messages[index]!);
-    } else prompt = toPrompt(system, messages);
+    const offset = system ? 1 : 0;
+    const kept = this.#length;
+    const reuse =
+      last !== undefined &&
+      system === this.#system &&
+      messages.length >= kept &&
+      startsWithPrompt(
+        messages,
+        kept,
+        last,
+        offset,
+        this.#convertedAt,
+        this.#convertedFrom,
+        this.#moreConverted,
+      );
+    if (!reuse) {
+      this.#convertedAt = -1;
+      this.#convertedFrom = undefined;
+      this.#moreConverted = undefined;
+    }
+    // Sized once (a copy then pushes would leave it room for half as many again).
+    const prompt: LanguageModelV3Prompt = new Array(messages.length + offset);
+    let from = 0;
+    if (reuse) {
+      for (let index = 0; index < kept + offset; index++) prompt[index] = last[index]!;
+      from = kept;
+    } else if (system) prompt[0] = { role: "system", content: system };
+    for (let index = from; index < messages.length; index++) {
+      const message = messages[index]!;
+      const converted = toPromptMessage(message);
+      if (converted !== (message as unknown)) {
+        if (this.#convertedAt === -1) {
+          this.#convertedAt = index;
+          this.#convertedFrom = message;
+        } else {
+          this.#moreConverted ??= new Map();
+          this.#moreConverted.set(index, message);
+        }
+      }
+      prompt[index + offset] = converted;
+    }
     this.#system = system;
-    this.#messages = messages;
+    this.#length = messages.length;
     // Kept as built: providers read a prompt, they do not change it.
     this.#prompt = prompt;
     return prompt;
   }
 }
 
-/** Whether `messages` begins with every message of `prefix` (the same objects, in order). */
-function startsWithAll(messages: readonly ModelMessage[], prefix: readonly ModelMessage[]): boolean {
-  if (messages.length < prefix.length) return false;
-  for (let index = 0; index < prefix.length; index++) if (messages[index] !== prefix[index]) return false;
+/**
+ * Whether `messages` begins with the `length` messages `prompt` was built from (the same
+ * objects, in order): each is its prompt entry, or the original of a converted one (`at`
+ * and `from`, or in `more`). A function, not a private method: a class with one gives each
+ * instance a field of its own for it.
+ */
+function startsWithPrompt(
+  messages: readonly ModelMessage[],
+  length: number,
+  prompt: LanguageModelV3Prompt,
+  offset: number,
+  at: number,
+  from: ModelMessage | undefined,
+  more: Map<number, ModelMessage> | undefined,
+): boolean {
+  for (let index = 0; index < length; index++) {
+    const message = messages[index];
+    if ((message as unknown) === prompt[index + offset]) continue;
+    const original = index === at ? from : more?.get(index);
+    if (original === undefined || original !== message) return false;
+  }
   return true;
 }

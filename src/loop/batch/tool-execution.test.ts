@@ -36,6 +36,46 @@ describe("tool execution", () => {
     },
   );
 
+  it.each(SURFACES)(
+    "%s: a tool that changes its arguments changes its record, not the transcript",
+    async (surface) => {
+      const model = scriptedModel([
+        {
+          toolCalls: [
+            { id: "m", name: "grab", args: { items: ["a"], n: 1 } },
+            { id: "k", name: "keep", args: { b: 2, a: 1 } },
+          ],
+        },
+        { text: "ok" },
+      ]);
+      const agent = createAgent({
+        model,
+        tools: {
+          grab: tool({
+            inputSchema: z.object({ items: z.array(z.string()), n: z.number() }),
+            execute: (args) => {
+              args.items.push("taken");
+              args.n = 2;
+              return "done";
+            },
+          }),
+          // Validation reorders the keys: the record keeps them as the tool got them.
+          keep: tool({ inputSchema: z.object({ a: z.number(), b: z.number() }), execute: () => "kept" }),
+        },
+      });
+      const { result } = await runOn(surface, agent, "go");
+      expect(result.outcome).toBe("completed");
+      const [grabbed, kept] = result.steps[0]!.toolResults;
+      expect(grabbed!.args).toEqual({ items: ["a", "taken"], n: 2 });
+      expect(result.steps[0]!.toolCalls[0]!.args).toEqual({ items: ["a", "taken"], n: 2 });
+      expect(JSON.stringify(kept!.args)).toBe('{"a":1,"b":2}');
+      const assistant = result.messages.find((message) => message.role === "assistant")!;
+      expect(JSON.stringify(assistant.content)).toContain('"input":{"items":["a"],"n":1}');
+      expect(JSON.stringify(assistant.content)).toContain('"input":{"b":2,"a":1}');
+      expect(JSON.stringify(model.calls[1]!.prompt)).toContain('"input":{"items":["a"],"n":1}');
+    },
+  );
+
   it.each(SURFACES)("%s: a tool receives its call id, the run's signal and identity", async (surface) => {
     const seen: ToolExecutionOptions[] = [];
     const model = scriptedModel([{ toolCalls: [{ id: "i1", name: "whoami" }] }, { text: "ok" }]);
