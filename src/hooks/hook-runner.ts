@@ -538,7 +538,8 @@ export class HookRunner {
       }
       // A promise is read once it settles, and counted for `settle()`.
       if (isPending(value)) {
-        const inspections = (this.#pendingInspections ??= { count: 0, idle: undefined, reader: undefined });
+        this.#pendingInspections ??= { count: 0, idle: undefined, reader: undefined };
+        const inspections = this.#pendingInspections;
         inspections.count++;
         let reader: PendingReader;
         if (this.onTrace === undefined) {
