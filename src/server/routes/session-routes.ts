@@ -8,7 +8,7 @@ import { z } from "../../deps/zod.js";
 import { HttpError } from "../http-error.js";
 import { sendJson } from "../json-response.js";
 import { readBody } from "../request-body.js";
-import { appendEvent, type TimelineEvent } from "../run-timeline.js";
+import { appendEvent, eachSent, type TimelineEvent } from "../run-timeline.js";
 import type { ServerContext } from "../server-context.js";
 import { checkSessionId, type SessionMeta } from "../session-directory.js";
 import { endSession } from "../session-end.js";
@@ -89,7 +89,10 @@ export function sessionRoutes(app: Hono, ctx: ServerContext): void {
   app.get("/sessions/:id/events", async (c) => {
     const meta = await ctx.directory.require(c.req.param("id"));
     const channel = new SseChannel(ctx.scrub);
-    const stop = ctx.runs.watch(meta.id, { event: (event) => channel.send(event.type, event) });
+    // A `hook` event goes out as one SSE event per firing, as on the message routes.
+    const stop = ctx.runs.watch(meta.id, {
+      event: (event) => eachSent(event, (sent) => channel.send(sent.type, sent)),
+    });
     const close = () => channel.close();
     c.req.raw.signal.addEventListener("abort", close, { once: true });
     ctx.closing.addEventListener("abort", close, { once: true });
