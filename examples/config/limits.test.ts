@@ -4,6 +4,7 @@
  * condition fails. Both surfaces, `run()` and `stream()`. Time is the test's: only `Date`
  * is faked (limits read `Date.now()`), so the loop's own timers stay real.
  */
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -42,7 +43,8 @@ describe.each(SURFACES)("on %s()", (surface) => {
       model: scriptedModel(offsets.map(() => ({ text: "ok" }))),
     });
     const hooks: string[][] = [];
-    let session = sessionId;
+    // A session of the test's own: the in-memory store does not keep a run's given none.
+    let session = sessionId ?? randomUUID();
     for (const offset of offsets) {
       vi.setSystemTime(START + offset);
       const { result } = await runOn(surface, agent, "go", session ? { sessionId: session } : {});

@@ -154,7 +154,7 @@ describe.each(SURFACES)("on %s()", (surface) => {
       const config = await load("request-context.yaml");
       const model = scriptedModel(loadScript(`${HERE}request-context-script.yaml`));
       const agent = await config.createAgent(undefined, { model, retry: { initialDelayMs: 0 } });
-      const result = await drive(surface, agent, "How do hooks work?");
+      const result = await drive(surface, agent, "How do hooks work?", { sessionId: "s" });
       expect(result.outcome).toBe("completed");
       const live = (version: number) =>
         `<context id="live-snapshot">\n[live] checkout page, version ${version}\n</context>`;

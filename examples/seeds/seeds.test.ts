@@ -9,6 +9,7 @@
  * cooldown). A seed file keeps the seed's text verbatim; what it needs to run as shipped (a
  * scripted model, the tools its policies name) is added around it, marked as added.
  */
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,10 +93,11 @@ async function runSession(
   const model = scriptedModel(script);
   const agent = await loaded.createAgent(options.agent, { model, ...options.overrides });
   const results: RunResult[] = [];
+  // One session for all the inputs, named here: the in-memory store keeps no unnamed one.
+  const sessionId = randomUUID();
   for (const [index, input] of inputs.entries()) {
     options.before?.(index);
-    const sessionId = results[0]?.sessionId;
-    const { result } = await runOn(surface, agent, input, sessionId ? { sessionId } : {});
+    const { result } = await runOn(surface, agent, input, { sessionId });
     results.push(result);
   }
   return { model, results, result: results[0]! };

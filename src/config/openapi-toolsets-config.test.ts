@@ -262,7 +262,9 @@ agents:
       logger: { ...quiet, info: (message) => logged.push(message), warn: (message) => logged.push(message) },
     });
     try {
-      const { result, events } = await runOn(surface, await loaded.createAgent(), "who am I?");
+      const { result, events } = await runOn(surface, await loaded.createAgent(), "who am I?", {
+        sessionId: "s",
+      });
       expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${BILLING_TOKEN}`);
       const error = String(toolResults(result)[0]);
       expect(error).toContain("403");

@@ -194,6 +194,10 @@ export const stateSchema = lazy(() =>
       kind: z.literal("memory"),
       session_ttl: sessionTtl(),
       max_sessions: z.number().int().positive().optional().describe("sessions kept at most (default 10000)"),
+      keep_one_shot: z
+        .boolean()
+        .optional()
+        .describe("also keep the sessions of runs given no session id (default false)"),
     }),
     z.strictObject({
       kind: z.literal("sqlite"),

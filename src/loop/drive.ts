@@ -354,7 +354,9 @@ async function closeRun(
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   const end =
     state.signal.aborted && ended.outcome === "error" ? abortedEnd(ended.text, state.signal) : ended;
-  const save: SaveSessionOptions = open.oneShot ? { ttlMs: runtime.sessions.oneShotTtlMs } : {};
+  const save: SaveSessionOptions = open.oneShot
+    ? { ttlMs: runtime.sessions.oneShotTtlMs, oneShot: true }
+    : {};
   let result: RunResult;
   try {
     result = await finishRun(

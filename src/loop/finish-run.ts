@@ -279,7 +279,11 @@ export async function finishRun(
   session.runs = state.turn + 1;
   // On top of the version this run read, or SessionBusyError: never over another run's turn.
   // A suspension is saved only once its session committed, so a refused commit leaves none.
-  session.version = await runtime.store.saveSession(session, save);
+  // A run that suspends keeps its session whoever named it: its resume continues it.
+  session.version = await runtime.store.saveSession(
+    session,
+    save.oneShot && final.saveSuspension ? { ...save, oneShot: false } : save,
+  );
   if (final.saveSuspension) await final.saveSuspension();
 
   settleSteps(state);

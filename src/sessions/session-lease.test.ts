@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { delay, runOn, SURFACES } from "../../test/support/surfaces.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
+import { SessionNotKeptError } from "../errors/session-not-kept-error.js";
 import {
   createAgent,
   defineHook,
@@ -247,9 +248,73 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
     expect((await store.loadSession("s"))!.messages).toEqual([{ role: "user", content: "theirs" }]);
   });
 
-  it("a run given no sessionId keeps its session for oneShotTtlMs, and leaves no run counter", async () => {
+  it("the in-memory store keeps no session of a run given no sessionId, and refuses to continue one", async () => {
+    const store = new MemoryStore();
+    const ran: string[] = [];
+    const act = tool({
+      description: "acts",
+      inputSchema: { type: "object", properties: { what: { type: "string" } } },
+      execute: ({ what }: { what: string }) => {
+        ran.push(what);
+        return "done";
+      },
+    });
+    const model = scriptedModel([{ text: "one" }, { toolCalls: [{ name: "act", args: { what: "x" } }] }]);
+    const agent = createAgent({ model, store, tools: { act } });
+    const first = (await runOn(surface, agent, "first")).result;
+    // The transcript is in the result; nothing of it stays in the store.
+    expect(users(first)).toEqual(["first"]);
+    expect(store.size).toEqual({ values: 0, windows: 0, sessions: 0 });
+    // Continuing it would start from an empty transcript: the run does nothing instead.
+    const refused = await runOn(surface, agent, "second", { sessionId: first.sessionId }).catch(
+      (error) => error,
+    );
+    expect(SessionNotKeptError.isInstance(refused)).toBe(true);
+    expect(refused.message).toContain(`session "${first.sessionId}" was not kept`);
+    expect(refused.message).toContain("keepOneShot");
+    expect(ran).toEqual([]);
+    expect(model.calls).toHaveLength(1);
+  });
+
+  it("a run given no sessionId that suspends keeps its session on the in-memory store, and its resume completes", async () => {
+    const store = new MemoryStore();
+    const paid: number[] = [];
+    const pay = tool({
+      description: "pays",
+      inputSchema: { type: "object", properties: { amount: { type: "number" } } },
+      execute: ({ amount }: { amount: number }) => {
+        paid.push(amount);
+        return "paid";
+      },
+    });
+    const agent = createAgent({
+      model: scriptedModel([{ toolCalls: [{ name: "pay", args: { amount: 5 } }] }, { text: "done" }]),
+      store,
+      tools: { pay },
+      policies: [policy.askUser("pay")],
+    });
+    const suspended = (await runOn(surface, agent, "pay")).result;
+    expect(suspended.outcome).toBe("suspended");
+    expect((await store.loadSession(suspended.sessionId))!.messages[0]).toEqual({
+      role: "user",
+      content: "pay",
+    });
+    const decisions = [{ id: suspended.approvals![0]!.id, approved: true }];
+    const resumed =
+      surface === "run"
+        ? await agent.resume(suspended.runId, decisions)
+        : await (async () => {
+            const live = agent.resumeStream(suspended.runId, decisions);
+            for await (const _event of live);
+            return live.result;
+          })();
+    expect(resumed.outcome).toBe("completed");
+    expect(paid).toEqual([5]);
+  });
+
+  it("a store that keeps them (keepOneShot) keeps a run's given no sessionId for oneShotTtlMs, and leaves no run counter", async () => {
     let now = 1_000_000;
-    const store = new MemoryStore({ now: () => now });
+    const store = new MemoryStore({ now: () => now, keepOneShot: true });
     const model = scriptedModel([{ text: "one" }, { text: "two" }, { text: "three" }]);
     const agent = createAgent({ model, store, sessions: { oneShotTtlMs: 60_000 } });
     const first = (await runOn(surface, agent, "first")).result;

@@ -30,7 +30,8 @@ export interface SessionOptions {
    */
   leaseMs?: number;
   /**
-   * A run given no `sessionId` starts a session of its own; it is kept this long after its
+   * A run given no `sessionId` starts a session of its own; a store that keeps such sessions
+   * (SQLite, Redis, `new MemoryStore({ keepOneShot: true })`) keeps it this long after its
    * last run (continue it with `result.sessionId` meanwhile). Default 3 600 000 ms (1 h).
    */
   oneShotTtlMs?: number;

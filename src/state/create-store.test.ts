@@ -27,6 +27,16 @@ describe("createStore", () => {
     await store.close();
   });
 
+  it("keep_one_shot: true keeps the sessions of runs given no session id", async () => {
+    const oneShot = { id: "a", messages: [], createdAt: 0, updatedAt: 0, version: 0 };
+    const keeping = createStore({ kind: "memory", keep_one_shot: true });
+    await keeping.saveSession(oneShot, { oneShot: true });
+    expect(await keeping.loadSession("a")).toMatchObject({ id: "a", version: 1 });
+    const dropping = createStore({ kind: "memory" });
+    await dropping.saveSession(oneShot, { oneShot: true });
+    await expect(dropping.loadSession("a")).rejects.toThrow('session "a" was not kept');
+  });
+
   it("resolves a relative sqlite path against baseDir and keeps absolute paths", async () => {
     const relative = createStore({ kind: "sqlite", path: ".hookwise/state.db" }, dir);
     expect(relative.kind).toBe("sqlite");

@@ -14,10 +14,16 @@ import { StateStoreError } from "./state-store-error.js";
 const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
 
 const storeFactories = {
-  memory: (config: { kind: "memory"; session_ttl?: number; max_sessions?: number }) =>
+  memory: (config: {
+    kind: "memory";
+    session_ttl?: number;
+    max_sessions?: number;
+    keep_one_shot?: boolean;
+  }) =>
     new MemoryStore({
       ...(config.session_ttl !== undefined ? { sessionTtlMs: ms(config.session_ttl) } : {}),
       ...(config.max_sessions !== undefined ? { maxSessions: config.max_sessions } : {}),
+      ...(config.keep_one_shot !== undefined ? { keepOneShot: config.keep_one_shot } : {}),
     }),
   sqlite: (config: { kind: "sqlite"; path: string; session_ttl?: number }, baseDir: string) =>
     new SqliteStore({

@@ -31,6 +31,20 @@ describe("MemoryStore stays bounded", () => {
     expect((await store.loadSession("c"))?.version).toBe(2);
   });
 
+  it("keeps no one-shot session; remembers the latest maxSessions ids not kept, to refuse them", async () => {
+    const store = new MemoryStore({ maxSessions: 2 });
+    for (const id of ["a", "b", "c"]) await store.saveSession(session(id), { oneShot: true });
+    expect(store.size.sessions).toBe(0);
+    for (const id of ["b", "c"])
+      await expect(store.loadSession(id)).rejects.toThrow(`session "${id}" was not kept`);
+    // "a" is beyond the bound: an id it no longer remembers is a new session's.
+    expect(await store.loadSession("a")).toBeUndefined();
+    // A one-shot save on top of a kept session (a resumed run) drops it.
+    await store.saveSession(session("d"));
+    await store.saveSession(session("d", 1), { oneShot: true });
+    await expect(store.loadSession("d")).rejects.toThrow('session "d" was not kept');
+  });
+
   it("10,000 one-run sessions with a ttl leave nothing behind once expired", async () => {
     let now = 0;
     const store = new MemoryStore({ now: () => now, maxSessions: 1_000_000 });

@@ -7,6 +7,7 @@
  * as there are entries, so it costs O(1) per write on average).
  */
 import { SessionBusyError } from "../errors/session-busy-error.js";
+import { SessionNotKeptError } from "../errors/session-not-kept-error.js";
 import { decodeJson, encodeJson } from "./json-codec.js";
 import type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
 
@@ -35,6 +36,13 @@ export interface MemoryStoreOptions {
   maxSessions?: number;
   /** A session not committed for this long is dropped (default: kept, within `maxSessions`). */
   sessionTtlMs?: number;
+  /**
+   * Keep the sessions of runs given no `sessionId` too (default false: such a run's
+   * transcript is in its result, and a process serving many one-off runs holds none of
+   * them). Continuing one that was not kept throws `SessionNotKeptError`. A run that
+   * suspends for an approval keeps its session either way, so it can be resumed.
+   */
+  keepOneShot?: boolean;
 }
 
 /**
@@ -56,12 +64,16 @@ export class MemoryStore implements StateStore {
   readonly #now: () => number;
   readonly #maxSessions: number;
   readonly #sessionTtlMs: number | undefined;
+  readonly #keepOneShot: boolean;
+  /** The ids of one-shot sessions not kept (the latest `maxSessions`), to refuse continuing them. */
+  readonly #notKept = new Set<string>();
   #writesSinceSweep = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#now = options.now ?? (() => Date.now());
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#sessionTtlMs = options.sessionTtlMs;
+    this.#keepOneShot = options.keepOneShot ?? false;
     if (!Number.isInteger(this.#maxSessions) || this.#maxSessions < 1)
       throw new TypeError(`MemoryStore: maxSessions must be an integer ≥ 1 (got ${options.maxSessions})`);
   }
@@ -172,7 +184,10 @@ export class MemoryStore implements StateStore {
 
   async loadSession(id: string): Promise<SessionRecord | undefined> {
     const stored = this.#liveSession(id);
-    if (!stored) return undefined;
+    if (!stored) {
+      if (this.#notKept.has(id)) throw new SessionNotKeptError(id);
+      return undefined;
+    }
     // Least recently used goes first: a read counts as a use.
     this.#sessions.delete(id);
     this.#sessions.set(id, stored);
@@ -187,8 +202,14 @@ export class MemoryStore implements StateStore {
     const current = stored?.record.version ?? 0;
     if (current !== record.version) throw SessionBusyError.changed(record.id, record.version, current);
     const version = current + 1;
-    const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
     this.#sessions.delete(record.id);
+    if (options.oneShot && !this.#keepOneShot) {
+      // Not kept: nothing of the run stays (its result has the transcript), only its id.
+      this.#notKept.add(record.id);
+      if (this.#notKept.size > this.#maxSessions) this.#notKept.delete(this.#notKept.values().next().value!);
+      return version;
+    }
+    const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
     this.#sessions.set(record.id, {
       record: {
         ...record,

@@ -43,6 +43,12 @@ export interface SaveSessionOptions {
    * store's own session TTL, if it has one; otherwise the session is kept until deleted.
    */
   ttlMs?: number;
+  /**
+   * The session was started by a run given no `sessionId`, and that run did not suspend. A
+   * store may decline to keep it (the in-memory store does unless made with `keepOneShot`);
+   * a later `loadSession` of its id then throws `SessionNotKeptError`.
+   */
+  oneShot?: boolean;
 }
 
 export interface LeaseOptions {
