@@ -3,8 +3,7 @@
  * The `hookwise` CLI: a face only — it parses arguments, calls the library,
  * prints, and maps outcomes to exit codes. User mistakes get one line, never a stack trace.
  */
-import { realpathSync } from "node:fs";
-import { isatty } from "node:tty";
+import { realpathSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigError, formatIssue } from "../config/config-error.js";
@@ -22,17 +21,44 @@ import { packageVersion } from "./version.js";
 // Each command's module is imported when the command runs, so `hookwise --help` and
 // `hookwise validate` load neither the agent loop nor the server.
 
+/**
+ * A printer on file descriptor `fd` (1 or 2), written with `writeSync`: taking
+ * `process.stdout` first would load the terminal and network stream modules, which
+ * `hookwise validate` and `--help` have no other use for. Where the process's own streams
+ * write synchronously too (files, terminals, pipes on Linux), the two keep their order
+ * when user code prints as well.
+ */
+function fdPrinter(fd: 1 | 2, stream: () => NodeJS.WriteStream): CliIO["stdout"] {
+  let closed = false;
+  const write = (text: string) => {
+    if (closed) return;
+    const bytes = Buffer.from(text);
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The reader went away (`hookwise schema | head`): nothing more to print.
+      if (code === "EPIPE") closed = true;
+      // A descriptor someone made non-blocking, full for now: its stream waits for the reader.
+      else if (code === "EAGAIN") stream().write(bytes.subarray(done));
+      else throw error;
+    }
+  };
+  return { line: (text) => write(`${text}\n`), write };
+}
+
 function ioFromProcess(): CliIO {
-  const printer = (stream: NodeJS.WriteStream) => ({
-    line: (text: string) => void stream.write(`${text}\n`),
-    write: (text: string) => void stream.write(text),
-  });
   return {
-    stdout: printer(process.stdout),
-    stderr: printer(process.stderr),
-    // Asked of the file descriptor: reading `process.stdin` would open a stream on it.
-    isTTY: isatty(0),
-    color: useColor(process.stdout.isTTY, process.env),
+    stdout: fdPrinter(1, () => process.stdout),
+    stderr: fdPrinter(2, () => process.stderr),
+    // Asked when a command needs them (run, resume), for the same reason as above.
+    get isTTY() {
+      return process.getBuiltinModule("node:tty").isatty(0);
+    },
+    get color() {
+      return useColor(process.getBuiltinModule("node:tty").isatty(1), process.env);
+    },
   };
 }
 
@@ -42,7 +68,18 @@ function maskedIO(io: CliIO): CliIO {
     line: (text: string) => printer.line(maskSecrets(text)),
     write: (text: string) => printer.write(maskSecrets(text)),
   });
-  return { ...io, stdout: masked(io.stdout), stderr: masked(io.stderr) };
+  return {
+    stdout: masked(io.stdout),
+    stderr: masked(io.stderr),
+    // Read when asked, as the process's own are.
+    get isTTY() {
+      return io.isTTY;
+    },
+    get color() {
+      return io.color;
+    },
+    ...(io.ask ? { ask: io.ask } : {}),
+  };
 }
 
 export async function main(argv: readonly string[], given: CliIO = ioFromProcess()): Promise<number> {

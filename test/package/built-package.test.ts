@@ -245,4 +245,34 @@ describe("the built package", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("42");
   });
+
+  it("prints validate's answer without loading the terminal or stream modules, and stops quietly at a closed pipe", () => {
+    const cli = join(out, "cli.mjs");
+    const listLoaded = join(root, "test/fixtures/built-package/list-loaded.cjs");
+    const valid = node(["--require", listLoaded, cli, "validate", "examples/quickstart/hookwise.yaml"]);
+    expect(valid.status, valid.stderr).toBe(0);
+    expect(valid.stdout).toContain("examples/quickstart/hookwise.yaml: valid");
+    const loaded = JSON.parse(valid.stderr.split("\n").find((line) => line.startsWith("["))!) as string[];
+    expect(loaded).not.toContain("NativeModule tty");
+    expect(loaded).not.toContain("NativeModule net");
+
+    // `hookwise schema | head -c 10`: the reader leaves early; no EPIPE stack trace.
+    const piped = spawnSync(
+      "bash",
+      [
+        "-o",
+        "pipefail",
+        "-c",
+        `"${process.execPath}" "${cli}" schema | head -c 10 >/dev/null; echo "exit $?"`,
+      ],
+      {
+        cwd: root,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, NODE_COMPILE_CACHE: join(out, "compile-cache") },
+      },
+    );
+    expect(piped.stderr).toBe("");
+    expect(piped.stdout).toBe("exit 0\n");
+  });
 });
