@@ -221,7 +221,7 @@ function makeAgent(model: ReplayModel, hooks: AnyHook[], store?: RoundStore) {
 // and the bare loops each measured in processes of their own.
 const loopModel = replayModel(toolSteps(STEPS));
 const noOps = noOpHooksOnEveryEvent();
-// One agent per fork; its store is emptied between rounds, so sessions do not pile up.
+// One agent per fork; its store is emptied between rounds, so nothing it keeps piles up.
 const roundStore = new RoundStore();
 const plainAgent = makeAgent(loopModel, [], roundStore);
 const hookedAgent = makeAgent(loopModel, noOps.hooks, roundStore);

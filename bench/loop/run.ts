@@ -57,7 +57,7 @@ async function sanityCheck(steps: number): Promise<void> {
 /** The cases at `steps` steps; each is measured in processes of its own (bench/shared/forks.ts). */
 function casesAt(steps: number) {
   const model = replayModel(toolSteps(steps));
-  // One agent per fork; its store is emptied between rounds, so sessions do not pile up.
+  // One agent per fork; its store is emptied between rounds, so nothing it keeps piles up.
   const store = new RoundStore();
   const agent = makeAgent(model, steps, store);
   const fresh = () => store.reset();

@@ -209,8 +209,9 @@ export async function drain<T>(live: AsyncIterable<unknown> & { result: Promise<
 
 /**
  * The in-memory store, emptied between rounds (`reset`, untimed): every run still loads,
- * counts and saves its session through it, but the sessions of earlier rounds do not pile
- * up, so one agent serves a whole fork (no agent built per round, no garbage of it).
+ * counts and saves its session through it (a run given no sessionId is not kept, as with
+ * the default store), and what else the store holds (rate windows, run counters) does not
+ * pile up, so one agent serves a whole fork (no agent built per round, no garbage of it).
  */
 export class RoundStore implements StateStore {
   readonly kind = "memory";

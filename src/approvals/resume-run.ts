@@ -55,6 +55,7 @@ function resumePoint(
   return {
     runId: record.runId,
     sessionId: record.sessionId,
+    oneShot: record.oneShot === true,
     restore(state) {
       bindResumeContext(state, { claim, onceKeys });
       state.messages = record.messages.slice();

@@ -147,7 +147,8 @@ export function suspendStep(
     text,
     reason: `awaiting approval: ${names} (${approvals.length} pending; resume with agent.resume or hookwise resume)`,
     approvals,
-    saveSuspension: () => saveSuspension(runtime, state, suspension),
+    saveSuspension: (oneShot) =>
+      saveSuspension(runtime, state, oneShot ? { ...suspension, oneShot } : suspension),
   };
 }
 

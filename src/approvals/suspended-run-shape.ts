@@ -65,6 +65,7 @@ const suspendedRun = lazy(() =>
       entries: z.array(entry()),
     }),
     onceKeys: z.array(z.string()),
+    oneShot: z.boolean().optional(),
   }),
 );
 

@@ -30,8 +30,11 @@ import { packageVersion } from "./version.js";
  */
 function fdPrinter(fd: 1 | 2, stream: () => NodeJS.WriteStream): CliIO["stdout"] {
   let closed = false;
+  let queued: NodeJS.WriteStream | undefined;
   const write = (text: string) => {
     if (closed) return;
+    // Once the stream holds bytes, everything after goes behind them, in order.
+    if (queued) return void queued.write(text);
     const bytes = Buffer.from(text);
     let done = 0;
     try {
@@ -41,8 +44,14 @@ function fdPrinter(fd: 1 | 2, stream: () => NodeJS.WriteStream): CliIO["stdout"]
       // The reader went away (`hookwise schema | head`): nothing more to print.
       if (code === "EPIPE") closed = true;
       // A descriptor someone made non-blocking, full for now: its stream waits for the reader.
-      else if (code === "EAGAIN") stream().write(bytes.subarray(done));
-      else throw error;
+      else if (code === "EAGAIN") {
+        queued = stream();
+        queued.on("error", (streamError: NodeJS.ErrnoException) => {
+          if (streamError.code !== "EPIPE") throw streamError;
+          closed = true;
+        });
+        queued.write(bytes.subarray(done));
+      } else throw error;
     }
   };
   return { line: (text) => write(`${text}\n`), write };

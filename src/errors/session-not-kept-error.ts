@@ -13,7 +13,7 @@ export class SessionNotKeptError extends HookwiseError {
   constructor(sessionId: string) {
     super(
       `session "${sessionId}" was not kept: a run given no sessionId started it, and the in-memory ` +
-        "store keeps only sessions named by their caller. Give the first run a sessionId of your " +
+        "store does not keep such sessions once their run ends. Give the first run a sessionId of your " +
         'own (run(input, { sessionId: "chat-1" })) and pass the same one to continue, or use a store ' +
         "that keeps such sessions (new MemoryStore({ keepOneShot: true }), SQLite or Redis).",
     );

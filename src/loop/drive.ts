@@ -5,6 +5,7 @@
  * here over plain data; hooks are dispatched by the HookRunner.
  */
 import { nodeCrypto } from "../deps/node-crypto.js";
+import { SessionNotKeptError } from "../errors/session-not-kept-error.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import type { ModelTurn } from "../models/language-model.js";
@@ -38,6 +39,8 @@ import type { LoopRuntime, RunEnd, RunOptions, StepRequestOutcome } from "./type
 export interface ResumePoint {
   readonly runId: string;
   readonly sessionId: string;
+  /** The suspended run was given no sessionId (its session is kept for the one-shot time). */
+  readonly oneShot: boolean;
   /** Puts the saved transcript, steps, trace and usage back into the new run state. */
   restore(state: RunState): void;
   /** Settles the pending batch, commits the step, and continues with `runSteps`. */
@@ -183,8 +186,12 @@ class OpenRun {
 
   constructor(
     readonly sessionId: string,
-    /** A session the agent named itself (no sessionId given) is not kept forever. */
-    readonly oneShot: boolean,
+    /**
+     * A session the agent named itself (no sessionId given): `fresh`, not kept by a store
+     * that keeps no such session; `resumed` (its run waited for an approval), kept for the
+     * one-shot time on every store; false: the caller's.
+     */
+    readonly oneShot: "fresh" | "resumed" | false,
   ) {}
 }
 
@@ -222,7 +229,10 @@ async function openRun(
   const started = Date.now();
   const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
   if (locking) await locking;
-  const open = new OpenRun(sessionId, resumed === undefined && options.sessionId === undefined);
+  const open = new OpenRun(
+    sessionId,
+    resumed ? resumed.oneShot && "resumed" : options.sessionId === undefined && "fresh",
+  );
   try {
     await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
   } catch (error) {
@@ -265,7 +275,13 @@ async function setUp(
   if (composed.abortable) open.signal = composed;
   const { signal } = composed;
 
-  const existing = await runtime.store.loadSession(sessionId);
+  // A transcript passed in needs no stored one: a session the store did not keep is no error.
+  const existing = options.messages
+    ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
+        if (SessionNotKeptError.isInstance(error)) return undefined;
+        throw error;
+      })
+    : await runtime.store.loadSession(sessionId);
   const now = Date.now();
   const session: SessionRecord = existing ?? {
     id: sessionId,
@@ -354,9 +370,12 @@ async function closeRun(
   // Wherever the abort surfaced (model, backoff, tool, between steps), one reason says so.
   const end =
     state.signal.aborted && ended.outcome === "error" ? abortedEnd(ended.text, state.signal) : ended;
-  const save: SaveSessionOptions = open.oneShot
-    ? { ttlMs: runtime.sessions.oneShotTtlMs, oneShot: true }
-    : {};
+  const save: SaveSessionOptions =
+    open.oneShot === "fresh"
+      ? { ttlMs: runtime.sessions.oneShotTtlMs, oneShot: true }
+      : open.oneShot === "resumed"
+        ? { ttlMs: runtime.sessions.oneShotTtlMs }
+        : {};
   let result: RunResult;
   try {
     result = await finishRun(

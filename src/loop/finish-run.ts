@@ -279,12 +279,18 @@ export async function finishRun(
   session.runs = state.turn + 1;
   // On top of the version this run read, or SessionBusyError: never over another run's turn.
   // A suspension is saved only once its session committed, so a refused commit leaves none.
-  // A run that suspends keeps its session whoever named it: its resume continues it.
+  // A run that suspends keeps its session whoever named it: its resume continues it. So
+  // does a run whose compaction archived messages (they are in no result).
+  const keep = final.saveSuspension !== undefined || (session.archived?.length ?? 0) > 0;
   session.version = await runtime.store.saveSession(
     session,
-    save.oneShot && final.saveSuspension ? { ...save, oneShot: false } : save,
+    save.oneShot && keep ? { ...save, oneShot: false } : save,
   );
-  if (final.saveSuspension) await final.saveSuspension();
+  // Only a one-shot session's save has a time of its own.
+  if (final.saveSuspension) await final.saveSuspension(save.ttlMs !== undefined);
+  // A session the store did not keep has no next run: its hooks' session scope goes too.
+  if (save.oneShot && !keep && runtime.store.keepsOneShot === false)
+    runtime.sessionScratch.delete(state.sessionId);
 
   settleSteps(state);
   const events = state.runner.events();

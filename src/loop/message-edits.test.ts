@@ -292,6 +292,37 @@ describe("flow.compact", () => {
   );
 });
 
+test.each(SURFACES)(
+  "a run given no sessionId whose compaction archived messages keeps its session on the in-memory store (%s)",
+  async (surface) => {
+    const lookup = tool({ inputSchema: z.object({}), execute: () => "42" });
+    const model = scriptedModel([{ toolCalls: [{ name: "lookup" }] }, { text: "done" }]);
+    const agent = createAgent({
+      model,
+      tools: { lookup },
+      hooks: [
+        defineHook({
+          name: "compact-before-step-1",
+          on: "step_start",
+          kind: "transform",
+          handler: (event, ctx) => {
+            if (event.step !== 1) return;
+            return flow.compact({
+              remove: ctx.messages.filter((message) => message.role !== "user"),
+              replacement: [note("earlier: the lookup said 42")],
+            });
+          },
+        }),
+      ],
+    });
+    const { result } = await runOn(surface, { agent }, "what is it?");
+    expect(result.outcome).toBe("completed");
+    // What compaction removed is in no result: the session keeps it.
+    const kept = await agent.runtime.store.loadSession(result.sessionId);
+    expect(kept!.archived).toHaveLength(2);
+  },
+);
+
 describe("flow.compact: a message the replacement puts back", () => {
   test.each(SURFACES)("was moved, not removed: it is not archived (%s)", async (surface) => {
     const store = new MemoryStore();

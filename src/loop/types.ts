@@ -102,7 +102,7 @@ export interface RunEnd {
    * `suspended`: writes the suspended run to the store. `finishRun` calls it once the run's
    * inspections settled, so the saved trace is complete.
    */
-  saveSuspension?: () => Promise<void>;
+  saveSuspension?: (oneShot: boolean) => Promise<void>;
 }
 
 export type StepRequestOutcome =

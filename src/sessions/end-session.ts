@@ -4,6 +4,7 @@
  * transcript stays in the store unless the caller asks for it to be deleted.
  */
 import { nodeCrypto } from "../deps/node-crypto.js";
+import { SessionNotKeptError } from "../errors/session-not-kept-error.js";
 import type { EventPayload } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
@@ -25,7 +26,11 @@ export async function endSession(
 ): Promise<void> {
   const runner = new HookRunner({ registries: [{ registry: runtime.registry, depth: 0 }], log: runtime.log });
   if (runner.wants("session_end")) {
-    const record = await runtime.store.loadSession(sessionId);
+    // A one-shot session its store did not keep ends with no stored transcript.
+    const record = await runtime.store.loadSession(sessionId).catch((error: unknown) => {
+      if (SessionNotKeptError.isInstance(error)) return undefined;
+      throw error;
+    });
     const sessionScratch = runtime.sessionScratch.get(sessionId) ?? new Scratchpad();
     const runScratch = new Scratchpad(sessionScratch);
     // A context outside any run: identity, the transcript as stored, empty run scopes.

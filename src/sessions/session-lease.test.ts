@@ -310,6 +310,51 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
           })();
     expect(resumed.outcome).toBe("completed");
     expect(paid).toEqual([5]);
+    // It waited for a person: kept for the one-shot time after its resume too.
+    expect((await store.loadSession(suspended.sessionId))!.messages.at(-1)).toMatchObject({
+      role: "assistant",
+    });
+  });
+
+  it("a session not kept: continued with its transcript passed in, ended with endSession, its hooks' session scope dropped", async () => {
+    const store = new MemoryStore();
+    const ended: number[] = [];
+    const model = scriptedModel([{ text: "one" }, { text: "two" }]);
+    const agent = createAgent({
+      model,
+      store,
+      hooks: [
+        defineHook({
+          name: "remember",
+          on: "run_start",
+          kind: "inspect",
+          handler: (_event, context) => {
+            context.scratch.session.set("seen", true);
+          },
+        }),
+        defineHook({
+          name: "ended",
+          on: "session_end",
+          kind: "inspect",
+          handler: (_event, context) => {
+            ended.push(context.messages.length);
+          },
+        }),
+      ],
+    });
+    const first = (await runOn(surface, agent, "first")).result;
+    expect(agent.runtime.sessionScratch.has(first.sessionId)).toBe(false);
+    // A client that holds the transcript passes it back: nothing is lost, so no error.
+    const second = (
+      await runOn(surface, agent, "second", { sessionId: first.sessionId, messages: first.messages })
+    ).result;
+    expect(users(second)).toEqual(["first", "second"]);
+    expect(JSON.stringify(model.calls[1]!.prompt)).toContain("one");
+    // That run named its session: it is kept, and ends as any other.
+    await agent.endSession(first.sessionId);
+    const lone = (await runOn(surface, agent, "alone")).result;
+    await agent.endSession(lone.sessionId);
+    expect(ended).toEqual([4, 0]);
   });
 
   it("a store that keeps them (keepOneShot) keeps a run's given no sessionId for oneShotTtlMs, and leaves no run counter", async () => {

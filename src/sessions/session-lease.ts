@@ -32,7 +32,8 @@ export interface SessionOptions {
   /**
    * A run given no `sessionId` starts a session of its own; a store that keeps such sessions
    * (SQLite, Redis, `new MemoryStore({ keepOneShot: true })`) keeps it this long after its
-   * last run (continue it with `result.sessionId` meanwhile). Default 3 600 000 ms (1 h).
+   * last run (continue it with `result.sessionId` meanwhile); so does every store once its
+   * run waited for an approval. Default 3 600 000 ms (1 h).
    */
   oneShotTtlMs?: number;
 }

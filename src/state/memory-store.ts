@@ -38,8 +38,8 @@ export interface MemoryStoreOptions {
   sessionTtlMs?: number;
   /**
    * Keep the sessions of runs given no `sessionId` too (default false: such a run's
-   * transcript is in its result, and a process serving many one-off runs holds none of
-   * them). Continuing one that was not kept throws `SessionNotKeptError`. A run that
+   * transcript is in its result, and a process serving many one-off runs does not hold
+   * their transcripts). Continuing one that was not kept throws `SessionNotKeptError`. A run that
    * suspends for an approval keeps its session either way, so it can be resumed.
    */
   keepOneShot?: boolean;
@@ -57,6 +57,7 @@ export class MemoryStore implements StateStore {
   readonly kind = "memory";
   readonly location = "memory";
   readonly sharing = "process";
+  readonly keepsOneShot: boolean;
   readonly #values = new Map<string, Entry>();
   readonly #windows = new Map<string, Window>();
   readonly #sessions = new Map<string, StoredSession>();
@@ -64,7 +65,6 @@ export class MemoryStore implements StateStore {
   readonly #now: () => number;
   readonly #maxSessions: number;
   readonly #sessionTtlMs: number | undefined;
-  readonly #keepOneShot: boolean;
   /** The ids of one-shot sessions not kept (the latest `maxSessions`), to refuse continuing them. */
   readonly #notKept = new Set<string>();
   #writesSinceSweep = 0;
@@ -73,7 +73,7 @@ export class MemoryStore implements StateStore {
     this.#now = options.now ?? (() => Date.now());
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#sessionTtlMs = options.sessionTtlMs;
-    this.#keepOneShot = options.keepOneShot ?? false;
+    this.keepsOneShot = options.keepOneShot ?? false;
     if (!Number.isInteger(this.#maxSessions) || this.#maxSessions < 1)
       throw new TypeError(`MemoryStore: maxSessions must be an integer ≥ 1 (got ${options.maxSessions})`);
   }
@@ -203,7 +203,7 @@ export class MemoryStore implements StateStore {
     if (current !== record.version) throw SessionBusyError.changed(record.id, record.version, current);
     const version = current + 1;
     this.#sessions.delete(record.id);
-    if (options.oneShot && !this.#keepOneShot) {
+    if (options.oneShot && !this.keepsOneShot) {
       // Not kept: nothing of the run stays (its result has the transcript), only its id.
       this.#notKept.add(record.id);
       if (this.#notKept.size > this.#maxSessions) this.#notKept.delete(this.#notKept.values().next().value!);

@@ -74,6 +74,11 @@ export interface StateStore {
    * "memory". Never holds a secret.
    */
   readonly location: string;
+  /**
+   * False when the store keeps no session of a run given no sessionId (`saveSession` with
+   * `oneShot`); such a run's in-process state goes with it. Unset: kept.
+   */
+  readonly keepsOneShot?: boolean;
   get<T = unknown>(key: string): Promise<T | undefined>;
   /** `ttlMs`: the value expires after this long. */
   set(key: string, value: unknown, options?: { ttlMs?: number }): Promise<void>;

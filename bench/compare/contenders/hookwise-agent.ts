@@ -32,7 +32,7 @@ function asHooks(on: AnyHook["on"], kind: AnyHook["kind"], hooks: readonly Hook[
   return hooks.map((handler, index) => ({ name: `${on}_${index}`, on, kind, handler }) as unknown as AnyHook);
 }
 
-/** The agent and its store (emptied between timed rounds, so one-shot sessions do not pile up). */
+/** The agent and its store (emptied between timed rounds, so nothing the store keeps piles up). */
 export function hookwiseAgent(
   { script, hooks }: ContenderOptions,
   surface: string,
