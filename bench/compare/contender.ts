@@ -42,6 +42,10 @@ export const CONTENDERS = {
 
 /** Contenders bench/scale measures besides the table's. */
 export const EXTRA_CONTENDERS = {
+  plainStream: {
+    heading: ["plain loop", "over doStream"],
+    load: () => import("./contenders/plain-stream.js"),
+  },
   hookwiseStreamQuiet: {
     heading: ["hookwise", "stream(), hookEvents: false"],
     load: () => import("./contenders/hookwise-stream-quiet.js"),

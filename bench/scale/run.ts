@@ -12,6 +12,9 @@
  *   (d) stream() at 50 hooks per seam ≤ 2× run() at the same hooks;
  *   (e) ≤ 8 KB heap per in-flight 10-step run, no hooks (1,000 runs parked at step 5, after
  *       forced GC).
+ *     It also prints a plain loop over the model's stream (doStream) at the same hooks: what
+ *     reading a model's stream costs a loop that adds nothing, so what stream() adds beside it
+ *     shows. On Node 20 most of it is making the model's ReadableStream, once per model call.
  * (stream() at no hooks against the plain doStream loop is bench/loop's.)
  *
  *   npm run build && npx tsx bench/scale/run.ts   (measures dist/, what ships)
@@ -72,6 +75,8 @@ const CASES = {
   streamSync0: spec("time", "hookwiseStream", 0),
   plainSync50: spec("time", "plain", 50),
   plainAsync50: spec("time", "plain", 50, "async"),
+  plainStreamSync0: spec("time", "plainStream", 0),
+  plainStreamSync50: spec("time", "plainStream", 50),
 };
 const CONCURRENT = spec("concurrent", "hookwiseRun", 50, "async");
 const HEAP = spec("heap", "hookwiseRun", 0);
@@ -186,7 +191,21 @@ async function main(): Promise<void> {
     "stream({ hookEvents: false }), 50 sync hooks per seam",
     us("streamQuietSync50"),
     "µs/run",
-    `${(us("streamQuietSync50") / us("runSync50")).toFixed(2)}× run() (no hook events in the stream)\n`,
+    `${(us("streamQuietSync50") / us("runSync50")).toFixed(2)}× run() (no hook events in the stream)`,
+  );
+  // What any streaming loop pays that run() does not: the model's stream parts, read one by one.
+  row("plain loop over doStream, no hooks", us("plainStreamSync0"), "µs/run");
+  row(
+    "plain loop over doStream, 50 sync hooks per seam",
+    us("plainStreamSync50"),
+    "µs/run",
+    `${(us("plainStreamSync50") / us("plainSync50")).toFixed(2)}× the plain loop over doGenerate`,
+  );
+  console.log(
+    `    the model's stream costs the plain loop ${(us("plainStreamSync50") - us("plainSync50")).toFixed(1)} µs per run; ` +
+      `stream() costs ${(us("streamSync50") - us("runSync50")).toFixed(1)} µs more than run() ` +
+      `(${(us("streamSync50") / us("plainStreamSync50")).toFixed(2)}× the plain doStream loop, ` +
+      `against run()'s ${(us("runSync50") / us("plainSync50")).toFixed(2)}× the plain loop)\n`,
   );
 
   console.log("(e) heap per in-flight run (runs parked at model call 6 of 11, after forced GC)");

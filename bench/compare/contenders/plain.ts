@@ -5,6 +5,7 @@
  */
 import type {
   LanguageModelV3,
+  LanguageModelV3CallOptions,
   LanguageModelV3Content,
   LanguageModelV3FunctionTool,
   LanguageModelV3Prompt,
@@ -45,8 +46,21 @@ async function fire(hooks: readonly Hook[], payload: unknown): Promise<void> {
   }
 }
 
+/** One model call: what the model answered, as content parts. */
+export type CallModel = (
+  model: LanguageModelV3,
+  options: LanguageModelV3CallOptions,
+) => PromiseLike<{ content: LanguageModelV3Content[] }>;
+
+const generate: CallModel = (model, options) => model.doGenerate(options);
+
 /** bareLoop with the four seams: the same steps, one `fire` per seam. */
-async function hookedLoop(model: LanguageModelV3, maxSteps: number, hooks: SeamHooks): Promise<string> {
+export async function hookedLoop(
+  model: LanguageModelV3,
+  maxSteps: number,
+  hooks: SeamHooks,
+  call: CallModel = generate,
+): Promise<string> {
   const prompt: LanguageModelV3Prompt = [
     { role: "system", content: INSTRUCTIONS },
     { role: "user", content: [{ type: "text", text: INPUT }] },
@@ -55,7 +69,7 @@ async function hookedLoop(model: LanguageModelV3, maxSteps: number, hooks: SeamH
   for (let step = 0; step < maxSteps; step++) {
     const options = { prompt, tools: toolSpecs, toolChoice: { type: "auto" as const } };
     await fire(hooks.beforeModel, options);
-    const result = await model.doGenerate(options);
+    const result = await call(model, options);
     await fire(hooks.afterModel, result);
     const calls = result.content.filter(
       (part): part is Extract<LanguageModelV3Content, { type: "tool-call" }> => part.type === "tool-call",
