@@ -37,7 +37,7 @@ const PASS = [...(quick ? ["--quick"] : []), ...(wall ? ["--wall"] : [])];
 const BUDGET: Budget = {
   clock: wall ? "wall" : "cpu",
   ...(quick
-    ? { warmupMs: 120, measureMs: 250, rounds: 7, minRounds: 2, parked: 200, minParked: 50, parkMs: 800 }
+    ? { warmupMs: 600, measureMs: 250, rounds: 7, minRounds: 2, parked: 200, minParked: 50, parkMs: 800 }
     : {
         // The JIT must be done before timing starts: the CPU clock counts its background
         // compiler threads too. After 300 ms, hookwise run()'s median read 93–125 µs against

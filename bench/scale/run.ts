@@ -47,7 +47,7 @@ const PAIR_FORKS = quick ? 1 : 3;
 const BUDGET: Budget = {
   clock: "cpu",
   ...(quick
-    ? { warmupMs: 150, measureMs: 300, rounds: 7, minRounds: 2, parked: 1000, minParked: 200, parkMs: 3000 }
+    ? { warmupMs: 600, measureMs: 300, rounds: 7, minRounds: 2, parked: 1000, minParked: 200, parkMs: 3000 }
     : {
         // The JIT must be done before timing starts: the CPU clock counts its background
         // compiler threads too. After 300 ms, hookwise run()'s median read 93–125 µs against
