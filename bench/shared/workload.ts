@@ -159,6 +159,25 @@ export async function bareLoop(
   return toolCalls;
 }
 
+/** Reads one model call's stream to its end: its text deltas joined, its tool calls in order. */
+export async function streamedContent(
+  model: LanguageModelV3,
+  options: LanguageModelV3CallOptions,
+): Promise<{ content: LanguageModelV3Content[] }> {
+  const { stream } = await model.doStream(options);
+  const content: LanguageModelV3Content[] = [];
+  let text = "";
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === "text-delta") text += value.delta;
+    else if (value.type === "tool-call") content.push(value);
+  }
+  if (text) content.unshift({ type: "text", text });
+  return { content };
+}
+
 /** The same bare loop over doStream: reads every part, folds tool calls, same seams. */
 export async function bareStreamLoop(model: LanguageModelV3, maxSteps: number): Promise<number> {
   const prompt: LanguageModelV3Prompt = [
@@ -167,17 +186,11 @@ export async function bareStreamLoop(model: LanguageModelV3, maxSteps: number): 
   ];
   let toolCalls = 0;
   for (let step = 0; step < maxSteps; step++) {
-    const { stream } = await model.doStream({ prompt, tools: bareToolSpecs, toolChoice: { type: "auto" } });
-    const content: LanguageModelV3Content[] = [];
-    let text = "";
-    const reader = stream.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (value.type === "text-delta") text += value.delta;
-      else if (value.type === "tool-call") content.push(value);
-    }
-    if (text) content.unshift({ type: "text", text });
+    const { content } = await streamedContent(model, {
+      prompt,
+      tools: bareToolSpecs,
+      toolChoice: { type: "auto" },
+    });
     prompt.push({ role: "assistant", content: content as never });
     const calls = content.filter(
       (part): part is Extract<LanguageModelV3Content, { type: "tool-call" }> => part.type === "tool-call",

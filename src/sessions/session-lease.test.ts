@@ -53,6 +53,17 @@ const STORES = {
 /** A store other processes could share: runs hold the session's lease in it. */
 const sharedStore = () => STORES.sqlite()[0];
 
+/** A tool that records each amount it pays in `paid`. */
+const payTool = (paid: number[]) =>
+  tool({
+    description: "pays",
+    inputSchema: { type: "object", properties: { amount: { type: "number" } } },
+    execute: ({ amount }: { amount: number }) => {
+      paid.push(amount);
+      return "paid";
+    },
+  });
+
 const users = (result: RunResult) =>
   result.messages.filter((message) => message.role === "user").map((message) => message.content);
 
@@ -222,14 +233,7 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
         return "done";
       },
     });
-    const pay = tool({
-      description: "pays",
-      inputSchema: { type: "object", properties: { amount: { type: "number" } } },
-      execute: ({ amount }: { amount: number }) => {
-        paid.push(amount);
-        return "paid";
-      },
-    });
+    const pay = payTool(paid);
     const agent = createAgent({
       model: scriptedModel([
         { toolCalls: [{ name: "intrude", args: {} }] },
@@ -279,14 +283,7 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
   it("a run given no sessionId that suspends keeps its session on the in-memory store, and its resume completes", async () => {
     const store = new MemoryStore();
     const paid: number[] = [];
-    const pay = tool({
-      description: "pays",
-      inputSchema: { type: "object", properties: { amount: { type: "number" } } },
-      execute: ({ amount }: { amount: number }) => {
-        paid.push(amount);
-        return "paid";
-      },
-    });
+    const pay = payTool(paid);
     const agent = createAgent({
       model: scriptedModel([{ toolCalls: [{ name: "pay", args: { amount: 5 } }] }, { text: "done" }]),
       store,
