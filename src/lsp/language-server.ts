@@ -2,7 +2,8 @@
  * One language server process spoken to over stdio with LSP (vscode-languageserver-protocol).
  * `diagnose(file, text)` opens the document (or sends its new full text), then waits for
  * the server's `textDocument/publishDiagnostics` for it: the first one after the change,
- * plus a short quiet period for servers that publish in several rounds. Diagnoses run one
+ * plus a quiet period for servers that publish in several rounds (typescript-language-server
+ * publishes its syntax check first, then its type check). Diagnoses run one
  * at a time per server, so a late publication of an earlier change is never mistaken for
  * the answer to a later one. A server that dies is started again on the next diagnose.
  */
@@ -18,9 +19,18 @@ import type { LanguageServerSpec } from "./language-server-spec.js";
 export interface DiagnoseOptions {
   /** How long to wait for the diagnostics (default 30 s: a cold TypeScript server takes a few). */
   timeoutMs?: number;
-  /** Quiet period after a publication before answering (default 250 ms). */
+  /**
+   * Quiet period after a publication before answering: at least this (default 250 ms), and
+   * at least as long as the server took to publish its first round after the change, up to
+   * `MAX_SETTLE_MS`. A server that is slow to answer (cold, or on a busy machine) is as slow
+   * with its later rounds; a fixed window would answer with the first round alone, and a
+   * type error would go unreported.
+   */
   settleMs?: number;
 }
+
+/** The longest quiet period a slow first round stretches the window to. */
+const MAX_SETTLE_MS = 5_000;
 
 type Protocol = typeof import("vscode-languageserver-protocol/node");
 
@@ -69,9 +79,12 @@ export class LanguageServer {
     const timeoutMs = options.timeoutMs ?? 30_000;
     const settleMs = options.settleMs ?? 250;
     let fail: (error: Error) => void = () => {};
+    // When the change goes out; the first round's delay sets the quiet period (see settleMs).
+    let sentAt = 0;
     const answer = new Promise<Diagnostic[]>((resolve, reject) => {
       let latest: Diagnostic[] | undefined;
       let settle: NodeJS.Timeout | undefined;
+      let quietMs = settleMs;
       const listeners = this.#listeners.get(uri) ?? new Set<Listener>();
       this.#listeners.set(uri, listeners);
       const finish = (error?: Error) => {
@@ -82,17 +95,22 @@ export class LanguageServer {
         else resolve(latest ?? []);
       };
       const listener: Listener = (diagnostics) => {
+        if (latest === undefined)
+          quietMs = Math.max(settleMs, Math.min(performance.now() - sentAt, MAX_SETTLE_MS));
         latest = diagnostics;
         clearTimeout(settle);
-        settle = setTimeout(() => finish(), settleMs);
+        settle = setTimeout(() => finish(), quietMs);
       };
+      // At the deadline, the rounds published so far are the answer; none is an error.
       const timer = setTimeout(
         () =>
           finish(
-            new LanguageServerError({
-              server: this.spec.id,
-              message: `no diagnostics for ${file} within ${timeoutMs} ms`,
-            }),
+            latest !== undefined
+              ? undefined
+              : new LanguageServerError({
+                  server: this.spec.id,
+                  message: `no diagnostics for ${file} within ${timeoutMs} ms`,
+                }),
           ),
         timeoutMs,
       );
@@ -103,6 +121,7 @@ export class LanguageServer {
       );
     });
     const version = server.documents.get(uri);
+    sentAt = performance.now();
     try {
       if (version === undefined) {
         server.documents.set(uri, 1);

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { openResourceCount } from "../tools/open-resources.js";
 import { atLeast, formatDiagnostics } from "./format-diagnostics.js";
+import type { LanguageServerSpec } from "./language-server-spec.js";
 import { LanguageServers } from "./language-servers.js";
 
 const root = mkdtempSync(join(tmpdir(), "hookwise-lsp-"));
@@ -41,4 +43,64 @@ describe("LanguageServers (real typescript-language-server)", () => {
     expect(pool.size).toBe(0);
     expect(openResourceCount()).toBe(1); // only the suite's shared pool
   }, 60_000);
+});
+
+describe("a server that publishes in two rounds (an empty one, then the error)", () => {
+  const fixture = fileURLToPath(new URL("../../test/fixtures/lsp/rounds-server.mjs", import.meta.url));
+  const rounds = (firstMs: number, gapMs: number): LanguageServerSpec => ({
+    id: `rounds-${firstMs}-${gapMs}`,
+    command: process.execPath,
+    args: [fixture, String(firstMs), String(gapMs)],
+    extensions: [".rounds"],
+  });
+
+  it.each([
+    // A quick first round: the 250 ms quiet period covers a 100 ms gap.
+    [0, 100],
+    // A slow first round (a cold server, a busy machine): the gap (400 ms) is longer than
+    // 250 ms, and the quiet period stretches to the first round's delay (600 ms).
+    [600, 400],
+  ])(
+    "first round after %i ms, the error %i ms later: the answer holds the error",
+    async (firstMs, gapMs) => {
+      const pool = new LanguageServers({ root, servers: [rounds(firstMs, gapMs)] });
+      try {
+        const answer = await pool.diagnose("a.rounds", "const x: number = 'text';\n");
+        expect(answer?.server).toBe(`rounds-${firstMs}-${gapMs}`);
+        expect(answer?.diagnostics.map((item) => item.code)).toEqual([2322]);
+        // A second diagnose of the same file (a change) waits for its own rounds too.
+        const again = await pool.diagnose("a.rounds", "const x: number = 'still text';\n");
+        expect(again?.diagnostics.map((item) => item.code)).toEqual([2322]);
+      } finally {
+        await pool.close();
+      }
+    },
+    30_000,
+  );
+
+  it("at the deadline, the rounds so far are the answer; no round at all is an error", async () => {
+    // The first (empty) round at 900 ms stretches the quiet period past the 1.5 s deadline.
+    const late = new LanguageServers({ root, servers: [rounds(900, 5_000)] });
+    const silent = new LanguageServers({ root, servers: [rounds(5_000, 0)] });
+    try {
+      const answer = await late.diagnose("c.rounds", "x\n", { timeoutMs: 1_500 });
+      expect(answer?.diagnostics).toEqual([]);
+      await expect(silent.diagnose("d.rounds", "x\n", { timeoutMs: 500 })).rejects.toThrow(
+        /rounds-5000-0.*no diagnostics for .*d\.rounds within 500 ms/,
+      );
+    } finally {
+      await Promise.all([late.close(), silent.close()]);
+    }
+  }, 30_000);
+
+  it("a quiet period given explicitly is a minimum", async () => {
+    const pool = new LanguageServers({ root, servers: [rounds(0, 400)] });
+    try {
+      // The first round is immediate; only the caller's own 800 ms window waits out the gap.
+      const answer = await pool.diagnose("b.rounds", "x\n", { settleMs: 800 });
+      expect(answer?.diagnostics.map((item) => item.code)).toEqual([2322]);
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
 });
