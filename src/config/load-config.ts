@@ -12,6 +12,7 @@ import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
+import { toolGlob } from "../hooks/tool-glob.js";
 import { LanguageServers } from "../lsp/language-servers.js";
 import { lspToolset } from "../lsp/lsp-toolset.js";
 import { createStore, resolveStateConfig, type StateConfig } from "../state/create-store.js";
@@ -233,9 +234,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     if (patterns.length === 0) return [];
     const tools: ResolvedTool[] = [];
     for (const candidate of agents) {
-      const listed = patterns.filter((pattern) =>
-        picomatch(pattern, { dot: true })(`agents.${candidate.id}`),
-      );
+      const listed = patterns.filter((pattern) => toolGlob(pattern)(`agents.${candidate.id}`));
       if (listed.length === 0) continue;
       const explicit = listed.some((pattern) => !picomatch.scan(pattern).isGlob);
       if (candidate.id === agent.id) {
@@ -410,7 +409,7 @@ function selectTools(all: readonly ResolvedTool[], agent: AgentEntry): ResolvedT
   const patterns = agent.tools.filter((pattern) => !pattern.startsWith("agents."));
   // Checked here, when the run starts: MCP tools are known only once their servers answer.
   for (const pattern of patterns) {
-    const test = picomatch(pattern, { dot: true });
+    const test = toolGlob(pattern);
     if (!all.some((tool) => test(tool.qualifiedName) || test(tool.functionName))) {
       const names = all.map((tool) => tool.qualifiedName);
       const hint = nearest(pattern, names);
@@ -420,7 +419,7 @@ function selectTools(all: readonly ResolvedTool[], agent: AgentEntry): ResolvedT
       );
     }
   }
-  const test = picomatch(patterns, { dot: true });
+  const test = toolGlob(patterns);
   return all.filter((tool) => test(tool.qualifiedName) || test(tool.functionName));
 }
 

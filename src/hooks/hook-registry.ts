@@ -3,7 +3,7 @@
  * patterns compiled once. Selections are cached per (event, tool names, depth), so a
  * thousand hooks that do not match a call cost three map lookups, not a thousand tests.
  */
-import { picomatch } from "../deps/picomatch.js";
+
 import {
   canonicalEventName,
   EVENT_KINDS,
@@ -14,6 +14,7 @@ import {
 import type { AnyEventPayload } from "../events/payloads.js";
 import { toolNamesOf } from "../events/payloads.js";
 import type { AnyHook } from "./define-hook.js";
+import { toolGlob } from "./tool-glob.js";
 import type { HookTraceEntry } from "./trace.js";
 
 export const DEFAULT_PRIORITY = 100;
@@ -63,8 +64,7 @@ export const EMPTY_SELECTION: HookSelection = Object.freeze({
 export const BEFORE_EVENTS: ReadonlySet<EventName> = new Set<EventName>(["tool_call"]);
 
 function compileMatch(match: string | readonly string[]): (names: readonly string[]) => boolean {
-  const patterns = typeof match === "string" ? [match] : [...match];
-  const test = picomatch(patterns, { dot: true });
+  const test = toolGlob(match);
   return (names) => names.some((name) => test(name));
 }
 

@@ -7,6 +7,7 @@
 import { picomatch } from "../deps/picomatch.js";
 import type { HookDefinition } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
+import { toolGlob } from "../hooks/tool-glob.js";
 
 export type PolicyDecision = "deny" | "allow" | "ask_user";
 
@@ -67,7 +68,7 @@ export function orderPolicies(policies: readonly Policy[]): Policy[] {
 function compile(item: Policy): CompiledPolicy {
   if (item.tool === "*") return { policy: item, test: () => true };
   if (specificity(item.tool) === 1) {
-    const matcher = picomatch(item.tool, { dot: true });
+    const matcher = toolGlob(item.tool);
     return { policy: item, test: (names) => names.some((name) => matcher(name)) };
   }
   return { policy: item, test: (names) => names.includes(item.tool) };

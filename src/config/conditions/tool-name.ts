@@ -4,8 +4,9 @@
  * (`fs_write`). Globs are picomatch's (`*` crosses dots, so `*.write` matches `fs.write`);
  * `|` splits alternatives only outside brackets, so `fs.@(read|write)` stays one glob.
  */
-import { picomatch } from "../../deps/picomatch.js";
+
 import { z } from "../../deps/zod.js";
+import { toolGlob } from "../../hooks/tool-glob.js";
 import { defineCondition } from "./condition-module.js";
 
 const description =
@@ -47,7 +48,7 @@ export const toolName = defineCondition({
     const patterns = (typeof config.match === "string" ? [config.match] : config.match).flatMap(
       splitAlternatives,
     );
-    const matches = picomatch(patterns, { dot: true });
+    const matches = toolGlob(patterns);
     return (evaluation) => {
       const tool = evaluation.tool;
       return tool !== undefined && (matches(tool.fqn) || matches(tool.name));
