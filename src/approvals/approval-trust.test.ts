@@ -20,6 +20,12 @@ beforeAll(() => {
 afterAll(() => {
   if (inherited !== undefined) process.env.HOOKWISE_APPROVAL_KEY = inherited;
 });
+const drainResult = async <T>(live: AsyncIterable<unknown> & { result: Promise<T> }): Promise<T> => {
+  for await (const _event of live) {
+    // read to the end
+  }
+  return live.result;
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("binding", () => {
@@ -67,6 +73,106 @@ describe("binding", () => {
     ).rejects.toMatchObject({ reason: "binding" });
     expect(ledger.ran).toEqual([]);
     expect(resumer.model.calls).toHaveLength(0);
+  });
+});
+
+describe("a store edit cannot turn a pending call into another", () => {
+  test("an approved call whose saved function name now names another tool does not run it", async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const approvals = { key: KEY };
+    const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5)] }], { approvals }).agent.run(
+      "pay 5",
+    );
+    // Only the function name changes: the binding (qualified name, arguments) still holds.
+    const saved = (await store.get<SuspendedRunRecord>(runKey(suspended.runId)))!;
+    (saved.pending.entries[0] as { toolName: string }).toolName = "bank_balance";
+    await store.set(runKey(suspended.runId), saved);
+
+    const resumed = await teller(ledger, store, [{ text: "done" }], { approvals }).agent.resume(
+      suspended.runId,
+      [{ token: suspended.approvals![0]!.token!, approved: true }],
+    );
+    expect(ledger.ran).toEqual([]);
+    const [result] = resumed.steps[0]!.toolResults;
+    expect(result).toMatchObject({ isError: true, qualifiedName: "bank.pay" });
+    expect(String(result!.result)).toContain("not run");
+  });
+
+  test("a deferred call is bound too: another tool or other arguments are refused, nothing runs", async () => {
+    const approvals = { key: KEY };
+    for (const edit of [
+      (entry: { args: unknown }) => {
+        entry.args = { account: "someone else's" };
+      },
+      (entry: { toolName: string; qualifiedName: string; args: unknown }) => {
+        entry.toolName = "bank_pay";
+        entry.qualifiedName = "bank.pay";
+        entry.args = { amount: 50_000 };
+      },
+      (entry: { binding?: string }) => {
+        delete entry.binding;
+      },
+    ]) {
+      const ledger: Ledger = { ran: [] };
+      const store = newStore();
+      const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5), balanceCall()] }], {
+        approvals,
+      }).agent.run("pay 5, then the balance");
+      expect(suspended.outcome).toBe("suspended");
+      const saved = (await store.get<SuspendedRunRecord>(runKey(suspended.runId)))!;
+      const deferred = saved.pending.entries[1] as never;
+      expect(deferred).toMatchObject({ kind: "pending", qualifiedName: "bank.balance" });
+      edit(deferred);
+      await store.set(runKey(suspended.runId), saved);
+
+      const resumer = teller(ledger, store, [{ text: "done" }], { approvals });
+      await expect(
+        resumer.agent.resume(suspended.runId, [{ token: suspended.approvals![0]!.token!, approved: true }]),
+      ).rejects.toMatchObject({ name: "ApprovalError", reason: "binding" });
+      expect(ledger.ran).toEqual([]);
+      expect(resumer.model.calls).toHaveLength(0);
+    }
+  });
+
+  test("an unedited deferred call runs after the approval, on both surfaces", async () => {
+    for (const surface of ["run", "stream"] as const) {
+      const ledger: Ledger = { ran: [] };
+      const store = newStore();
+      const approvals = { key: KEY };
+      const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5), balanceCall()] }], {
+        approvals,
+      }).agent.run("pay 5, then the balance");
+      const resumer = teller(ledger, store, [{ text: "done" }], { approvals });
+      const decisions = [{ token: suspended.approvals![0]!.token!, approved: true }];
+      const resumed =
+        surface === "run"
+          ? await resumer.agent.resume(suspended.runId, decisions)
+          : await drainResult(resumer.agent.resumeStream(suspended.runId, decisions));
+      expect(resumed.outcome).toBe("completed");
+      expect(ledger.ran).toEqual(["pay 5", "balance"]);
+    }
+  });
+});
+
+describe("decisions", () => {
+  test('only true approves and only false denies: "false" is refused, nothing runs, the run stays resumable', async () => {
+    const ledger: Ledger = { ran: [] };
+    const store = newStore();
+    const suspended = await teller(ledger, store, [{ toolCalls: [payCall(5)] }]).agent.run("pay 5");
+    const id = suspended.approvals![0]!.id;
+    const resumer = teller(ledger, store, [{ text: "done" }]);
+    for (const approved of ["false", "no", 1, null, undefined] as unknown as boolean[]) {
+      await expect(resumer.agent.resume(suspended.runId, [{ id, approved }])).rejects.toMatchObject({
+        name: "ApprovalError",
+        reason: "invalid",
+        message: expect.stringContaining("must be true or false"),
+      });
+    }
+    expect(ledger.ran).toEqual([]);
+    const denied = await resumer.agent.resume(suspended.runId, [{ id, approved: false }]);
+    expect(denied.outcome).toBe("completed");
+    expect(ledger.ran).toEqual([]);
   });
 });
 

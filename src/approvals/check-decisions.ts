@@ -2,8 +2,10 @@
  * The checks a resume makes before anything runs: each decision names a
  * pending approval of this run (by id, or by a token whose signature, run and binding
  * match), an approval is not approved after it expired, the saved call still hashes to
- * what was approved, and no decision contradicts an earlier one (or a tool that already
- * started). The first failure throws an ApprovalError; nothing has changed by then.
+ * what was approved, a deferred call still hashes to what was decided before the
+ * suspension, every decision's `approved` is a boolean, and no decision contradicts an
+ * earlier one (or a tool that already started). The first failure throws an ApprovalError;
+ * nothing has changed by then.
  */
 import { nodeCrypto } from "../deps/node-crypto.js";
 import { ApprovalError } from "../errors/approval-error.js";
@@ -111,6 +113,37 @@ export function checkBinding(runId: string, entry: PendingEntry, signer: Approva
   }
 }
 
+/**
+ * A deferred call still hashes to what it was when the run suspended (its tool name and
+ * arguments were decided then, and are not decided again): one a store edit changed is
+ * refused, as is one without a binding while an approval key is set.
+ */
+function checkDeferred(runId: string, entry: PendingEntry, signer: ApprovalSigner | undefined): void {
+  const refuse = (reason: "no_key" | "binding", message: string) =>
+    new ApprovalError({ reason, runId, message: `${message}; nothing was run` });
+  const { binding } = entry;
+  const call = `deferred call ${entry.toolCallId} (${entry.qualifiedName})`;
+  if (binding === undefined) {
+    if (signer) throw refuse("binding", `${call} has no binding while an approval key is set; refused`);
+    return;
+  }
+  const keyed = binding.startsWith("hmac-sha256:");
+  if (keyed && !signer) {
+    throw refuse(
+      "no_key",
+      `${call} is bound with an approval key: set HOOKWISE_APPROVAL_KEY to the key this run suspended with`,
+    );
+  }
+  if (!keyed && signer)
+    throw refuse("binding", `${call} has an unkeyed binding while an approval key is set; refused`);
+  if (!sameText(bindingHash(entry.qualifiedName, entry.args, signer), binding)) {
+    throw refuse(
+      "binding",
+      `${call} does not match its binding (its tool name or arguments changed since the run suspended); refused`,
+    );
+  }
+}
+
 /** The decisions by approval id, every one checked (and every recorded approval re-checked). */
 export async function checkDecisions(
   runtime: LoopRuntime,
@@ -122,9 +155,20 @@ export async function checkDecisions(
   const runId = record.runId;
   const pending = pendingApprovalsOf(record);
   for (const entry of pending) if (entry.approval?.decision?.approved) checkBinding(runId, entry, signer);
+  for (const entry of record.pending.entries)
+    if (entry.kind === "pending" && entry.approval === undefined) checkDeferred(runId, entry, signer);
   const byId = new Map(pending.map((entry) => [entry.approval!.id, entry]));
   const checked = new Map<string, Decision>();
   for (const given of decisions) {
+    // A JSON or form client may pass "false" through: only `true` approves, only `false` denies.
+    if (typeof given.approved !== "boolean") {
+      const named = "token" in given ? "a token's decision" : `the decision for "${String(given.id)}"`;
+      throw new ApprovalError({
+        reason: "invalid",
+        runId,
+        message: `${named} has approved: ${JSON.stringify(given.approved) ?? "undefined"}; it must be true or false; nothing was run`,
+      });
+    }
     const entry = targetOf(given, runId, byId, signer, now);
     const approval = entry.approval!;
     const decision: Decision = { approved: given.approved };

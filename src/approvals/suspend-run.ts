@@ -62,7 +62,7 @@ export function toEntries(
         expiresAt,
       };
       if (outcome.approval.reason !== undefined) entry.approval.reason = outcome.approval.reason;
-    }
+    } else entry.binding = bindingHash(outcome.qualifiedName, args, signer);
     return entry;
   });
 }

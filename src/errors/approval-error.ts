@@ -16,7 +16,8 @@ export class ApprovalError extends HookwiseError {
     | "forged"
     | "binding"
     | "conflict"
-    | "no_key";
+    | "no_key"
+    | "invalid";
   readonly runId: string | undefined;
   readonly approvalId: string | undefined;
 

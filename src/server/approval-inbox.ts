@@ -97,6 +97,7 @@ const STATUS: Record<ApprovalError["reason"], number> = {
   expired: 410,
   forged: 403,
   no_key: 400,
+  invalid: 400,
 };
 
 /** A refused resume as an API error: nothing ran, the run stays resumable. */

@@ -109,7 +109,16 @@ async function execute(
   replay: boolean,
   ledger: OnceLedger,
 ): Promise<CallOutcome> {
-  const tool = runtime.toolsByName.get(entry.toolName);
+  const found = runtime.toolsByName.get(entry.toolName);
+  // The binding covers the qualified name: a function name that now maps to another tool
+  // (a store edit, or the agent's tools changed) does not run that tool.
+  const tool = found?.qualifiedName === entry.qualifiedName ? found : undefined;
+  if (found && !tool) {
+    return errorOutcome(
+      entry,
+      `the saved call names function "${entry.toolName}", which is ${found.qualifiedName}, not ${entry.qualifiedName}; not run`,
+    );
+  }
   if (!tool) {
     const earlier = replay ? " (it started in an earlier process; its outcome is not known here)" : "";
     return errorOutcome(

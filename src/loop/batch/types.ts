@@ -66,6 +66,12 @@ export interface PendingEntry {
   /** `tool_call`'s `original` (what the model asked for before rewrites), if args were rewritten. */
   original?: unknown;
   approval?: PendingApprovalRecord;
+  /**
+   * A deferred call (no approval of its own, decided before the suspension): what the resume
+   * may run, `bindingHash(qualifiedName, args)` — keyed with an approval key, so whoever can
+   * edit the store but lacks the key cannot turn it into another call.
+   */
+  binding?: string;
 }
 
 export type BatchEntry = { kind: "settled"; outcome: ResultOutcome } | PendingEntry;
