@@ -117,6 +117,28 @@ describe.each(["generateText", "streamText"] as const)("hookwiseTools inside %s"
     else await (await agent.stream({ prompt: "go" })).consumeStream();
     expect(ran).toEqual([]);
   });
+
+  test("in a toolset, hooks and policies see hookwise's names: a deny on the function name shop_delete_all holds", async () => {
+    const ran: string[] = [];
+    const seen: string[] = [];
+    const hooks = hookwiseHooks({
+      policies: [policy.deny("shop_delete_all")],
+      hooks: [
+        defineHook({
+          name: "names",
+          on: "tool_call",
+          kind: "transform",
+          handler: ({ toolName, qualifiedName }) => {
+            seen.push(`${qualifiedName} ${toolName}`);
+          },
+        }),
+      ],
+    });
+    const tools = hookwiseTools({ delete_all: deleteAll(ran) }, hooks, { toolset: "shop" });
+    await drive(surface, tools, [{ toolName: "delete_all", input: {} }]);
+    expect(ran).toEqual([]);
+    expect(seen).toEqual(["shop.delete_all shop_delete_all"]);
+  });
 });
 
 function deleteAll(ran: string[]) {

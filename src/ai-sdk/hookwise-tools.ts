@@ -11,6 +11,7 @@ import { nearest } from "../errors/nearest.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { normalizeSchema } from "../tools/input-schema.js";
 import { finalResult } from "../tools/resolved-tool.js";
+import { functionToolName, qualifiedToolName } from "../tools/tool-name.js";
 import { errorMessage } from "../tools/tool-output.js";
 import { type HookwiseHooks, type HookwiseHooksOptions, hookwiseHooks } from "./hookwise-hooks.js";
 
@@ -51,7 +52,12 @@ interface AiSdkToolLike {
 }
 
 export interface HookwiseToolsOptions {
-  /** Qualified names are `<toolset>.<name>` (what config policies match, e.g. `calc.add`). Default: the tool's key. */
+  /**
+   * The toolset the tools belong to: hooks and policies then see the names hookwise's own
+   * loop gives them, the qualified `<toolset>.<name>` (`shop.delete_all`) and the function
+   * name `<toolset>_<name>` (`shop_delete_all`, the payload's `toolName`), so one config
+   * matches the same calls in both loops. Default: both are the tool's key.
+   */
   toolset?: string;
 }
 
@@ -82,14 +88,15 @@ export function hookwiseTools<T extends Record<string, AiSdkToolLike>>(
       wrapped[name] = { ...tool };
       continue;
     }
-    const qualifiedName = options.toolset ? `${options.toolset}.${name}` : name;
+    const qualifiedName = qualifiedToolName(options.toolset, name);
+    const functionName = functionToolName(options.toolset, name);
     let checks: ReturnType<typeof normalizeSchema> | undefined;
     const execute = tool.execute;
     wrapped[name] = {
       ...tool,
       execute: async (input: unknown, execution: ExecuteOptions = {}) => {
         checks ??= normalizeSchema(tool.inputSchema, `tool "${qualifiedName}"`);
-        return runCall(set, { name, qualifiedName, checks }, input, execution, (args) =>
+        return runCall(set, { name, functionName, qualifiedName, checks }, input, execution, (args) =>
           execute.call(tool, args, execution),
         );
       },
@@ -180,7 +187,13 @@ function terminated(
 
 async function runCall(
   set: HookwiseHooks,
-  tool: { name: string; qualifiedName: string; checks: ReturnType<typeof normalizeSchema> },
+  /** `name`: the tool's key, what the model calls; `functionName`: what hooks see as `toolName`. */
+  tool: {
+    name: string;
+    functionName: string;
+    qualifiedName: string;
+    checks: ReturnType<typeof normalizeSchema>;
+  },
   input: unknown,
   execution: ExecuteOptions,
   body: (args: unknown) => unknown,
@@ -205,7 +218,7 @@ async function runCall(
     streaming: false,
   });
   const toolCallId = execution.toolCallId ?? "call";
-  const base = { toolCallId, toolName: tool.name, qualifiedName: tool.qualifiedName };
+  const base = { toolCallId, toolName: tool.functionName, qualifiedName: tool.qualifiedName };
   let args = input;
   let callPayload: EventPayload<"tool_call"> | undefined;
   if (wantsCall) {
