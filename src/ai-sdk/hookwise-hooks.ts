@@ -73,24 +73,34 @@ export class HookwiseHooks {
     this.#close = close;
   }
 
-  /** Calls the model made to tools its request did not offer: call id → tool and why. */
-  readonly #unoffered = new Map<string, { toolName: string; hooks: readonly string[] }>();
+  /**
+   * Calls the model made to tools its request did not offer, by call id and tool: why, and
+   * how many such calls there were (a provider that repeats ids gets each call refused).
+   */
+  readonly #unoffered = new Map<string, { hooks: readonly string[]; count: number }>();
 
   /**
    * Records a tool call to a tool the model's request did not offer (`hookwiseMiddleware`
    * sees the response); `hookwiseTools` then refuses to run it.
    */
   markUnoffered(toolCallId: string, toolName: string, hooks: readonly string[]): void {
-    this.#unoffered.set(toolCallId, { toolName, hooks });
+    const key = `${toolCallId}\n${toolName}`;
+    const known = this.#unoffered.get(key);
+    if (known) {
+      known.count++;
+      return;
+    }
+    this.#unoffered.set(key, { hooks, count: 1 });
     // Calls never executed (the loop stopped) must not pile up.
     if (this.#unoffered.size > 1000) this.#unoffered.delete(this.#unoffered.keys().next().value!);
   }
 
-  /** Whether the call was to a tool not offered (and which hooks narrowed the tools); forgets it. */
+  /** Whether the call was to a tool not offered (and which hooks narrowed the tools); counts it off. */
   takeUnoffered(toolCallId: string, toolName: string): { hooks: readonly string[] } | undefined {
-    const entry = this.#unoffered.get(toolCallId);
-    if (entry?.toolName !== toolName) return undefined;
-    this.#unoffered.delete(toolCallId);
+    const key = `${toolCallId}\n${toolName}`;
+    const entry = this.#unoffered.get(key);
+    if (entry === undefined) return undefined;
+    if (--entry.count === 0) this.#unoffered.delete(key);
     return entry;
   }
 

@@ -219,6 +219,34 @@ describe.each(["generateText", "streamText"] as const)("activeTools inside %s", 
       }),
     );
   });
+  test("two calls that share an id, both to a tool not offered: neither runs", async () => {
+    const ran: string[] = [];
+    const shared = hookwiseHooks({
+      hooks: [
+        defineHook({
+          name: "only-list",
+          on: "model_request",
+          kind: "transform",
+          handler: () => flow.patch({ activeTools: ["list"] }),
+        }),
+      ],
+    });
+    const model = mockModel([
+      [
+        { toolName: "delete_all", input: {}, id: "dup" },
+        { toolName: "delete_all", input: {}, id: "dup" },
+      ],
+    ]);
+    const options = {
+      model: wrapLanguageModel({ model, middleware: hookwiseMiddleware(shared) }),
+      tools: hookwiseTools(shopTools(ran), shared, { toolset: "shop" }),
+      prompt: "clean up the shop",
+      stopWhen: stepCountIs(3),
+    };
+    if (surface === "generateText") await generateText(options);
+    else await streamText(options).consumeStream();
+    expect(ran).toEqual([]);
+  });
 });
 
 test("a decide or transform hook on an event AI SDK code never fires (run_start) is refused, not silently skipped", async () => {

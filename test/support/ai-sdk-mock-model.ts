@@ -7,23 +7,29 @@ export const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
-/** A mock model answering one tool call per listed step, then "done". */
-export function mockModel(calls: { toolName: string; input: unknown }[]) {
+/** A tool call the mock answers; `id` defaults to `c<step>` (`c<step>-<index>` for several in a step). */
+export interface MockCall {
+  toolName: string;
+  input: unknown;
+  id?: string;
+}
+
+/** A mock model answering each listed step's tool call (or calls), then "done". */
+export function mockModel(calls: (MockCall | MockCall[])[]) {
   let step = 0;
   const answer = (): LanguageModelV3GenerateResult => {
-    const call = calls[step++];
+    const listed = calls[step++];
+    const stepCalls = listed === undefined ? [] : Array.isArray(listed) ? listed : [listed];
     return {
-      content: call
-        ? [
-            {
-              type: "tool-call",
-              toolCallId: `c${step}`,
-              toolName: call.toolName,
-              input: JSON.stringify(call.input),
-            },
-          ]
+      content: stepCalls.length
+        ? stepCalls.map((call, index) => ({
+            type: "tool-call" as const,
+            toolCallId: call.id ?? (Array.isArray(listed) ? `c${step}-${index}` : `c${step}`),
+            toolName: call.toolName,
+            input: JSON.stringify(call.input),
+          }))
         : [{ type: "text", text: "done" }],
-      finishReason: { unified: call ? "tool-calls" : "stop", raw: undefined },
+      finishReason: { unified: stepCalls.length ? "tool-calls" : "stop", raw: undefined },
       usage,
       warnings: [],
     };
@@ -32,15 +38,14 @@ export function mockModel(calls: { toolName: string; input: unknown }[]) {
     doGenerate: async () => answer(),
     doStream: async () => {
       const result = answer();
-      const part = result.content[0]!;
-      const chunks =
-        part.type === "tool-call"
-          ? [part]
-          : [
-              { type: "text-start" as const, id: "t" },
-              { type: "text-delta" as const, id: "t", delta: "done" },
-              { type: "text-end" as const, id: "t" },
-            ];
+      const toolCalls = result.content.filter((part) => part.type === "tool-call");
+      const chunks = toolCalls.length
+        ? toolCalls
+        : [
+            { type: "text-start" as const, id: "t" },
+            { type: "text-delta" as const, id: "t", delta: "done" },
+            { type: "text-end" as const, id: "t" },
+          ];
       return {
         stream: simulateReadableStream({
           chunks: [...chunks, { type: "finish" as const, finishReason: result.finishReason, usage }],
