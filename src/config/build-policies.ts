@@ -1,13 +1,15 @@
 /** Config policies → engine policies; `when` is CEL over `args`, compiled once. */
 import { type Policy, policy } from "../policy/policy.js";
-import { compileExpression } from "./conditions/expression.js";
+import { booleanResult, compileExpression } from "./conditions/expression.js";
 import type { PolicyEntry } from "./schema.js";
 
 export function buildPolicies(entries: readonly PolicyEntry[]): Policy[] {
   return entries.map((entry) => {
-    const evaluate = entry.when === undefined ? undefined : compileExpression(entry.when);
+    const { when } = entry;
+    const evaluate = when === undefined ? undefined : compileExpression(when);
     const options = {
-      ...(evaluate ? { when: (args: unknown) => evaluate({ args: args ?? {} }) === true } : {}),
+      // A non-boolean answer (a `dyn` argument the model sent as "yes") throws: the policy fails closed.
+      ...(evaluate ? { when: (args: unknown) => booleanResult(when!, evaluate({ args: args ?? {} })) } : {}),
       ...(entry.reason ? { reason: entry.reason } : {}),
     };
     if (entry.decision === "deny") return policy.deny(entry.tool, options);

@@ -132,6 +132,20 @@ export function compileExpression(expr: string, options: CompileExpressionOption
   };
 }
 
+/**
+ * An expression's result as a boolean. An expression over `dyn` values (`args.recursive`)
+ * type-checks at load and may still answer a string or a number at run time: that is an
+ * evaluation error (so the guard fails closed), never a silent "false".
+ */
+export function booleanResult(expression: string, result: unknown): boolean {
+  if (typeof result === "boolean") return result;
+  throw new ExpressionError({
+    expression,
+    phase: "evaluate",
+    detail: `expected a boolean result, got ${result === null ? "null" : Array.isArray(result) ? "a list" : typeof result}`,
+  });
+}
+
 /** The expression condition's variables, read lazily (`tokens` is only estimated if used). */
 export function expressionVariables(evaluation: Evaluation): Readonly<Record<string, unknown>> {
   const { stats } = evaluation;
@@ -181,15 +195,7 @@ export const expression = defineCondition({
       .describe(description),
   compile(config) {
     const evaluate = compileExpression(config.expr);
-    return (evaluation) => {
-      const result = evaluate(expressionVariables(evaluation));
-      if (typeof result === "boolean") return result;
-      throw new ExpressionError({
-        expression: config.expr,
-        phase: "evaluate",
-        detail: `expected a boolean result, got ${result === null ? "null" : typeof result}`,
-      });
-    };
+    return (evaluation) => booleanResult(config.expr, evaluate(expressionVariables(evaluation)));
   },
   example: { type: "expression", expr: "turn > 5 and pressure > 0.6" },
 });

@@ -1,0 +1,75 @@
+/**
+ * A config policy's `when` is CEL over the call's arguments. Over an argument whose schema
+ * does not pin its type, the expression type-checks at load and may answer a non-boolean at
+ * run time: that is an evaluation error, and the policy fails closed (the call does not run).
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { runOn, SURFACES } from "../../test/support/surfaces.js";
+import { MemoryStore } from "../state/memory-store.js";
+import { loadConfig } from "./load-config.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-policy-when-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs one fs.remove call with `recursive` as given; answers whether the body ran and what the model was told. */
+async function removeWith(surface: (typeof SURFACES)[number], recursive: string) {
+  const marker = join(dir, "removed.txt");
+  rmSync(marker, { force: true });
+  writeFileSync(
+    join(dir, "fs-tools.mjs"),
+    `import { writeFileSync } from "node:fs";
+export const remove = {
+  description: "remove a path",
+  inputSchema: { type: "object", properties: { path: { type: "string" }, recursive: {} }, required: ["path"] },
+  execute: ({ path, recursive }) => { writeFileSync(${JSON.stringify(marker)}, path + (recursive ? " recursively" : "")); return "removed"; },
+};
+`,
+  );
+  writeFileSync(
+    join(dir, "hookwise.yaml"),
+    `models: { default: "scripted:./script.yaml" }
+toolsets:
+  fs: { kind: module, path: ./fs-tools.mjs }
+runtime:
+  policies:
+    - { decision: deny, tool: fs.remove, when: "args.recursive", reason: "no recursive removes" }
+`,
+  );
+  writeFileSync(
+    join(dir, "script.yaml"),
+    `- tool_calls:\n    - { name: fs_remove, args: { path: "/", recursive: ${recursive} } }\n- text: done\n`,
+  );
+  const loaded = await loadConfig(join(dir, "hookwise.yaml"), { store: new MemoryStore() });
+  try {
+    const { result } = await runOn(surface, await loaded.createAgent(), "clean up");
+    return { ran: existsSync(marker), told: String(result.steps[0]!.toolResults[0]!.result) };
+  } finally {
+    await loaded.close();
+  }
+}
+
+describe.each(SURFACES)("a deny policy's `when` over an untyped argument (%s)", (surface) => {
+  test("true denies, false lets the call run", async () => {
+    expect(await removeWith(surface, "true")).toMatchObject({
+      ran: false,
+      told: expect.stringContaining("no recursive removes"),
+    });
+    expect(await removeWith(surface, "false")).toMatchObject({ ran: true });
+  });
+
+  test.each(['"yes"', "1", "[true]", "null"])(
+    "%s is not a boolean: an evaluation error, so the deny applies (fails closed)",
+    async (value) => {
+      expect(await removeWith(surface, value)).toEqual({
+        ran: false,
+        told: 'tool "fs.remove" was denied by hook "policy": no recursive removes',
+      });
+    },
+  );
+});
