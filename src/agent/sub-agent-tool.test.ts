@@ -2,8 +2,18 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
-import { createAgent, defineHook, flow, MemoryStore, policy, scriptedModel, subAgentTool } from "../index.js";
+import {
+  createAgent,
+  defineHook,
+  flow,
+  MemoryStore,
+  policy,
+  scriptedModel,
+  subAgentTool,
+  tool,
+} from "../index.js";
 import { filesystemToolset } from "../tools/builtin/filesystem-toolset.js";
 
 let root: string;
@@ -246,6 +256,65 @@ describe("sub-agents: agent_spawn and agent_complete", () => {
       expect(record.isError).toBe(true);
       expect(String(record.result)).toContain('sub-agent "quitter" ended terminated: output rejected');
       expect(JSON.stringify(model.calls[1]!.prompt)).toContain("output rejected");
+    },
+  );
+});
+
+describe("a sub-agent that suspends on an approval", () => {
+  it.each(SURFACES)(
+    "%s: its caller goes on; its run is not listed, and a resume of it is refused (the caller's deny would be lost)",
+    async (surface) => {
+      const store = new MemoryStore();
+      const ran: string[] = [];
+      const helper = (script: Parameters<typeof scriptedModel>[0]) =>
+        createAgent({
+          name: "helper",
+          model: scriptedModel(script),
+          store,
+          tools: {
+            pay: tool({
+              inputSchema: z.object({ amount: z.number() }),
+              execute: ({ amount }) => {
+                ran.push(`pay ${amount}`);
+                return "paid";
+              },
+            }),
+            wipe: tool({
+              inputSchema: z.object({}),
+              execute: () => {
+                ran.push("wipe");
+                return "wiped";
+              },
+            }),
+          },
+          policies: [policy.askUser("pay")],
+        });
+      const boss = createAgent({
+        name: "boss",
+        store,
+        model: scriptedModel([
+          { toolCalls: [{ name: "agents_helper", args: { task: "pay 5" }, id: "s1" }] },
+          { text: "the helper could not pay" },
+        ]),
+        agents: { helper: helper([{ toolCalls: [{ name: "pay", args: { amount: 5 }, id: "p1" }] }]) },
+        policies: [policy.deny("wipe", { reason: "the boss forbids wiping" })],
+      });
+      const { result } = await runOn(surface, boss, "pay 5");
+      expect(result.outcome).toBe("completed");
+      expect(JSON.stringify(result.steps[0]!.toolResults[0]!.result)).toMatch(/ended suspended/);
+
+      const later = helper([{ toolCalls: [{ name: "wipe", args: {}, id: "w1" }] }, { text: "done" }]);
+      expect(await later.suspendedRuns()).toEqual([]);
+      const saved = (await store.keys("run:")).filter((key) => key.endsWith(":suspended"));
+      expect(saved).toHaveLength(1);
+      const runId = saved[0]!.slice("run:".length, -":suspended".length);
+      const [approval] = await later.pendingApprovals(runId);
+      await expect(later.resume(runId, [{ id: approval!.id, approved: true }])).rejects.toMatchObject({
+        name: "ApprovalError",
+        reason: "not_suspended",
+        message: expect.stringContaining('sub-agent "helper" under "boss"'),
+      });
+      expect(ran).toEqual([]);
     },
   );
 });

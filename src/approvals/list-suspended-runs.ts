@@ -36,6 +36,8 @@ export async function listSuspendedRuns(
     if (!SUSPENDED_KEY.test(key)) continue;
     const record = await runtime.store.get<RunRecord>(key);
     if (record?.status !== "suspended" || record.agentName !== runtime.name) continue;
+    // A sub-agent's suspended run cannot be resumed on its own (see resumeRun): nothing to list.
+    if (record.agentPath.length > 1) continue;
     if (options.sessionId !== undefined && record.sessionId !== options.sessionId) continue;
     summaries.push({
       runId: record.runId,

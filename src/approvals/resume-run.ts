@@ -121,6 +121,17 @@ export async function resumeRun(
       message: `run "${runId}" belongs to agent "${record.agentName}", not "${runtime.name}"; nothing was run`,
     });
   }
+  // A sub-agent's run is governed by its caller's hooks and policies as well as its own,
+  // and its caller went on when it suspended (its model was told, as a tool error): on its
+  // own it would run without its caller's guards, for no one.
+  if (record.agentPath.length > 1) {
+    const callers = record.agentPath.slice(0, -1).map((name) => `"${name}"`);
+    throw new ApprovalError({
+      reason: "not_suspended",
+      runId,
+      message: `run "${runId}" is a run of sub-agent "${record.agentName}" under ${callers.join(" > ")}; it ended for its caller when it asked for approval, and it cannot go on without its caller's hooks and policies; nothing was run`,
+    });
+  }
   const checked = await checkDecisions(runtime, record, decisions, Date.now());
   const claim = await claimRun(runtime.store, record);
   let result: RunResult;
