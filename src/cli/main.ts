@@ -9,7 +9,8 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { ConfigError, formatIssue } from "../config/config-error.js";
 import { cacheCompiledDeps } from "../deps/code-cache.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
-import { maskSecrets } from "../models/secret-values.js";
+import { MaskedTextStream } from "../models/masked-text-stream.js";
+import { maskSecrets, registeredSecrets } from "../models/secret-values.js";
 import { closeAllResources } from "../tools/open-resources.js";
 import { useColor } from "./colors.js";
 import { EXIT } from "./exit-codes.js";
@@ -71,15 +72,30 @@ function ioFromProcess(): CliIO {
   };
 }
 
-/** Every line printed with the configured API keys masked (they are masked at the source too). */
-function maskedIO(io: CliIO): CliIO {
-  const masked = (printer: CliIO["stdout"]) => ({
-    line: (text: string) => printer.line(maskSecrets(text)),
-    write: (text: string) => printer.write(maskSecrets(text)),
-  });
+/**
+ * Every line printed with the configured API keys masked (they are masked at the source
+ * too). Output is masked as one text per stream, not piece by piece: a key the model
+ * repeats arrives a few characters per delta, so an end that could begin a key waits for
+ * the next piece (or `flush`, when the command is done).
+ */
+function maskedIO(io: CliIO): CliIO & { flush(): void } {
+  const masked = (printer: CliIO["stdout"]) => {
+    const text = new MaskedTextStream(maskSecrets, registeredSecrets);
+    const write = (piece: string) => {
+      const out = text.push(piece);
+      if (out !== "") printer.write(out);
+    };
+    const flush = () => {
+      const out = text.flush();
+      if (out !== "") printer.write(out);
+    };
+    return { line: (line: string) => write(`${line}\n`), write, flush };
+  };
+  const stdout = masked(io.stdout);
+  const stderr = masked(io.stderr);
   return {
-    stdout: masked(io.stdout),
-    stderr: masked(io.stderr),
+    stdout,
+    stderr,
     // Read when asked, as the process's own are.
     get isTTY() {
       return io.isTTY;
@@ -88,11 +104,23 @@ function maskedIO(io: CliIO): CliIO {
       return io.color;
     },
     ...(io.ask ? { ask: io.ask } : {}),
+    flush() {
+      stdout.flush();
+      stderr.flush();
+    },
   };
 }
 
 export async function main(argv: readonly string[], given: CliIO = ioFromProcess()): Promise<number> {
   const io = maskedIO(given);
+  try {
+    return await runCommand(argv, io);
+  } finally {
+    io.flush();
+  }
+}
+
+async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
   let code = 0;
   const program = new Command()
     .name("hookwise")

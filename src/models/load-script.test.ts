@@ -83,6 +83,21 @@ describe("loadScript", () => {
     expect(() => loadScript(misspelled)).toThrow(/entry 1 tool call 1 has unknown key "arguments"/);
   });
 
+  it("text_deltas: a stream sends exactly those pieces, run() their joined text", async () => {
+    const path = write("pieces.yaml", '- text_deltas: ["Hel", "lo, w", "orld."]\n- textDeltas: ["again"]\n');
+    expect(loadScript(path)[0]).toEqual({ text_deltas: ["Hel", "lo, w", "orld."] });
+    const streamed = createAgent({ name: "a", model: scriptedModel(loadScript(path)) }).stream("hi");
+    const deltas: string[] = [];
+    for await (const event of streamed) if (event.type === "text-delta") deltas.push(event.delta);
+    expect(deltas).toEqual(["Hel", "lo, w", "orld."]);
+    const result = await createAgent({ name: "a", model: scriptedModel(loadScript(path)) }).run("hi");
+    expect(result.text).toBe("Hello, world.");
+    const both = write("both.yaml", '- text: hi\n  text_deltas: ["h", "i"]\n');
+    expect(() => loadScript(both)).toThrow(/both\.yaml entry 1: give text or text_deltas, not both/);
+    const numbers = write("numbers.yaml", "- text_deltas: [1, 2]\n");
+    expect(() => loadScript(numbers)).toThrow(/numbers\.yaml entry 1: text_deltas must be a list of strings/);
+  });
+
   it("rejects a file that is not a list, and a missing file", () => {
     expect(() => loadScript(write("map.yaml", "text: hi\n"))).toThrow(/must hold a list of entries/);
     expect(() => loadScript(join(dir, "missing.yaml"))).toThrow(/cannot read script file .*missing\.yaml/);

@@ -6,6 +6,8 @@ import type { ScriptEntry } from "./scripted-model.js";
 
 const ENTRY_KEYS = new Set([
   "text",
+  "text_deltas",
+  "textDeltas",
   "reasoning",
   "toolCalls",
   "tool_calls",
@@ -46,8 +48,22 @@ export function loadScript(path: string): ScriptEntry[] {
     }
     const value = entry as ScriptEntry & { delay_ms?: number };
     checkToolCalls(path, index, value.toolCalls ?? value.tool_calls);
+    checkTextDeltas(path, index, value);
     return value.delay_ms === undefined ? value : { ...value, delayMs: value.delay_ms };
   });
+}
+
+/** `text_deltas`: a list of strings, and not beside `text` (which would the stream send?). */
+function checkTextDeltas(path: string, index: number, entry: ScriptEntry): void {
+  const deltas = entry.textDeltas ?? entry.text_deltas;
+  if (deltas === undefined) return;
+  const where = `scripted model: ${path} entry ${index + 1}`;
+  if (!Array.isArray(deltas) || !deltas.every((delta) => typeof delta === "string"))
+    throw new HookwiseError(`${where}: text_deltas must be a list of strings`);
+  if (entry.text !== undefined)
+    throw new HookwiseError(
+      `${where}: give text or text_deltas, not both (text_deltas is the text in pieces)`,
+    );
 }
 
 /** A misspelt tool-call key (`arguments`, `tool`) would otherwise call a tool silently wrong. */

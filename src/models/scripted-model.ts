@@ -23,6 +23,13 @@ export interface ScriptedToolCall {
 
 export interface ScriptEntry {
   text?: string;
+  /**
+   * The text as a stream sends it, piece by piece (instead of `text`; `run()` gets the pieces
+   * joined). Without it a streamed text is split at spaces.
+   */
+  textDeltas?: string[];
+  /** YAML spelling of `textDeltas`. */
+  text_deltas?: string[];
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
   /** YAML spelling of `toolCalls`. */
@@ -107,7 +114,7 @@ function usageOf(entry: ScriptEntry, call: LanguageModelV3CallOptions): Language
   const input = entry.usage?.inputTokens ?? Math.ceil(promptCharacters(call.prompt) / 4);
   const output =
     entry.usage?.outputTokens ??
-    Math.ceil(((entry.text ?? "").length + JSON.stringify(toolCallsOf(entry)).length) / 4);
+    Math.ceil(((textOf(entry) ?? "").length + JSON.stringify(toolCallsOf(entry)).length) / 4);
   return {
     inputTokens: {
       total: input,
@@ -117,6 +124,11 @@ function usageOf(entry: ScriptEntry, call: LanguageModelV3CallOptions): Language
     },
     outputTokens: { total: output, text: output, reasoning: 0 },
   };
+}
+
+function textOf(entry: ScriptEntry): string | undefined {
+  const deltas = entry.textDeltas ?? entry.text_deltas;
+  return entry.text ?? deltas?.join("");
 }
 
 function toolCallsOf(entry: ScriptEntry): ScriptedToolCall[] {
@@ -189,7 +201,8 @@ export function scriptedModel(
   function content(entry: ScriptEntry, callNumber: number): LanguageModelV3Content[] {
     const parts: LanguageModelV3Content[] = [];
     if (entry.reasoning) parts.push({ type: "reasoning", text: entry.reasoning });
-    if (entry.text) parts.push({ type: "text", text: entry.text });
+    const text = textOf(entry);
+    if (text) parts.push({ type: "text", text });
     toolCallsOf(entry).forEach((toolCall, index) => {
       parts.push({
         type: "tool-call",
@@ -240,9 +253,11 @@ export function scriptedModel(
           parts.push({ type: "reasoning-delta", id: "r0", delta });
         parts.push({ type: "reasoning-end", id: "r0" });
       }
-      if (entry.text) {
+      const text = textOf(entry);
+      if (text) {
         parts.push({ type: "text-start", id: "t0" });
-        for (const delta of splitIntoDeltas(entry.text)) parts.push({ type: "text-delta", id: "t0", delta });
+        const deltas = entry.textDeltas ?? entry.text_deltas ?? splitIntoDeltas(text);
+        for (const delta of deltas) parts.push({ type: "text-delta", id: "t0", delta });
         parts.push({ type: "text-end", id: "t0" });
       }
       for (const part of content(entry, callNumber)) {

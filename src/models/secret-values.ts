@@ -22,6 +22,11 @@ export function registerSecret(value: string, name: string): void {
   if (value.length >= SHORTEST_KEY) SECRETS.set(value, name);
 }
 
+/** The registered key values (a streamed text holds back what could begin one). */
+export function registeredSecrets(): Iterable<string> {
+  return SECRETS.keys();
+}
+
 /** `text` with every registered key value replaced by `[redacted NAME]`. */
 export function maskSecrets(text: string): string {
   if (SECRETS.size === 0) return text;

@@ -12,8 +12,10 @@
  */
 import type { AgentStream } from "../agent/types.js";
 import type { RunResult } from "../loop/run-result.js";
+import { MaskedDeltas } from "./masked-deltas.js";
 import { inRunSession } from "./run-session.js";
 import type { ServerEvent } from "./run-timeline.js";
+import type { Scrubber } from "./secret-scrubber.js";
 
 export interface RunObserver {
   event(event: ServerEvent): void;
@@ -117,6 +119,12 @@ export class LiveRuns {
   readonly #bySession = new Map<string, LiveRun>();
   readonly #byRun = new Map<string, LiveRun>();
   readonly #watchers = new Map<string, Set<RunObserver>>();
+  readonly #scrub: Scrubber;
+
+  /** `scrub`: the server's secret scrubber (deltas are masked across one another with it). */
+  constructor(scrub: Scrubber) {
+    this.#scrub = scrub;
+  }
 
   /** The run in progress in a session (in this process). */
   session(sessionId: string): LiveRun | undefined {
@@ -178,17 +186,21 @@ export class LiveRuns {
       }
       this.#forget(run);
     };
+    // A secret streamed in pieces is masked whole before any listener sees a piece.
+    const deltas = new MaskedDeltas(this.#scrub);
     try {
       const live = options.stream(run.controller.signal);
-      for await (const event of live) {
-        if (event.type === "run-start") this.#byRun.set(event.runId, run);
-        if (event.type === "run-finish") {
-          // Persisted, and the lease given back, before anyone hears the run is over: the
-          // next message of a client that waited for it finds the session free.
-          result = event.result;
-          await settle({ result });
+      for await (const streamed of live) {
+        for (const event of deltas.take(streamed)) {
+          if (event.type === "run-start") this.#byRun.set(event.runId, run);
+          if (event.type === "run-finish") {
+            // Persisted, and the lease given back, before anyone hears the run is over: the
+            // next message of a client that waited for it finds the session free.
+            result = event.result;
+            await settle({ result });
+          }
+          run.publish(event, this.#watchers.get(run.sessionId) ?? []);
         }
-        run.publish(event, this.#watchers.get(run.sessionId) ?? []);
       }
       result = await live.result;
       await settle({ result });

@@ -9,7 +9,11 @@ const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_?
 /** Shorter values are too likely to occur by chance ("true", a port number). */
 const MIN_LENGTH = 8;
 
-export type Scrubber = (text: string) => string;
+/** Replaces every secret in a text; `secrets` lists the values it replaces. */
+export interface Scrubber {
+  (text: string): string;
+  readonly secrets: readonly string[];
+}
 
 export function secretScrubber(
   env: NodeJS.ProcessEnv = process.env,
@@ -25,10 +29,10 @@ export function secretScrubber(
   for (const value of extra) add(value);
   // Longest first: a secret that contains another is replaced whole.
   const list = [...secrets].sort((a, b) => b.length - a.length);
-  if (list.length === 0) return (text) => text;
-  return (text) => {
+  const scrub = (text: string): string => {
     let out = text;
     for (const secret of list) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
     return out;
   };
+  return Object.assign(scrub, { secrets: list });
 }

@@ -126,6 +126,39 @@ describe("what never comes out", () => {
     expect(server.ledger()).toEqual([`echo the key is ${secret}`]);
   });
 
+  it("a secret the model streams in pieces is redacted whole, in the run's events and in /api/chat", async () => {
+    const secret = "sk-acme-0123456789abcdef";
+    const pieces = ["Your key: sk-ac", "me-0123", "456789ab", "cdef. Done."];
+    expect(pieces.join("")).toContain(secret);
+    const server = await started({
+      script: [{ text_deltas: pieces }, { text_deltas: pieces }],
+      serve: { env: { ACME_API_KEY: secret } },
+    });
+    const deltas = (frames: string, pick: (data: Record<string, unknown>) => string | undefined) =>
+      frames
+        .split("\n")
+        .filter((line) => line.startsWith("data: {"))
+        .map((line) => pick(JSON.parse(line.slice("data: ".length))) ?? "")
+        .join("");
+    const { id } = (await (await server.post("/sessions", {})).json()) as { id: string };
+    const stream = await (await server.post(`/sessions/${id}/messages`, { text: "my key?" })).text();
+    const chat = await (
+      await server.post("/api/chat", {
+        id: "chat-secret",
+        messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "my key?" }] }],
+      })
+    ).text();
+    for (const frames of [stream, chat]) {
+      for (const piece of pieces.slice(1, 3)) expect(frames).not.toContain(piece);
+      expect(frames).not.toContain(secret);
+    }
+    // Every other character still arrives, in order.
+    const streamed = deltas(stream, (data) => (data.type === "text-delta" ? String(data.delta) : undefined));
+    expect(streamed).toBe("Your key: [redacted]. Done.");
+    const chatted = deltas(chat, (data) => (data.type === "text-delta" ? String(data.delta) : undefined));
+    expect(chatted).toBe("Your key: [redacted]. Done.");
+  });
+
   it("a tool result a hook redacted never appears raw, in any answer", async () => {
     const iban = "DE89370400440532013000";
     const server = await started({

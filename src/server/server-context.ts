@@ -42,7 +42,8 @@ export function createServerContext(
     log?: (line: string) => void;
   },
 ): ServerContext {
-  const runs = new LiveRuns();
+  const scrub = secretScrubber(options.env, settings.token ? [settings.token] : []);
+  const runs = new LiveRuns(scrub);
   const metrics = new ServerMetrics();
   const agents = new AgentPool(loaded, metrics, runs, options.hooks);
   return {
@@ -55,7 +56,7 @@ export function createServerContext(
     inbox: new ApprovalInbox(agents),
     feed: new ServerFeed(loaded.notifications, { store: loaded.store, log: options.log }),
     metrics,
-    scrub: secretScrubber(options.env, settings.token ? [settings.token] : []),
+    scrub,
     closing: options.closing,
     draining: false,
   };

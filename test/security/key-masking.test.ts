@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { registerSecret } from "../../src/models/secret-values.js";
 import { cli } from "../support/cli.js";
 
 const KEY = "sk-echoed-secret-4f9a1c2e7b";
@@ -104,5 +105,21 @@ describe("a provider error that echoes the API key", () => {
     const history = await cli(["history", join(dir, "hookwise.yaml"), "--session", "s2", "--json"]);
     expect(history.stdout).not.toContain(KEY);
     expect(stored()).not.toContain(KEY);
+  });
+});
+
+describe("a key the model repeats, streamed a few characters at a time", () => {
+  it("human output: the pieces are masked as one text, nothing of the key is printed", async () => {
+    // As createModel does when it reads a provider's key from the environment.
+    registerSecret(KEY, KEY_ENV);
+    const pieces = ["Your key is sk-ech", "oed-secr", "et-4f9a1c", "2e7b, keep it."];
+    expect(pieces.join("")).toContain(KEY);
+    writeFileSync(join(dir, "script.yaml"), `- text_deltas: ${JSON.stringify(pieces)}\n`);
+    const file = join(dir, "hookwise.yaml");
+    writeFileSync(file, "models:\n  default: scripted:./script.yaml\n");
+    const out = await cli(["run", file, "--prompt", "what is my key?"]);
+    expect(out.code).toBe(0);
+    for (const piece of [KEY, "oed-secr", "et-4f9a1c"]) expect(out.stdout + out.stderr).not.toContain(piece);
+    expect(out.stdout).toContain(`Your key is [redacted ${KEY_ENV}], keep it.`);
   });
 });
