@@ -126,6 +126,65 @@ describe("tool_call / tool_result: malformed answers fail closed and name hook a
     }
   });
 
+  class Deny {
+    get type() {
+      return "deny";
+    }
+  }
+  test.each([
+    ["a class instance whose type is a getter", () => new Deny()],
+    ["an object whose type is its prototype's", () => Object.create({ type: "deny" })],
+    ["a promise of an inherited deny", () => Promise.resolve(Object.create({ type: "deny" }))],
+  ])("a deny without a reason whose type is not its own field still denies: %s", async (_name, answer) => {
+    const out = await runBoth(writer([rawHook("tool_call", "decide", answer, "guard")]));
+    for (const { fixture, result } of out.both) {
+      expect(fixture.written).toEqual([]);
+      expect(result.steps[0]!.toolResults[0]!.result).toBe(
+        'tool "write" was denied by hook "guard": denied by hook "guard"',
+      );
+    }
+  });
+
+  test("a terminate without a reason whose type is inherited still ends the run", async () => {
+    const out = await runBoth(
+      writer([rawHook("tool_call", "transform", () => Object.create({ type: "terminate" }), "stopper")]),
+    );
+    for (const { fixture, result } of out.both) {
+      expect(fixture.written).toEqual([]);
+      expect(result).toMatchObject({ outcome: "terminated", hook: "stopper" });
+    }
+  });
+
+  test.each([
+    [
+      "a thenable whose then throws",
+      () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a hook answering a thenable is the case under test
+        then() {
+          throw new Error("then broke");
+        },
+      }),
+      "threw: then broke",
+    ],
+    [
+      "a thenable that answers a deny at once",
+      () => ({
+        // biome-ignore lint/suspicious/noThenProperty: a hook answering a thenable is the case under test
+        then: (resolve: (value: unknown) => void) => resolve({ type: "deny", reason: "at once" }),
+      }),
+      "at once",
+    ],
+  ])("%s: the call is refused naming the hook, the run goes on", async (_name, answer, text) => {
+    const out = await runBoth(writer([rawHook("tool_call", "decide", answer, "guard")]));
+    for (const { fixture, result } of out.both) {
+      expect(fixture.written).toEqual([]);
+      expect(result.outcome).toBe("completed");
+      const sent = String(result.steps[0]!.toolResults[0]!.result);
+      expect(sent).toContain('"guard"');
+      expect(sent).toContain(text);
+    }
+  });
+
   test("a deny with a non-string reason is malformed (fails closed all the same)", async () => {
     const out = await runBoth(writer([rawHook("tool_call", "decide", () => ({ type: "deny", reason: 7 }))]));
     for (const { fixture, result } of out.both) {

@@ -243,7 +243,9 @@ export function checkFlow(flow: Flow, hookName: string): FlowCheck {
     const value = (flow as Record<string, unknown>)[field];
     if (typeof value === "string" && value !== "") return { ok: true, flow };
     if ((value === undefined || value === "") && field === "reason")
-      return { ok: true, flow: { ...flow, reason: defaultReason(type, hookName) } as Flow };
+      // `type` written out: a spread copies own fields only, and a class instance's or a
+      // prototype's `type` would be lost (the deny read as no decision at all).
+      return { ok: true, flow: { ...flow, type, reason: defaultReason(type, hookName) } as Flow };
   }
   const parsed = FLOW_SCHEMAS()[type].safeParse(flow);
   if (parsed.success) return { ok: true, flow };

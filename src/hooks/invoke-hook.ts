@@ -103,7 +103,13 @@ export function failure(hook: RegisteredHook, reason: "timeout" | "aborted", mes
  */
 export function callHandler(hook: RegisteredHook, payload: AnyEventPayload, context: HookContext): unknown {
   try {
-    return (hook.definition.handler as Handler)(payload, context);
+    const value = (hook.definition.handler as Handler)(payload, context);
+    // A thenable that is no promise is read as a promise of it: its `then` runs later, as a
+    // promise's reaction would, so a `then` that throws (or answers at once, before the
+    // runner reads it) settles like a promise and fails closed naming the hook.
+    if (typeof value === "object" && value !== null && !(value instanceof Promise) && isThenable(value))
+      return Promise.resolve(value);
+    return value;
   } catch (error) {
     return new Threw(error);
   }
