@@ -118,6 +118,16 @@ export function readCommandAnswer(result: CommandResult, timeoutSeconds: number)
     throw new ClaudeHookError(`timed out after ${timeoutSeconds} s; its process group was killed`);
   if (result.exitCode === 2)
     return { blocked: true, stderr: result.stderr.trim(), output: undefined, text: "", unknownFields: [] };
+  // An answer cut at the output cap cannot be read (a deny would read as malformed, and pass
+  // where failures are let through): it blocks, whatever the failure mode.
+  if (result.exitCode === 0 && result.stdoutTruncated)
+    return {
+      blocked: true,
+      stderr: "its output on stdout passed the size limit, so its answer could not be read whole",
+      output: undefined,
+      text: "",
+      unknownFields: [],
+    };
   if (result.exitCode === 0) return success(result.stdout, result.stderr);
   const detail = result.stderr.trim() ? `: ${tail(result.stderr)}` : "";
   if (result.exitCode === null)

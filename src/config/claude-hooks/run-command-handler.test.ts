@@ -101,4 +101,34 @@ describe("running a command handler", () => {
     expect(result.exitCode).toBeNull();
     await waitFor(() => !alive(Number(readFileSync(join(dir, "helper.pid"), "utf8"))));
   });
+
+  it("a command that exits leaving a child on its output is answered at its exit, not its timeout", async () => {
+    const started = Date.now();
+    const result = await runCommandHandler(
+      {
+        command:
+          'cat >/dev/null; sleep 30 & echo $! > helper.pid; echo \'{"hookSpecificOutput":{"permissionDecision":"deny"}}\'; exit 0',
+      },
+      options({ timeoutMs: 5_000 }),
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result).toMatchObject({
+      exitCode: 0,
+      timedOut: false,
+      stdout: '{"hookSpecificOutput":{"permissionDecision":"deny"}}\n',
+    });
+    // The child that held the output goes: the hook is over.
+    await waitFor(() => !alive(Number(readFileSync(join(dir, "helper.pid"), "utf8"))));
+  });
+
+  it("output past the cap is noted, so an answer cut short is not read as a whole one", async () => {
+    const result = await runCommandHandler(
+      { command: "head -c 5000 /dev/zero | tr '\\0' x" },
+      options({ maxOutput: 1000 }),
+    );
+    expect(result.stdout).toHaveLength(1000);
+    expect(result.stdoutTruncated).toBe(true);
+    const whole = await runCommandHandler({ command: "printf abc" }, options({ maxOutput: 1000 }));
+    expect(whole.stdoutTruncated).toBeUndefined();
+  });
 });

@@ -3,8 +3,10 @@
  * untouched, through `/bin/sh -c` (nothing of the event is ever templated into it: the
  * event JSON goes to stdin), or the exec form `command` + `args` with no shell. The process
  * leads its own process group, so a timeout or an abort kills it and everything it started
- * (no orphan keeps running). Output is capped. Never throws: `error` says why it could not
- * start.
+ * (no orphan keeps running). When the command exits, what it left running in its group
+ * may still hold its output open: its answer is read when the output ends, or a moment after
+ * the exit at the latest, and then what still holds it is killed. Output is capped. Never throws:
+ * `error` says why it could not start.
  */
 
 export interface CommandResult {
@@ -13,6 +15,8 @@ export interface CommandResult {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** It printed more on stdout than is kept (its answer cannot be read whole). */
+  stdoutTruncated?: boolean;
   /** Why it could not start (ENOENT…). */
   error?: string;
 }
@@ -30,6 +34,9 @@ export interface RunCommandOptions {
 
 const SHELLS = { sh: "/bin/sh", bash: "bash" } as const;
 
+/** How long after the command exits its output may still arrive (held open by leftovers). */
+const DRAIN_MS = 250;
+
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
@@ -39,12 +46,17 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-/** Collects a stream up to `max` bytes (what a hook prints past that is dropped). */
-function collector(max: number): { push(chunk: Buffer): void; text(): string } {
+/** Collects a stream up to `max` bytes (what a hook prints past that is dropped, and noted). */
+function collector(max: number): { push(chunk: Buffer): void; text(): string; readonly truncated: boolean } {
   const chunks: Buffer[] = [];
   let size = 0;
+  let truncated = false;
   return {
+    get truncated() {
+      return truncated;
+    },
     push(chunk) {
+      if (size + chunk.length > max) truncated = true;
       if (size >= max) return;
       const kept = chunk.subarray(0, max - size);
       chunks.push(kept);
@@ -68,6 +80,7 @@ export function runCommandHandler(
     const stderr = collector(max);
     let timedOut = false;
     let settled = false;
+    let drain: ReturnType<typeof setTimeout> | undefined;
     // node:child_process loads at the first spawn (it pulls in node:net, which start-up does not need).
     const child = process.getBuiltinModule("node:child_process").spawn(program, argv, {
       cwd: options.cwd,
@@ -80,6 +93,7 @@ export function runCommandHandler(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(drain);
       options.signal?.removeEventListener("abort", onAbort);
       resolve(result);
     };
@@ -107,17 +121,31 @@ export function runCommandHandler(
           error: error.message,
         });
     });
-    child.on("exit", (code, signal) => {
-      // Killed: a process that left the group may still hold the pipes; do not wait for it.
-      if (!timedOut && !options.signal?.aborted) return;
+    const result = (code: number | null, signal: string | null): CommandResult => ({
+      exitCode: code,
+      signal,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut,
+      ...(stdout.truncated ? { stdoutTruncated: true } : {}),
+    });
+    // The command is over, but what it left running holds the pipes: read what came, kill
+    // the leftovers, do not wait for them.
+    const leave = (code: number | null, signal: string | null) => {
+      stop();
       child.stdout.destroy();
       child.stderr.destroy();
-      finish({ exitCode: code, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut });
+      finish(result(code, signal));
+    };
+    child.on("exit", (code, signal) => {
+      if (timedOut || options.signal?.aborted) leave(code, signal);
+      // Exited on its own: what it printed is in the pipes; let it arrive (`close`).
+      else drain = setTimeout(() => leave(code, signal), DRAIN_MS);
     });
     child.on("close", (code, signal) => {
       // Whatever the leader left behind after a timeout or an abort goes with it.
       if (timedOut || options.signal?.aborted) stop();
-      finish({ exitCode: code, signal, stdout: stdout.text(), stderr: stderr.text(), timedOut });
+      finish(result(code, signal));
     });
   });
 }
