@@ -5,9 +5,19 @@
  * commands in a copy of the project, so a block is checked by what did not happen.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -24,6 +34,7 @@ import {
   subAgentTool,
   tool,
 } from "../../index.js";
+import { transcriptFileName } from "./claude-transcripts.js";
 import { type ClaudeHooksOptions, type ClaudeSettingsSource, claudeHooks } from "./index.js";
 
 const FIXTURE = fileURLToPath(new URL("../../../test/fixtures/claude-hooks/project/", import.meta.url));
@@ -283,6 +294,41 @@ describe("failures: open as in Claude Code, or closed", () => {
     },
   );
 
+  const denying = (command: string): ClaudeSettingsSource => ({
+    hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command, timeout: 5 }] }] },
+  });
+  const DENY = '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}';
+
+  it.each(SURFACES)(
+    "%s: a deny is read when the script exits, even if a child it left holds its output (no timeout, no pass)",
+    async (surface) => {
+      const settings = denying(`cat >/dev/null; sleep 30 & echo '${DENY}'; exit 0`);
+      const started = Date.now();
+      const { agent } = await agentWith([touch, { text: "done" }], settings);
+      const { result } = await runOn(surface, agent, "go");
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(existsSync(join(dir, "touched.txt"))).toBe(false);
+      expect(result.steps[0]!.toolResults[0]!.result).toMatch(
+        /^tool "Bash" was denied by hook "settings:PreToolUse\[0\]\[0\][^"]*": no$/,
+      );
+    },
+  );
+
+  it.each(SURFACES)(
+    "%s: an answer too long to be read whole blocks, even where failures are let through",
+    async (surface) => {
+      // A deny whose reason (e.g. the tool input it quotes) passes the 1 MiB output cap.
+      const settings = denying(
+        `cat >/dev/null; printf '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"'; head -c 1100000 /dev/zero | tr '\\0' x; printf '"}}'`,
+      );
+      const { agent } = await agentWith([touch, { text: "done" }], settings);
+      const { result } = await runOn(surface, agent, "go");
+      expect(existsSync(join(dir, "touched.txt"))).toBe(false);
+      expect(result.steps[0]!.toolResults[0]!).toMatchObject({ executed: false });
+      expect(String(result.steps[0]!.toolResults[0]!.result)).toContain("passed the size limit");
+    },
+  );
+
   async function waitFor(check: () => boolean, ms = 2_000): Promise<void> {
     const end = Date.now() + ms;
     while (!check()) {
@@ -369,6 +415,39 @@ describe("beyond Claude Code", () => {
         },
       ],
     },
+  });
+
+  const recordEvent: ClaudeSettingsSource = {
+    hooks: {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR"/event.json' }] },
+      ],
+    },
+  };
+  const listFiles: ScriptStep = { toolCalls: [{ name: "Bash", args: { command: "ls" } }] };
+
+  it("transcripts go, by default, to a temp folder of the hook set's own (owner only), removed on close", async () => {
+    const { agent, hooks } = await agentWith([listFiles, { text: "done" }], recordEvent, {
+      transcriptDir: undefined,
+    });
+    await agent.run("what is here?");
+    const transcript = JSON.parse(readFileSync(join(dir, "event.json"), "utf8")).transcript_path as string;
+    expect(readFileSync(transcript, "utf8")).toContain("what is here?");
+    expect(statSync(dirname(transcript)).mode & 0o777).toBe(0o700);
+    expect(statSync(transcript).mode & 0o777).toBe(0o600);
+    await hooks.close();
+    expect(existsSync(dirname(transcript))).toBe(false);
+  });
+
+  it("a link planted where a session's transcript goes is not followed: what it points to is untouched", async () => {
+    const shared = join(base, "shared");
+    mkdirSync(shared);
+    const victim = join(base, "victim.txt");
+    writeFileSync(victim, "keep me");
+    symlinkSync(victim, join(shared, transcriptFileName("planted")));
+    const { agent } = await agentWith([listFiles, { text: "done" }], recordEvent, { transcriptDir: shared });
+    await agent.run("a private question", { sessionId: "planted" });
+    expect(readFileSync(victim, "utf8")).toBe("keep me");
   });
 
   it.each(SURFACES)("%s: the hooks govern a sub-agent's tool calls too", async (surface) => {

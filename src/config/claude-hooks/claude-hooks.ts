@@ -5,8 +5,6 @@
  * (`hooks: [...claudeHooks(".claude/settings.json")]`), carrying what it compiled (`handlers`,
  * for `explain`), the warnings found (`warnings`), and `close()`.
  */
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AnyHook } from "../../hooks/define-hook.js";
 import type { HookLogger } from "../../hooks/hook-context.js";
 import { ConfigError, type ConfigIssue, formatIssue } from "../config-error.js";
@@ -39,7 +37,10 @@ export interface ClaudeHooksOptions {
   failure?: "open" | "closed";
   /** The agent's tools, for the names and shapes Claude Code hooks know them by (aliases). */
   tools?: ToolSource;
-  /** Where session transcripts are written as JSONL (`transcript_path`). Default: in the OS temp folder. */
+  /**
+   * Where session transcripts are written as JSONL (`transcript_path`). Default: a new
+   * folder of this process's own in the OS temp folder, readable by its owner only.
+   */
   transcriptDir?: string;
   /** `Notification` handlers run for each notification published here (a config's `notify` bus). */
   notifications?: NotificationSource;
@@ -56,7 +57,10 @@ export interface ClaudeHookSet extends Array<AnyHook> {
   /** Unsupported events and handler types, unknown fields: what does not run, and why. */
   readonly warnings: readonly ConfigIssue[];
   readonly projectDir: string;
-  /** Stops listening for notifications; resolves once the Notification handlers still running are done. */
+  /**
+   * Stops listening for notifications; resolves once the Notification handlers still running
+   * are done. The transcripts' own temp folder (when no `transcriptDir` was given) is removed.
+   */
   close(): Promise<void>;
 }
 
@@ -98,10 +102,7 @@ export function claudeHooks(
     env: { ...process.env, ...read.env, CLAUDE_PROJECT_DIR: read.projectDir },
     failure: options.failure ?? "open",
     tools,
-    transcripts: new ClaudeTranscripts(
-      options.transcriptDir ?? join(tmpdir(), "hookwise-claude-transcripts"),
-      tools,
-    ),
+    transcripts: new ClaudeTranscripts(options.transcriptDir, tools),
     log,
   };
   const hooks: AnyHook[] = [];
@@ -124,6 +125,11 @@ export function claudeHooks(
     handlers: { value: handlers },
     warnings: { value: warnings },
     projectDir: { value: read.projectDir },
-    close: { value: async () => listener?.close() },
+    close: {
+      value: async () => {
+        await listener?.close();
+        runtime.transcripts.dispose();
+      },
+    },
   }) as ClaudeHookSet;
 }

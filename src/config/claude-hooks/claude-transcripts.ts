@@ -7,7 +7,8 @@
  * transcript only grew; rewritten whole when a compaction or an edit changed it).
  */
 
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodeCrypto } from "../../deps/node-crypto.js";
 import type { ModelMessage } from "../../events/payloads.js";
@@ -43,18 +44,50 @@ function outputText(output: { type?: string; value?: unknown } | undefined): str
   return typeof output.value === "string" ? output.value : JSON.stringify(output.value ?? output);
 }
 
+/**
+ * Writes `text` to `file`, readable by its owner only, never through a link: a link planted
+ * where a transcript goes (another user's, in a shared folder) is refused, not followed.
+ */
+function writePrivate(file: string, text: string, append: boolean): void {
+  const flags =
+    constants.O_WRONLY |
+    constants.O_CREAT |
+    constants.O_NOFOLLOW |
+    (append ? constants.O_APPEND : constants.O_TRUNC);
+  const fd = openSync(file, flags, 0o600);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class ClaudeTranscripts {
-  readonly #dir: string;
+  /** Undefined until first needed when none was given: then a new private temp folder. */
+  #dir: string | undefined;
+  readonly #own: boolean;
   readonly #tools: ClaudeTools;
   readonly #written = new Map<string, Written>();
   readonly #uuids = new WeakMap<object, string>();
 
-  constructor(dir: string, tools: ClaudeTools) {
+  /** `dir`: where transcripts go; none: a folder of this process's own in the OS temp folder. */
+  constructor(dir: string | undefined, tools: ClaudeTools) {
     this.#dir = dir;
+    this.#own = dir === undefined;
     this.#tools = tools;
   }
 
+  /** Removes the folder when it is this object's own temp folder (the set was closed). */
+  dispose(): void {
+    if (!this.#own || this.#dir === undefined) return;
+    rmSync(this.#dir, { recursive: true, force: true });
+    this.#dir = undefined;
+    this.#written.clear();
+  }
+
   pathFor(sessionId: string): string {
+    // mkdtemp makes a folder no one else has, readable by its owner only.
+    this.#dir ??= mkdtempSync(join(tmpdir(), "hookwise-claude-transcripts-"));
     return join(this.#dir, transcriptFileName(sessionId));
   }
 
@@ -74,9 +107,8 @@ export class ClaudeTranscripts {
       lines += `${JSON.stringify(this.#line(message, { uuid, parent, sessionId, cwd }))}\n`;
       parent = uuid;
     }
-    mkdirSync(this.#dir, { recursive: true });
-    if (grew) appendFileSync(file, lines);
-    else writeFileSync(file, lines);
+    mkdirSync(this.#dir!, { recursive: true, mode: 0o700 });
+    writePrivate(file, lines, grew);
     this.#written.set(file, { count: messages.length, last: messages.at(-1), lastUuid: parent });
     return file;
   }
