@@ -54,6 +54,8 @@ export interface ApiOperation {
   security: readonly SecurityRequirement[];
   /** A server declared on the operation or its path, overriding the document's. */
   server?: string;
+  /** Where that server is in the document, for messages. */
+  serverPointer?: (string | number)[];
   /** Media types of the success responses (to choose `Accept`). */
   responseTypes: string[];
   /** Where it is in the document (`["paths", "/invoices", "post"]`), for messages. */

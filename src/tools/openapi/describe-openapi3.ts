@@ -57,7 +57,12 @@ function describeOperation(
   if (typeof operation.summary === "string") described.summary = operation.summary;
   if (typeof operation.description === "string") described.description = operation.description;
   const server = serverUrl(operation.servers?.[0] ?? pathItem.servers?.[0]);
-  if (server !== undefined) described.server = server;
+  if (server !== undefined) {
+    described.server = server;
+    described.serverPointer = operation.servers?.[0]
+      ? ["paths", path, method, "servers", 0, "url"]
+      : ["paths", path, "servers", 0, "url"];
+  }
   const content: Record<string, any> | undefined = operation.requestBody?.content;
   if (content && Object.keys(content).length) {
     const required = operation.requestBody.required === true;

@@ -344,6 +344,105 @@ describe("calls over HTTP", () => {
   });
 });
 
+describe("servers: one origin per toolset", () => {
+  /** Two operations on `/preferences/{userId}`-like paths; `stats` declares `statsServer`. */
+  function serversSpec(name: string, top: string, statsServer: string, level: "operation" | "path") {
+    const servers = `servers: [{ url: "${statsServer}" }]`;
+    return writeSpec(
+      name,
+      [
+        "openapi: 3.0.3",
+        "info: { title: t, version: '1' }",
+        `servers: [{ url: "${top}" }]`,
+        "security: [{ bearerAuth: [] }]",
+        "components: { securitySchemes: { bearerAuth: { type: http, scheme: bearer } } }",
+        "paths:",
+        "  /preferences/{userId}:",
+        level === "path" ? `    ${servers}` : "",
+        "    get:",
+        "      operationId: stats",
+        level === "operation" ? `      ${servers}` : "",
+        "      parameters: [{ name: userId, in: path, required: true, schema: { type: string } }]",
+        "      responses: { '200': { description: ok } }",
+        "  /whoami:",
+        "    get: { operationId: whoami, responses: { '200': { description: ok } } }",
+        "",
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    );
+  }
+
+  const bearer = { auth: { bearerAuth: { token: "${BILLING_TOKEN}" } } };
+  let other: BillingServer;
+  beforeAll(async () => {
+    other = await startBillingServer();
+  });
+  afterAll(async () => {
+    await other.close();
+  });
+
+  it("an operation's or path's server on another origin is refused at load, naming the operation and both origins", async () => {
+    for (const level of ["operation", "path"] as const) {
+      const spec = serversSpec(`elsewhere-${level}.yaml`, server.baseUrl, `${other.baseUrl}`, level);
+      const error = await setupError({ spec, baseUrl: undefined, ...bearer });
+      expect(error).toMatchObject({ at: ["spec"], file: spec, line: level === "path" ? 8 : 10 });
+      expect(error.problem).toBe(
+        `GET /preferences/{userId} (stats) declares the server ${other.origin}, another origin than the API's (${server.origin}): credentials and request bodies go only to the origin the config names`,
+      );
+      expect(error.expected).toBe(
+        `base_url (every operation is then called there), or operations: ["!stats"] and a toolset of its own with base_url: ${other.baseUrl}`,
+      );
+      // Left out, the rest of the API builds.
+      const rest = await billing({ spec, baseUrl: undefined, operations: ["!stats"], ...bearer }).built;
+      expect(rest.tools.map((tool) => tool.name)).toEqual(["whoami"]);
+    }
+    expect(other.requests).toEqual([]);
+  });
+
+  it("with base_url, every operation is called there and the operation's own server receives nothing", async () => {
+    const spec = serversSpec("elsewhere-base.yaml", "http://127.0.0.1:9/v1", other.baseUrl, "operation");
+    const toolset = await billing({ spec, ...bearer }).built;
+    expect(await call(toolset.tools[0], { userId: "u1" })).toMatchObject({ status: 200 });
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+      `Bearer ${BILLING_TOKEN}`,
+    ]);
+    expect(other.requests).toEqual([]);
+  });
+
+  it("a server on the API's own origin (another base path) is used", async () => {
+    const spec = serversSpec("same-origin.yaml", `${server.origin}/elsewhere`, server.baseUrl, "path");
+    const toolset = await billing({ spec, baseUrl: undefined, ...bearer }).built;
+    expect(await call(toolset.tools[0], { userId: "u2" })).toMatchObject({
+      status: 200,
+      body: { user: "u2" },
+    });
+    expect(server.requests.map((request) => request.path)).toEqual(["/v1/preferences/u2"]);
+  });
+
+  it("credentials over plain http to a remote host need the config's own http:// base_url", async () => {
+    const spec = serversSpec(
+      "plain.yaml",
+      "http://api.example.com/v1",
+      "http://api.example.com/v2",
+      "operation",
+    );
+    const error = await setupError({ spec, baseUrl: undefined, ...bearer });
+    expect(error).toMatchObject({
+      at: ["base_url"],
+      problem:
+        "GET /preferences/{userId} (stats) would send credentials unencrypted: the document's server http://api.example.com is plain http",
+      expected:
+        "base_url: https://api.example.com/v2 (or base_url: http://api.example.com/v2, to send them over http knowingly)",
+    });
+    // Without credentials there is nothing to expose; with the config's http:// base_url the user chose it.
+    await expect(billing({ spec, baseUrl: undefined, auth: {} }).built).resolves.toBeDefined();
+    await expect(
+      billing({ spec, baseUrl: "http://api.example.com/v1", ...bearer }).built,
+    ).resolves.toBeDefined();
+  });
+});
+
 describe("selecting operations", () => {
   it("globs keep, !globs drop", async () => {
     const toolset = await billing({ operations: ["*_invoice*", "!delete_*"] }).built;

@@ -25,9 +25,9 @@ import { describeOpenApi3 } from "./describe-openapi3.js";
 import { describeSwagger2 } from "./describe-swagger2.js";
 import { type ApiDocument, loadOpenApiDocument } from "./load-openapi-document.js";
 import { OpenApiToolsetError, type SettingPath } from "./openapi-toolset-error.js";
+import { operationBaseUrl, type ServerSettings } from "./operation-base-url.js";
 import { operationInput } from "./operation-input.js";
 import { operationToolNames } from "./operation-tool-names.js";
-import { resolveBaseUrl } from "./resolve-base-url.js";
 import { type Redactor, secretRedactor } from "./secret-redactor.js";
 import { selectOperations } from "./select-operations.js";
 import { sendHttpRequest } from "./send-http-request.js";
@@ -89,7 +89,13 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
     // `Authorization: "Bearer ${TOKEN}"`: the token alone is a secret too (a server may echo it bare).
     for (const variable of envReferences(value)) if (env[variable]) secrets.push(env[variable]!);
   }
-  const configuredBase = options.baseUrl === undefined ? undefined : expand(options.baseUrl, ["base_url"]);
+  const headerSecrets = secrets.length > credentials.secrets.length;
+  const servers: ServerSettings = {
+    toolset: name,
+    configured: options.baseUrl === undefined ? undefined : expand(options.baseUrl, ["base_url"]),
+    documentServer: api.server,
+    loaded,
+  };
   const context: CallContext = {
     toolset: name,
     headers,
@@ -124,9 +130,9 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
     }
     for (const alternative of operation.security)
       for (const scheme of Object.keys(alternative)) used.add(scheme);
-    const baseUrl = resolveBaseUrl(name, configuredBase ?? operation.server ?? api.server, {
-      configured: configuredBase !== undefined,
-      documentUrl: loaded.source.url,
+    const baseUrl = operationBaseUrl(servers, operation, {
+      tool,
+      sendsSecrets: (sent?.length ?? 0) > 0 || headerSecrets,
     });
     const resolved = operationTool(tool, operation, { ...context, baseUrl }, options.prefix ?? true, warn);
     tools.push(resolved);
