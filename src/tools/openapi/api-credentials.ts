@@ -13,7 +13,7 @@
  */
 import { nearest } from "../../errors/nearest.js";
 import { EnvVariableError, envReferences, expandEnv } from "../expand-env.js";
-import type { SecurityRequirement, SecurityScheme } from "./api-description.js";
+import type { ApiOperation, SecurityRequirement, SecurityScheme } from "./api-description.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 
 export interface AuthSetting {
@@ -135,4 +135,24 @@ export function credentialsFor(
       return names.map((name) => credentials.bySchemes.get(name)!);
   }
   return undefined;
+}
+
+/**
+ * The operation without the parameters its credentials occupy: a document that also lists
+ * `api_key` as a query parameter does not let the model set (or shadow) the toolset's key.
+ * Names compare case-insensitively, as some servers read them.
+ */
+export function withoutCredentialParameters(
+  operation: ApiOperation,
+  sent: readonly Credential[],
+): ApiOperation {
+  if (sent.length === 0) return operation;
+  const parameters = operation.parameters.filter(
+    (parameter) =>
+      !sent.some(
+        (credential) =>
+          credential.in === parameter.in && credential.name.toLowerCase() === parameter.name.toLowerCase(),
+      ),
+  );
+  return parameters.length === operation.parameters.length ? operation : { ...operation, parameters };
 }

@@ -2,7 +2,8 @@
  * A tool call's arguments as an HTTP request: path parameters substituted (encoded, and
  * never a `.` or `..` segment that would climb out of the API's path), query parameters
  * serialised by style, header and cookie parameters, the JSON body, the credentials of the
- * operation's security requirement, `Accept`.
+ * operation's security requirement, `Accept`. A query or cookie pair named like a
+ * credential (an object's key, say) is refused: the toolset's credential is the only one.
  */
 
 import type { Credential } from "./api-credentials.js";
@@ -69,6 +70,15 @@ export function buildHttpRequest(parts: RequestParts): BuiltRequest {
       cookies.push(...serializeCookieParameter(parameter, value));
     }
   }
+  // An object value's keys become names (`form` explode): none may repeat a credential's.
+  for (const credential of parts.credentials) {
+    const taken = credential.name.toLowerCase();
+    const pairs = credential.in === "query" ? query : credential.in === "cookie" ? cookies : [];
+    if (pairs.some((pair) => pairName(pair) === taken))
+      refuse(
+        `the ${credential.in} parameter ${credential.name} is the toolset's credential; arguments cannot set it`,
+      );
+  }
   for (const credential of parts.credentials) {
     if (credential.in === "header") headers[credential.name.toLowerCase()] = credential.value;
     else if (credential.in === "query")
@@ -86,6 +96,16 @@ export function buildHttpRequest(parts: RequestParts): BuiltRequest {
     headers["content-type"] = operation.body.mediaType;
   }
   return request;
+}
+
+/** The decoded, lower-case name of an encoded `name=value` pair. */
+function pairName(pair: string): string {
+  const name = pair.split("=", 1)[0]!;
+  try {
+    return decodeURIComponent(name).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
 }
 
 /** JSON, unless the operation's success responses are declared and none of them is. */

@@ -216,6 +216,52 @@ describe("calls over HTTP", () => {
     expect(refused).toMatchObject({ reason: "status", status: 401 });
   });
 
+  it("the API key in the query is the only one of its name: no value, argument or object key adds another", async () => {
+    const spec = writeSpec(
+      "shadow.yaml",
+      [
+        "openapi: 3.0.3",
+        "info: { title: t, version: '1' }",
+        `servers: [{ url: "${server.baseUrl}" }]`,
+        "components: { securitySchemes: { apiKeyAuth: { type: apiKey, in: query, name: api_key } } }",
+        "security: [{ apiKeyAuth: [] }]",
+        "paths:",
+        "  /preferences/{userId}:",
+        "    get:",
+        "      operationId: search",
+        "      parameters:",
+        "        - { name: userId, in: path, required: true, schema: { type: string } }",
+        "        - { name: q, in: query, allowReserved: true, schema: { type: string } }",
+        "        - { name: API_KEY, in: query, schema: { type: string } }",
+        "        - { name: filter, in: query, style: form, explode: true, schema: { type: object, additionalProperties: { type: string } } }",
+        "      responses: { '200': { description: ok } }",
+        "",
+      ].join("\n"),
+    );
+    const toolset = await billing({
+      spec,
+      baseUrl: undefined,
+      auth: { apiKeyAuth: { key: "${BILLING_API_KEY}" } },
+    }).built;
+    const search = toolset.tools[0]!;
+    // The document's own api_key parameter is not offered to the model.
+    expect(Object.keys((search.input.jsonSchema as any).properties)).toEqual(["userId", "q", "filter"]);
+    expect(search.input.validate({ userId: "u1", API_KEY: "attacker" }).ok).toBe(false);
+
+    await call(search, { userId: "u1", q: "a/b&api_key=attacker&admin=true#x" });
+    const sent = new URLSearchParams(server.requests[0]!.query);
+    expect([...sent.keys()]).toEqual(["q", "api_key"]);
+    expect(sent.get("q")).toBe("a/b&api_key=attacker&admin=true#x");
+    expect(sent.getAll("api_key")).toEqual([BILLING_API_KEY]);
+
+    const refused = await failure(call(search, { userId: "u1", filter: { Api_Key: "attacker" } }));
+    expect(refused).toMatchObject({ reason: "argument" });
+    expect(refused.message).toBe(
+      "GET /preferences/{userId}: the query parameter api_key is the toolset's credential; arguments cannot set it",
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("429 and 503 wait for Retry-After, then succeed; with retries: 0 it is the tool's error", async () => {
     const toolset = await billing().built;
     const flaky = toolset.tools.find((tool) => tool.name === "get_flaky");

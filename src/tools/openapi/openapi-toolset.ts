@@ -18,6 +18,7 @@ import {
   type AuthSetting,
   credentialsFor,
   resolveCredentials,
+  withoutCredentialParameters,
 } from "./api-credentials.js";
 import type { ApiDescription, ApiOperation } from "./api-description.js";
 import { buildHttpRequest } from "./build-http-request.js";
@@ -134,7 +135,8 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
       tool,
       sendsSecrets: (sent?.length ?? 0) > 0 || headerSecrets,
     });
-    const resolved = operationTool(tool, operation, { ...context, baseUrl }, options.prefix ?? true, warn);
+    const callable = withoutCredentialParameters(operation, sent ?? []);
+    const resolved = operationTool(tool, callable, { ...context, baseUrl }, options.prefix ?? true, warn);
     tools.push(resolved);
     endpoints.set(resolved.qualifiedName, `${operation.method} ${operation.path}`);
   });

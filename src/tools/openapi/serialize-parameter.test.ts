@@ -88,6 +88,15 @@ describe("query parameters", () => {
     ).toEqual(["color=a/b:c%20d"]);
   });
 
+  it("allowReserved keeps the query's separators encoded: a value never adds a parameter", () => {
+    const reserved = parameter("query", "form", true, { allowReserved: true });
+    expect(serializeQueryParameter(reserved, "a&api_key=attacker;admin=true+x#frag")).toEqual([
+      "color=a%26api_key%3Dattacker%3Badmin%3Dtrue%2Bx%23frag",
+    ]);
+    const [query] = serializeQueryParameter(reserved, "a&api_key=attacker&admin=true");
+    expect([...new URLSearchParams(query).keys()]).toEqual(["color"]);
+  });
+
   it("sends a content-described parameter as JSON text", () => {
     expect(serializeQueryParameter(parameter("query", "form", true, { json: true }), { a: [1] })).toEqual([
       "color=%7B%22a%22%3A%5B1%5D%7D",

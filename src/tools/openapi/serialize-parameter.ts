@@ -1,7 +1,8 @@
 /**
  * Parameter values to URL and header text, by the parameter's `style` and `explode`
  * (OpenAPI's style table; RFC 6570 where OpenAPI defers to it). Every value is
- * percent-encoded for its place: a path value can never add a `/` or a query value an `&`.
+ * percent-encoded for its place: a path value can never add a `/` or a query value an `&`
+ * (`allowReserved` included).
  * Values nested deeper than the styles describe (an object inside an array) travel as
  * JSON text.
  */
@@ -15,8 +16,12 @@ function text(value: unknown): string {
   return String(value);
 }
 
-/** RFC 3986 reserved characters that `allowReserved` keeps as they are. */
-const RESERVED = /%(3A|2F|3F|23|5B|5D|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi;
+/**
+ * RFC 3986 reserved characters that `allowReserved` keeps as they are — except the query's
+ * own separators (`&`, `=`, `;`, `+` read as a space, `#` ending the query), which stay
+ * encoded: a value never adds a parameter, whatever the document allows.
+ */
+const RESERVED = /%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C)/gi;
 
 function encode(value: unknown, allowReserved = false): string {
   const encoded = encodeURIComponent(text(value)).replace(
