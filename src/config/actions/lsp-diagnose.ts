@@ -4,7 +4,9 @@
  * itself, and publishes them on the notification bus. `tool_result` only.
  *
  * - The path is the first of `path_field` present in the tool's arguments (dotted paths
- *   allowed), resolved against `root` (templated; default the config's folder). The text is
+ *   allowed), resolved against `root` (templated; default the config's folder) and kept
+ *   inside it: `..`, an absolute path elsewhere or a symlink out is refused and logged,
+ *   nothing is read (workspace-file.ts). The text is
  *   the first of `content_field`, or the file read from disk when `read_from_disk`.
  * - Files no server handles (by extension; default typescript-language-server for
  *   .ts/.tsx/.js/.jsx/.mts/.cts/.mjs/.cjs, or `server:`) are skipped, as are failed calls.
@@ -21,6 +23,7 @@ import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";
 import { atLeast, formatDiagnostics, severityName } from "../../lsp/format-diagnostics.js";
 import type { LanguageServerSpec } from "../../lsp/language-server-spec.js";
+import { workspaceFile } from "../../lsp/workspace-file.js";
 import { renderTemplate, walkPath } from "../templates.js";
 import { defineAction } from "./action-module.js";
 import { appendNote } from "./append-note.js";
@@ -96,11 +99,12 @@ export const lspDiagnose = defineAction({
         services.workspace,
         renderTemplate(config.root ?? ".", evaluation, services.workspace),
       );
-      const file = resolve(root, path);
       let text = firstString(tool.params, config.content_field);
       const servers = services.languageServers;
       try {
         if (!servers) throw new Error("no language servers are available (loadConfig provides them)");
+        // Inside the root, or refused (and logged): the path is the model's choice.
+        const file = await workspaceFile(root, path);
         if (!servers.specFor(file, server ? [server] : [])) {
           services.log.debug(`hook "${hook}": no language server for ${path}`);
           return undefined;

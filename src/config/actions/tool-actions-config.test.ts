@@ -2,7 +2,15 @@
  * `lsp_diagnose` and `shell` end to end: a config, the scripted model on both surfaces,
  * a real typescript-language-server, real processes.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -105,6 +113,61 @@ runtime:
       60_000,
     );
   }
+});
+
+describe("lsp_diagnose: the model's path stays inside the root", () => {
+  const SECRET = "sk_live_9f8e7d6c5b4a";
+
+  it.each([
+    ["a path that climbs out", "../outside.ts"],
+    ["an absolute path elsewhere", "OUTSIDE"],
+    ["a symlink inside that leads out", "link.ts"],
+  ])(
+    "%s is refused and logged; the outside file's content reaches neither the result nor a notification",
+    async (_name, path) => {
+      // Undefined as TypeScript: its diagnostic would quote the secret (Cannot find name 'sk_live_…').
+      writeFileSync(join(dir, "outside.ts"), `export const key = ${SECRET};\n`);
+      symlinkSync(join(dir, "outside.ts"), join(dir, "workspace", "link.ts"));
+      writeFileSync(
+        join(dir, "tools.mjs"),
+        'export const open_doc = { description: "Open a page", inputSchema: { type: "object", properties: { path: { type: "string" } } }, execute: ({ path }) => `opened ${path}` };\n',
+      );
+      const target = path === "OUTSIDE" ? join(dir, "outside.ts") : path;
+      const logger = recordingLogger();
+      const loaded = await loadConfig(
+        write({
+          "hookwise.yaml": `
+models: { default: "scripted:./script.yaml" }
+toolsets:
+  docs: { kind: module, path: ./tools.mjs }
+runtime:
+  hooks:
+    - { id: lint, on: tool_end, condition: { type: tool_name, match: "docs.*" }, action: { type: lsp_diagnose, root: ./workspace } }
+`,
+          "script.yaml": `- tool_calls: [{ name: docs_open_doc, args: { path: ${JSON.stringify(target)} } }]\n- text: done\n`,
+        }),
+        { store: new MemoryStore(), logger },
+      );
+      const published: Notification[] = [];
+      loaded.notifications.subscribe((note) => published.push(note));
+      try {
+        const { result } = await runOn("run", await loaded.createAgent(), "open it");
+        expect(result.steps[0]!.toolResults[0]!.result).toBe(`opened ${target}`);
+        expect(published).toEqual([]);
+        expect(JSON.stringify(result)).not.toContain(SECRET);
+        const warnings = logger.records
+          .filter((record) => record.level === "warn")
+          .map((record) => record.message);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain(
+          `hook "lint": diagnostics for ${target} failed: path "${target}" is refused`,
+        );
+      } finally {
+        await loaded.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe("shell: a tool argument never reaches a shell", () => {
