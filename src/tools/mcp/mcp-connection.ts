@@ -9,7 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import { importOptional } from "../../errors/optional-package.js";
-import { describeSpec, type McpServerSpec } from "./mcp-server-spec.js";
+import { describeSpec, type McpServerSpec, urlSecrets } from "./mcp-server-spec.js";
 
 export interface McpLogger {
   debug(message: string): void;
@@ -57,19 +57,34 @@ function loadSdk(): Promise<McpSdk> {
 }
 const CLIENT_INFO = { name: "hookwise", version: "0.1.0" };
 
+export interface McpConnectionOptions {
+  /** Names the server in messages (`"github"`). */
+  label: string;
+  log?: McpLogger;
+  /** The spec as written (`${VAR}` kept), shown in messages instead of the expanded one. */
+  display?: McpServerSpec;
+  /** Values substituted from the environment: masked in what a failed start reports. */
+  secrets?: readonly string[];
+}
+
 export class McpConnection {
   readonly #spec: McpServerSpec;
   readonly #label: string;
   readonly #log: McpLogger;
+  readonly #display: McpServerSpec;
+  readonly #secrets: readonly string[];
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #closed = false;
   #stderr = "";
   #starts = 0;
 
-  constructor(spec: McpServerSpec, options: { label: string; log?: McpLogger }) {
+  constructor(spec: McpServerSpec, options: McpConnectionOptions) {
     this.#spec = spec;
     this.#label = options.label;
+    this.#display = options.display ?? spec;
+    // Longest first, so a value that contains another is masked whole.
+    this.#secrets = [...(options.secrets ?? []), ...urlSecrets(spec)].sort((a, b) => b.length - a.length);
     this.#log = options.log ?? { debug() {}, warn: (message) => console.warn(`[hookwise] ${message}`) };
   }
 
@@ -138,17 +153,19 @@ export class McpConnection {
       this.#client = undefined;
       if (!this.#closed) this.#log.warn(`MCP server ${this.#label} went away; it restarts on the next call`);
     };
-    client.onerror = (error) => this.#log.debug(`MCP server ${this.#label}: ${error.message}`);
+    client.onerror = (error) => this.#log.debug(this.#mask(`MCP server ${this.#label}: ${error.message}`));
     this.#starts++;
     try {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => {});
       const tail = this.#stderr.trim();
+      // The server's stderr or the SDK's message may repeat an argument, a URL or a header.
       throw new HookwiseError(
-        `MCP server ${this.#label} (${describeSpec(this.#spec)}) could not start: ${(error as Error).message}` +
-          (tail ? `; its stderr: ${tail.slice(-500)}` : ""),
-        { cause: error },
+        this.#mask(
+          `MCP server ${this.#label} (${describeSpec(this.#display)}) could not start: ${(error as Error).message}` +
+            (tail ? `; its stderr: ${tail.slice(-500)}` : ""),
+        ),
       );
     }
     if (this.#closed) {
@@ -157,6 +174,10 @@ export class McpConnection {
     }
     this.#client = client;
     return client;
+  }
+
+  #mask(text: string): string {
+    return this.#secrets.reduce((masked, secret) => masked.split(secret).join("[redacted]"), text);
   }
 
   #transport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {

@@ -4,7 +4,7 @@
  * `release()` closes it; `closeAllResources()` (the CLI's SIGINT path) closes it anyway.
  */
 import { trackResource } from "../open-resources.js";
-import { McpConnection, type McpLogger } from "./mcp-connection.js";
+import { McpConnection, type McpConnectionOptions } from "./mcp-connection.js";
 import { type McpServerSpec, specKey } from "./mcp-server-spec.js";
 
 interface Entry {
@@ -21,10 +21,7 @@ export interface McpLease {
   release(): Promise<void>;
 }
 
-export function acquireMcpConnection(
-  spec: McpServerSpec,
-  options: { label: string; log?: McpLogger },
-): McpLease {
+export function acquireMcpConnection(spec: McpServerSpec, options: McpConnectionOptions): McpLease {
   const key = specKey(spec);
   let entry = pool.get(key);
   if (!entry || entry.connection.closed) {

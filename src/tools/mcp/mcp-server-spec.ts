@@ -5,7 +5,7 @@
  * (`headers: { Authorization: "Bearer ${GITHUB_TOKEN}" }`).
  */
 import { HookwiseError } from "../../errors/hookwise-error.js";
-import { expandEnv } from "../expand-env.js";
+import { envReferences, expandEnv } from "../expand-env.js";
 
 export { expandEnv };
 
@@ -51,7 +51,10 @@ export function expandSpec(spec: McpServerSpec, where: string): McpServerSpec {
     try {
       new URL(url);
     } catch {
-      throw new HookwiseError(`${where}: url "${url}" is not a valid URL (e.g. http://127.0.0.1:3000/mcp)`);
+      // The URL as written: its expansion may hold a token.
+      throw new HookwiseError(
+        `${where}: url "${spec.url}" is not a valid URL (e.g. http://127.0.0.1:3000/mcp)`,
+      );
     }
     const headers = expandRecord(spec.headers, `${where}.headers`);
     return headers ? { url, headers } : { url };
@@ -61,9 +64,32 @@ export function expandSpec(spec: McpServerSpec, where: string): McpServerSpec {
   );
 }
 
-/** A short label for messages: the command line, or the URL. */
+/**
+ * A short label for messages: the command line, or the URL without its user, password,
+ * query and fragment (where tokens ride). Give it the spec as written (`${VAR}` kept), not
+ * the expanded one, so no value from the environment is printed.
+ */
 export function describeSpec(spec: McpServerSpec): string {
-  return "command" in spec ? [spec.command, ...(spec.args ?? [])].join(" ") : spec.url;
+  if ("command" in spec) return [spec.command, ...(spec.args ?? [])].join(" ");
+  try {
+    const url = new URL(spec.url);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return spec.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, "$1").replace(/[?#].*$/s, "");
+  }
+}
+
+/**
+ * The values `expandSpec` substitutes from the environment (non-empty), to be masked in
+ * whatever a server or the SDK says about a failed start.
+ */
+export function substitutedValues(spec: McpServerSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+  const written =
+    "command" in spec
+      ? [spec.command, ...(spec.args ?? []), ...Object.values(spec.env ?? {})]
+      : [spec.url, ...Object.values(spec.headers ?? {})];
+  const values = written.flatMap(envReferences).map((name) => env[name] ?? "");
+  return [...new Set(values.filter((value) => value !== ""))];
 }
 
 /** Two specs that would start the same server share one connection (see mcp-pool.ts). */
@@ -73,4 +99,16 @@ export function specKey(spec: McpServerSpec): string {
       ? ["stdio", spec.command, spec.args ?? [], Object.entries(spec.env ?? {}).sort(), spec.cwd ?? ""]
       : ["http", spec.url, Object.entries(spec.headers ?? {}).sort()],
   );
+}
+
+/** What a URL carries besides its address (user and password, query, fragment): masked in messages. */
+export function urlSecrets(spec: McpServerSpec): string[] {
+  if (!("url" in spec)) return [];
+  try {
+    const url = new URL(spec.url);
+    const userinfo = url.password ? `${url.username}:${url.password}` : url.username;
+    return [userinfo, url.password, url.search.slice(1), url.hash.slice(1)].filter((part) => part !== "");
+  } catch {
+    return [];
+  }
 }

@@ -177,6 +177,28 @@ describe("MCP toolsets over stdio (real server, official SDK)", () => {
     expect(openResourceCount()).toBe(0);
   });
 
+  it("a failed start prints the command as written: values from the environment are masked, even in its stderr", async () => {
+    process.env.HOOKWISE_TEST_SECRET = "ghp_SECRET0123456789";
+    try {
+      // A server that repeats its arguments on stderr, then dies.
+      const echo = "console.error('started with', process.argv.slice(1).join(' ')); process.exit(1)";
+      const error = await mcpToolset("gh", {
+        command: process.execPath,
+        args: ["-e", echo, "--", "--token", "${HOOKWISE_TEST_SECRET}"],
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+      expect(error?.message).toContain('MCP server "gh" (');
+      expect(error?.message).toContain("--token ${HOOKWISE_TEST_SECRET}) could not start");
+      expect(error?.message).toContain("its stderr: started with --token [redacted]");
+      expect(`${error?.message}\n${error?.stack}\n${String(error?.cause)}`).not.toContain("ghp_SECRET");
+    } finally {
+      delete process.env.HOOKWISE_TEST_SECRET;
+    }
+    expect(openResourceCount()).toBe(0);
+  });
+
   it("closeAllResources (the CLI's SIGINT path) closes the servers", async () => {
     const memory = await mcpToolset("memory", stdio);
     const pid = Number(await byName(memory, "memory.pid").execute({}, execution()));
@@ -227,5 +249,26 @@ describe("MCP toolsets over streamable HTTP (real server, official SDK)", () => 
     await expect(mcpToolset("down", { url: "http://127.0.0.1:1/mcp" })).rejects.toThrow(
       /MCP server "down" \(http:\/\/127\.0\.0\.1:1\/mcp\) could not start/,
     );
+  });
+
+  it("a URL's user, password and query (where tokens ride) are not printed", async () => {
+    process.env.HOOKWISE_TEST_SECRET = "tok_SECRET0123456789";
+    try {
+      for (const url of [
+        "http://127.0.0.1:1/mcp?access_token=${HOOKWISE_TEST_SECRET}",
+        "http://bot:${HOOKWISE_TEST_SECRET}@127.0.0.1:1/mcp#${HOOKWISE_TEST_SECRET}",
+        "http://bot:pa55word@127.0.0.1:1/mcp?key=literal-key",
+      ]) {
+        const error = await mcpToolset("remote", { url }).then(
+          () => undefined,
+          (caught: unknown) => caught as Error,
+        );
+        expect(error?.message).toContain('MCP server "remote" (http://127.0.0.1:1/mcp) could not start');
+        for (const secret of ["tok_SECRET", "HOOKWISE_TEST_SECRET", "pa55word", "literal-key"])
+          expect(error?.message).not.toContain(secret);
+      }
+    } finally {
+      delete process.env.HOOKWISE_TEST_SECRET;
+    }
   });
 });

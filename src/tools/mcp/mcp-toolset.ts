@@ -13,7 +13,7 @@ import type { Toolset } from "../toolset.js";
 import type { McpConnection, McpLogger } from "./mcp-connection.js";
 import { acquireMcpConnection } from "./mcp-pool.js";
 import { mcpResultValue } from "./mcp-result.js";
-import { expandSpec, type McpServerSpec } from "./mcp-server-spec.js";
+import { expandSpec, type McpServerSpec, substitutedValues } from "./mcp-server-spec.js";
 import { McpToolError } from "./mcp-tool-error.js";
 
 export interface McpToolsetOptions {
@@ -85,6 +85,8 @@ export async function mcpToolset(
   const where = `toolsets.${name}`;
   const lease = acquireMcpConnection(expandSpec(spec, where), {
     label: `"${name}"`,
+    display: spec,
+    secrets: substitutedValues(spec),
     ...(options.log ? { log: options.log } : {}),
   });
   let tools: Tool[];
