@@ -17,7 +17,7 @@ import {
   tool,
 } from "../index.js";
 import type { RunRecord } from "./run-record.js";
-import { loadRunRecords } from "./run-recorder.js";
+import { loadRunRecord, loadRunRecords } from "./run-recorder.js";
 
 const SECRET = "sk-live-123456";
 
@@ -125,6 +125,23 @@ describe("when runs are recorded", () => {
     const { agent } = fixture(undefined, store);
     await agent.run("tidy up", { sessionId: "s2" });
     expect((await loadRunRecords(store, "s2")).length).toBe(1);
+  });
+
+  it("a session's records are its own: session a's list holds none of a:b's", async () => {
+    const store = Object.assign(new MemoryStore(), { sharing: "shared" as const });
+    const simple = (text: string) =>
+      createAgent({ model: scriptedModel([{ text }]), store, recordRuns: true });
+    const mine = await simple("for tenant1").run("mine", { sessionId: "tenant1" });
+    const theirs = await simple("alice's secret answer").run("alice's question", {
+      sessionId: "tenant1:alice",
+    });
+    const listed = await loadRunRecords(store, "tenant1");
+    expect(listed.map((record) => record.runId)).toEqual([mine.runId]);
+    expect(JSON.stringify(listed)).not.toContain("alice");
+    expect(await loadRunRecord(store, "tenant1", theirs.runId)).toBeUndefined();
+    expect((await loadRunRecords(store, "tenant1:alice")).map((record) => record.runId)).toEqual([
+      theirs.runId,
+    ]);
   });
 });
 

@@ -181,8 +181,21 @@ export function saveRunRecord(store: StateStore, record: RunRecord): Promise<voi
 }
 
 /** A session's recorded runs, oldest first (none when it was not recorded). */
+/**
+ * The keys of a session's records. A session id may hold `:`, so the prefix of `a` also
+ * lists `a:b`'s records: only keys whose rest is `<startedAt>:<runId>` are this session's.
+ */
+async function sessionKeys(store: StateStore, sessionId: string): Promise<string[]> {
+  const prefix = `${PREFIX}${sessionId}:`;
+  const keys = await store.keys(prefix);
+  return keys.filter((key) => OWN_KEY.test(key.slice(prefix.length))).sort();
+}
+
+/** What follows a session's prefix in its own records' keys (run ids hold no `:`). */
+const OWN_KEY = /^\d{15}:[^:]+$/;
+
 export async function loadRunRecords(store: StateStore, sessionId: string): Promise<RunRecord[]> {
-  const keys = (await store.keys(`${PREFIX}${sessionId}:`)).sort();
+  const keys = await sessionKeys(store, sessionId);
   const records = await Promise.all(keys.map((key) => store.get<RunRecord>(key)));
   return records.filter((record): record is RunRecord => record !== undefined);
 }
@@ -193,7 +206,7 @@ export async function loadRunRecord(
   sessionId: string,
   runId: string,
 ): Promise<RunRecord | undefined> {
-  const keys = (await store.keys(`${PREFIX}${sessionId}:`)).filter((key) => key.endsWith(`:${runId}`)).sort();
+  const keys = (await sessionKeys(store, sessionId)).filter((key) => key.endsWith(`:${runId}`));
   const key = keys.at(-1);
   return key === undefined ? undefined : store.get<RunRecord>(key);
 }
