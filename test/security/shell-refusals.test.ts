@@ -78,6 +78,57 @@ const REFUSED: Row[] = [
   [`tar --to-command=${X} -xf a.tar`, {}, "command", /value of --to-command/],
   [`tar -I ${X} -xf a.tar`, {}, "command", /value of -I/],
   [`rsync -e ${X} a b:`, {}, "command", /value of -e/],
+  // Wrapper options that take a value are read as the wrapper reads them: the program is found.
+  [`timeout -s KILL 10 python3 -c ${X}`, {}, "command", /code that python runs/],
+  [`timeout -sKILL 10 python3 -c ${X}`, {}, "command", /code that python runs/],
+  [`timeout --signal=KILL 10 python3 -c ${X}`, {}, "command", /code that python runs/],
+  [`timeout --signal KILL 5 node -e ${X}`, {}, "command", /code that node runs/],
+  [`env -u LANG sed -n ${X} /etc/hostname`, {}, "command", /code that sed runs/],
+  [`env -uLANG sed -n ${X} f.txt`, {}, "command", /code that sed runs/],
+  [`env - python -c ${X}`, {}, "command", /code that python runs/],
+  [`env -i -- PATH=/usr/bin sh -c ${X}`, {}, "command", /code that sh runs/],
+  [`sudo -u app perl -e ${X}`, {}, "command", /code that perl runs/],
+  [`env -u X xargs ${X}`, {}, "command", /xargs runs its arguments/],
+  [`timeout -s KILL 5 git -c ${X} log`, {}, "command", /git's global options/],
+  [`nice -n 5 ionice -c 3 stdbuf -oL bash -c ${X}`, {}, "command", /code that bash runs/],
+  [`timeout -s ${X} 5 ls`, {}, "command", /timeout's own arguments/],
+  // A wrapper option hookwise does not know, or one that hides the program, is refused.
+  [`timeout --sig KILL 5 cat -- ${X}`, {}, "command", /timeout's option --sig is not one hookwise knows/],
+  [`env -P /bin python -c ${X}`, {}, "command", /env's option -P is not one hookwise knows/],
+  [`nice -5 cat -- ${X}`, {}, "command", /nice's option -5 is not one hookwise knows/],
+  [`env -S 'python3 -c' ${X}`, {}, "command", /env -S splits its value into a command/],
+  [`sudo -s cat -- ${X}`, {}, "command", /run the command through a shell/],
+  [`npx -c eslint ${X}`, {}, "command", /npx -c runs its value as a shell command/],
+  ["timeout --sig KILL 5 ls", { cwd: X }, "cwd", /timeout's option --sig is not one hookwise knows/],
+  ["npx eslint a.js", { cwd: X }, "cwd", /program npx finds there/],
+  // An option that takes a value, or loads code, does not take the script's place.
+  [`perl -Ilib -c ${X}`, {}, "command", /code that perl runs/],
+  [`perl -I lib -c ${X}`, {}, "command", /code that perl runs/],
+  [`perl -Mstrict ${X}`, {}, "command", /code that perl runs/],
+  [`perl -I ${X} script.pl`, {}, "command", /value of perl -I would choose code that perl runs/],
+  [`ruby -rjson ${X}`, {}, "command", /code that ruby runs/],
+  [`ruby -I lib ${X}`, {}, "command", /code that ruby runs/],
+  [`node --require ./setup.cjs ${X}`, {}, "command", /code that node runs/],
+  [`node -r ./setup.cjs ${X}`, {}, "command", /code that node runs/],
+  [`node --import ./setup.mjs ${X}`, {}, "command", /code that node runs/],
+  [`node --loader ./loader.mjs ${X}`, {}, "command", /code that node runs/],
+  [`node --import=${X} app.js`, {}, "command", /value of node --import/],
+  [`php -d display_errors=1 ${X}`, {}, "command", /code that php runs/],
+  [`php -d ${X} script.php`, {}, "command", /value of php -d/],
+  [`bash --rcfile ./rc ${X}`, {}, "command", /code that bash runs/],
+  [`python -X pycache_prefix=/tmp/c ${X}`, {}, "command", /code that python runs/],
+  [`python -W error ${X}`, {}, "command", /code that python runs/],
+  [`python -W ${X} script.py`, {}, "command", /value of python -W/],
+  [`lua -e 'x = 1' ${X}`, {}, "command", /code that lua runs/],
+  // An interpreter option hookwise does not know is refused: what it does to the script is unknown.
+  [`node --test a.mjs ${X}`, {}, "command", /node's option --test is not one hookwise knows/],
+  [`python --frobnicate a.py ${X}`, {}, "command", /python's option --frobnicate is not one hookwise knows/],
+  // perl -n/-p open their file arguments with a 2-argument open: "cmd|" runs cmd.
+  [`perl -ne 'print' -- ${X}`, {}, "command", /perl -n opens its file arguments/],
+  [`perl -lpe 's/a/b/' ${X}`, {}, "command", /perl -p opens its file arguments/],
+  // git subcommand options that run a command.
+  [`git grep -O${X} TODO`, {}, "command", /value of -O would choose a command that git grep runs/],
+  [`git clone -u ${X} repo`, {}, "command", /value of -u/],
   // A templated cwd that chooses the program, or the folder a program reads code from.
   ["./hook.sh", { cwd: "{{tool.params.dir}}" }, "cwd", /relative program "\.\/hook\.sh"/],
   ["bin/lint --all", { cwd: "{{tool.params.dir}}" }, "cwd", /relative program/],
@@ -128,7 +179,22 @@ const ACCEPTED: [string, { cwd?: string; env?: Record<string, string> }][] = [
   [`node script.mjs ${X}`, {}],
   [`perl script.pl ${X}`, {}],
   [`python -X dev script.py ${X}`, {}],
-  [`perl -ne 'print' -- ${X}`, {}],
+  [`perl -e 'print for @ARGV' -- ${X}`, {}],
+  [`perl -Ilib script.pl ${X}`, {}],
+  [`perl -Ilib -c script.pl ${X}`, {}],
+  [`ruby -rjson script.rb ${X}`, {}],
+  [`node --require ./setup.cjs app.js ${X}`, {}],
+  [`node --max-old-space-size=256 app.js ${X}`, {}],
+  [`python -X dev -W error script.py ${X}`, {}],
+  [`fish -c 'echo $argv' ${X}`, {}],
+  [`timeout -s KILL 10 python3 -m py_compile ${X}`, {}],
+  [`timeout -sKILL --kill-after=2 5s cat -- ${X}`, {}],
+  [`env -u LANG sed -n -e p -- ${X}`, {}],
+  [`env -i PATH=/usr/bin A=1 cat -- ${X}`, {}],
+  [`sudo -u app -- cat -- ${X}`, {}],
+  [`nice -n 5 ionice -c 3 stdbuf -oL wc -l -- ${X}`, {}],
+  [`git grep -n -e ${X} -- src`, {}],
+  ["timeout --sig KILL 5 ls", {}],
   [`sed -n -e p -- ${X}`, {}],
   [`sed -n p -- ${X}`, {}],
   [`awk -v x=${X} '{ print x }' f.txt`, {}],
@@ -175,6 +241,10 @@ describe("the shell template rule, as a table", () => {
     [["find", "--", X], "-delete", /read as an option by find/],
     [["vim2", X], "+!touch pwned", /starts with "\+"/],
     [["cat", X], "a\0b", /NUL/],
+    // The -- of a wrapper ends the wrapper's options, not the program's.
+    [["env", "--", "cat", X], "-n", /read as an option by cat/],
+    [["sudo", "-u", "app", "--", "cat", X], "-n", /read as an option by cat/],
+    [["timeout", "-s", "KILL", "5", "find", "--", X], "-delete", /read as an option by find/],
   ] as const)("refuses %j when the value is %j", (argv, value, why) => {
     const rendered = argv.map((word) => (word === X ? value : word));
     expect(renderedArgvProblem(argv, rendered)).toMatch(why);
@@ -185,6 +255,8 @@ describe("the shell template rule, as a table", () => {
     [["cat", `--file=${X}`], "-x"],
     [["cat", X], "notes.txt"],
     [["cat", "{{workspace}}"], "-odd-folder"],
+    [["timeout", "-s", "KILL", "5", "cat", "--", X], "-n"],
+    [["env", "-u", "LANG", "--", "cat", "--", X], "-n"],
   ] as const)("runs %j with the value %j", (argv, value) => {
     const rendered = argv.map((word) => (word === X || word === "{{workspace}}" ? value : word));
     expect(renderedArgvProblem(argv, rendered)).toBeUndefined();
@@ -247,6 +319,36 @@ agents:
     const ran = await cli(["run", file, "--prompt", "go"]);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain("code that sed runs");
+    expect(existsSync(join(dir, "pwned"))).toBe(false);
+    expect(existsSync(join(dir, "tool-ran.txt"))).toBe(false);
+  });
+
+  // Each command ran the model's value as code before wrapper options and interpreter
+  // options were read with their values; `pwned` is what the value tries to create.
+  it.each([
+    ["timeout -s KILL 10 sh -c {{tool.params.x}}", "touch pwned", "code that sh runs"],
+    ["timeout -s KILL 10 python3 -c {{tool.params.x}}", "open('pwned', 'w')", "code that python runs"],
+    ["env -u LANG sed -n {{tool.params.x}} f.txt", "1e touch pwned", "code that sed runs"],
+    ["env -u HOME xargs {{tool.params.x}} pwned", "touch", "xargs runs its arguments"],
+    ["perl -Ilib -c {{tool.params.x}}", "evil.pl", "code that perl runs"],
+    ["node --require ./setup.cjs {{tool.params.x}}", "evil.cjs", "code that node runs"],
+    ["perl -ne print -- {{tool.params.x}}", "touch pwned |", "perl -n opens its file arguments"],
+  ])("%s with x = %j: validate and run refuse it; nothing is created", async (command, x, why) => {
+    writeFileSync(join(dir, "evil.pl"), "BEGIN { open my $f, '>', 'pwned' } 1;\n");
+    writeFileSync(join(dir, "evil.cjs"), "require('node:fs').writeFileSync('pwned', '');\n");
+    writeFileSync(join(dir, "setup.cjs"), "");
+    const file = config(
+      `    - id: check
+      on: tool_call
+      action: { type: shell, command: ${JSON.stringify(command)} }`,
+      x,
+    );
+    const validated = await cli(["validate", file]);
+    expect(validated.code).toBe(2);
+    expect(validated.stderr).toContain(why);
+    const ran = await cli(["run", file, "--prompt", "go"]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(why);
     expect(existsSync(join(dir, "pwned"))).toBe(false);
     expect(existsSync(join(dir, "tool-ran.txt"))).toBe(false);
   });

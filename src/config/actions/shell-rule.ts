@@ -5,8 +5,10 @@
  * data into code. So, for every word of the command (split before templating):
  *
  * - never the program itself, nor a program another program runs (`env`, `timeout`,
- *   `nice`, `npx` … are followed through to the program they run);
- * - never code: an interpreter's code (`-c`, `-e`, `--eval`, `-m`, the script it runs),
+ *   `nice`, `npx` … are followed through to the program they run, reading their options
+ *   as they do: shell-wrappers.ts; an option they have that is not known is refused);
+ * - never code: an interpreter's code (`-c`, `-e`, `--eval`, `-m`, the script it runs, the
+ *   value of an option that loads code such as `-I`, `-M`, `--require`: shell-interpreters.ts),
  *   `sed`'s script, `awk`'s program, `jq`'s filter, `find`'s `-exec`, `git`'s `-c` and
  *   global options, the value of an option that names a command (`--to-command=`,
  *   `--upload-pack`, `-e` of `rsync` …);
@@ -26,37 +28,12 @@
  * may go anywhere. The static part is checked when the config loads (`validate`); the part
  * that depends on the value (a leading `-`) when the command runs.
  */
+import { hasInputTemplate } from "./has-input-template.js";
+import { ENV_HINT, INTERPRETERS, interpreterProblem } from "./shell-interpreters.js";
+import { isOptionWord, optionTable, readOption } from "./shell-options.js";
+import { RESOLVES_FROM_CWD, type WrapperWalk, walkWrappers } from "./shell-wrappers.js";
 
-/** A template whose value is an input (anything but `{{workspace}}`, `{{agent.…}}`, `{{request.…}}`). */
-export function hasInputTemplate(word: string): boolean {
-  for (const match of word.matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)) {
-    const root = match[1]!.split(".")[0];
-    if (root !== "workspace" && root !== "agent" && root !== "request") return true;
-  }
-  return false;
-}
-
-/** Programs that run another program named in their arguments: the rule follows them through. */
-const WRAPPERS = new Set([
-  "env",
-  "nice",
-  "nohup",
-  "timeout",
-  "stdbuf",
-  "sudo",
-  "doas",
-  "exec",
-  "command",
-  "time",
-  "setsid",
-  "ionice",
-  "chrt",
-  "taskset",
-  "npx",
-  "pnpx",
-  "bunx",
-  "uvx",
-]);
+export { hasInputTemplate };
 
 /**
  * Programs that run their arguments as a command, pass them to a remote shell, or read
@@ -130,86 +107,6 @@ const REFUSE_ANY = new Set([
   "kubectl",
 ]);
 
-interface Interpreter {
-  /** Single-dash letters whose argument (attached or next) is code or names code. */
-  readonly codeLetters: string;
-  /** Long options whose argument is code or names code. */
-  readonly codeLong: readonly string[];
-  /**
-   * `text`: the first operand is the program text (sed, awk, jq) and options may still
-   * follow operands; `file`: the first operand that looks like a path is the script, and
-   * everything after it belongs to the script.
-   */
-  readonly operand: "text" | "file";
-  /** Options whose next `n` arguments are data (`awk -v x=…`, `jq --arg name value`). */
-  readonly dataOptions?: Readonly<Record<string, number>>;
-}
-
-const SHELL: Interpreter = { codeLetters: "c", codeLong: ["--rcfile", "--init-file"], operand: "file" };
-const INTERPRETERS: Record<string, Interpreter> = {
-  sh: SHELL,
-  bash: SHELL,
-  zsh: SHELL,
-  dash: SHELL,
-  ksh: SHELL,
-  mksh: SHELL,
-  ash: SHELL,
-  fish: SHELL,
-  csh: SHELL,
-  tcsh: SHELL,
-  python: { codeLetters: "cm", codeLong: [], operand: "file" },
-  pypy: { codeLetters: "cm", codeLong: [], operand: "file" },
-  node: {
-    codeLetters: "epr",
-    codeLong: [
-      "--eval",
-      "--print",
-      "--require",
-      "--import",
-      "--loader",
-      "--experimental-loader",
-      "--env-file",
-    ],
-    operand: "file",
-  },
-  nodejs: {
-    codeLetters: "epr",
-    codeLong: [
-      "--eval",
-      "--print",
-      "--require",
-      "--import",
-      "--loader",
-      "--experimental-loader",
-      "--env-file",
-    ],
-    operand: "file",
-  },
-  perl: { codeLetters: "eEMmIx", codeLong: [], operand: "file" },
-  ruby: { codeLetters: "erI", codeLong: [], operand: "file" },
-  php: { codeLetters: "rfBREd", codeLong: [], operand: "file" },
-  lua: { codeLetters: "el", codeLong: [], operand: "file" },
-  luajit: { codeLetters: "elj", codeLong: [], operand: "file" },
-  rscript: { codeLetters: "e", codeLong: [], operand: "file" },
-  tclsh: { codeLetters: "", codeLong: [], operand: "file" },
-  wish: { codeLetters: "", codeLong: [], operand: "file" },
-  sed: { codeLetters: "ef", codeLong: ["--expression", "--file"], operand: "text" },
-  awk: {
-    codeLetters: "efEi",
-    codeLong: ["--file", "--source", "--exec", "--include", "--load"],
-    operand: "text",
-    dataOptions: { "-v": 1, "--assign": 1 },
-  },
-  jq: {
-    codeLetters: "fL",
-    codeLong: ["--from-file"],
-    operand: "text",
-    dataOptions: { "--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2 },
-  },
-};
-for (const name of ["gawk", "mawk", "nawk"]) INTERPRETERS[name] = INTERPRETERS.awk!;
-for (const name of ["gsed"]) INTERPRETERS[name] = INTERPRETERS.sed!;
-
 /** Programs whose working folder holds code they run (a Makefile, package.json, .git/config…). */
 const READS_CODE_FROM_CWD = new Set(["git", ...REFUSE_ANY, ...Object.keys(INTERPRETERS)]);
 
@@ -218,9 +115,19 @@ const NO_END_OF_OPTIONS = new Set(["find", "echo"]);
 
 /** Long options of any program whose value is a command, a program or code. */
 const COMMAND_OPTION =
-  /^--[\w-]*(exec|command|cmd|program|prog|script|shell|eval|filter|pager|editor|hook|pack|rsh|ssh|proxy|action|plugin|module|require|import|loader|preload|compress|askpass|helper)[\w-]*$/i;
+  /^--[\w-]*(exec|command|cmd|program|prog|script|shell|eval|filter|pager|editor|hook|pack|rsh|ssh|proxy|strategy|action|plugin|module|require|import|loader|preload|compress|askpass|helper)[\w-]*$/i;
 /** Short options whose value is a command, per program. */
-const COMMAND_SHORT: Record<string, string> = { rsync: "e", tar: "IF", zip: "T", git: "c", curl: "K" };
+const COMMAND_SHORT: Record<string, string> = { rsync: "e", tar: "IF", zip: "T", curl: "K" };
+/** Short options of git subcommands whose value is a command or picks one (`git grep -O<pager>`). */
+const GIT_COMMAND_SHORT: Record<string, string> = {
+  grep: "O",
+  clone: "u",
+  "ls-remote": "u",
+  merge: "s",
+  pull: "s",
+  "cherry-pick": "s",
+  revert: "s",
+};
 
 /** git subcommands that store or run commands given as arguments. */
 const GIT_CODE_SUBCOMMANDS = new Set([
@@ -234,6 +141,10 @@ const GIT_CODE_SUBCOMMANDS = new Set([
   "daemon",
   "archive",
   "send-email",
+  "instaweb",
+  "web--browse",
+  "remote-ext",
+  "remote-fd",
 ]);
 
 /** Variables a program, the runtime or the loader reads as code, a path to code, or options. */
@@ -255,7 +166,10 @@ export function programName(word: string): string {
     .toLowerCase();
 }
 
-const ENV_HINT = 'pass the value in env: (e.g. env: { FILE: "{{tool.params.path}}" }) to a script you wrote';
+/** Follows wrappers (env, timeout, sudo …) to the program they run. */
+function wrapperWalk(argv: readonly string[]): WrapperWalk {
+  return walkWrappers(argv, programName, hasInputTemplate);
+}
 
 /**
  * The first refusal for this command (already split into argv), cwd and env, or
@@ -274,7 +188,8 @@ export function shellTemplateProblem(
       };
     }
   }
-  const command = commandProblem(argv);
+  // A command without input templates runs only what its author wrote.
+  const command = argv.some(hasInputTemplate) ? commandProblem(argv) : undefined;
   if (command) return { path: ["command"], message: command };
   if (cwd !== undefined && hasInputTemplate(cwd)) {
     const program = argv[0]!;
@@ -284,7 +199,16 @@ export function shellTemplateProblem(
         message: `a {{…}} template in cwd with the relative program "${program}" would let an input choose the program; name it by an absolute path ("{{workspace}}/…" is fine)`,
       };
     }
-    const inner = innermostProgram(argv);
+    const walk = wrapperWalk(argv);
+    if (walk.problem) return { path: ["cwd"], message: walk.problem };
+    const resolver = walk.wrappers.find((name) => RESOLVES_FROM_CWD.has(name));
+    if (resolver) {
+      return {
+        path: ["cwd"],
+        message: `a {{…}} template in cwd would let an input choose the program ${resolver} finds there (node_modules/.bin); keep cwd fixed and pass the folder as a data argument`,
+      };
+    }
+    const inner = argv[walk.program];
     if (inner !== undefined && READS_CODE_FROM_CWD.has(programName(inner))) {
       return {
         path: ["cwd"],
@@ -295,122 +219,27 @@ export function shellTemplateProblem(
   return undefined;
 }
 
-/** The program a chain of wrappers ends at (env A=1 timeout 5 python … → python). */
-function innermostProgram(argv: readonly string[]): string | undefined {
-  let index = 0;
-  while (index < argv.length && WRAPPERS.has(programName(argv[index]!))) {
-    index = skipWrapperOptions(argv, index + 1);
-  }
-  return argv[index];
-}
-
-/** Skips a wrapper's own flags, VAR=value assignments and durations (timeout 5s …). */
-function skipWrapperOptions(argv: readonly string[], index: number): number {
-  while (index < argv.length && /^(-|[A-Za-z_][A-Za-z0-9_]*=|\d+(\.\d+)?[smhd]?$)/.test(argv[index]!))
-    index++;
-  return index;
-}
-
 function commandProblem(argv: readonly string[]): string | undefined {
-  let index = 0;
-  for (;;) {
-    const word = argv[index];
-    if (word === undefined) return undefined;
-    if (hasInputTemplate(word)) {
-      return "a {{…}} template cannot name the program to run; name it literally and pass values as data arguments";
-    }
-    const name = programName(word);
-    if (REFUSE_ANY.has(name)) {
-      const templated = argv.slice(index + 1).find(hasInputTemplate);
-      return templated === undefined
-        ? undefined
-        : `${name} runs its arguments as a command or reads code they choose, so it takes no {{…}} template; ${ENV_HINT}`;
-    }
-    if (!WRAPPERS.has(name)) break;
-    const start = index + 1;
-    index = skipWrapperOptions(argv, start);
-    if (argv.slice(start, index).some(hasInputTemplate)) {
-      return `a {{…}} template in ${name}'s own arguments could change what runs`;
-    }
+  const walk = wrapperWalk(argv);
+  if (walk.ownTemplate)
+    return `a {{…}} template in ${walk.ownTemplate.wrapper}'s own arguments could change what runs`;
+  if (walk.problem) return walk.problem;
+  const word = argv[walk.program];
+  if (word === undefined) return undefined;
+  if (hasInputTemplate(word)) {
+    return "a {{…}} template cannot name the program to run; name it literally and pass values as data arguments";
   }
-  const name = programName(argv[index]!);
-  const rest = argv.slice(index + 1);
-  const interpreter = INTERPRETERS[name];
-  if (interpreter) return interpreterProblem(name, interpreter, rest);
+  const name = programName(word);
+  const rest = argv.slice(walk.program + 1);
+  if (REFUSE_ANY.has(name)) {
+    return rest.some(hasInputTemplate)
+      ? `${name} runs its arguments as a command or reads code they choose, so it takes no {{…}} template; ${ENV_HINT}`
+      : undefined;
+  }
+  if (INTERPRETERS[name]) return interpreterProblem(name, rest);
   if (name === "find") return findProblem(rest);
-  if (name === "git") {
-    const problem = gitProblem(rest);
-    if (problem) return problem;
-  }
-  return optionValueProblem(name, rest);
-}
-
-const codeMessage = (program: string) =>
-  `a {{…}} template inside the code that ${program} runs would be executed by it; ${ENV_HINT} and refer to it there ("$FILE")`;
-
-/** Is `word` an option whose argument is code? Returns "attached" when the code is inside it. */
-function codeOption(word: string, interpreter: Interpreter): "next" | "attached" | undefined {
-  if (word.startsWith("--")) {
-    const [flag, value] = word.split("=", 2) as [string, string | undefined];
-    if (!interpreter.codeLong.includes(flag)) return undefined;
-    return value === undefined ? "next" : "attached";
-  }
-  if (!word.startsWith("-") || word.length < 2) return undefined;
-  const letters = word.slice(1);
-  for (let at = 0; at < letters.length; at++) {
-    if (interpreter.codeLetters.includes(letters[at]!))
-      return at === letters.length - 1 ? "next" : "attached";
-  }
-  return undefined;
-}
-
-function interpreterProblem(
-  program: string,
-  interpreter: Interpreter,
-  args: readonly string[],
-): string | undefined {
-  let codeFound = false;
-  let endOfOptions = false;
-  for (let at = 0; at < args.length; at++) {
-    const word = args[at]!;
-    if (!endOfOptions && word === "--") {
-      endOfOptions = true;
-      continue;
-    }
-    if (!endOfOptions && word.startsWith("-") && word !== "-") {
-      const data = interpreter.dataOptions?.[word.split("=")[0]!];
-      if (data !== undefined) {
-        at += word.includes("=") ? 0 : data;
-        continue;
-      }
-      const code = codeOption(word, interpreter);
-      if (code === "attached" && hasInputTemplate(word)) return codeMessage(program);
-      if (code === "next") {
-        if (hasInputTemplate(args[at + 1] ?? "")) return codeMessage(program);
-        at++;
-      }
-      if (code !== undefined) {
-        codeFound = true;
-        // After a script's code, the rest belongs to the script (its data).
-        if (interpreter.operand === "file") return undefined;
-        continue;
-      }
-      if (hasInputTemplate(word)) return `a {{…}} template in ${program}'s options could make it run code`;
-      continue;
-    }
-    // An operand.
-    if (codeFound) {
-      if (interpreter.operand === "file") return undefined;
-      continue; // data (a file), options may follow
-    }
-    if (hasInputTemplate(word)) return codeMessage(program);
-    if (interpreter.operand === "text" || /[./\\]/.test(word) || word === "-") {
-      codeFound = true;
-      if (interpreter.operand === "file") return undefined;
-    }
-    // Otherwise it may be the value of an option (python -X dev): the script comes later.
-  }
-  return undefined;
+  if (name === "git") return gitProblem(rest);
+  return optionValueProblem(name, rest, COMMAND_SHORT[name] ?? "");
 }
 
 function findProblem(args: readonly string[]): string | undefined {
@@ -421,64 +250,89 @@ function findProblem(args: readonly string[]): string | undefined {
         return `a {{…}} template in find's ${"-exec"} command could change what runs; ${ENV_HINT}`;
     }
   }
-  return optionValueProblem("find", args);
+  return optionValueProblem("find", args, "");
 }
+
+/** git's global options (before the subcommand); any other is refused before a template. */
+const GIT_GLOBAL = optionTable({
+  clusters: false,
+  flag:
+    "-p -P -v -h --paginate --no-pager --no-replace-objects --no-lazy-fetch --no-optional-locks --no-advice" +
+    " --bare --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --version --help" +
+    " --html-path --man-path --info-path",
+  value: "-c -C --git-dir --work-tree --namespace --config-env --attr-source --super-prefix --list-cmds",
+  attached: { "--exec-path": /.*/ },
+});
 
 function gitProblem(args: readonly string[]): string | undefined {
   let at = 0;
-  // Global options come before the subcommand (-c name=value, -C dir, --exec-path …).
-  for (; at < args.length && args[at]!.startsWith("-"); at++) {
-    if (
-      hasInputTemplate(args[at]!) ||
-      (/^-[cC]$|^--(git-dir|work-tree|namespace|exec-path|config-env)$/.test(args[at]!) &&
-        hasInputTemplate(args[at + 1] ?? ""))
-    ) {
+  while (at < args.length && isOptionWord(args[at]!, GIT_GLOBAL)) {
+    const read = readOption(args, at, GIT_GLOBAL);
+    if (hasInputTemplate(args[at]!) || read.found?.some((option) => option.value.some(hasInputTemplate))) {
       return `a {{…}} template in git's global options (-c, -C, --exec-path …) could make it run code; pass values after the subcommand`;
     }
-    if (/^-[cC]$|^--(git-dir|work-tree|namespace|exec-path|config-env)$/.test(args[at]!)) at++;
+    if (read.unknown !== undefined) {
+      return `git's global option ${read.unknown} is not one hookwise knows, so it cannot tell which subcommand runs; drop it or write it in full`;
+    }
+    at = read.next;
   }
   const subcommand = args[at];
   if (subcommand === undefined) return undefined;
   if (hasInputTemplate(subcommand)) return "a {{…}} template cannot name git's subcommand";
-  if (GIT_CODE_SUBCOMMANDS.has(subcommand) && args.slice(at + 1).some(hasInputTemplate)) {
+  const rest = args.slice(at + 1);
+  if (GIT_CODE_SUBCOMMANDS.has(subcommand) && rest.some(hasInputTemplate)) {
     return `git ${subcommand} stores or runs commands given as arguments, so it takes no {{…}} template`;
   }
-  return undefined;
+  return optionValueProblem(`git ${subcommand}`, rest, GIT_COMMAND_SHORT[subcommand] ?? "");
 }
 
-/** A template as the value of an option that names a command (`--to-command=`, `rsync -e`). */
-function optionValueProblem(program: string, args: readonly string[]): string | undefined {
-  const short = COMMAND_SHORT[program] ?? "";
+/**
+ * A template as the value of an option that names a command (`--to-command=`, `rsync -e`,
+ * `git grep -O…`). `short` lists the program's single-letter options whose value is a
+ * command; their value is the rest of the word (`-O{{x}}`) or the next word.
+ */
+function optionValueProblem(program: string, args: readonly string[], short: string): string | undefined {
+  const name = program.split(" ")[0]!;
   for (let at = 0; at < args.length; at++) {
     const word = args[at]!;
-    if (word === "--" && !NO_END_OF_OPTIONS.has(program)) return undefined;
-    const flag = word.split("=")[0]!;
-    const commandFlag =
-      (flag.startsWith("--") && COMMAND_OPTION.test(flag)) ||
-      (/^-[A-Za-z]+$/.test(flag) && [...short].some((letter) => flag.endsWith(letter)));
-    if (!commandFlag) continue;
-    const value = word.includes("=") ? word : (args[at + 1] ?? "");
-    if (hasInputTemplate(value))
-      return `a {{…}} template as the value of ${flag} would choose a command that ${program} runs`;
+    if (word === "--" && !NO_END_OF_OPTIONS.has(name)) return undefined;
+    if (word.startsWith("--")) {
+      const flag = word.split("=")[0]!;
+      const value = word.includes("=") ? word : (args[at + 1] ?? "");
+      if (COMMAND_OPTION.test(flag) && hasInputTemplate(value))
+        return `a {{…}} template as the value of ${flag} would choose a command that ${program} runs`;
+      continue;
+    }
+    if (!word.startsWith("-")) continue;
+    // A cluster of letters: the first command letter takes the rest of the word, or the next word.
+    for (let index = 1; index < word.length && /[A-Za-z0-9]/.test(word[index]!); index++) {
+      if (!short.includes(word[index]!)) continue;
+      const value = word.slice(index + 1) || (args[at + 1] ?? "");
+      if (hasInputTemplate(value))
+        return `a {{…}} template as the value of -${word[index]} would choose a command that ${program} runs`;
+      break;
+    }
   }
   return undefined;
 }
 
 /**
  * The run-time half: with the values filled in, an input that starts with "-" would be
- * read as an option unless a literal `--` the program honours comes before it. Returns the
- * refusal, or undefined. `templated[i]` says whether argv word i held an input template.
+ * read as an option unless a literal `--` the program honours comes before it. Only a `--`
+ * after the program counts: `env -- cat {{x}}` ends env's options, not cat's. The program
+ * is found the same way as when the config loads. Returns the refusal, or undefined.
  */
 export function renderedArgvProblem(
   template: readonly string[],
   rendered: readonly string[],
 ): string | undefined {
-  const program = programName(innermostProgram(template) ?? template[0]!);
+  const start = wrapperWalk(template).program;
+  const program = programName(template[start] ?? template[0]!);
   const honoursEnd = !NO_END_OF_OPTIONS.has(program);
   let endOfOptions = false;
   for (let at = 1; at < template.length; at++) {
     const word = template[at]!;
-    if (word === "--" && honoursEnd) endOfOptions = true;
+    if (word === "--" && honoursEnd && at > start) endOfOptions = true;
     if (!hasInputTemplate(word)) continue;
     const value = rendered[at]!;
     if (value.includes("\0")) return `argument ${at} holds a NUL character`;
