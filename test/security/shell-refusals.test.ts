@@ -66,6 +66,10 @@ const REFUSED: Row[] = [
   [`npm run lint -- ${X}`, {}, "command", /npm runs its arguments/],
   [`vim ${X}`, {}, "command", /vim runs its arguments/],
   [`less ${X}`, {}, "command", /less runs its arguments/],
+  [`prlimit --nofile=10 python3 -c ${X}`, {}, "command", /prlimit runs its arguments/],
+  [`firejail --quiet sh -c ${X}`, {}, "command", /firejail runs its arguments/],
+  [`sqlite3 notes.db ${X}`, {}, "command", /sqlite runs its arguments/],
+  [`tsx script.ts ${X}`, {}, "command", /tsx runs its arguments/],
   [`find . -exec grep -l ${X} '{}' ';'`, {}, "command", /find's -exec command/],
   [`find . -execdir ${X} ';'`, {}, "command", /find's -exec command/],
   // git: global options, the subcommand, subcommands that store or run commands.
