@@ -171,7 +171,7 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   sed: interpreter("text", {
     flag:
       "-n -E -r -s -u -z -b --quiet --silent --regexp-extended --separate --unbuffered --null-data --posix" +
-      " --debug --follow-symlinks --sandbox --binary --help --version",
+      " --debug --follow-symlinks --binary --help --version",
     program: "-e -f --expression --file",
     value: "-l --line-length",
     attached: { "-i": /.*/, "--in-place": /.*/ },
@@ -179,7 +179,7 @@ export const INTERPRETERS: Record<string, Interpreter> = {
   awk: interpreter("text", {
     flag:
       "-b -c -C -g -h -M -n -N -O -P -r -s -S -t -V -Y --characters-as-bytes --traditional --copyright" +
-      " --gen-pot --help --bignum --use-lc-numeric --no-optimize --optimize --posix --re-interval --sandbox" +
+      " --gen-pot --help --bignum --use-lc-numeric --no-optimize --optimize --posix --re-interval" +
       " --lint-old --version --non-decimal-data --csv",
     program: "-f -e -E --file --source --exec",
     loads: "-i -l --include --load",
