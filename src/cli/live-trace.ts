@@ -14,6 +14,8 @@
  */
 import type { HookTraceEntry } from "../hooks/trace.js";
 import type { AgentEvent } from "../loop/run-result.js";
+import { MaskedDeltas } from "../models/masked-deltas.js";
+import { maskSecrets, registeredSecrets } from "../models/secret-values.js";
 import { type EventDrawer, eventDrawer, type Printer } from "./render-event.js";
 
 type StepStart = Extract<AgentEvent, { type: "step-start" }>;
@@ -49,6 +51,8 @@ export class LiveTrace {
   #after: (() => void)[] = [];
   /** A resumed run: its first step goes on with the suspended step's tool batch. */
   #resumed = false;
+  /** A model's key streamed in pieces is masked whole, even with hook lines between them. */
+  readonly #deltas = new MaskedDeltas<AgentEvent>(maskSecrets, registeredSecrets);
 
   constructor(out: Printer, options: { color?: boolean } = {}) {
     this.#draw = eventDrawer(out, options);
@@ -66,7 +70,11 @@ export class LiveTrace {
     else this.#logs.set(hook, [text]);
   }
 
-  event(event: AgentEvent): void {
+  event(streamed: AgentEvent): void {
+    for (const event of this.#deltas.take(streamed)) this.#event(event);
+  }
+
+  #event(event: AgentEvent): void {
     switch (event.type) {
       case "step-start":
         this.#flushAfter();

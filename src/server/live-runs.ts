@@ -12,7 +12,7 @@
  */
 import type { AgentStream } from "../agent/types.js";
 import type { RunResult } from "../loop/run-result.js";
-import { MaskedDeltas } from "./masked-deltas.js";
+import { MaskedDeltas } from "../models/masked-deltas.js";
 import { inRunSession } from "./run-session.js";
 import type { ServerEvent } from "./run-timeline.js";
 import type { Scrubber } from "./secret-scrubber.js";
@@ -187,11 +187,14 @@ export class LiveRuns {
       this.#forget(run);
     };
     // A secret streamed in pieces is masked whole before any listener sees a piece.
-    const deltas = new MaskedDeltas(this.#scrub);
+    const scrub = this.#scrub;
+    const deltas = scrub.secrets.length
+      ? new MaskedDeltas<ServerEvent>(scrub, () => scrub.secrets)
+      : undefined;
     try {
       const live = options.stream(run.controller.signal);
       for await (const streamed of live) {
-        for (const event of deltas.take(streamed)) {
+        for (const event of deltas ? deltas.take(streamed) : [streamed]) {
           if (event.type === "run-start") this.#byRun.set(event.runId, run);
           if (event.type === "run-finish") {
             // Persisted, and the lease given back, before anyone hears the run is over: the

@@ -6,7 +6,7 @@
  */
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { collectSse, startServer, type TestServer } from "../../test/support/server.js";
+import { BANK_CONFIG, collectSse, startServer, type TestServer } from "../../test/support/server.js";
 import { defineHook } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
 import { tokenMatches } from "./auth.js";
@@ -126,38 +126,51 @@ describe("what never comes out", () => {
     expect(server.ledger()).toEqual([`echo the key is ${secret}`]);
   });
 
-  it("a secret the model streams in pieces is redacted whole, in the run's events and in /api/chat", async () => {
-    const secret = "sk-acme-0123456789abcdef";
-    const pieces = ["Your key: sk-ac", "me-0123", "456789ab", "cdef. Done."];
-    expect(pieces.join("")).toContain(secret);
-    const server = await started({
-      script: [{ text_deltas: pieces }, { text_deltas: pieces }],
-      serve: { env: { ACME_API_KEY: secret } },
-    });
-    const deltas = (frames: string, pick: (data: Record<string, unknown>) => string | undefined) =>
-      frames
-        .split("\n")
-        .filter((line) => line.startsWith("data: {"))
-        .map((line) => pick(JSON.parse(line.slice("data: ".length))) ?? "")
-        .join("");
-    const { id } = (await (await server.post("/sessions", {})).json()) as { id: string };
-    const stream = await (await server.post(`/sessions/${id}/messages`, { text: "my key?" })).text();
-    const chat = await (
-      await server.post("/api/chat", {
-        id: "chat-secret",
-        messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "my key?" }] }],
-      })
-    ).text();
-    for (const frames of [stream, chat]) {
-      for (const piece of pieces.slice(1, 3)) expect(frames).not.toContain(piece);
-      expect(frames).not.toContain(secret);
-    }
-    // Every other character still arrives, in order.
-    const streamed = deltas(stream, (data) => (data.type === "text-delta" ? String(data.delta) : undefined));
-    expect(streamed).toBe("Your key: [redacted]. Done.");
-    const chatted = deltas(chat, (data) => (data.type === "text-delta" ? String(data.delta) : undefined));
-    expect(chatted).toBe("Your key: [redacted]. Done.");
-  });
+  it.each([
+    ["no hook between the deltas", BANK_CONFIG],
+    [
+      "a text_delta hook firing between them",
+      BANK_CONFIG.replace(
+        "  hooks:\n",
+        "  hooks:\n    - { id: spy, on: text_delta, action: { type: log, message: chunk } }\n",
+      ),
+    ],
+  ])(
+    "a secret the model streams in pieces is redacted whole (%s), in the run's events and in /api/chat",
+    async (_name, config) => {
+      const secret = "sk-acme-0123456789abcdef";
+      const pieces = ["Your key: sk-ac", "me-0123", "456789ab", "cdef. Done."];
+      expect(pieces.join("")).toContain(secret);
+      const server = await started({
+        script: [{ text_deltas: pieces }, { text_deltas: pieces }],
+        replaceConfig: config,
+        serve: { env: { ACME_API_KEY: secret } },
+      });
+      const deltas = (frames: string) =>
+        frames
+          .split("\n")
+          .filter((line) => line.startsWith("data: {"))
+          .map((line) => JSON.parse(line.slice("data: ".length)) as Record<string, unknown>)
+          .filter((data) => data.type === "text-delta")
+          .map((data) => String(data.delta))
+          .join("");
+      const { id } = (await (await server.post("/sessions", {})).json()) as { id: string };
+      const stream = await (await server.post(`/sessions/${id}/messages`, { text: "my key?" })).text();
+      const chat = await (
+        await server.post("/api/chat", {
+          id: "chat-secret",
+          messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "my key?" }] }],
+        })
+      ).text();
+      if (config !== BANK_CONFIG) expect(stream).toContain('"hook":"spy"');
+      for (const frames of [stream, chat]) {
+        for (const piece of pieces.slice(1, 3)) expect(frames).not.toContain(piece);
+        expect(frames).not.toContain(secret);
+        // Every other character still arrives, in order.
+        expect(deltas(frames)).toBe("Your key: [redacted]. Done.");
+      }
+    },
+  );
 
   it("a tool result a hook redacted never appears raw, in any answer", async () => {
     const iban = "DE89370400440532013000";

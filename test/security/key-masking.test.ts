@@ -109,17 +109,24 @@ describe("a provider error that echoes the API key", () => {
 });
 
 describe("a key the model repeats, streamed a few characters at a time", () => {
-  it("human output: the pieces are masked as one text, nothing of the key is printed", async () => {
+  it("human output: the pieces are masked as one text (hook lines between them), nothing of the key is printed", async () => {
     // As createModel does when it reads a provider's key from the environment.
     registerSecret(KEY, KEY_ENV);
     const pieces = ["Your key is sk-ech", "oed-secr", "et-4f9a1c", "2e7b, keep it."];
     expect(pieces.join("")).toContain(KEY);
     writeFileSync(join(dir, "script.yaml"), `- text_deltas: ${JSON.stringify(pieces)}\n`);
     const file = join(dir, "hookwise.yaml");
-    writeFileSync(file, "models:\n  default: scripted:./script.yaml\n");
+    // A hook on each delta prints a line between the pieces.
+    writeFileSync(
+      file,
+      "models:\n  default: scripted:./script.yaml\nruntime:\n  hooks:\n" +
+        "    - { id: spy, on: text_delta, action: { type: log, message: chunk } }\n",
+    );
     const out = await cli(["run", file, "--prompt", "what is my key?"]);
     expect(out.code).toBe(0);
+    expect(out.stdout).toContain("spy");
     for (const piece of [KEY, "oed-secr", "et-4f9a1c"]) expect(out.stdout + out.stderr).not.toContain(piece);
-    expect(out.stdout).toContain(`Your key is [redacted ${KEY_ENV}], keep it.`);
+    expect(out.stdout).toContain("assistant: Your key is ");
+    expect(out.stdout).toContain(`[redacted ${KEY_ENV}], keep it.`);
   });
 });
