@@ -178,19 +178,24 @@ test("tools wrapped under other names than the config's knownTools are refused, 
   expect(() => hookwiseTools(shopTools([]), hooks!, { toolset: "shop" })).not.toThrow();
 });
 
+/** Hooks whose model_request patch offers the model only `list`. */
+function onlyList() {
+  return hookwiseHooks({
+    hooks: [
+      defineHook({
+        name: "only-list",
+        on: "model_request",
+        kind: "transform",
+        handler: () => flow.patch({ activeTools: ["list"] }),
+      }),
+    ],
+  });
+}
+
 describe.each(["generateText", "streamText"] as const)("activeTools inside %s", (surface) => {
   test("a model_request activeTools patch is an allow-list: a call to a tool not offered does not run", async () => {
     const ran: string[] = [];
-    const shared = hookwiseHooks({
-      hooks: [
-        defineHook({
-          name: "only-list",
-          on: "model_request",
-          kind: "transform",
-          handler: () => flow.patch({ activeTools: ["list"] }),
-        }),
-      ],
-    });
+    const shared = onlyList();
     const model = mockModel([
       { toolName: "delete_all", input: {} },
       { toolName: "list", input: { limit: 1 } },
@@ -221,16 +226,7 @@ describe.each(["generateText", "streamText"] as const)("activeTools inside %s", 
   });
   test("two calls that share an id, both to a tool not offered: neither runs", async () => {
     const ran: string[] = [];
-    const shared = hookwiseHooks({
-      hooks: [
-        defineHook({
-          name: "only-list",
-          on: "model_request",
-          kind: "transform",
-          handler: () => flow.patch({ activeTools: ["list"] }),
-        }),
-      ],
-    });
+    const shared = onlyList();
     const model = mockModel([
       [
         { toolName: "delete_all", input: {}, id: "dup" },
