@@ -3,7 +3,8 @@
  * refused when the config loads, commands that must be accepted, values refused when the
  * command runs; then the rule end to end through `validate`, `run` and a hook's timeout.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -133,6 +134,44 @@ const REFUSED: Row[] = [
   // git subcommand options that run a command.
   [`git grep -O${X} TODO`, {}, "command", /value of -O would choose a command that git grep runs/],
   [`git clone -u ${X} repo`, {}, "command", /value of -u/],
+  // A template inside an option word: the input chooses the option, or the value of one
+  // hookwise would not recognise (an abbreviation, a cluster).
+  [`tar -${X} -xf a.tar`, {}, "command", /inside the option word "-\{\{tool.params.x\}\}"/],
+  [`git -C repo grep -${X} TODO`, {}, "command", /inside the option word/],
+  [`sort -${X} f.txt`, {}, "command", /inside the option word/],
+  [`grep --regexp=${X} f.txt`, {}, "command", /inside the option word/],
+  [`git log --output=${X}`, {}, "command", /inside the option word/],
+  // Abbreviated long options (GNU getopt and git take any unique prefix).
+  [`tar --to-c=${X} -xf a.tar`, {}, "command", /value of --to-c would choose a command/],
+  [`tar --to-c ${X} -xf a.tar`, {}, "command", /value of --to-c would choose a command/],
+  [`tar -xf a.tar --checkpoint=1 --checkpoint-a=exec=${X}`, {}, "command", /value of --checkpoint-a/],
+  [`tar -xf a.tar --use-c ${X}`, {}, "command", /value of --use-c/],
+  [`git ls-remote --upl=${X} /tmp/r`, {}, "command", /value of --upl/],
+  [`git ls-remote --upl ${X} /tmp/r`, {}, "command", /value of --upl/],
+  [`git grep --open ${X} TODO`, {}, "command", /value of --open/],
+  [`git push --receive-p=${X}`, {}, "command", /value of --receive-p/],
+  // Short clusters and tar's old-style first argument.
+  [`zip -T -TT ${X} b.zip f.txt`, {}, "command", /value of -TT would choose a command that zip runs/],
+  [`tar xIf ${X} a.tar`, {}, "command", /value of -I would choose a command that tar runs/],
+  [`tar fI a.tar ${X}`, {}, "command", /value of -I would choose a command that tar runs/],
+  [`tar ${X} a.tar`, {}, "command", /tar's first argument/],
+  // Wrappers and programs known under other names.
+  [`linux64 python3 -c ${X}`, {}, "command", /linux64 runs its arguments/],
+  [`i386 python3 -c ${X}`, {}, "command", /i386 runs its arguments/],
+  [`x86_64 python3 -c ${X}`, {}, "command", /x86_64 runs its arguments/],
+  [`ssh-agent python3 -c ${X}`, {}, "command", /ssh-agent runs its arguments/],
+  [`cross-env A=1 node -e ${X}`, {}, "command", /cross-env runs its arguments/],
+  [`R -e ${X}`, {}, "command", /r runs its arguments/],
+  [`Rscript -e ${X}`, {}, "command", /code that rscript runs/],
+  [`rbash -c ${X}`, {}, "command", /code that rbash runs/],
+  [`python3.12-dbg -c ${X}`, {}, "command", /code that python runs/],
+  [`python3.7m -c ${X}`, {}, "command", /code that python runs/],
+  [`curl --config ${X} http://x`, {}, "command", /value of --config/],
+  [`curl -K ${X} http://x`, {}, "command", /value of -K/],
+  [`git clone -c ${X} /tmp/r d`, {}, "command", /value of -c would choose a command that git clone runs/],
+  [`git clone --config=${X} /tmp/r d`, {}, "command", /value of --config/],
+  [`git clone --template=${X} /tmp/r d`, {}, "command", /value of --template/],
+  [`git clone --template ${X} /tmp/r d`, {}, "command", /value of --template/],
   // A templated cwd that chooses the program, or the folder a program reads code from.
   ["./hook.sh", { cwd: "{{tool.params.dir}}" }, "cwd", /relative program "\.\/hook\.sh"/],
   ["bin/lint --all", { cwd: "{{tool.params.dir}}" }, "cwd", /relative program/],
@@ -156,6 +195,21 @@ const REFUSED: Row[] = [
     "PATH",
     "HOME",
     "JAVA_TOOL_OPTIONS",
+    "TAR_OPTIONS",
+    "GREP_OPTIONS",
+    "RSYNC_RSH",
+    "OPENSSL_CONF",
+    "AWKPATH",
+    "WGETRC",
+    "ZIPOPT",
+    "XZ_OPT",
+    "GZIP",
+    "CURL_HOME",
+    "GIT_PAGER",
+    "MANPAGER",
+    "SUDO_EDITOR",
+    "NODE_EXTRA_CA_CERTS",
+    "PROMPT_COMMAND",
   ].map(
     (name): Row => ["ls", { env: { [name]: `x:${X}` } }, `env.${name}`, new RegExp(`template in ${name}`)],
   ),
@@ -217,6 +271,13 @@ const ACCEPTED: [string, { cwd?: string; env?: Record<string, string> }][] = [
   ["/usr/bin/wc -l", { cwd: "{{tool.params.dir}}" }],
   ["node app.js", { env: { NODE_OPTIONS: "--max-old-space-size=256", INPUT: "{{run.input}}" } }],
   ["node {{workspace}}/app.js", { env: { HOME: "{{workspace}}" } }],
+  // Values passed through env: to a script under ordinary names.
+  ["./hook.sh", { env: { FILE: X, QUERY: X, NAME: X, TEXT: X, TARGET: X, INPUT: X } }],
+  [`sh -c 'grep -n -e "$QUERY" -- "$FILE"'`, { env: { FILE: X, QUERY: X } }],
+  // Options with a template as their own word after --, old-style tar without a command letter, zip's -T.
+  [`tar xf a.tar -- ${X}`, {}],
+  [`zip -T b.zip -- ${X}`, {}],
+  [`git grep --count -e ${X} -- src`, {}],
 ];
 
 function problem(command: string, options: { cwd?: string; env?: Record<string, string> }) {
@@ -244,13 +305,15 @@ describe("the shell template rule, as a table", () => {
     [["grep", "-e", X, "--", "f"], "--include=x", /read as an option by grep/],
     [["find", "--", X], "-delete", /read as an option by find/],
     [["vim2", X], "+!touch pwned", /starts with "\+"/],
+    // Every templated word is checked as it runs, not only one that starts with the template.
+    [["vim2", `+${X}`], "!touch pwned", /starts with "\+"/],
     [["cat", X], "a\0b", /NUL/],
     // The -- of a wrapper ends the wrapper's options, not the program's.
     [["env", "--", "cat", X], "-n", /read as an option by cat/],
     [["sudo", "-u", "app", "--", "cat", X], "-n", /read as an option by cat/],
     [["timeout", "-s", "KILL", "5", "find", "--", X], "-delete", /read as an option by find/],
   ] as const)("refuses %j when the value is %j", (argv, value, why) => {
-    const rendered = argv.map((word) => (word === X ? value : word));
+    const rendered = argv.map((word) => word.replaceAll(X, value));
     expect(renderedArgvProblem(argv, rendered)).toMatch(why);
   });
 
@@ -355,6 +418,73 @@ agents:
     expect(ran.stderr).toContain(why);
     expect(existsSync(join(dir, "pwned"))).toBe(false);
     expect(existsSync(join(dir, "tool-ran.txt"))).toBe(false);
+  });
+
+  // Each ran the model's value as a command through tar, git or zip before option words
+  // with templates, abbreviated options and option-reading variables were refused.
+  it.each([
+    ["tar -{{tool.params.x}} -xf a.tar", {}, "-to-command=touch pwned", "inside the option word"],
+    ["git -C repo grep -{{tool.params.x}} TODO", {}, "Otouch ../pwned; true", "inside the option word"],
+    ["tar -xf a.tar -{{tool.params.x}}", {}, "-use-compress-program=touch pwned", "inside the option word"],
+    ["tar --to-c {{tool.params.x}} -xf a.tar", {}, "touch pwned", "value of --to-c"],
+    [
+      "tar -xf a.tar --checkpoint=1 --checkpoint-a {{tool.params.x}}",
+      {},
+      "exec=touch pwned",
+      "value of --checkpoint-a",
+    ],
+    ["tar --use-c {{tool.params.x}} -xf a.tar", {}, "touch pwned", "value of --use-c"],
+    [
+      "tar -xf a.tar",
+      { TAR_OPTIONS: "{{tool.params.x}}" },
+      "--to-command=touch pwned",
+      "template in TAR_OPTIONS",
+    ],
+    ["zip -T b.zip f.txt", { ZIPOPT: "{{tool.params.x}}" }, "-TT touch pwned;", "template in ZIPOPT"],
+    ["tar -xf a.tar", { TAR_OPTIONS: "--to-c={{tool.params.x}}" }, "touch pwned", "template in TAR_OPTIONS"],
+  ] as const)(
+    "%s %j with x = %j: validate and run refuse it; nothing is created",
+    async (command, env, x, why) => {
+      execFileSync("tar", ["-cf", "a.tar", "f.txt"], { cwd: dir });
+      const repo = join(dir, "repo");
+      mkdirSync(repo);
+      writeFileSync(join(repo, "notes.txt"), "TODO\n");
+      execFileSync("git", ["init", "-q"], { cwd: repo });
+      execFileSync("git", ["add", "notes.txt"], { cwd: repo });
+      const file = config(
+        `    - id: check
+      on: tool_call
+      action: { type: shell, command: ${JSON.stringify(command)}, env: ${JSON.stringify(env)} }`,
+        x,
+      );
+      const validated = await cli(["validate", file]);
+      expect(validated.code).toBe(2);
+      expect(validated.stderr).toContain(why);
+      const ran = await cli(["run", file, "--prompt", "go"]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain(why);
+      expect(existsSync(join(dir, "pwned"))).toBe(false);
+      expect(existsSync(join(dir, "tool-ran.txt"))).toBe(false);
+    },
+  );
+
+  it("a value passed in env: under a plain name reaches the script as data, and nothing is created", async () => {
+    writeFileSync(join(dir, "show.sh"), '#!/bin/sh\nprintf "%s|%s" "$FILE" "$QUERY" > seen.txt\n', {
+      mode: 0o755,
+    });
+    const file = config(
+      `    - id: show
+      on: tool_call
+      action: { type: shell, command: "sh ./show.sh", env: { FILE: "{{tool.params.x}}", QUERY: "{{tool.params.x}}" } }`,
+      "$(touch pwned); touch pwned",
+    );
+    expect((await cli(["validate", file])).code).toBe(0);
+    const ran = await cli(["run", file, "--prompt", "go"]);
+    expect(ran.code).toBe(0);
+    expect(readFileSync(join(dir, "seen.txt"), "utf8")).toBe(
+      "$(touch pwned); touch pwned|$(touch pwned); touch pwned",
+    );
+    expect(existsSync(join(dir, "pwned"))).toBe(false);
   });
 
   it("the same value as a data argument after -- is a file name: sed runs, reads nothing, creates nothing", async () => {

@@ -97,7 +97,26 @@ const LUA = interpreter("file", { clusters: false, code: "-e", loads: "-l", flag
 
 export const INTERPRETERS: Record<string, Interpreter> = {
   ...Object.fromEntries(
-    ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "csh", "tcsh"].map((name) => [name, SHELL]),
+    [
+      "sh",
+      "bash",
+      "rbash",
+      "zsh",
+      "rzsh",
+      "dash",
+      "ksh",
+      "rksh",
+      "mksh",
+      "lksh",
+      "oksh",
+      "loksh",
+      "pdksh",
+      "ash",
+      "yash",
+      "posh",
+      "csh",
+      "tcsh",
+    ].map((name) => [name, SHELL]),
   ),
   fish: interpreter("file", {
     program: "-c --command",

@@ -15,14 +15,17 @@
  * - never anywhere in the arguments of a program that runs its arguments as a command or
  *   reads code chosen by them (`xargs`, `ssh`, `make`, `npm`, editors, pagers …): refused
  *   outright;
- * - never an option: a value starting with `-` is refused when it runs, unless it comes
+ * - never an option: a word whose text before its template starts with `-` (`-{{x}}`,
+ *   `--output={{x}}`) is refused unless a table of the program's options says the option
+ *   takes data; a `--name` that abbreviates an option whose value is a command (`--to-c`)
+ *   counts as it; a value starting with `-` or `+` is refused when it runs, unless it comes
  *   after a literal `--` (end of options) that the program honours;
  * - `cwd` may be templated only when the program is named by an absolute path or found on
  *   PATH, and is not one that reads code from its working folder (interpreters, `git`,
  *   `make`, `npm` …);
  * - `env` values may be templated, except in variables that programs read as code, as a
- *   path to code, or as options (`NODE_OPTIONS`, `LD_PRELOAD`, `PYTHONPATH`, `BASH_ENV`,
- *   `GIT_*` …).
+ *   path to code, as options or as a config (`NODE_OPTIONS`, `TAR_OPTIONS`, `ZIPOPT`,
+ *   `LD_PRELOAD`, `AWKPATH`, `WGETRC`, `OPENSSL_CONF`, `GIT_*` …: see isCodeEnv).
  *
  * `{{workspace}}` (the config's own folder) is the config author's value, not an input, and
  * may go anywhere. The static part is checked when the config loads (`validate`); the part
@@ -130,6 +133,31 @@ const REFUSE_ANY = new Set([
   "proxychains",
   "sg",
   "setarch",
+  "linux32",
+  "linux64",
+  "i386",
+  "x86_64",
+  "uname26",
+  "arch",
+  "ssh-agent",
+  "sshpass",
+  "cross-env",
+  "cross-env-shell",
+  "env-cmd",
+  "dotenv",
+  "runcon",
+  "caffeinate",
+  "chronic",
+  "ifne",
+  "eatmydata",
+  "nocache",
+  "trickle",
+  "cgexec",
+  "sandbox-exec",
+  "run0",
+  "sudoedit",
+  "toybox",
+  "perf",
   "hyperfine",
   "entr",
   "direnv",
@@ -147,6 +175,7 @@ const REFUSE_ANY = new Set([
   "mysql",
   "dc",
   "m4",
+  "r",
 ]);
 
 /** Programs whose working folder holds code they run (a Makefile, package.json, .git/config…). */
@@ -155,21 +184,91 @@ const READS_CODE_FROM_CWD = new Set(["git", ...REFUSE_ANY, ...Object.keys(INTERP
 /** Programs that do not treat `--` as the end of options. */
 const NO_END_OF_OPTIONS = new Set(["find", "echo"]);
 
+/** Words in a long option's name that say its value is a command, a program, code or a config that may hold one. */
+const COMMAND_WORDS = [
+  "exec",
+  "command",
+  "cmd",
+  "program",
+  "prog",
+  "script",
+  "shell",
+  "eval",
+  "filter",
+  "pager",
+  "editor",
+  "hook",
+  "pack",
+  "rsh",
+  "ssh",
+  "proxy",
+  "strategy",
+  "action",
+  "plugin",
+  "module",
+  "require",
+  "import",
+  "loader",
+  "preload",
+  "compress",
+  "askpass",
+  "helper",
+  "config",
+  "template",
+];
 /** Long options of any program whose value is a command, a program or code. */
-const COMMAND_OPTION =
-  /^--[\w-]*(exec|command|cmd|program|prog|script|shell|eval|filter|pager|editor|hook|pack|rsh|ssh|proxy|strategy|action|plugin|module|require|import|loader|preload|compress|askpass|helper)[\w-]*$/i;
-/** Short options whose value is a command, per program. */
-const COMMAND_SHORT: Record<string, string> = { rsync: "e", tar: "IF", zip: "T", curl: "K" };
-/** Short options of git subcommands whose value is a command or picks one (`git grep -O<pager>`). */
-const GIT_COMMAND_SHORT: Record<string, string> = {
-  grep: "O",
-  clone: "u",
-  "ls-remote": "u",
-  merge: "s",
-  pull: "s",
-  "cherry-pick": "s",
-  revert: "s",
+const COMMAND_OPTION = new RegExp(`^--[\\w-]*(${COMMAND_WORDS.join("|")})[\\w-]*$`, "i");
+/**
+ * Long options, per program, whose value is a command or code and whose name the pattern
+ * above does not give away. GNU getopt and git accept any unique prefix (`--to-c`), so a
+ * prefix of one of these counts as it.
+ */
+const COMMAND_LONG: Record<string, readonly string[]> = {
+  tar: [
+    "--to-command",
+    "--checkpoint-action",
+    "--use-compress-program",
+    "--info-script",
+    "--new-volume-script",
+    "--rsh-command",
+    "--rmt-command",
+  ],
+  git: ["--upload-pack", "--receive-pack", "--open-files-in-pager", "--exec", "--template", "--config"],
+  rsync: ["--rsh", "--rsync-path"],
+  curl: ["--config"],
+  zip: ["--unzip-command"],
+  sort: ["--compress-program"],
 };
+/** Short options whose value is a command, per program (`-TT` is zip's; its `-T` is a flag). */
+const COMMAND_SHORT: Record<string, readonly string[]> = {
+  rsync: ["-e"],
+  tar: ["-I", "-F"],
+  zip: ["-TT"],
+  curl: ["-K"],
+};
+/** Short options of git subcommands whose value is a command, config, or picks one (`git grep -O<pager>`). */
+const GIT_COMMAND_SHORT: Record<string, readonly string[]> = {
+  grep: ["-O"],
+  clone: ["-u", "-c"],
+  "ls-remote": ["-u"],
+  fetch: ["-u"],
+  merge: ["-s"],
+  pull: ["-s"],
+  "cherry-pick": ["-s"],
+  revert: ["-s"],
+};
+
+/**
+ * Whether `--name` (in full or abbreviated) is an option whose value is a command: its name
+ * says so, its last part abbreviates such a word (`--to-c`, `--checkpoint-a`), or it is a
+ * prefix of one the program has.
+ */
+function isCommandLongOption(name: string, program: string): boolean {
+  if (COMMAND_OPTION.test(name)) return true;
+  const last = name.slice(2).split("-").pop() ?? "";
+  if (last !== "" && COMMAND_WORDS.some((word) => word.startsWith(last.toLowerCase()))) return true;
+  return (COMMAND_LONG[program] ?? []).some((option) => option.startsWith(name));
+}
 
 /** git subcommands that store or run commands given as arguments. */
 const GIT_CODE_SUBCOMMANDS = new Set([
@@ -187,11 +286,28 @@ const GIT_CODE_SUBCOMMANDS = new Set([
   "web--browse",
   "remote-ext",
   "remote-fd",
+  "submodule--helper",
 ]);
 
-/** Variables a program, the runtime or the loader reads as code, a path to code, or options. */
-const CODE_ENV =
-  /^(LD_\w*|DYLD_\w*|GIT_\w*|PYTHON\w*|PERL\w*|RUBY\w*|NODE_OPTIONS|NODE_PATH|NODE_REPL_EXTERNAL_MODULE|BASH_ENV|ENV|BASHOPTS|SHELLOPTS|PS4|PROMPT_COMMAND|IFS|PATH|CDPATH|SHELL|HOME|ZDOTDIR|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|EDITOR|VISUAL|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|NPM_CONFIG_\w*|YARN_\w*|SSH_ASKPASS|SUDO_ASKPASS|BROWSER|GCONV_PATH|TCLLIBPATH|LUA_PATH\w*|LUA_CPATH\w*|LUA_INIT\w*|R_PROFILE\w*|R_ENVIRON\w*|PHPRC|PHP_INI_SCAN_DIR|DOTNET_STARTUP_HOOKS|CORECLR_\w*|KUBECONFIG|DOCKER_HOST|MAKEFLAGS|MFLAGS|GNUMAKEFLAGS)$/i;
+/**
+ * Variables a program, the runtime or the loader reads as code, a path to code, options or
+ * a config: by the shape of the name (`TAR_OPTIONS`, `ZIPOPT`, `RSYNC_RSH`, `OPENSSL_CONF`,
+ * `WGETRC`, `AWKPATH`, `GIT_…`), then by name.
+ */
+const CODE_ENV_SHAPES = [
+  /(_OPTIONS|OPTS?|FLAGS|_ARGS|_RSH|_CONF|_CONFIG|RC|PATH|_HOME|HOME|_SHELL|SHELL|EDITOR|PAGER|_COMMAND|_CMD|_EXEC|_HOOKS?|_PROGRAM|_WRAPPER|_ASKPASS|_PRELOAD)$/i,
+  /^(LD_|DYLD_|GIT_|PYTHON|NODE_|PERL|RUBY|BASH_|ZDOTDIR|ENV|PS4|NPM_|YARN_|PNPM_|BUN_|DENO_|JAVA|_JAVA|JDK_|CORECLR_|DOTNET_|LUA_|R_|PHP|CARGO_|RUST|PIP_|UV_|SSH_|SUDO_|DOCKER_|KUBE|LESS|TCL|GCONV|XDG_CONFIG)/i,
+];
+const CODE_ENV_NAMES = new Set(
+  (
+    "IFS PROMPT_COMMAND VISUAL BROWSER CLASSPATH MAKEFLAGS MFLAGS GZIP ZIP UNZIP BZIP BZIP2 XZ_DEFAULTS" +
+    " MORE TAPE RSH CC CXX CPP LD AR MAKE TERMINAL"
+  ).split(" "),
+);
+
+function isCodeEnv(name: string): boolean {
+  return CODE_ENV_NAMES.has(name.toUpperCase()) || CODE_ENV_SHAPES.some((shape) => shape.test(name));
+}
 
 /** A refusal: where (`command`, `cwd`, `env.NAME`) and why. */
 export interface ShellProblem {
@@ -199,13 +315,25 @@ export interface ShellProblem {
   readonly message: string;
 }
 
-export function programName(word: string): string {
+/** The program's file name, lower case, without `.exe`: `x86_64`, `python3.12-dbg`. */
+function fileName(word: string): string {
   return word
     .split(/[\\/]/)
     .pop()!
     .replace(/\.exe$/i, "")
-    .replace(/[\d.]+$/, "") // python3.12 → python
     .toLowerCase();
+}
+
+/** The program a word names, without its version and build: `python3.12-dbg`, `python3.7m` → `python`. */
+export function programName(word: string): string {
+  return fileName(word)
+    .replace(/[-_](dbg|debug)$/, "")
+    .replace(/\d[\d.]*[dmu]*$/, "");
+}
+
+/** The name under which a program takes no template anywhere (by file name or program name), if it is one. */
+function refusesAny(word: string): string | undefined {
+  return [fileName(word), programName(word)].find((name) => REFUSE_ANY.has(name));
 }
 
 /** Follows wrappers (env, timeout, sudo …) to the program they run. */
@@ -223,10 +351,10 @@ export function shellTemplateProblem(
   env: Readonly<Record<string, string>> = {},
 ): ShellProblem | undefined {
   for (const [name, value] of Object.entries(env)) {
-    if (CODE_ENV.test(name) && hasInputTemplate(value)) {
+    if (isCodeEnv(name) && hasInputTemplate(value)) {
       return {
         path: ["env", name],
-        message: `a {{…}} template in ${name} would let an input choose code that runs (${name} is read as code, a path to code, or options); use a variable of your own name`,
+        message: `a {{…}} template in ${name} would let an input choose code that runs (${name} is read as code, a path to code, options or a config: names such as *_OPTIONS, *OPT, *PATH, *RC, *_CONF, *_RSH, LD_*, GIT_* are refused); use a plain name of your own such as FILE or QUERY`,
       };
     }
   }
@@ -273,15 +401,16 @@ function commandProblem(argv: readonly string[]): string | undefined {
   }
   const name = programName(word);
   const rest = argv.slice(walk.program + 1);
-  if (REFUSE_ANY.has(name)) {
+  const refused = refusesAny(word);
+  if (refused) {
     return rest.some(hasInputTemplate)
-      ? `${name} runs its arguments as a command or reads code they choose, so it takes no {{…}} template; ${ENV_HINT}`
+      ? `${refused} runs its arguments as a command or reads code they choose, so it takes no {{…}} template; ${ENV_HINT}`
       : undefined;
   }
   if (INTERPRETERS[name]) return interpreterProblem(name, rest);
   if (name === "find") return findProblem(rest);
   if (name === "git") return gitProblem(rest);
-  return optionValueProblem(name, rest, COMMAND_SHORT[name] ?? "");
+  return optionValueProblem(name, rest, COMMAND_SHORT[name] ?? []);
 }
 
 function findProblem(args: readonly string[]): string | undefined {
@@ -292,7 +421,7 @@ function findProblem(args: readonly string[]): string | undefined {
         return `a {{…}} template in find's ${"-exec"} command could change what runs; ${ENV_HINT}`;
     }
   }
-  return optionValueProblem("find", args, "");
+  return optionValueProblem("find", args, []);
 }
 
 /** git's global options (before the subcommand); any other is refused before a template. */
@@ -325,37 +454,98 @@ function gitProblem(args: readonly string[]): string | undefined {
   if (GIT_CODE_SUBCOMMANDS.has(subcommand) && rest.some(hasInputTemplate)) {
     return `git ${subcommand} stores or runs commands given as arguments, so it takes no {{…}} template`;
   }
-  return optionValueProblem(`git ${subcommand}`, rest, GIT_COMMAND_SHORT[subcommand] ?? "");
+  return optionValueProblem(`git ${subcommand}`, rest, GIT_COMMAND_SHORT[subcommand] ?? []);
 }
 
 /**
- * A template as the value of an option that names a command (`--to-command=`, `rsync -e`,
- * `git grep -O…`). `short` lists the program's single-letter options whose value is a
- * command; their value is the rest of the word (`-O{{x}}`) or the next word.
+ * A template in an option word, or as the value of an option that names a command
+ * (`--to-command=`, `rsync -e`, `git grep -O…`). `short` lists the program's short options
+ * whose value is a command; their value is the rest of the word (`-O{{x}}`) or the next word.
  */
-function optionValueProblem(program: string, args: readonly string[], short: string): string | undefined {
+function optionValueProblem(
+  program: string,
+  args: readonly string[],
+  short: readonly string[],
+): string | undefined {
   const name = program.split(" ")[0]!;
-  for (let at = 0; at < args.length; at++) {
-    const word = args[at]!;
+  const oldStyle = name === "tar" && args[0] !== undefined && !args[0].startsWith("-");
+  if (oldStyle && hasInputTemplate(args[0]!))
+    return `a {{…}} template in tar's first argument would choose its options (tar reads "xf" as "-xf"); ${ENV_HINT}`;
+  const words = oldStyle ? oldStyleTar(args) : args;
+  for (let at = 0; at < words.length; at++) {
+    const word = words[at]!;
     if (word === "--" && !NO_END_OF_OPTIONS.has(name)) return undefined;
-    if (word.startsWith("--")) {
-      const flag = word.split("=")[0]!;
-      const value = word.includes("=") ? word : (args[at + 1] ?? "");
-      if (COMMAND_OPTION.test(flag) && hasInputTemplate(value))
-        return `a {{…}} template as the value of ${flag} would choose a command that ${program} runs`;
-      continue;
-    }
     if (!word.startsWith("-")) continue;
-    // A cluster of letters: the first command letter takes the rest of the word, or the next word.
-    for (let index = 1; index < word.length && /[A-Za-z0-9]/.test(word[index]!); index++) {
-      if (!short.includes(word[index]!)) continue;
-      const value = word.slice(index + 1) || (args[at + 1] ?? "");
-      if (hasInputTemplate(value))
-        return `a {{…}} template as the value of -${word[index]} would choose a command that ${program} runs`;
-      break;
+    const problem = commandValueProblem(program, word, words[at + 1] ?? "", short);
+    if (problem) return problem;
+    // Any other option word with a template: the input could choose the option (-{{x}}), or
+    // an abbreviation or cluster the program reads differently from hookwise.
+    if (hasInputTemplate(word) && literalPrefix(word).startsWith("-")) {
+      return `a {{…}} template inside the option word ${JSON.stringify(word)} could choose an option of ${program}, or give a value to one that runs a command; pass the value as its own argument after --, or ${ENV_HINT}`;
     }
   }
   return undefined;
+}
+
+/** A template as the value of a long or short option whose value is a command. */
+function commandValueProblem(
+  program: string,
+  word: string,
+  next: string,
+  short: readonly string[],
+): string | undefined {
+  if (word.startsWith("--")) {
+    const flag = word.split("=")[0]!;
+    const value = word.includes("=") ? word : next;
+    return isCommandLongOption(flag, program.split(" ")[0]!) && hasInputTemplate(value)
+      ? `a {{…}} template as the value of ${flag} would choose a command that ${program} runs`
+      : undefined;
+  }
+  const option = commandShortOption(word, short);
+  return option && hasInputTemplate(option.attached || next)
+    ? `a {{…}} template as the value of ${option.name} would choose a command that ${program} runs`
+    : undefined;
+}
+
+/** The text of a word before its first template. */
+function literalPrefix(word: string): string {
+  const start = word.indexOf("{{");
+  return start < 0 ? word : word.slice(0, start);
+}
+
+/**
+ * The command-valued short option in an option word, if any: one written out (`-TT…`), or
+ * a letter of a cluster (`-xIf`), whose value is the rest of the word or the next word.
+ */
+function commandShortOption(
+  word: string,
+  short: readonly string[],
+): { readonly name: string; readonly attached: string } | undefined {
+  for (const option of short) {
+    if (option.length > 2 && word.startsWith(option))
+      return { name: option, attached: word.slice(option.length) };
+  }
+  const letters = short.filter((option) => option.length === 2).map((option) => option[1]!);
+  for (let index = 1; index < word.length && /[A-Za-z0-9]/.test(word[index]!); index++) {
+    if (letters.includes(word[index]!)) return { name: `-${word[index]}`, attached: word.slice(index + 1) };
+  }
+  return undefined;
+}
+
+/**
+ * tar's first argument is a cluster of options even without a `-` (`tar xIf PROG a.tar`),
+ * and the letters that take a value take the next words in turn. Returns the arguments with
+ * the cluster split into one option word per letter, each followed by the first templated
+ * word the cluster could give it, so a command letter's templated value is seen.
+ */
+function oldStyleTar(args: readonly string[]): readonly string[] {
+  const first = args[0]!;
+  const letters = [...first];
+  const templated = args
+    .slice(1, 1 + letters.length)
+    .filter(hasInputTemplate)
+    .slice(0, 1);
+  return [...letters.flatMap((letter) => [`-${letter}`, ...templated]), ...args.slice(1)];
 }
 
 /**
@@ -378,9 +568,10 @@ export function renderedArgvProblem(
     if (!hasInputTemplate(word)) continue;
     const value = rendered[at]!;
     if (value.includes("\0")) return `argument ${at} holds a NUL character`;
-    // Only a value that begins the word can become an option: "--file={{x}}" stays the value.
-    const startsWithInput = /^\{\{/.test(word);
-    if (startsWithInput && !endOfOptions && /^[-+]/.test(value)) {
+    // Every templated word is checked as it will run; only a word the command itself
+    // starts as an option ("--file={{x}}", accepted when the config loaded) keeps its value.
+    const writtenAsOption = literalPrefix(word).startsWith("-");
+    if (!writtenAsOption && !endOfOptions && /^[-+]/.test(value)) {
       return `argument ${at} (${JSON.stringify(value.slice(0, 40))}) starts with "${value[0]}" and would be read as an option by ${program}; put a literal -- before it in the command`;
     }
   }
