@@ -272,7 +272,7 @@ const ACCEPTED: [string, { cwd?: string; env?: Record<string, string> }][] = [
   ["node app.js", { env: { NODE_OPTIONS: "--max-old-space-size=256", INPUT: "{{run.input}}" } }],
   ["node {{workspace}}/app.js", { env: { HOME: "{{workspace}}" } }],
   // Values passed through env: to a script under ordinary names.
-  ["./hook.sh", { env: { FILE: X, QUERY: X, NAME: X, TEXT: X, TARGET: X, INPUT: X } }],
+  ["./hook.sh", { env: { FILE: X, QUERY: X, NAME: X, TEXT: X, TARGET: X, INPUT: X, SRC: X } }],
   [`sh -c 'grep -n -e "$QUERY" -- "$FILE"'`, { env: { FILE: X, QUERY: X } }],
   // Options with a template as their own word after --, old-style tar without a command letter, zip's -T.
   [`tar xf a.tar -- ${X}`, {}],

@@ -295,7 +295,7 @@ const GIT_CODE_SUBCOMMANDS = new Set([
  * `WGETRC`, `AWKPATH`, `GIT_…`), then by name.
  */
 const CODE_ENV_SHAPES = [
-  /(_OPTIONS|OPTS?|FLAGS|_ARGS|_RSH|_CONF|_CONFIG|RC|PATH|_HOME|HOME|_SHELL|SHELL|EDITOR|PAGER|_COMMAND|_CMD|_EXEC|_HOOKS?|_PROGRAM|_WRAPPER|_ASKPASS|_PRELOAD)$/i,
+  /(_OPTIONS|OPTS?|FLAGS|_ARGS|_RSH|_CONF|_CONFIG|(?<!S)RC|PATH|_HOME|HOME|_SHELL|SHELL|EDITOR|PAGER|_COMMAND|_CMD|_EXEC|_HOOKS?|_PROGRAM|_WRAPPER|_ASKPASS|_PRELOAD)$/i,
   /^(LD_|DYLD_|GIT_|PYTHON|NODE_|PERL|RUBY|BASH_|ZDOTDIR|ENV|PS4|NPM_|YARN_|PNPM_|BUN_|DENO_|JAVA|_JAVA|JDK_|CORECLR_|DOTNET_|LUA_|R_|PHP|CARGO_|RUST|PIP_|UV_|SSH_|SUDO_|DOCKER_|KUBE|LESS|TCL|GCONV|XDG_CONFIG)/i,
 ];
 const CODE_ENV_NAMES = new Set(
@@ -354,7 +354,7 @@ export function shellTemplateProblem(
     if (isCodeEnv(name) && hasInputTemplate(value)) {
       return {
         path: ["env", name],
-        message: `a {{…}} template in ${name} would let an input choose code that runs (${name} is read as code, a path to code, options or a config: names such as *_OPTIONS, *OPT, *PATH, *RC, *_CONF, *_RSH, LD_*, GIT_* are refused); use a plain name of your own such as FILE or QUERY`,
+        message: `a {{…}} template in ${name} would let an input choose code that runs (${name} is read as code, a path to code, options or a config: names such as *_OPTIONS, *OPT, *PATH, *RC (not SRC), *_CONF, *_RSH, LD_*, GIT_* are refused); use a plain name of your own such as FILE or QUERY`,
       };
     }
   }
