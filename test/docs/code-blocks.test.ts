@@ -317,12 +317,12 @@ describe("README and docs/ speak to an outside reader", () => {
  * Words that speak of the design documents behind the project rather than of its behaviour:
  * section signs, the design file, seed numbers ("seed 003", "seed-000", "seeds/", "the
  * seed's"), the project's own issue numbers, and where it was built. `seed` as a sampling
- * setting stays allowed.
+ * setting stays allowed, and so do program and option names (`sandbox-exec`, `--sandbox`).
  */
 const DESIGN_WORDS = {
   test: (line: string) =>
     /§|\bDESIGN\b|\bVM\b/.test(line) ||
-    /\bseeds?[- ]?\d|\bseeds\/|\bseed(?:'s|s'|s)\b|\bthe seed\b|this workplace|\bsandbox\b|\bissue #?\d+/i.test(
+    /\bseeds?[- ]?\d|\bseeds\/|\bseed(?:'s|s'|s)\b|\bthe seed\b|this workplace|(?<!-)\bsandbox\b(?!-)|\bissue #?\d+/i.test(
       line,
     ),
 };
