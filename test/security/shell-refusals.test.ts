@@ -312,6 +312,9 @@ describe("the shell template rule, as a table", () => {
     [["env", "--", "cat", X], "-n", /read as an option by cat/],
     [["sudo", "-u", "app", "--", "cat", X], "-n", /read as an option by cat/],
     [["timeout", "-s", "KILL", "5", "find", "--", X], "-delete", /read as an option by find/],
+    // tar reads host:file as a remote archive and connects to that host.
+    [["tar", "-xf", X], "attacker.example:x.tar", /host:file.*--force-local/],
+    [["tar", `--file=${X}`, "-x"], "evil:backup", /host:file/],
   ] as const)("refuses %j when the value is %j", (argv, value, why) => {
     const rendered = argv.map((word) => word.replaceAll(X, value));
     expect(renderedArgvProblem(argv, rendered)).toMatch(why);
@@ -324,6 +327,8 @@ describe("the shell template rule, as a table", () => {
     [["cat", "{{workspace}}"], "-odd-folder"],
     [["timeout", "-s", "KILL", "5", "cat", "--", X], "-n"],
     [["env", "-u", "LANG", "--", "cat", "--", X], "-n"],
+    [["tar", "-xf", X], "backups/2026:11.tar"],
+    [["tar", "--force-local", "-xf", X], "c:backup.tar"],
   ] as const)("runs %j with the value %j", (argv, value) => {
     const rendered = argv.map((word) => (word === X || word === "{{workspace}}" ? value : word));
     expect(renderedArgvProblem(argv, rendered)).toBeUndefined();

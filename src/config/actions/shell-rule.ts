@@ -574,6 +574,12 @@ export function renderedArgvProblem(
     if (!writtenAsOption && !endOfOptions && /^[-+]/.test(value)) {
       return `argument ${at} (${JSON.stringify(value.slice(0, 40))}) starts with "${value[0]}" and would be read as an option by ${program}; put a literal -- before it in the command`;
     }
+    if (program === "tar" && REMOTE_ARCHIVE.test(value) && !template.includes("--force-local")) {
+      return `argument ${at} (${JSON.stringify(value.slice(0, 40))}) has a ":" before any "/": tar reads such an archive name as host:file and connects to that host; add --force-local to the command`;
+    }
   }
   return undefined;
 }
+
+/** An archive name tar takes for `host:file` (a remote archive it reaches over rsh/ssh). */
+const REMOTE_ARCHIVE = /^[^/]*:/;
