@@ -229,6 +229,16 @@ const SPLITTER_REFUSED: [string, RegExp][] = [
 
 /** Accepted: templates that land on data. */
 const ACCEPTED: [string, { cwd?: string; env?: Record<string, string> }][] = [
+  // Options whose names hold a command word without being one, and flags before an operand.
+  [`gh repo create demo --description ${X}`, {}],
+  [`curl -sS --compressed ${X}`, {}],
+  [`rsync -a --progress -- ${X} backup/`, {}],
+  [`gh issue list --per-page ${X}`, {}],
+  [`./hook.sh --page ${X}`, {}],
+  [`./hook.sh --action ${X}`, {}],
+  [`./hook.sh --edit ${X}`, {}],
+  [`git cherry-pick -s ${X}`, {}],
+  [`git revert -s --no-edit ${X}`, {}],
   [`python -m py_compile ${X}`, {}],
   [`sh ./lint.sh ${X}`, {}],
   [`sh -c 'cat "$FILE"'`, { env: { FILE: X } }],
@@ -302,7 +312,9 @@ describe("the shell template rule, as a table", () => {
 
   it.each([
     [["cat", X], "-n", /starts with "-" and would be read as an option by cat/],
-    [["grep", "-e", X, "--", "f"], "--include=x", /read as an option by grep/],
+    [["grep", X, "--", "f"], "--include=x", /read as an option by grep/],
+    // A value after an option that does not take one is an option of its own.
+    [["grep", "-n", X, "--", "f"], "--include=x", /read as an option by grep/],
     [["find", "--", X], "-delete", /read as an option by find/],
     [["vim2", X], "+!touch pwned", /starts with "\+"/],
     // Every templated word is checked as it runs, not only one that starts with the template.
@@ -328,6 +340,12 @@ describe("the shell template rule, as a table", () => {
     [["timeout", "-s", "KILL", "5", "cat", "--", X], "-n"],
     [["env", "-u", "LANG", "--", "cat", "--", X], "-n"],
     [["tar", "-xf", X], "backups/2026:11.tar"],
+    // The value of an option that takes one is that option's, whatever it starts with.
+    [["grep", "-n", "-e", X, "--", "notes.md"], "-v"],
+    [["grep", "--regexp", X, "--", "notes.md"], "--include=x"],
+    [["jq", "--arg", "q", X, ".[] | select(.n == $q)", "data.json"], "-1"],
+    [["git", "commit", "-m", X], "- fix the parser"],
+    [["date", "-d", X], "-1 day"],
     [["tar", "--force-local", "-xf", X], "c:backup.tar"],
   ] as const)("runs %j with the value %j", (argv, value) => {
     const rendered = argv.map((word) => (word === X || word === "{{workspace}}" ? value : word));

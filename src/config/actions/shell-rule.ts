@@ -203,21 +203,17 @@ const COMMAND_WORDS = [
   "ssh",
   "proxy",
   "strategy",
-  "action",
   "plugin",
   "module",
   "require",
   "import",
   "loader",
   "preload",
-  "compress",
   "askpass",
   "helper",
   "config",
   "template",
 ];
-/** Long options of any program whose value is a command, a program or code. */
-const COMMAND_OPTION = new RegExp(`^--[\\w-]*(${COMMAND_WORDS.join("|")})[\\w-]*$`, "i");
 /**
  * Long options, per program, whose value is a command or code and whose name the pattern
  * above does not give away. GNU getopt and git accept any unique prefix (`--to-c`), so a
@@ -251,11 +247,8 @@ const GIT_COMMAND_SHORT: Record<string, readonly string[]> = {
   grep: ["-O"],
   clone: ["-u", "-c"],
   "ls-remote": ["-u"],
-  fetch: ["-u"],
   merge: ["-s"],
   pull: ["-s"],
-  "cherry-pick": ["-s"],
-  revert: ["-s"],
 };
 
 /**
@@ -264,10 +257,13 @@ const GIT_COMMAND_SHORT: Record<string, readonly string[]> = {
  * prefix of one the program has.
  */
 function isCommandLongOption(name: string, program: string): boolean {
-  if (COMMAND_OPTION.test(name)) return true;
-  const last = name.slice(2).split("-").pop() ?? "";
-  if (last !== "" && COMMAND_WORDS.some((word) => word.startsWith(last.toLowerCase()))) return true;
-  return (COMMAND_LONG[program] ?? []).some((option) => option.startsWith(name));
+  // A part of the name that is one of the words, whole (`--upload-pack`, `--exec-path`), not
+  // a word that merely holds one (`--description`, `--progress`, `--compressed`).
+  const parts = name.slice(2).toLowerCase().split("-");
+  if (parts.some((part) => COMMAND_WORDS.includes(part) || COMMAND_WORDS.includes(part.replace(/s$/, ""))))
+    return true;
+  // An abbreviation is known only where the program's options are: a prefix of a listed one.
+  return name.length > 2 && (COMMAND_LONG[program] ?? []).some((option) => option.startsWith(name));
 }
 
 /** git subcommands that store or run commands given as arguments. */
@@ -571,7 +567,8 @@ export function renderedArgvProblem(
     // Every templated word is checked as it will run; only a word the command itself
     // starts as an option ("--file={{x}}", accepted when the config loaded) keeps its value.
     const writtenAsOption = literalPrefix(word).startsWith("-");
-    if (!writtenAsOption && !endOfOptions && /^[-+]/.test(value)) {
+    const optionValue = isOptionValue(program, template, at);
+    if (!writtenAsOption && !endOfOptions && !optionValue && /^[-+]/.test(value)) {
       return `argument ${at} (${JSON.stringify(value.slice(0, 40))}) starts with "${value[0]}" and would be read as an option by ${program}; put a literal -- before it in the command`;
     }
     if (program === "tar" && REMOTE_ARCHIVE.test(value) && !template.includes("--force-local")) {
@@ -579,6 +576,29 @@ export function renderedArgvProblem(
     }
   }
   return undefined;
+}
+
+/**
+ * Options of common data programs that take the next word as their value: a value there is
+ * the option's, whatever it starts with (`grep -e {{q}}` given "-v" searches for "-v").
+ */
+const DATA_VALUE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  grep: ["-e", "--regexp", "-m", "--max-count", "-A", "-B", "-C", "--context"],
+  egrep: ["-e", "--regexp", "-m", "--max-count", "-A", "-B", "-C", "--context"],
+  fgrep: ["-e", "--regexp", "-m", "--max-count", "-A", "-B", "-C", "--context"],
+  rg: ["-e", "--regexp", "-m", "--max-count", "-A", "-B", "-C", "--context"],
+  git: ["-m", "--message"],
+  date: ["-d", "--date"],
+};
+
+/** Whether `template[at]` is the value of the option before it (or, for a two-word value, two before). */
+function isOptionValue(program: string, template: readonly string[], at: number): boolean {
+  const previous = template[at - 1] ?? "";
+  const table = INTERPRETERS[program]?.options;
+  if (table === undefined) return DATA_VALUE_OPTIONS[program]?.includes(previous) ?? false;
+  const kind = table.options.get(previous)?.kind;
+  if (kind === "value" || kind === "data" || kind === "data2") return true;
+  return table.options.get(template[at - 2] ?? "")?.kind === "data2";
 }
 
 /** An archive name tar takes for `host:file` (a remote archive it reaches over rsh/ssh). */
