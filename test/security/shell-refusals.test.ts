@@ -347,6 +347,7 @@ describe("the shell template rule, as a table", () => {
     [["git", "commit", "-m", X], "- fix the parser"],
     [["date", "-d", X], "-1 day"],
     [["tar", "--force-local", "-xf", X], "c:backup.tar"],
+    [["tar", "-czf", "b.tgz", "--", X], "notes:v2.txt"],
   ] as const)("runs %j with the value %j", (argv, value) => {
     const rendered = argv.map((word) => (word === X || word === "{{workspace}}" ? value : word));
     expect(renderedArgvProblem(argv, rendered)).toBeUndefined();

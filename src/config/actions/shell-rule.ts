@@ -388,7 +388,7 @@ export function shellTemplateProblem(
 function commandProblem(argv: readonly string[]): string | undefined {
   const walk = wrapperWalk(argv);
   if (walk.ownTemplate)
-    return `a {{…}} template in ${walk.ownTemplate.wrapper}'s own arguments could change what runs`;
+    return `a {{…}} template in ${walk.ownTemplate.wrapper}'s own arguments could change what runs (an option, a program, a variable such as LD_PRELOAD=…); ${ENV_HINT}`;
   if (walk.problem) return walk.problem;
   const word = argv[walk.program];
   if (word === undefined) return undefined;
@@ -571,7 +571,13 @@ export function renderedArgvProblem(
     if (!writtenAsOption && !endOfOptions && !optionValue && /^[-+]/.test(value)) {
       return `argument ${at} (${JSON.stringify(value.slice(0, 40))}) starts with "${value[0]}" and would be read as an option by ${program}; put a literal -- before it in the command`;
     }
-    if (program === "tar" && REMOTE_ARCHIVE.test(value) && !template.includes("--force-local")) {
+    // After `--` a tar operand is a member's name, where a ":" is just a character.
+    if (
+      program === "tar" &&
+      !endOfOptions &&
+      REMOTE_ARCHIVE.test(value) &&
+      !template.includes("--force-local")
+    ) {
       return `argument ${at} (${JSON.stringify(value.slice(0, 40))}) has a ":" before any "/": tar reads such an archive name as host:file and connects to that host; add --force-local to the command`;
     }
   }
