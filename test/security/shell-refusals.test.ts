@@ -177,6 +177,9 @@ const REFUSED: Row[] = [
   ["bin/lint --all", { cwd: "{{tool.params.dir}}" }, "cwd", /relative program/],
   ["python -m py_compile a.py", { cwd: "{{tool.params.dir}}" }, "cwd", /folder python reads code from/],
   ["git status", { cwd: "sub/{{tool.params.dir}}" }, "cwd", /folder git reads code from/],
+  // Tools that load their config (conftest.py, eslint.config.js) from the folder they run in.
+  ["pytest -q", { cwd: "{{tool.params.dir}}" }, "cwd", /folder pytest reads code from/],
+  ["eslint --max-warnings 0 .", { cwd: "{{tool.params.dir}}" }, "cwd", /folder eslint reads code from/],
   ["make", { cwd: "{{run.input}}" }, "cwd", /folder make reads code from/],
   ["timeout 5 node app.js", { cwd: "{{tool.params.dir}}" }, "cwd", /folder node reads code from/],
   // Environment variables read as code, a path to code, or options.

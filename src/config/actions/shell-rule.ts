@@ -179,7 +179,17 @@ const REFUSE_ANY = new Set([
 ]);
 
 /** Programs whose working folder holds code they run (a Makefile, package.json, .git/config…). */
-const READS_CODE_FROM_CWD = new Set(["git", ...REFUSE_ANY, ...Object.keys(INTERPRETERS)]);
+const READS_CODE_FROM_CWD = new Set([
+  "git",
+  ...REFUSE_ANY,
+  ...Object.keys(INTERPRETERS),
+  // Tools that load a config of code, or plugins, from the folder they run in.
+  ...(
+    "pytest py.test tox nox eslint prettier stylelint jest vitest mocha ava tsc tsx vite webpack rollup" +
+    " esbuild babel next nuxt astro playwright cypress rspack parcel gulp grunt rake bundle pre-commit" +
+    " lefthook husky ruff mypy black flake8 pylint terraform ansible-playbook"
+  ).split(" "),
+]);
 
 /** Programs that do not treat `--` as the end of options. */
 const NO_END_OF_OPTIONS = new Set(["find", "echo"]);
