@@ -43,7 +43,7 @@ const quick = process.argv.includes("--quick");
 const SCRIPT = fileURLToPath(import.meta.url);
 const PASS = quick ? ["--quick"] : [];
 const FORKS = quick ? 1 : 5;
-const PAIR_FORKS = quick ? 1 : 3;
+const PAIR_FORKS = quick ? 1 : 5;
 const BUDGET: Budget = {
   clock: "cpu",
   ...(quick

@@ -53,7 +53,8 @@ export class Pending {
   via: SequentialReader | undefined = undefined;
 
   constructor(
-    readonly hook: RegisteredHook,
+    /** The hook it waits for (a sequence's entry is reused for its next hook; see `enterNext`). */
+    public hook: RegisteredHook,
     reader: PendingReader | undefined,
   ) {
     this.reader = reader;
@@ -70,6 +71,13 @@ export class Pending {
 export class SequentialReader {
   current: Pending | undefined = undefined;
   retired = false;
+  /**
+   * The one entry its hooks wait in, one after the other: the next hook enters only once the
+   * last one's answer was read, and an expired hook retires the sequence (its entry with it),
+   * so an entry is never reused while anything may still read it. Under many runs at once,
+   * an entry per hook was most of what the garbage collector copied.
+   */
+  entry: Pending | undefined = undefined;
   readonly fulfilled = (value: unknown): void => this.#take(value, false);
   readonly rejected = (error: unknown): void => this.#take(error, true);
 
@@ -166,14 +174,24 @@ export class HookDeadlines {
 
   /**
    * `enter` for the next hook of a sequence whose hooks wait one at a time: read through
-   * `sequence` (no function made for this hook), or a new sequence when that one retired.
-   * Returns the sequence the hook is read in.
+   * `sequence` (no function made for this hook, and no entry: the sequence's own is reused).
+   * The caller starts a new sequence when that one retired. Returns the hook's entry.
    */
   enterNext(hook: RegisteredHook, value: PromiseLike<unknown>, sequence: SequentialReader): Pending {
-    const pending = new Pending(hook, sequence.reader);
+    let pending = sequence.entry;
+    if (pending === undefined) {
+      pending = new Pending(hook, sequence.reader);
+      pending.via = sequence;
+      sequence.entry = pending;
+    } else {
+      // Its last hook was read (and unlinked): the entry starts over for this one.
+      pending.hook = hook;
+      pending.stamp = undefined;
+      pending.done = false;
+      pending.firing = undefined;
+    }
     if (this.#expiredOnEntry(pending, value)) return pending;
     this.#link(pending);
-    pending.via = sequence;
     sequence.current = pending;
     value.then(sequence.fulfilled, sequence.rejected);
     return pending;

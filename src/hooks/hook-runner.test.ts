@@ -331,3 +331,49 @@ describe("HookRunner: live events, one per dispatch", () => {
 function failNow(): never {
   throw new Error("boom");
 }
+
+describe("HookRunner: async hooks that wait one after another", () => {
+  const later = <T>(ms: number, value: T) =>
+    new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+  const appended = (suffix: string) => (payload: { args: { text: string } }) =>
+    Promise.resolve(flow.rewriteArgs({ text: `${payload.args.text}${suffix}` }));
+
+  test("each answer is read as its own hook's, also after one of them timed out and its late answer came", async () => {
+    const hooks = [
+      { name: "one", on: "tool_call", kind: "transform", handler: appended("1") },
+      {
+        name: "slow",
+        on: "tool_call",
+        kind: "transform",
+        timeoutMs: 20,
+        onError: "fail_open",
+        handler: () => later(60, flow.rewriteArgs({ text: "LATE" })),
+      },
+      { name: "three", on: "tool_call", kind: "transform", handler: appended("3") },
+      { name: "four", on: "tool_call", kind: "transform", handler: appended("4") },
+      {
+        name: "judge",
+        on: "tool_call",
+        kind: "decide",
+        handler: (payload: { args: { text: string } }) =>
+          Promise.resolve(flow.deny(`saw ${payload.args.text}`)),
+      },
+    ] as unknown as AnyHook[];
+    const { entries, outcome } = await fire(hooks);
+    const seen = () => entries.map((entry) => [entry.hook, entry.effect, entry.detail]);
+    expect(outcome.payload).toMatchObject({ args: { text: "x134" } });
+    expect(outcome.terminal).toMatchObject({ hook: "judge", flow: { type: "deny", reason: "saw x134" } });
+    expect(seen()).toEqual([
+      ["one", "rewriteArgs", { text: "x1" }],
+      ["slow", "fail_open", expect.stringContaining("timed out")],
+      ["three", "rewriteArgs", { text: "x13" }],
+      ["four", "rewriteArgs", { text: "x134" }],
+      ["judge", "deny", "saw x134"],
+    ]);
+    // The slow hook's answer comes after all that: dropped, nothing changes.
+    const before = seen();
+    await later(80, undefined);
+    expect(seen()).toEqual(before);
+    expect(outcome.payload).toMatchObject({ args: { text: "x134" } });
+  });
+});
