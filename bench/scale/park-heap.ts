@@ -5,7 +5,7 @@
  * bench/scale/heap-diff.ts).
  *
  *   npm run build && node --expose-gc --import tsx bench/scale/park-heap.ts [--snapshot=/tmp/x] [--runs=N]
- *     [--contender=plain]
+ *     [--contender=plain] [--hooks=50] [--mode=async]
  */
 import { writeHeapSnapshot } from "node:v8";
 import { PARK_AT_STEP } from "../compare/case.js";
@@ -25,7 +25,10 @@ const script = new Script(10, gate);
 const { create } = (await import(`../compare/contenders/${arg("contender") ?? "hookwise-run"}.js`)) as {
   create: CreateContender;
 };
-const contender = await create({ script, hooks: seamHooks(Number(arg("hooks") ?? 0), "sync") });
+const contender = await create({
+  script,
+  hooks: seamHooks(Number(arg("hooks") ?? 0), arg("mode") === "async" ? "async" : "sync"),
+});
 for (let index = 0; index < 200; index++) await contender.run();
 contender.setup?.();
 gc();
