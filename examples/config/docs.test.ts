@@ -273,8 +273,8 @@ describe("docs/config.md covers the code", () => {
   });
 });
 
-describe("known bugs found while documenting (expected failures: flip to `it` when fixed)", () => {
-  // BUG (src/config/validate-hooks.ts, checkAction, ~line 96): the chain's rule "a chain
+describe("bugs found while documenting, now fixed (each test failed before its fix)", () => {
+  // Was a bug (fixed; src/config/validate-hooks.ts, checkAction, ~line 96): the chain's rule "a chain
   // cannot mix decide actions with transform actions" lives in chain.ts `kind()`, which
   // only `compileAction` calls. So `hookwise validate` says "valid" and the config fails
   // later, when an agent is built, with a plain Error (no file, line or column; the CLI
@@ -300,7 +300,7 @@ describe("known bugs found while documenting (expected failures: flip to `it` wh
     );
   });
 
-  // BUG (src/config/validate-hooks.ts, checkAction): the validator checks an action's
+  // Was a bug (fixed; src/config/validate-hooks.ts, checkAction): the validator checks an action's
   // `events` but never the hook kind it compiles to against the event's kinds
   // (catalogue.ts EVENT_KINDS). `shell` with `on_error: inject` is a transform on "any"
   // event, so on an inspect-only event (model_response, session_end, model_turn_finished,
@@ -321,7 +321,7 @@ describe("known bugs found while documenting (expected failures: flip to `it` wh
     expect(issues.filter((issue) => issue.severity === "error")).toHaveLength(1);
   });
 
-  // BUG (src/config/validate-config.ts, validateConfigText: `validateHooks` is called once
+  // Was a bug (fixed; src/config/validate-config.ts, validateConfigText: `validateHooks` is called once
   // for runtime.hooks and once for execution.hooks, each with its own id set): the same id
   // in both app-wide lists is not reported, and the two hooks share their limit keys
   // (compile-hook.ts `hook:app:<id>:…`), so one's max_fires is spent by the other.
@@ -343,7 +343,7 @@ describe("known bugs found while documenting (expected failures: flip to `it` wh
     ]);
   });
 
-  // BUG (src/config/validate-hooks.ts, the duplicate-id message, ~line 147): the first
+  // Was a bug (fixed; src/config/validate-hooks.ts, the duplicate-id message, ~line 147): the first
   // occurrence is written "runtime.hooks.1", not in the path notation every other message
   // uses ("runtime.hooks[1]", formatPath).
   it("a duplicate hook id names the first one in the usual path notation", () => {

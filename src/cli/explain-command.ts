@@ -53,6 +53,8 @@ function uncachedSystem(entry: HookEntry): string | undefined {
 
 export function explainCommand(path: string, io: CliIO, options: { json?: boolean } = {}): number {
   const { file, validated, warnings } = readConfig(path);
+  // With --json, stdout is the JSON document alone (so it pipes to jq); warnings stay on stderr.
+  const text = options.json ? (_line: string) => {} : (line: string) => io.stdout.line(line);
   // Compiled to be listed, never run (its warnings are among the config's).
   const claude = validated.claudeSettings.length
     ? claudeHooks(validated.claudeSettings, {
@@ -91,13 +93,13 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
       (entry) => !entry.enabled,
     );
     report[agentId] = {};
-    io.stdout.line(`agent ${agentId}`);
+    text(`agent ${agentId}`);
     for (const event of EVENT_NAMES) {
       const hooks = registry.list(event);
       if (!hooks.length) continue;
       const order = ["transform", "decide", "inspect"] as const;
       const sorted = order.flatMap((kind) => hooks.filter((hook) => hook.kind === kind));
-      io.stdout.line(`  ${event}`);
+      text(`  ${event}`);
       report[agentId][event] = sorted.map((hook, index) => {
         const known = entries.get(hook.name);
         const fromClaude = claudeInfo.get(hook.name);
@@ -109,9 +111,9 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
             : hook.name === CONTEXT_HOOK
               ? `${head} · delivers Claude Code tool hooks' additionalContext to the model`
               : `${head} · ${policies.length} polic${policies.length === 1 ? "y" : "ies"} (exact → glob → *, deny → ask → allow)`;
-        io.stdout.line(line);
+        text(line);
         const cacheWarning = known && event === "model_request" ? uncachedSystem(known.entry) : undefined;
-        if (cacheWarning) io.stdout.line(`       ⚠ ${cacheWarning}`);
+        if (cacheWarning) text(`       ⚠ ${cacheWarning}`);
         if (fromClaude)
           return {
             hook: hook.name,
@@ -134,11 +136,11 @@ export function explainCommand(path: string, io: CliIO, options: { json?: boolea
         };
       });
     }
-    for (const entry of disabled) io.stdout.line(`  (disabled) ${entry.id} on ${entry.on}`);
+    for (const entry of disabled) text(`  (disabled) ${entry.id} on ${entry.on}`);
     if (validated.manifests.length) {
-      io.stdout.line("  run_start (manifest injections)");
+      text("  run_start (manifest injections)");
       validated.manifests.forEach((manifest, index) => {
-        io.stdout.line(
+        text(
           `    ${index + 1}. inject ${manifest.toolset_name ? `${manifest.toolset_name}.` : ""}${manifest.tool_name} · frequency ${manifest.frequency}`,
         );
       });

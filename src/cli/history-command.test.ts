@@ -61,9 +61,9 @@ describe("hookwise history", () => {
     expect(json.archived).toHaveLength(2);
   });
 
-  it("an unknown session is an error (exit 1)", async () => {
+  it("an unknown session is a usage error (exit 2, as trace and replay)", async () => {
     const out = await cli(["history", project(), "--session", "nope"]);
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(2);
     expect(out.stderr).toContain('no session "nope"');
   });
 });

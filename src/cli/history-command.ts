@@ -38,7 +38,8 @@ export async function historyCommand(
       io.stderr.line(
         `hookwise: no session "${options.session}" in the ${loaded.store.kind} store of ${configPath}`,
       );
-      return EXIT.error;
+      // As trace and replay: a session that is not there is a mistake in the command (2).
+      return EXIT.usage;
     }
     const archived = session.archived ?? [];
     if (options.jsonl) {

@@ -200,7 +200,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .command("explain")
     .description("per agent and event, the hooks that will run, in order")
     .argument("<config>")
-    .option("--json", "also print the report as JSON")
+    .option("--json", "print the report as one JSON document on stdout (instead of the text)")
     .action(async (config: string, options) => {
       const { explainCommand } = await import("./explain-command.js");
       code = explainCommand(config, io, options);

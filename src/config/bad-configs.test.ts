@@ -96,7 +96,7 @@ const cases: Case[] = [
   {
     name: "priority not integer",
     yaml: hook("      on: turn_end\n      priority: 1.5\n      action: { type: log, message: x }\n"),
-    error: [5, 17, "runtime.hooks[0].priority", "got 1.5", "a int"],
+    error: [5, 17, "runtime.hooks[0].priority", "got 1.5", "a whole number"],
   },
   {
     name: "missing action",
@@ -244,7 +244,7 @@ const cases: Case[] = [
   {
     name: "telemetry flag not a boolean",
     yaml: 'runtime:\n  telemetry:\n    record_inputs: "true"\n',
-    error: [3, 20, "runtime.telemetry.record_inputs", 'got "true"', "a boolean"],
+    error: [3, 20, "runtime.telemetry.record_inputs", 'got "true"', "true or false"],
   },
   {
     name: "telemetry field misspelt",
@@ -292,6 +292,16 @@ describe("bad configs", () => {
     expect(
       issues.filter((issue) => issue.severity === "error").map((issue) => formatPath(issue.path)),
     ).toEqual(["runtime.hooks[0].on", "runtime.hooks[0].cooldown", "runtime.hooks[0].action.type"]);
+  });
+
+  it("a file that is not YAML gets its first syntax errors, each with its own position once, and a count of the rest", () => {
+    const text = Array.from({ length: 40 }, (_, index) => `line ${index} \`code\`: a: b`).join("\n");
+    const { issues } = validateConfigText(text, "README.md");
+    expect(issues.length).toBeLessThanOrEqual(11);
+    for (const issue of issues) expect(issue.message).not.toMatch(/at line \d+, column \d+/);
+    expect(issues.at(-1)!.message).toMatch(
+      /^YAML syntax: \d+ more errors not listed — does README\.md hold a hookwise config\?$/,
+    );
   });
 
   it("accepts the good sibling of each kind of mistake", () => {

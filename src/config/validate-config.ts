@@ -139,10 +139,15 @@ function checkAgents(sink: IssueSink, config: ConfigFile): void {
   });
 }
 
+/** Syntax errors listed before the rest are summed up (a file that is not YAML has hundreds). */
+const MAX_SYNTAX_ERRORS = 10;
+
 export function validateConfigText(text: string, file: string): ValidationResult {
   const source = parseSource(text);
   const sink: IssueSink = { source, file, issues: [] };
-  for (const error of source.document.errors) {
+  const syntax = file.endsWith(".json") ? "JSON" : "YAML";
+  const errors = source.document.errors;
+  for (const error of errors.slice(0, MAX_SYNTAX_ERRORS)) {
     const position = error.linePos?.[0] ?? { line: 1, col: 1 };
     sink.issues.push({
       severity: "error",
@@ -150,7 +155,15 @@ export function validateConfigText(text: string, file: string): ValidationResult
       line: position.line,
       column: position.col,
       path: [],
-      message: `${file.endsWith(".json") ? "JSON" : "YAML"} syntax: ${error.message.split("\n")[0]}`,
+      // The position is the issue's own: the parser's "at line …, column …:" is dropped.
+      message: `${syntax} syntax: ${error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "")}`,
+    });
+  }
+  if (errors.length > MAX_SYNTAX_ERRORS) {
+    const last = sink.issues[sink.issues.length - 1]!;
+    sink.issues.push({
+      ...last,
+      message: `${syntax} syntax: ${errors.length - MAX_SYNTAX_ERRORS} more errors not listed — does ${file} hold a hookwise config?`,
     });
   }
   if (sink.issues.length) return { issues: sink.issues, source };

@@ -126,7 +126,7 @@ export function zodIssues(
       case "invalid_type": {
         const wanted = (issue as { expected: string }).expected;
         message = actual === undefined ? "required field is missing" : `got ${typeName(actual)}`;
-        expected = wanted === "object" ? "a mapping" : wanted === "array" ? "a list" : `a ${wanted}`;
+        expected = typeWord(wanted);
         break;
       }
       case "too_small":
@@ -140,9 +140,9 @@ export function zodIssues(
         message = `${typeName(actual)} is too ${issue.code === "too_small" ? "small" : "large"}`;
         expected =
           origin === "string"
-            ? `at ${issue.code === "too_small" ? "least" : "most"} ${String(bound)} characters`
+            ? `at ${issue.code === "too_small" ? "least" : "most"} ${counted(bound, "character")}`
             : origin === "array"
-              ? `at ${issue.code === "too_small" ? "least" : "most"} ${String(bound)} items`
+              ? `at ${issue.code === "too_small" ? "least" : "most"} ${counted(bound, "item")}`
               : `a number ${issue.code === "too_small" ? (inclusive ? "≥" : ">") : inclusive ? "≤" : "<"} ${String(bound)}`;
         break;
       }
@@ -154,12 +154,10 @@ export function zodIssues(
           expected = `one of ${values.join(", ")}`;
           suggestion = typeof actual === "string" ? nearest(actual, values) : undefined;
         } else {
-          message = `invalid value ${typeName(actual)}`;
+          message = actual === undefined ? "required field is missing" : `invalid value ${typeName(actual)}`;
           const branches = (issue as { errors?: { expected?: string }[][] }).errors ?? [];
           const forms = branches.map((branch) => branch[0]?.expected).filter(Boolean);
-          expected = forms.length
-            ? forms.map((form) => (form === "object" ? "a mapping" : `a ${form}`)).join(" or ")
-            : undefined;
+          expected = forms.length ? forms.map((form) => typeWord(form!)).join(" or ") : undefined;
         }
         break;
       }
@@ -169,4 +167,24 @@ export function zodIssues(
     issues.push({ severity: "error", file, line, column, path, message, expected, suggestion });
   }
   return issues;
+}
+
+/** A schema type as the expected value reads to a user ("a whole number", "a list"). */
+function typeWord(type: string): string {
+  switch (type) {
+    case "object":
+      return "a mapping";
+    case "array":
+      return "a list";
+    case "int":
+      return "a whole number";
+    case "boolean":
+      return "true or false";
+    default:
+      return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+  }
+}
+
+function counted(bound: unknown, noun: string): string {
+  return `${String(bound)} ${noun}${bound === 1 ? "" : "s"}`;
 }

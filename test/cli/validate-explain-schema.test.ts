@@ -59,6 +59,16 @@ describe("hookwise explain", () => {
     expect(lines[toolCall + 1]).toContain("policy [decide]");
     expect(lines[toolCall + 2]).toContain("audit-tool-calls [inspect]");
   });
+
+  it("--json prints one JSON document and nothing else on stdout (it pipes to jq)", async () => {
+    const out = await cli(["explain", "examples/quickstart/hookwise.yaml", "--json"]);
+    expect(out.code).toBe(0);
+    const report = JSON.parse(out.stdout) as Record<string, Record<string, { hook: string; kind: string }[]>>;
+    expect(report.main!.tool_call!.map((hook) => `${hook.hook}:${hook.kind}`)).toEqual([
+      "policy:decide",
+      "audit-tool-calls:inspect",
+    ]);
+  });
 });
 
 describe("hookwise schema", () => {
