@@ -304,6 +304,18 @@ describe("bad configs", () => {
     );
   });
 
+  it("a runtime hook written under top-level hooks: is one error saying where it goes", () => {
+    const yaml = "hooks:\n  - id: nodel\n    on: tool_start\n    action: { type: gate }\n";
+    const { issues } = validateConfigText(yaml, "h.yaml");
+    expect(issues.map((issue) => [formatPath(issue.path), issue.message, issue.expected])).toEqual([
+      [
+        "hooks[0]",
+        "this is a runtime hook (it has on/condition/action), but top-level hooks: holds tool-call injection manifests",
+        expect.stringContaining("runtime.hooks"),
+      ],
+    ]);
+  });
+
   it("accepts the good sibling of each kind of mistake", () => {
     const yaml = `${hook('      on: tool_start\n      cooldown: 5\n      max_fires: 3\n      condition: { type: tool_name, match: "fs.*" }\n      action: { type: gate, reason: no }\n')}  policies:\n    - { decision: deny, tool: x, when: 'args.a == 1' }\n  telemetry: { enabled: true, record_inputs: false, record_outputs: true, function_id: support }\n`;
     const { issues, validated } = validateConfigText(yaml, "good.yaml");

@@ -64,11 +64,34 @@ function validatePolicies(sink: IssueSink, list: unknown, path: (string | number
   return out;
 }
 
+/** A top-level `hooks:` entry written as a runtime hook (a likely slip): no manifest field, a hook's own. */
+function looksLikeRuntimeHook(raw: unknown): boolean {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
+  if ("tool_name" in raw || "event" in raw) return false;
+  return "on" in raw || "action" in raw || "condition" in raw;
+}
+
 function validateManifests(sink: IssueSink, list: unknown): ManifestHook[] {
   if (!Array.isArray(list)) return [];
   const out: ManifestHook[] = [];
   list.forEach((raw, index) => {
     const at = ["hooks", index];
+    if (looksLikeRuntimeHook(raw)) {
+      // One hint instead of an error per field the manifest schema does not know.
+      for (let issue = sink.issues.length - 1; issue >= 0; issue--) {
+        const path = sink.issues[issue]!.path;
+        if (path[0] === "hooks" && path[1] === index) sink.issues.splice(issue, 1);
+      }
+      report(
+        sink,
+        at,
+        "this is a runtime hook (it has on/condition/action), but top-level hooks: holds tool-call injection manifests",
+        {
+          expected: "runtime hooks under runtime.hooks (or an agent's hooks:); here, entries with tool_name",
+        },
+      );
+      return;
+    }
     const event = (raw as { event?: unknown })?.event;
     if (typeof event === "string" && event !== "on_request_start") {
       report(sink, [...at, "event"], `manifest hooks fire only on on_request_start, not "${event}"`, {
