@@ -191,9 +191,15 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .command("validate")
     .description("check a config: every error with file:line:col, path, expected value")
     .argument("<config>")
-    .action(async (config: string) => {
+    .addOption(
+      new Option(
+        "-m, --model <model>",
+        "check as run --model would run it: agents that name no model get this one",
+      ).env("HOOKWISE_MODEL"),
+    )
+    .action(async (config: string, options: { model?: string }) => {
       const { validateCommand } = await import("./validate-command.js");
-      code = await validateCommand(config, io);
+      code = await validateCommand(config, io, options);
     });
 
   program

@@ -12,16 +12,25 @@ import { ModelSpecError } from "../models/providers/model-spec-error.js";
 import { UsageError } from "./usage-error.js";
 
 export function modelOverride(loaded: LoadedConfig, value: string): LanguageModel {
-  const declared = loaded.config.models[value];
-  if (declared !== undefined) return buildModel(value, declared, loaded.dir).model;
-  const names = Object.keys(loaded.config.models);
+  return overrideModel(loaded.config.models, loaded.dir, value);
+}
+
+/** The model `--model value` names, for a config's `models` (declared names first). */
+export function overrideModel(
+  models: LoadedConfig["config"]["models"],
+  dir: string,
+  value: string,
+): LanguageModel {
+  const declared = models[value];
+  if (declared !== undefined) return buildModel(value, declared, dir).model;
+  const names = Object.keys(models);
   if (!value.includes(":")) {
     throw new UsageError(
       `--model "${value}" is neither a model declared under models:${names.length ? ` (${names.join(", ")})` : ""} nor "provider:model-id" (e.g. ollama:llama3.2)`,
     );
   }
   try {
-    return createModel(value, { baseDir: loaded.dir, where: "--model" });
+    return createModel(value, { baseDir: dir, where: "--model" });
   } catch (error) {
     // A misspelt provider is a usage mistake (exit 2); a missing key stays an error (exit 1).
     if (ModelSpecError.isInstance(error)) throw new UsageError(error.message);

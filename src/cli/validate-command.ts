@@ -13,8 +13,18 @@ import { validateConfigText } from "../config/validate-config.js";
 import { LanguageServers } from "../lsp/language-servers.js";
 import { lspToolset } from "../lsp/lsp-toolset.js";
 import type { CliIO } from "./types.js";
+import { UsageError } from "./usage-error.js";
 
-export async function validateCommand(path: string, io: CliIO): Promise<number> {
+export interface ValidateCommandOptions {
+  /** `--model` (or `HOOKWISE_MODEL`): the model `run --model` would give agents that name none. */
+  model?: string;
+}
+
+export async function validateCommand(
+  path: string,
+  io: CliIO,
+  options: ValidateCommandOptions = {},
+): Promise<number> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -35,7 +45,22 @@ export async function validateCommand(path: string, io: CliIO): Promise<number> 
       ? []
       : lspToolset(new LanguageServers({ root: dir })).tools;
     const catalogue = toolCatalogue(validated.config, checked.tools, checked.pending, implicitLsp);
-    issues.push(...checkReferences(validated.config, dir, configSource, catalogue));
+    // An empty HOOKWISE_MODEL gives no model, as for run.
+    const model = options.model || undefined;
+    if (model !== undefined) {
+      // The model run would use, checked as run checks it (a mistake in it is a usage error).
+      const { overrideModel } = await import("./model-override.js");
+      try {
+        overrideModel(validated.config.models, dir, model);
+      } catch (error) {
+        throw error instanceof UsageError ? error : new UsageError(`--model: ${(error as Error).message}`);
+      }
+    }
+    issues.push(
+      ...checkReferences(validated.config, dir, configSource, catalogue, {
+        modelGiven: model !== undefined,
+      }),
+    );
     issues.sort(
       (a, b) => Number(a.file !== path) - Number(b.file !== path) || a.line - b.line || a.column - b.column,
     );

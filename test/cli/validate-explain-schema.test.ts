@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cli } from "../support/cli.js";
+import { cli, cliProcess } from "../support/cli.js";
 
 describe("hookwise validate", () => {
   it("accepts the quickstart (exit 0) and names warnings without failing", async () => {
@@ -32,6 +32,36 @@ describe("hookwise validate", () => {
         ),
         `${file}: 3 errors`,
       ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("hookwise validate --model", () => {
+  it("checks a config that names no model as run --model runs it, and the model itself", async () => {
+    const { mkdtempSync, writeFileSync, copyFileSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-validate-model-"));
+    try {
+      const file = join(dir, "c.yaml");
+      writeFileSync(
+        file,
+        "runtime:\n  hooks:\n    - { id: a, on: tool_start, action: { type: log, message: hi } }\n",
+      );
+      copyFileSync("examples/quickstart/script.yaml", join(dir, "s.yaml"));
+      const bare = await cli(["validate", file]);
+      expect(bare.code).toBe(2);
+      expect(bare.stderr).toContain('the agent "main" has no model');
+      const given = await cli(["validate", file, "--model", "scripted:./s.yaml"]);
+      expect([given.code, given.stdout.trim()]).toEqual([0, `${file}: valid`]);
+      const missing = await cli(["validate", file, "--model", "scripted:./nope.yaml"]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain("cannot read script file");
+      const env = await cliProcess(["validate", file], { env: { HOOKWISE_MODEL: "bogus:x" } });
+      expect(env.code).toBe(2);
+      expect(env.stderr).toContain('unknown model provider "bogus"');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
