@@ -11,6 +11,7 @@ import { compileHookEntry } from "../config/compile-hook.js";
 import { readConfig } from "../config/load-config.js";
 import { NotificationBus } from "../config/notification-bus.js";
 import type { HookEntry } from "../config/schema.js";
+import { isTemplated } from "../config/templates.js";
 import { EVENT_NAMES } from "../events/catalogue.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
 import { compilePolicies } from "../policy/policy.js";
@@ -46,9 +47,11 @@ function describeClaude(info: ClaudeHandlerInfo): string {
 
 /** A `model_request` hook that rewrites the system prompt on every attempt defeats the prompt cache. */
 function uncachedSystem(entry: HookEntry): string | undefined {
-  const action = entry.action as { type: string; strategy?: string };
+  const action = entry.action as { type: string; strategy?: string; content?: unknown };
   if (action.type !== "inject_message" || action.strategy !== "system") return undefined;
-  return "changes the system prompt on every attempt, which defeats the provider's prompt cache (every request is read in full); strategy: auto puts the text after the last message instead (placement: end)";
+  // A fixed text is the same on every request: the cache keeps serving it.
+  if (typeof action.content !== "string" || !isTemplated(action.content)) return undefined;
+  return "puts text that can change on every attempt into the system prompt, which defeats the provider's prompt cache (every request is read in full); strategy: auto puts the text after the last message instead (placement: end)";
 }
 
 export function explainCommand(path: string, io: CliIO, options: { json?: boolean } = {}): number {

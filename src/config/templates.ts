@@ -85,6 +85,14 @@ export function lookup(expression: string, evaluation: Evaluation, workspace: st
 /** `{{…}}`, or (group 2) one of the `{stat}` words; one pass, so filled values are never re-scanned. */
 const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}|\{(turn|tokens|tools|pressure|messages|max_turns)\}/g;
 
+/** Whether a template has a placeholder (its text can change from one rendering to the next). */
+export function isTemplated(text: string): boolean {
+  PLACEHOLDER.lastIndex = 0;
+  const found = PLACEHOLDER.test(text);
+  PLACEHOLDER.lastIndex = 0;
+  return found;
+}
+
 export function renderTemplate(
   template: string,
   evaluation: Evaluation,

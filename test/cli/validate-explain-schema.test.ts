@@ -90,6 +90,28 @@ describe("hookwise explain", () => {
     expect(lines[toolCall + 2]).toContain("audit-tool-calls [inspect]");
   });
 
+  it("warns about a system-prompt injection only when its text can change (a fixed text stays cached)", async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-explain-cache-"));
+    try {
+      const file = join(dir, "c.yaml");
+      const config = (content: string) =>
+        `models: { default: "scripted:./s.yaml" }\nruntime:\n  hooks:\n    - id: ctx\n      on: model_request\n      action: { type: inject_message, strategy: system, content: "${content}" }\n`;
+      writeFileSync(join(dir, "s.yaml"), "- text: hi\n");
+      writeFileSync(file, config("Answer in one sentence."));
+      const fixed = await cli(["explain", file]);
+      expect(fixed.code).toBe(0);
+      expect(fixed.stdout).not.toContain("prompt cache");
+      writeFileSync(file, config("Task: {{run.input}}"));
+      const templated = await cli(["explain", file]);
+      expect(templated.stdout).toContain("defeats the provider's prompt cache");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("--json prints one JSON document and nothing else on stdout (it pipes to jq)", async () => {
     const out = await cli(["explain", "examples/quickstart/hookwise.yaml", "--json"]);
     expect(out.code).toBe(0);
