@@ -22,8 +22,9 @@ export async function recordedRuns(
     try {
       text = readFileSync(options.from, "utf8");
     } catch (error) {
+      const code = (error as { code?: string }).code;
       throw new UsageError(
-        `cannot read ${options.from}: ${(error as { code?: string }).code ?? String(error)}`,
+        `cannot read ${options.from}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (code ?? String(error))}; expected a session exported with hookwise history --jsonl`,
       );
     }
     const { sessionId, runs } = runsFromJsonl(text, options.from);

@@ -128,6 +128,11 @@ describe("hookwise replay", () => {
     expect(missing.stderr).toContain('no session "nope"');
     const neither = await cli(["replay", changed]);
     expect(neither.stderr).toContain("give either --session ID or --from file.jsonl");
+    const absent = await cli(["replay", changed, "--from", join(dir, "absent.jsonl")]);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr.trim()).toBe(
+      `hookwise: cannot read ${join(dir, "absent.jsonl")}: no such file; expected a session exported with hookwise history --jsonl`,
+    );
   });
 });
 

@@ -404,8 +404,12 @@ describe("hookwise resume, in-process", () => {
     const unknown = await cli(["resume", config, "--run", runId, "--approve", "not-an-approval"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`no pending approval "not-an-approval" (pending: ${approvals![0]!.id})`);
+    // Only the reason: no "resume run …" header for a resume that never started.
+    expect(unknown.stdout).toBe("");
     expect(bank.started()).toEqual([]);
-    expect((await cli(["resume", config, "--run", runId, "--approve", "all"])).code).toBe(0);
+    const approved = await cli(["resume", config, "--run", runId, "--approve", "all"]);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain(`hookwise · resume run ${runId} · agent`);
     expect(bank.paid()).toEqual(["5"]);
   });
 

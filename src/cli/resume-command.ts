@@ -49,13 +49,25 @@ async function resumeOnce(
   configPath: string,
   logs: LogRoute,
 ): Promise<RunResult> {
-  if (options.json) return agent.resume(options.run, decisions);
+  const header = `hookwise · resume run ${options.run} · agent ${agent.name}`;
+  if (options.json) {
+    logs.line(header);
+    return agent.resume(options.run, decisions);
+  }
   const trace = new LiveTrace(io.stdout, { color: io.color });
   const done = logs.through(trace);
   let result: RunResult;
   try {
     const live = agent.resumeStream(options.run, decisions);
-    for await (const event of live) trace.event(event);
+    // The header once the resume is under way: a refused one (an unknown id) prints only its reason.
+    let started = false;
+    for await (const event of live) {
+      if (!started) {
+        started = true;
+        io.stdout.line(header);
+      }
+      trace.event(event);
+    }
     result = await live.result;
   } finally {
     done();
@@ -87,7 +99,6 @@ export async function resumeCommand(
     );
     try {
       const decisions = expand(options.decisions, await agent.pendingApprovals(options.run));
-      logs.line(`hookwise · resume run ${options.run} · agent ${agent.name}`);
       const result = await resumeOnce(agent, options, decisions, io, configPath, logs);
       if (options.json) io.stdout.line(JSON.stringify(result, null, 2));
       return exitCodeFor(result.outcome);
