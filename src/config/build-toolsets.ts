@@ -8,6 +8,7 @@
  *   (per session, in the StateStore), see src/tools/builtin;
  * - `openapi`: a REST API from its OpenAPI document, see openapi-toolset-entry.ts.
  */
+import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { HookwiseError } from "../errors/hookwise-error.js";
@@ -18,7 +19,7 @@ import { memoryToolset } from "../tools/builtin/memory-toolset.js";
 import { resolveTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Toolset } from "../tools/toolset.js";
-import type { ConfigPath } from "./config-error.js";
+import { ConfigError, type ConfigPath } from "./config-error.js";
 import type { ToolsetEntry } from "./schema.js";
 
 export type BuiltToolset = Toolset;
@@ -53,14 +54,28 @@ function isToolLike(value: unknown): value is ToolDefinition {
   );
 }
 
-const moduleToolset: ToolsetFactory = async (name, entry, baseDir) => {
+const moduleToolset: ToolsetFactory = async (name, entry, baseDir, context) => {
   if (entry.kind !== "module") throw new Error("unreachable");
   const path = resolve(baseDir, entry.path);
   let exports: Record<string, unknown>;
   try {
     exports = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new HookwiseError(`toolsets.${name}: cannot load module ${path}: ${(error as Error).message}`);
+    // A module that is not there: Node's message would name the file that imported it (ours).
+    const why = existsSync(path) ? (error as Error).message : "no such file";
+    const problem = `cannot load module ${entry.path} (${path}): ${why}`;
+    if (!context.source) throw new HookwiseError(`toolsets.${name}: ${problem}`);
+    const at = ["toolsets", name, "path"];
+    throw new ConfigError([
+      {
+        severity: "error",
+        file: context.source.file,
+        ...context.source.positionOf(at),
+        path: at,
+        message: problem,
+        expected: "a JavaScript module (.mjs / .js) relative to this config that exports tools",
+      },
+    ]);
   }
   const found: [string, ToolDefinition][] = [];
   for (const [exportName, value] of Object.entries(exports)) {

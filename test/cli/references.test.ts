@@ -206,4 +206,15 @@ describe("validate says what run would say", () => {
       `${file}:2:12: models.default: scripted model: the script file ./nope.yaml does not exist`,
     );
   });
+
+  it("a tool module that is not there: its path's line:col, said once, and no internal file named", async () => {
+    const file = config(...HEAD.slice(0, 3), "  calc: { kind: module, path: ./tool.mjs }");
+    await refusedByBoth(
+      file,
+      `${file}:4:31: toolsets.calc.path: cannot load module ./tool.mjs (${join(dir, "tool.mjs")}): no such file`,
+    );
+    const out = await cli(["validate", file]);
+    expect(out.stderr).not.toContain("toolsets.calc: toolsets.calc");
+    expect(out.stderr).not.toContain("imported from");
+  });
 });
