@@ -4,7 +4,8 @@
  *
  * - a policy's `tool` (deny, ask_user, allow) and an agent's `tools:` pattern must match a
  *   tool, and a `toolset.` prefix must name a declared toolset (`*` always matches);
- * - `call_tool` / `module_action` (and their `_inject` forms) and `pipe` must name a tool;
+ * - `call_tool` / `module_action` (and their `_inject` forms) and `pipe` must name a tool
+ *   of a toolset, not a sub-agent (a hook's call would run it outside its caller's policies);
  * - every agent has a model, and a `scripted:` model's script file exists.
  *
  * Tools of a toolset known only when its server answers (MCP) make a reference under its
@@ -169,6 +170,11 @@ export function checkReferences(
 
   // Actions that call a tool.
   const actionTools = [...catalogue.tools, ...(catalogue.actionTools ?? [])];
+  const subAgentNames = new Set(
+    config.agents
+      .filter((agent) => agent.role === "specialist")
+      .flatMap((agent) => [`agents.${agent.id}`, `agents_${agent.id}`]),
+  );
   const hookLists: [unknown[], ConfigPath][] = [[config.runtime.hooks, ["runtime", "hooks"]]];
   if (config.execution) hookLists.push([config.execution.hooks, ["execution", "hooks"]]);
   config.agents.forEach((agent, index) => {
@@ -190,9 +196,20 @@ export function checkReferences(
   }
   return issues;
 
-  /** An action's tool: an exact name (`mcp.<server>.<tool>` names <server>.<tool>). */
+  /**
+   * An action's tool: an exact name (`mcp.<server>.<tool>` names <server>.<tool>). A
+   * sub-agent is not one: a hook's call has no calling run, so the sub-agent would run
+   * without its caller's hooks and policies (the app-wide ones included).
+   */
   function checkExact(name: string, path: ConfigPath, what: string, tools: readonly KnownTool[]) {
     const wanted = name.startsWith("mcp.") && !toolsets.includes("mcp") ? name.slice("mcp.".length) : name;
+    if (subAgentNames.has(wanted)) {
+      add(path, `${what} "${name}" is a sub-agent, which a hook's action cannot call`, {
+        expected:
+          "a tool of a toolset under toolsets: (a sub-agent started by a hook would run without its caller's hooks and policies; list it in an agent's tools: instead)",
+      });
+      return;
+    }
     checkPattern(wanted, path, what, tools, true);
   }
 }

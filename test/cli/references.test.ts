@@ -161,6 +161,41 @@ describe("validate says what run would say", () => {
     );
   });
 
+  it("call_tool or pipe naming a sub-agent: a hook's call would run it outside its caller's policies", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  policies:",
+      "    - { decision: deny, tool: calc.delete_everything }",
+      "  hooks:",
+      "    - id: delegate",
+      "      on: run_start",
+      "      action: { type: call_tool, module: agents, action: helper, action_params: { task: tidy } }",
+      "agents:",
+      "  - { id: main, tools: [calc.add, agents.helper] }",
+      "  - { id: helper, role: specialist, tools: [calc.*] }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:11:58: runtime.hooks[0].action.action: call_tool tool "agents.helper" is a sub-agent, which a hook's action cannot call`,
+    );
+    const piped = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: route",
+      "      on: tool_end",
+      "      action: { type: pipe, to: agents_helper }",
+      "agents:",
+      "  - { id: main, tools: [calc.add] }",
+      "  - { id: helper, role: specialist, tools: [calc.*] }",
+    );
+    await refusedByBoth(
+      piped,
+      `${piped}:9:33: runtime.hooks[0].action.to: pipe to "agents_helper" is a sub-agent, which a hook's action cannot call`,
+    );
+  });
+
   it("a pipe to a missing toolset, inside a chain", async () => {
     const file = config(
       ...HEAD,
