@@ -73,3 +73,67 @@ describe.each(SURFACES)("a deny policy's `when` over an untyped argument (%s)", 
     },
   );
 });
+
+/**
+ * `matches()` runs the model's text against the config's pattern. CEL patterns are RE2:
+ * linear in the text. A backtracking engine would take exponential time on a pattern like
+ * `^(\w+\s?)*$` and a few dozen characters the model chose, and a regular expression cannot
+ * be interrupted: the hook's timeout never fires and the process hangs.
+ */
+describe("a policy's `when` with matches()", () => {
+  async function execWith(when: string, command: string) {
+    const marker = join(dir, "ran.txt");
+    writeFileSync(
+      join(dir, "sh-tools.mjs"),
+      `import { writeFileSync } from "node:fs";
+export const exec = {
+  description: "run a command",
+  inputSchema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+  execute: ({ command }) => { writeFileSync(${JSON.stringify(marker)}, command); return "ran"; },
+};
+`,
+    );
+    writeFileSync(
+      join(dir, "hookwise.yaml"),
+      `models: { default: "scripted:./script.yaml" }
+toolsets:
+  sh: { kind: module, path: ./sh-tools.mjs }
+runtime:
+  policies:
+    - { decision: deny, tool: sh.exec, when: ${JSON.stringify(when)}, reason: "only plain words" }
+`,
+    );
+    writeFileSync(
+      join(dir, "script.yaml"),
+      `- tool_calls:\n    - { name: sh_exec, args: { command: ${JSON.stringify(command)} } }\n- text: done\n`,
+    );
+    const loaded = await loadConfig(join(dir, "hookwise.yaml"), { store: new MemoryStore() });
+    try {
+      const { result } = await runOn("run", await loaded.createAgent(), "go");
+      return { ran: existsSync(marker), told: String(result.steps[0]!.toolResults[0]!.result) };
+    } finally {
+      await loaded.close();
+    }
+  }
+
+  test("a pattern that backtracks exponentially runs in linear time: the deny applies at once", async () => {
+    const started = performance.now();
+    const outcome = await execWith('!args.command.matches("^(\\\\w+\\\\s?)*$")', `${"a".repeat(27)}!`);
+    expect(outcome).toEqual({
+      ran: false,
+      told: 'tool "sh.exec" was denied by hook "policy": only plain words',
+    });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await execWith('!args.command.matches("^(\\\\w+\\\\s?)*$")', "ls -la")).ran).toBe(false);
+    expect((await execWith('!args.command.matches("^(\\\\w+\\\\s?)*$")', "ls docs")).ran).toBe(true);
+  });
+
+  test.each([
+    ["a pattern from the run's data", "!args.command.matches(args.pattern)", "must be a string literal"],
+    ["a backreference", '!args.command.matches("^(a+)\\\\1$")', "cannot run in linear time"],
+    ["a lookahead", '!args.command.matches("^(?=a)a+$")', "cannot run in linear time"],
+  ])("%s is refused when the config loads", async (_what, when, message) => {
+    await expect(execWith(when, "ls")).rejects.toThrow(message);
+    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+  });
+});

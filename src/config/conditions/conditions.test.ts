@@ -563,6 +563,35 @@ describe("compileExpression", () => {
     expect(() => compileExpression("process.exit(1)")).toThrow(ExpressionError);
     expect(() => compileExpression("__import__('os')")).toThrow(ExpressionError);
   });
+
+  it("matches() runs in linear time on a text the model chose; its pattern is a literal the linear engine runs", () => {
+    const plain = compileExpression(String.raw`args.command.matches("^(\\w+\\s?)*$")`);
+    const started = performance.now();
+    expect(plain({ args: { command: `${"a".repeat(20_000)}!` } })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(plain({ args: { command: "ls docs" } })).toBe(true);
+    expect(compileExpression('"x".matches("^x$") and "ab".matches("b")')({})).toBe(true);
+    const refused = (expr: string) => {
+      try {
+        compileExpression(expr);
+      } catch (error) {
+        return { message: (error as ExpressionError).detail, column: (error as ExpressionError).column };
+      }
+      throw new Error(`${expr} compiled`);
+    };
+    expect(refused("turn > 1 and args.a.matches(args.b)")).toEqual({
+      message:
+        "matches() pattern must be a string literal: a pattern from the run's data could take exponential time",
+      column: 29,
+    });
+    expect(refused(String.raw`args.a.matches("(a+)\\1")`).message).toContain("cannot run in linear time");
+    expect(refused('args.a.matches("[a-z]{1,64}")').message).toContain("check a length with size()");
+    expect(refused("args.a.matchRE(args.b)").message).toBe("unknown function matchRE()");
+    // Errors name matches(), as the user wrote it.
+    expect(() => compileExpression('args.n.matches("x")')({ args: { n: 3 } })).toThrow(
+      "no matching overload for 'int.matches(string)'",
+    );
+  });
 });
 
 describe("rewritePythonOperators", () => {

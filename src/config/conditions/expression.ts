@@ -18,6 +18,13 @@ import { z } from "../../deps/zod.js";
 import type { Evaluation } from "../evaluation.js";
 import { defineCondition } from "./condition-module.js";
 import { ExpressionError } from "./expression-error.js";
+import {
+  checkMatchesPattern,
+  LINEAR_MATCHES,
+  linearRegExp,
+  matchesCalls,
+  renameMatchesCalls,
+} from "./linear-matches.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { toCelValue } from "./to-cel-value.js";
 
@@ -62,6 +69,10 @@ function environmentFor(variables: Readonly<Record<string, CelVariableType>>): E
       homogeneousAggregateLiterals: false,
     });
     for (const [name, type] of Object.entries(variables)) environment.registerVariable(name, type);
+    // `matches` on the linear-time engine (linear-matches.ts): compileExpression renames it.
+    environment.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
+      linearRegExp(pattern).test(text),
+    );
     environments.set(variables, environment);
   }
   return environment;
@@ -87,8 +98,8 @@ function identifiers(node: unknown, found: Set<string>): Set<string> {
 
 function summary(error: unknown): string {
   const cel = error as { summary?: unknown; message?: unknown };
-  if (typeof cel.summary === "string") return cel.summary;
-  return String(cel.message ?? error).split("\n")[0]!;
+  const text = typeof cel.summary === "string" ? cel.summary : String(cel.message ?? error).split("\n")[0]!;
+  return text.replaceAll(LINEAR_MATCHES, "matches");
 }
 
 /** Compiles CEL (Python `and` / `or` / `not` accepted); throws an ExpressionError when malformed. */
@@ -117,6 +128,10 @@ export function compileExpression(expr: string, options: CompileExpressionOption
       detail: `expected a boolean, got ${checked.type}`,
     });
   }
+  evaluate = onLinearEngine(evaluate, variables, rewritten.text, (offset, detail, cause) => {
+    const start = offset === undefined ? undefined : rewritten.sourceOffset(offset);
+    return new ExpressionError({ expression: expr, phase: "compile", detail, offset: start, cause });
+  });
   const used = [...identifiers(evaluate.ast, new Set())].filter((name) => Object.hasOwn(variables, name));
   return (values) => {
     const context: Record<string, unknown> = {};
@@ -130,6 +145,40 @@ export function compileExpression(expr: string, options: CompileExpressionOption
       throw failure("evaluate", error);
     }
   };
+}
+
+/**
+ * The expression with its `matches` calls on the linear-time engine; each pattern a string
+ * literal the engine runs, or a load error at the pattern.
+ */
+function onLinearEngine(
+  parsed: ReturnType<Environment["parse"]>,
+  variables: Readonly<Record<string, CelVariableType>>,
+  text: string,
+  refuse: (offset: number | undefined, detail: string, cause?: unknown) => ExpressionError,
+): ReturnType<Environment["parse"]> {
+  let calls: ReturnType<typeof matchesCalls>;
+  try {
+    // The renamed function is hookwise's own: written by hand it would skip the checks below.
+    const own = matchesCalls(parsed.ast, text, LINEAR_MATCHES)[0];
+    if (own) throw refuse(own.nameOffset, `unknown function ${LINEAR_MATCHES}()`);
+    calls = matchesCalls(parsed.ast, text);
+  } catch (error) {
+    if (ExpressionError.isInstance(error)) throw error;
+    throw refuse(undefined, (error as Error).message, error);
+  }
+  if (calls.length === 0) return parsed;
+  for (const call of calls) {
+    try {
+      checkMatchesPattern(call);
+    } catch (error) {
+      throw refuse(call.pattern.start, (error as Error).message, error);
+    }
+  }
+  const renamed = environmentFor(variables).parse(renameMatchesCalls(text, calls));
+  const checked = renamed.check();
+  if (!checked.valid) throw refuse(undefined, summary(checked.error), checked.error);
+  return renamed;
 }
 
 /**
