@@ -5,6 +5,7 @@
  * environment and a tool result a hook redacted never appear in any answer.
  */
 import { request } from "node:http";
+import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BANK_CONFIG, collectSse, startServer, type TestServer } from "../../test/support/server.js";
 import { defineHook } from "../hooks/define-hook.js";
@@ -124,6 +125,38 @@ describe("what never comes out", () => {
     for (const text of [stream, session, timeline]) expect(text).not.toContain(secret);
     // The tool did get it: redaction is at the door, not in the run.
     expect(server.ledger()).toEqual([`echo the key is ${secret}`]);
+  });
+
+  it("a secret the config hands a toolset as an environment variable is redacted, whatever its name", async () => {
+    const secret = "ghp_0123456789abcdefABCDEF";
+    const fixture = resolve(import.meta.dirname, "../../test/fixtures/mcp/stdio-server.mjs");
+    process.env.HOOKWISE_TEST_GH_PAT = secret;
+    try {
+      const server = await started({
+        script: [{ tool_calls: [{ name: "gh_env", args: {} }] }, { text: "done" }],
+        replaceConfig: BANK_CONFIG.replace(
+          "  bank: { kind: module, path: ./tools.mjs }\n",
+          [
+            "  bank: { kind: module, path: ./tools.mjs }",
+            `  gh: { kind: mcp, command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(fixture)}],`,
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's literal ${VAR} syntax
+            '        env: { FIXTURE_TOKEN: "${HOOKWISE_TEST_GH_PAT}" } }',
+            "",
+          ].join("\n"),
+        ).replace("tools: [bank.*]", "tools: [bank.*, gh.env]"),
+        serve: { env: { HOOKWISE_TEST_GH_PAT: secret } },
+      });
+      const { id } = (await (await server.post("/sessions", {})).json()) as { id: string };
+      const stream = await (await server.post(`/sessions/${id}/messages`, { text: "env?" })).text();
+      expect(stream).toContain('"toolName":"gh_env"');
+      expect(stream).toContain("[redacted]");
+      const session = await (await server.fetch(`/sessions/${id}`)).text();
+      const runId = JSON.parse(session).runs[0].runId;
+      const timeline = await (await server.fetch(`/runs/${runId}`)).text();
+      for (const text of [stream, session, timeline]) expect(text).not.toContain(secret);
+    } finally {
+      delete process.env.HOOKWISE_TEST_GH_PAT;
+    }
   });
 
   it.each([

@@ -8,7 +8,7 @@ import type { AnyHook } from "../hooks/define-hook.js";
 import { AgentPool } from "./agent-pool.js";
 import { ApprovalInbox } from "./approval-inbox.js";
 import { LiveRuns } from "./live-runs.js";
-import { type Scrubber, secretScrubber } from "./secret-scrubber.js";
+import { type Scrubber, secretScrubber, toolsetSecrets } from "./secret-scrubber.js";
 import { ServerFeed } from "./server-feed.js";
 import { ServerMetrics } from "./server-metrics.js";
 import type { ServerSettings } from "./server-settings.js";
@@ -42,7 +42,11 @@ export function createServerContext(
     log?: (line: string) => void;
   },
 ): ServerContext {
-  const scrub = secretScrubber(options.env, settings.token ? [settings.token] : []);
+  // Toolsets expand ${VAR} from the process's environment.
+  const scrub = secretScrubber(options.env, [
+    ...(settings.token ? [settings.token] : []),
+    ...toolsetSecrets(loaded.config.toolsets, options.env, process.env),
+  ]);
   const runs = new LiveRuns(scrub);
   const metrics = new ServerMetrics();
   const agents = new AgentPool(loaded, metrics, runs, options.hooks);
