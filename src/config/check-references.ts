@@ -4,8 +4,8 @@
  *
  * - a policy's `tool` (deny, ask_user, allow) and an agent's `tools:` pattern must match a
  *   tool, and a `toolset.` prefix must name a declared toolset (`*` always matches);
- * - `call_tool` / `module_action` (and their `_inject` forms) and `pipe` must name a tool
- *   of a toolset, not a sub-agent (a hook's call would run it outside its caller's policies);
+ * - `call_tool` / `module_action` (and their `_inject` forms), `pipe`, `inject_tool_call` and
+ *   `hooks:` manifests must name a tool of a toolset, not a sub-agent (a hook's call would run it outside its caller's policies);
  * - every agent has a model, and a `scripted:` model's script file exists.
  *
  * Tools of a toolset known only when its server answers (MCP) make a reference under its
@@ -18,6 +18,7 @@ import { nearest } from "../errors/nearest.js";
 import { ACTIONS } from "./actions/index.js";
 import type { ConfigSource } from "./build-toolsets.js";
 import type { ConfigIssue, ConfigPath } from "./config-error.js";
+import { injectedToolName } from "./manifests/injected-tool-name.js";
 import type { ConfigFile } from "./schema.js";
 
 export interface KnownTool {
@@ -190,11 +191,32 @@ export function checkReferences(
           checkExact(name, [...path, "action"], `${type} tool`, actionTools);
         } else if (type === "pipe" && typeof value.to === "string") {
           checkExact(value.to, [...path, "to"], "pipe to", actionTools);
+        } else if (type === "inject_tool_call") {
+          checkInjection(value, path, type);
         }
       });
     });
   }
+  // `hooks:` manifests: synthetic tool calls at request start.
+  config.hooks.forEach((entry, index) => {
+    if (typeof entry === "object" && entry !== null)
+      checkInjection(entry, ["hooks", index], "hooks manifest");
+  });
   return issues;
+
+  /** A synthetic tool call's tool (`<toolset>_<tool>`, or the tool's exact name); a static content calls none. */
+  function checkInjection(value: Record<string, any>, path: ConfigPath, what: string) {
+    const strategy = (value.content as { strategy?: unknown } | undefined)?.strategy ?? "tool";
+    if (strategy !== "tool" || typeof value.tool_name !== "string") return;
+    const toolset = typeof value.toolset_name === "string" ? value.toolset_name : undefined;
+    // Called by its function name, `<toolset>_<tool>` sanitised; named in messages (and
+    // checked, so a toolset whose tools are not known yet only warns) as `<toolset>.<tool>`.
+    const called = injectedToolName(toolset, value.tool_name);
+    if (!subAgentNames.has(called) && actionTools.some((tool) => tool.functionName === called)) return;
+    const named =
+      toolset === undefined || subAgentNames.has(called) ? called : `${toolset}.${value.tool_name}`;
+    checkExact(named, [...path, "tool_name"], `${what} tool`, actionTools);
+  }
 
   /**
    * An action's tool: an exact name (`mcp.<server>.<tool>` names <server>.<tool>). A

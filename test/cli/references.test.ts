@@ -196,6 +196,45 @@ describe("validate says what run would say", () => {
     );
   });
 
+  it("inject_tool_call and a hooks manifest naming a missing tool or a sub-agent", async () => {
+    const action = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: rules",
+      "      on: run_start",
+      "      action: { type: inject_tool_call, toolset_name: calc, tool_name: ad }",
+    );
+    await refusedByBoth(
+      action,
+      `${action}:9:72: runtime.hooks[0].action.tool_name: inject_tool_call tool "calc.ad" names no tool; expected one of: calc.add,`,
+    );
+    const manifest = config(
+      ...HEAD,
+      "hooks:",
+      "  - { event: on_request_start, tool_name: agents_helper }",
+      "agents:",
+      "  - { id: main, tools: [calc.add] }",
+      "  - { id: helper, role: specialist, tools: [calc.*] }",
+    );
+    await refusedByBoth(
+      manifest,
+      `${manifest}:6:43: hooks[0].tool_name: hooks manifest tool "agents_helper" is a sub-agent, which a hook's action cannot call`,
+    );
+    // A static content calls no tool: nothing to check.
+    const fixed = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: rules",
+      "      on: run_start",
+      '      action: { type: inject_tool_call, tool_name: house_rules, content: { strategy: static, value: "be kind" } }',
+    );
+    const out = await cli(["validate", fixed]);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+  });
+
   it("a pipe to a missing toolset, inside a chain", async () => {
     const file = config(
       ...HEAD,
