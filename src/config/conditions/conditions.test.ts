@@ -587,6 +587,10 @@ describe("compileExpression", () => {
     expect(refused(String.raw`args.a.matches("(a+)\\1")`).message).toContain("cannot run in linear time");
     expect(refused('args.a.matches("[a-z]{1,64}")').message).toContain("check a length with size()");
     expect(refused("args.a.matchRE(args.b)").message).toBe("unknown function matchRE()");
+    // A call that cannot be moved to the linear engine is refused, never run on the other one.
+    expect(refused('args.a.matches( // matches\n "x")').message).toBe(
+      "matches() could not be placed in the expression",
+    );
     // Errors name matches(), as the user wrote it.
     expect(() => compileExpression('args.n.matches("x")')({ args: { n: 3 } })).toThrow(
       "no matching overload for 'int.matches(string)'",

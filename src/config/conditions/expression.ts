@@ -175,9 +175,24 @@ function onLinearEngine(
       throw refuse(call.pattern.start, (error as Error).message, error);
     }
   }
-  const renamed = environmentFor(variables).parse(renameMatchesCalls(text, calls));
+  const renamedText = renameMatchesCalls(text, calls);
+  let renamed: ReturnType<Environment["parse"]>;
+  try {
+    renamed = environmentFor(variables).parse(renamedText);
+  } catch (error) {
+    throw refuse(undefined, summary(error), error);
+  }
   const checked = renamed.check();
   if (!checked.valid) throw refuse(undefined, summary(checked.error), checked.error);
+  // Every call moved (a comment that names matches() between its parentheses would not).
+  const left = (() => {
+    try {
+      return matchesCalls(renamed.ast, renamedText).length;
+    } catch {
+      return 1;
+    }
+  })();
+  if (left > 0) throw refuse(undefined, "matches() could not be placed in the expression");
   return renamed;
 }
 
