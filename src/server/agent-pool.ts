@@ -37,17 +37,35 @@ export class AgentPool {
     loaded.keepScriptPositions(runSession);
   }
 
+  /**
+   * The agents a client may run: not the specialists, which run only as a tool of an agent
+   * that lists them, under that agent's hooks and policies as well as their own (run on
+   * their own, a client would get past the caller's). A config of specialists only has no
+   * caller: all of them, then.
+   */
   get ids(): readonly string[] {
-    return this.#loaded.agentIds;
+    const specialists = new Set(
+      this.#loaded.config.agents.filter((agent) => agent.role === "specialist").map((agent) => agent.id),
+    );
+    const callable = this.#loaded.agentIds.filter((id) => !specialists.has(id));
+    return callable.length ? callable : this.#loaded.agentIds;
   }
 
   get defaultId(): string {
-    return this.#loaded.defaultAgentId;
+    const ids = this.ids;
+    return ids.includes(this.#loaded.defaultAgentId) ? this.#loaded.defaultAgentId : ids[0]!;
   }
 
-  /** The agent's id, checked: an unknown one is a 400 naming the known ones. */
+  /** The agent's id, checked: an unknown one (or a specialist) is a 400 naming the known ones. */
   check(id: string | undefined): string {
     const agentId = id ?? this.defaultId;
+    if (!this.ids.includes(agentId) && this.#loaded.agentIds.includes(agentId)) {
+      throw new HttpError(
+        400,
+        "specialist_agent",
+        `agent "${agentId}" is a specialist: it runs only as a tool of an agent that lists it (agents: ${this.ids.join(", ")})`,
+      );
+    }
     if (!this.ids.includes(agentId)) {
       throw new HttpError(
         400,

@@ -330,6 +330,35 @@ describe("a scripted model keeps its place in the script per session", () => {
     expect(await clerkAnswers(one, "again")).toEqual(["clerk second"]);
   });
 
+  it("a specialist runs only as its caller's tool: a client cannot start it on its own, past the caller's hooks", async () => {
+    const server = await start({
+      replaceConfig: `${BANK_CONFIG}
+  - id: clerk
+    role: specialist
+    model: clerk
+    tools: [bank.*]
+`
+        .replace("models:\n", "models:\n  clerk: scripted:./clerk.yaml\n")
+        .replace("tools: [bank.*]\n", "tools: [bank.*, agents.clerk]\n"),
+      script: [{ text: "hi" }],
+      files: { "clerk.yaml": '- tool_calls: [{ name: bank_balance, args: {} }]\n- text: "done"\n' },
+    });
+    const refused = await server.post("/sessions", { agent: "clerk" });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as any).error).toMatchObject({
+      code: "specialist_agent",
+      message:
+        'agent "clerk" is a specialist: it runs only as a tool of an agent that lists it (agents: teller)',
+    });
+    const session = await newSession(server);
+    const message = await server.post(`/sessions/${session}/messages`, { text: "hi", agent: "clerk" });
+    expect(message.status).toBe(400);
+    expect(server.ledger()).toEqual([]);
+    expect(
+      ((await (await server.fetch("/agents")).json()) as any).agents.map((agent: any) => agent.id),
+    ).toEqual(["teller"]);
+  });
+
   it("a session ended (DELETE) and created again under its id starts at the script's first entry", async () => {
     const server = await start({ script: [{ text: "first" }, { text: "second" }] });
     const id = await newSession(server, { agent: "teller", id: "again" });
