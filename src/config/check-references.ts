@@ -16,9 +16,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { picomatch } from "../deps/picomatch.js";
-import { editDistance, nearest } from "../errors/nearest.js";
-import { toolGlob } from "../hooks/tool-glob.js";
+import { nearest } from "../errors/nearest.js";
 import type { NormalizedSchema } from "../tools/input-schema.js";
 import { ACTIONS } from "./actions/index.js";
 import type { ConfigSource } from "./build-toolsets.js";
@@ -27,6 +25,7 @@ import { splitAlternatives } from "./conditions/tool-name.js";
 import type { ConfigIssue, ConfigPath } from "./config-error.js";
 import { injectedToolName } from "./manifests/injected-tool-name.js";
 import type { ConfigFile } from "./schema.js";
+import { type AddIssue, toolReferenceCheck } from "./tool-reference-check.js";
 
 export interface KnownTool {
   qualifiedName: string;
@@ -48,8 +47,6 @@ export interface ReferenceCheckOptions {
   /** The run has a model from elsewhere (`--model`, a library override): no model needed. */
   modelGiven?: boolean;
 }
-
-const MAX_LISTED = 12;
 
 /** The catalogue of `tools` (the toolsets'), with the config's sub-agents as tools. */
 export function toolCatalogue(
@@ -73,11 +70,7 @@ export function checkReferences(
   options: ReferenceCheckOptions = {},
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const add = (
-    path: ConfigPath,
-    message: string,
-    extra: { severity?: "warning"; expected?: string; suggestion?: string | undefined } = {},
-  ) => {
+  const add: AddIssue = (path, message, extra = {}) => {
     issues.push({
       severity: extra.severity ?? "error",
       file: source.file,
@@ -89,66 +82,7 @@ export function checkReferences(
     });
   };
   const toolsets = Object.keys(config.toolsets);
-  const unprefixedPending = catalogue.pending.some((name) => config.toolsets[name]?.prefix === false);
-
-  /**
-   * Checks one tool pattern or name against `tools`; `what` starts the message. `exact`: a
-   * name, not a glob; `warnOnly`: a miss is a warning (a negated condition still applies).
-   * Answers the tool an exact name found.
-   */
-  const checkPattern = (
-    pattern: string,
-    path: ConfigPath,
-    what: string,
-    tools: readonly KnownTool[],
-    { exact = false, warnOnly = false }: { exact?: boolean; warnOnly?: boolean } = {},
-  ): KnownTool | undefined => {
-    if (pattern === "*" && !exact) return undefined;
-    const test = exact ? (name: string) => name === pattern : toolGlob(pattern);
-    const found = tools.find((tool) => test(tool.qualifiedName) || test(tool.functionName));
-    if (found) return found;
-    const severity = warnOnly ? { severity: "warning" as const } : {};
-    const head = pattern.includes(".") ? pattern.slice(0, pattern.indexOf(".")) : undefined;
-    const headIsGlob = head !== undefined && !exact && picomatch.scan(head).isGlob;
-    if (head !== undefined && !headIsGlob && head !== "agents" && !toolsets.includes(head)) {
-      const known = toolsets.concat(
-        tools.some((tool) => tool.qualifiedName.startsWith("lsp.")) ? ["lsp"] : [],
-      );
-      if (!known.includes(head)) {
-        add(path, `${what} "${pattern}": no toolset is named "${head}"`, {
-          ...severity,
-          expected: toolsets.length
-            ? `a toolset declared under toolsets: (${toolsets.join(", ")})`
-            : "a toolset declared under toolsets:",
-          suggestion: nearest(head, known),
-        });
-        return undefined;
-      }
-    }
-    const pending =
-      (head !== undefined && catalogue.pending.includes(head)) ||
-      headIsGlob ||
-      (head === undefined && unprefixedPending) ||
-      (!exact && head === undefined && picomatch.scan(pattern).isGlob);
-    if (pending && catalogue.pending.length) {
-      add(path, `${what} "${pattern}" matches no tool known yet`, {
-        severity: "warning",
-        expected: `a tool of ${catalogue.pending.join(", ")}: their tools are listed when the run starts, and a pattern that matches none of them stops it`,
-      });
-      return undefined;
-    }
-    const names = tools.map((tool) => tool.qualifiedName);
-    const listed =
-      names.length > MAX_LISTED ? `${names.slice(0, MAX_LISTED).join(", ")}, …` : names.join(", ");
-    add(path, `${what} "${pattern}" ${exact ? "names" : "matches"} no tool`, {
-      ...severity,
-      expected: names.length
-        ? `${exact ? "one of" : "a tool name or pattern over"}: ${listed}`
-        : "a tool of a toolset under toolsets:",
-      suggestion: nearestTool(pattern, tools),
-    });
-    return undefined;
-  };
+  const checkPattern = toolReferenceCheck(config, catalogue, add);
 
   // Policies: app-wide, then each agent's.
   const policyLists: [unknown[], ConfigPath][] = [[config.runtime.policies, ["runtime", "policies"]]];
@@ -270,27 +204,6 @@ export function checkReferences(
       ...(near ? { suggestion: near } : {}),
     });
   }
-}
-
-/**
- * The tool name nearest a pattern: a close spelling (qualified, then function names), else a
- * name it is the start of (`fs_delete` → `fs_delete_file`), else the nearest once the glob
- * characters are dropped (`fs.[delete`).
- */
-function nearestTool(pattern: string, tools: readonly KnownTool[]): string | undefined {
-  const names = tools.map((tool) => tool.qualifiedName);
-  const functionNames = tools.map((tool) => tool.functionName);
-  const close = nearest(pattern, names) ?? nearest(pattern, functionNames);
-  if (close !== undefined && editDistance(pattern.toLowerCase(), close.toLowerCase()) <= 2) return close;
-  const bare = pattern.replace(/[*?[\]{}()!@+]/g, "").toLowerCase();
-  const extended = [...names, ...functionNames]
-    .filter((name) => bare.length >= 3 && name.toLowerCase().startsWith(bare))
-    .sort((a, b) => a.length - b.length)[0];
-  return (
-    extended ??
-    close ??
-    (bare !== pattern.toLowerCase() ? (nearest(bare, names) ?? nearest(bare, functionNames)) : undefined)
-  );
 }
 
 /** Calls `visit` on a condition and every condition inside it; `negated`: under an odd number of `not`s. */
