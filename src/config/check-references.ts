@@ -184,7 +184,13 @@ export function checkReferences(
     const found = actionTools.find((tool) => tool.functionName === called || tool.qualifiedName === called);
     if (found) return found;
     const name = toolset ? `${toolset}.${toolName}` : toolName;
-    return checkPattern(name, [...at, "tool_name"], what, actionTools, { exact: true });
+    const tool = checkPattern(name, [...at, "tool_name"], what, actionTools, { exact: true });
+    // A tool of a `prefix: false` toolset is called by its own name: the call would miss it.
+    if (tool && toolset)
+      add([...at, "toolset_name"], `${what} "${name}" is called ${tool.functionName}, not ${called}`, {
+        expected: `no toolset_name for a tool of a toolset with prefix: false (tool_name: ${tool.functionName})`,
+      });
+    return tool;
   }
 
   /** Literal arguments (no `{{…}}`) must fit the tool's input schema, when it is known. */

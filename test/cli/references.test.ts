@@ -342,6 +342,21 @@ describe("an injection names a tool, and literal arguments fit it", () => {
     expect(out.stderr).toContain('did you mean "calc.add"?');
   });
 
+  it("a toolset_name for a tool of a prefix: false toolset: the call would miss it", async () => {
+    const file = config(
+      "models:",
+      "  default: scripted:./script.yaml",
+      "toolsets:",
+      "  calc: { kind: module, path: ./tools.mjs, prefix: false }",
+      "hooks:",
+      "  - { kind: tool_call, event: on_request_start, toolset_name: calc, tool_name: add }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:6:63: hooks[0].toolset_name: injection tool "calc.add" is called add, not calc_add; expected no toolset_name for a tool of a toolset with prefix: false (tool_name: add)`,
+    );
+  });
+
   it("literal call_tool action_params that break the tool's input schema", async () => {
     const file = config(
       ...HEAD,
