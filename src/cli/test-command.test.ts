@@ -109,6 +109,55 @@ describe("hookwise test", () => {
   });
 });
 
+describe("an expectation names a tool or hook that exists", () => {
+  it("not_ran, denied and ran naming no tool: an error with the nearest tool, nothing passes", async () => {
+    const config = project(
+      `tests:\n${CASE}      not_ran: [fs.delete_fiel]\n      denied: [fs_delete]\n      ran: [Fs.read_file]\n`,
+    );
+    const out = await cli(["test", config]);
+    expect(out.code).toBe(2);
+    expect(out.stdout).not.toContain("✓");
+    const file = config.replace(/hookwise\.yaml$/, "hookwise.test.yaml");
+    expect(out.stderr).toContain(
+      `${file}:10:17: tests[0].expect.not_ran[0]: not_ran tool "fs.delete_fiel" names no tool; expected one of: fs.read_file, fs.delete_file; did you mean "fs.delete_file"?`,
+    );
+    expect(out.stderr).toContain(
+      `${file}:11:16: tests[0].expect.denied[0]: denied tool "fs_delete" names no tool; expected one of: fs.read_file, fs.delete_file; did you mean "fs_delete_file"?`,
+    );
+    expect(out.stderr).toContain(
+      `${file}:12:13: tests[0].expect.ran[0]: ran tool "Fs.read_file": no toolset is named "Fs"; expected a toolset declared under toolsets: (fs); did you mean "fs"?`,
+    );
+  });
+
+  it("hook_fired and fired_in_order naming no hook: an error with the nearest hook id", async () => {
+    const config = project(
+      `tests:\n${CASE}      hook_fired: { id: polcy }\n      fired_in_order: [policy, audt]\n`,
+      "  hooks:\n    - { id: audit, on: tool_result, action: { type: log, message: seen } }\n",
+    );
+    const out = await cli(["test", config]);
+    expect(out.code).toBe(2);
+    const file = config.replace(/hookwise\.yaml$/, "hookwise.test.yaml");
+    expect(out.stderr).toContain(
+      `${file}:10:25: tests[0].expect.hook_fired.id: hook_fired "polcy" names no hook; expected the id of one of: audit, policy; did you mean "policy"?`,
+    );
+    expect(out.stderr).toContain('did you mean "policy"?');
+    expect(out.stderr).toContain(
+      `${file}:11:32: tests[0].expect.fired_in_order[1]: fired_in_order "audt" names no hook;`,
+    );
+    expect(out.stderr).toContain('did you mean "audit"?');
+  });
+
+  it("a disabled hook's id exists (times: 0 holds)", async () => {
+    const config = project(
+      `tests:\n${CASE}      hook_fired: { id: audit, times: 0 }\n`,
+      "  hooks:\n    - { id: audit, enabled: false, on: tool_result, action: { type: log, message: seen } }\n",
+    );
+    const out = await cli(["test", config]);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+  });
+});
+
 describe("fired_in_order", () => {
   const record = (hooks: string[]) =>
     ({

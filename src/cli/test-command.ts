@@ -9,9 +9,12 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ReplayedRun, replayRuns } from "../agent/replay-run.js";
 import { verdictOf } from "../agent/run-diff.js";
-import type { RunRecord } from "../agent/run-record.js";
-import { type ConfigTest, readConfigTests } from "../config/config-tests.js";
-import { loadConfig } from "../config/load-config.js";
+import { isMark, type RunRecord } from "../agent/run-record.js";
+import { checkTestReferences } from "../config/check-test-references.js";
+import { ConfigError, type ConfigIssue } from "../config/config-error.js";
+import { type ConfigTest, type ConfigTestCase, readConfigTests } from "../config/config-tests.js";
+import { type LoadedConfig, loadConfig } from "../config/load-config.js";
+import { manifestHookName } from "../config/manifests/compile-manifest.js";
 import { type ScriptEntry, scriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { EXIT } from "./exit-codes.js";
@@ -95,7 +98,17 @@ export function checkExpectations(test: ConfigTest, records: readonly RunRecord[
   return failures;
 }
 
-async function runCase(configPath: string, file: string, test: ConfigTest, io: CliIO): Promise<RunRecord[]> {
+/**
+ * Builds the case's agent, checks the names its expectations use, and runs it unless a name
+ * is wrong (or `checkOnly`: an earlier case had a wrong name, so no case's result counts).
+ */
+async function runCase(
+  configPath: string,
+  testCase: ConfigTestCase,
+  io: CliIO,
+  checkOnly: boolean,
+): Promise<{ records: RunRecord[]; issues: ConfigIssue[] }> {
+  const { file, test } = testCase;
   const store = new MemoryStore();
   const loaded = await loadConfig(configPath, {
     store,
@@ -118,6 +131,14 @@ async function runCase(configPath: string, file: string, test: ConfigTest, io: C
       // Nobody answers an ask in a test: it suspends the run (outcome: suspended).
       approvals: { suspend: true },
     });
+    const issues = checkTestReferences(testCase, {
+      config: loaded.config,
+      tools: agent.runtime.tools,
+      hooks: [...configHookIds(loaded), ...agent.runtime.registry.list().map((hook) => hook.name)].filter(
+        (name) => !isMark(name),
+      ),
+    });
+    if (issues.length || checkOnly) return { records, issues };
     if (test.session !== undefined) {
       const path = resolve(loaded.dir, test.session);
       let text: string;
@@ -127,15 +148,26 @@ async function runCase(configPath: string, file: string, test: ConfigTest, io: C
         throw new UsageError(`test "${test.name}" (${file}): cannot read session ${test.session}`);
       }
       const replayed: ReplayedRun[] = await replayRuns(agent, runsFromJsonl(text, path).runs, { store });
-      return replayed.map((run) => run.replayed);
+      return { records: replayed.map((run) => run.replayed), issues };
     }
     await agent.run(test.prompt!, { sessionId: `test-${test.name}` });
-    return records;
+    return { records, issues };
   } finally {
     await loaded.close();
   }
 }
 
+/** Every hook id of the config, a disabled one's and every agent's included. */
+function configHookIds(loaded: LoadedConfig): string[] {
+  const { validated } = loaded;
+  return [
+    ...validated.manifests.map((manifest, index) => manifestHookName(manifest, index)),
+    ...validated.appHooks.map((entry) => entry.id),
+    ...[...validated.agentHooks.values()].flat().map((entry) => entry.id),
+  ];
+}
+
+/** Runs every case; a case naming a tool or hook that does not exist is a ConfigError (all of them, at once). */
 export async function runConfigTests(configPath: string, io: CliIO): Promise<TestOutcome[]> {
   const { cases } = readConfigTests(configPath);
   if (cases.length === 0)
@@ -143,13 +175,17 @@ export async function runConfigTests(configPath: string, io: CliIO): Promise<Tes
       `${configPath} declares no test: add tests: to it, or a file beside it named after it (e.g. hookwise.test.yaml)`,
     );
   const outcomes: TestOutcome[] = [];
-  for (const { file, test } of cases) {
-    const records = await runCase(configPath, file, test, io);
-    const failures = records.length
-      ? checkExpectations(test, records)
+  const issues: ConfigIssue[] = [];
+  for (const testCase of cases) {
+    const ran = await runCase(configPath, testCase, io, issues.length > 0);
+    issues.push(...ran.issues);
+    if (issues.length) continue;
+    const failures = ran.records.length
+      ? checkExpectations(testCase.test, ran.records)
       : [{ expectation: "a run", expected: "a finished run", actual: "none" }];
-    outcomes.push({ name: test.name, file, passed: failures.length === 0, failures });
+    outcomes.push({ name: testCase.test.name, file: testCase.file, passed: failures.length === 0, failures });
   }
+  if (issues.length) throw new ConfigError(issues);
   return outcomes;
 }
 

@@ -2,10 +2,14 @@
  * What a run would refuse, checked before it starts — by `hookwise validate` (with the tools
  * it can list without starting a server) and again by `run` once every toolset answered:
  *
- * - a policy's `tool` (deny, ask_user, allow) and an agent's `tools:` pattern must match a
- *   tool, and a `toolset.` prefix must name a declared toolset (`*` always matches);
+ * - a policy's `tool` (deny, ask_user, allow), an agent's `tools:` pattern and a hook's
+ *   `tool_name` condition must match a tool, and a `toolset.` prefix must name a declared
+ *   toolset (`*` always matches). Under an odd number of `not`s a `tool_name` that matches
+ *   nothing makes the condition true for every tool, so there it is a warning;
  * - `call_tool` / `module_action` (and their `_inject` forms), `pipe`, `inject_tool_call` and
- *   `hooks:` manifests must name a tool of a toolset, not a sub-agent (a hook's call would run it outside its caller's policies);
+ *   a `hooks:` injection entry must name a tool of a toolset, not a sub-agent (a hook's call
+ *   would run it outside its caller's policies), and literal arguments (no `{{…}}`) of a
+ *   `call_tool` or an injection must fit the tool's input schema when it is known;
  * - every agent has a model, and a `scripted:` model's script file exists.
  *
  * Tools of a toolset known only when its server answers (MCP) make a reference under its
@@ -13,17 +17,22 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { picomatch } from "../deps/picomatch.js";
 import { nearest } from "../errors/nearest.js";
+import type { NormalizedSchema } from "../tools/input-schema.js";
 import { ACTIONS } from "./actions/index.js";
 import type { ConfigSource } from "./build-toolsets.js";
+import { CONDITIONS } from "./conditions/index.js";
+import { splitAlternatives } from "./conditions/tool-name.js";
 import type { ConfigIssue, ConfigPath } from "./config-error.js";
 import { injectedToolName } from "./manifests/injected-tool-name.js";
 import type { ConfigFile } from "./schema.js";
+import { type AddIssue, toolReferenceCheck } from "./tool-reference-check.js";
 
 export interface KnownTool {
   qualifiedName: string;
   functionName: string;
+  /** Its input schema, when known: literal arguments of actions are checked against it. */
+  input?: Pick<NormalizedSchema, "jsonSchema" | "validate">;
 }
 
 export interface ToolCatalogue {
@@ -39,8 +48,6 @@ export interface ReferenceCheckOptions {
   /** The run has a model from elsewhere (`--model`, a library override): no model needed. */
   modelGiven?: boolean;
 }
-
-const MAX_LISTED = 12;
 
 /** The catalogue of `tools` (the toolsets'), with the config's sub-agents as tools. */
 export function toolCatalogue(
@@ -64,11 +71,7 @@ export function checkReferences(
   options: ReferenceCheckOptions = {},
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const add = (
-    path: ConfigPath,
-    message: string,
-    extra: { severity?: "warning"; expected?: string; suggestion?: string | undefined } = {},
-  ) => {
+  const add: AddIssue = (path, message, extra = {}) => {
     issues.push({
       severity: extra.severity ?? "error",
       file: source.file,
@@ -80,62 +83,7 @@ export function checkReferences(
     });
   };
   const toolsets = Object.keys(config.toolsets);
-  const unprefixedPending = catalogue.pending.some((name) => config.toolsets[name]?.prefix === false);
-
-  /** Checks one tool pattern or name against `tools`; `what` starts the message. */
-  const checkPattern = (
-    pattern: string,
-    path: ConfigPath,
-    what: string,
-    tools: readonly KnownTool[],
-    exact = false,
-  ) => {
-    if (pattern === "*" && !exact) return;
-    const test = exact ? (name: string) => name === pattern : picomatch(pattern, { dot: true });
-    if (tools.some((tool) => test(tool.qualifiedName) || test(tool.functionName))) return;
-    const head = pattern.includes(".") ? pattern.slice(0, pattern.indexOf(".")) : undefined;
-    const headIsGlob = head !== undefined && !exact && picomatch.scan(head).isGlob;
-    if (head !== undefined && !headIsGlob && head !== "agents" && !toolsets.includes(head)) {
-      const known = toolsets.concat(
-        tools.some((tool) => tool.qualifiedName.startsWith("lsp.")) ? ["lsp"] : [],
-      );
-      if (!known.includes(head)) {
-        add(path, `${what} "${pattern}": no toolset is named "${head}"`, {
-          expected: toolsets.length
-            ? `a toolset declared under toolsets: (${toolsets.join(", ")})`
-            : "a toolset declared under toolsets:",
-          suggestion: nearest(head, known),
-        });
-        return;
-      }
-    }
-    const pending =
-      (head !== undefined && catalogue.pending.includes(head)) ||
-      headIsGlob ||
-      (head === undefined && unprefixedPending) ||
-      (!exact && head === undefined && picomatch.scan(pattern).isGlob);
-    if (pending && catalogue.pending.length) {
-      add(path, `${what} "${pattern}" matches no tool known yet`, {
-        severity: "warning",
-        expected: `a tool of ${catalogue.pending.join(", ")}: their tools are listed when the run starts, and a pattern that matches none of them stops it`,
-      });
-      return;
-    }
-    const names = tools.map((tool) => tool.qualifiedName);
-    const listed =
-      names.length > MAX_LISTED ? `${names.slice(0, MAX_LISTED).join(", ")}, …` : names.join(", ");
-    add(path, `${what} "${pattern}" ${exact ? "names" : "matches"} no tool`, {
-      expected: names.length
-        ? `${exact ? "one of" : "a tool name or pattern over"}: ${listed}`
-        : "a tool of a toolset under toolsets:",
-      suggestion:
-        nearest(pattern, names) ??
-        nearest(
-          pattern,
-          tools.map((tool) => tool.functionName),
-        ),
-    });
-  };
+  const checkPattern = toolReferenceCheck(config, catalogue, add);
 
   // Policies: app-wide, then each agent's.
   const policyLists: [unknown[], ConfigPath][] = [[config.runtime.policies, ["runtime", "policies"]]];
@@ -169,7 +117,7 @@ export function checkReferences(
   }
   if (!options.modelGiven) checkScripts(config, dir, add);
 
-  // Actions that call a tool.
+  // Hooks: the tools their `tool_name` conditions match, and the tools their actions call.
   const actionTools = [...catalogue.tools, ...(catalogue.actionTools ?? [])];
   const subAgentNames = new Set(
     config.agents
@@ -183,57 +131,143 @@ export function checkReferences(
   });
   for (const [list, at] of hookLists) {
     list.forEach((entry, index) => {
-      const action = (entry as { action?: unknown }).action;
+      const { condition, action } = entry as { condition?: unknown; action?: unknown };
+      walkConditions(condition, [...at, index, "condition"], false, (value, path, negated) => {
+        if (value.type !== "tool_name") return;
+        const patterns: [string, ConfigPath][] =
+          typeof value.match === "string"
+            ? [[value.match, [...path, "match"]]]
+            : Array.isArray(value.match)
+              ? value.match.map((item: unknown, i: number) => [String(item), [...path, "match", i]])
+              : [];
+        for (const [match, matchPath] of patterns)
+          for (const pattern of splitAlternatives(match))
+            checkPattern(pattern, matchPath, "tool_name condition", catalogue.tools, { warnOnly: negated });
+      });
       walkActions(action, [...at, index, "action"], (value, path) => {
         const type = value.type;
         if (["call_tool", "module_action", "call_tool_inject", "module_action_inject"].includes(type)) {
           const name = `${String(value.module)}.${String(value.action)}`;
-          checkExact(name, [...path, "action"], `${type} tool`, actionTools);
+          const tool = checkExact(name, [...path, "action"], `${type} tool`);
+          checkArguments(tool, value.action_params, [...path, "action_params"], `${type} action_params`);
         } else if (type === "pipe" && typeof value.to === "string") {
-          checkExact(value.to, [...path, "to"], "pipe to", actionTools);
-        } else if (type === "inject_tool_call") {
-          checkInjection(value, path, type);
+          checkExact(value.to, [...path, "to"], "pipe to");
+        } else if (type === "inject_tool_call" && typeof value.tool_name === "string") {
+          if ((value.content?.strategy ?? "tool") !== "tool") return; // no tool runs
+          const tool = checkInjected(value.toolset_name, value.tool_name, path, `${type} tool`);
+          checkArguments(tool, value.arguments, [...path, "arguments"], `${type} arguments`);
         }
       });
     });
   }
-  // `hooks:` manifests: synthetic tool calls at request start.
+  // `hooks:` injection entries (their schema is checked with the file).
   config.hooks.forEach((entry, index) => {
-    if (typeof entry === "object" && entry !== null)
-      checkInjection(entry, ["hooks", index], "hooks manifest");
+    const { toolset_name, tool_name, arguments: args, content } = (entry ?? {}) as Record<string, any>;
+    if (typeof tool_name !== "string") return;
+    if ((content?.strategy ?? "tool") !== "tool") return; // no tool runs
+    const tool = checkInjected(toolset_name, tool_name, ["hooks", index], "injection tool");
+    checkArguments(tool, args, ["hooks", index, "arguments"], "injection arguments");
   });
   return issues;
-
-  /** A synthetic tool call's tool (`<toolset>_<tool>`, or the tool's exact name); a static content calls none. */
-  function checkInjection(value: Record<string, any>, path: ConfigPath, what: string) {
-    const strategy = (value.content as { strategy?: unknown } | undefined)?.strategy ?? "tool";
-    if (strategy !== "tool" || typeof value.tool_name !== "string") return;
-    const toolset = typeof value.toolset_name === "string" ? value.toolset_name : undefined;
-    // Called by its function name, `<toolset>_<tool>` sanitised; named in messages (and
-    // checked, so a toolset whose tools are not known yet only warns) as `<toolset>.<tool>`.
-    const called = injectedToolName(toolset, value.tool_name);
-    if (!subAgentNames.has(called) && actionTools.some((tool) => tool.functionName === called)) return;
-    const named =
-      toolset === undefined || subAgentNames.has(called) ? called : `${toolset}.${value.tool_name}`;
-    checkExact(named, [...path, "tool_name"], `${what} tool`, actionTools);
-  }
 
   /**
    * An action's tool: an exact name (`mcp.<server>.<tool>` names <server>.<tool>). A
    * sub-agent is not one: a hook's call has no calling run, so the sub-agent would run
    * without its caller's hooks and policies (the app-wide ones included).
    */
-  function checkExact(name: string, path: ConfigPath, what: string, tools: readonly KnownTool[]) {
+  function checkExact(name: string, path: ConfigPath, what: string): KnownTool | undefined {
     const wanted = name.startsWith("mcp.") && !toolsets.includes("mcp") ? name.slice("mcp.".length) : name;
     if (subAgentNames.has(wanted)) {
       add(path, `${what} "${name}" is a sub-agent, which a hook's action cannot call`, {
         expected:
           "a tool of a toolset under toolsets: (a sub-agent started by a hook would run without its caller's hooks and policies; list it in an agent's tools: instead)",
       });
-      return;
+      return undefined;
     }
-    checkPattern(wanted, path, what, tools, true);
+    return checkPattern(wanted, path, what, actionTools, { exact: true });
   }
+
+  /**
+   * An injection's tool: the function name it calls, `sanitize(toolset_tool)` or the tool
+   * name verbatim; a miss is reported by its qualified name, the way the toolset lists it.
+   */
+  function checkInjected(
+    toolsetName: unknown,
+    toolName: string,
+    at: ConfigPath,
+    what: string,
+  ): KnownTool | undefined {
+    const toolset = typeof toolsetName === "string" && toolsetName ? toolsetName : undefined;
+    const called = injectedToolName(toolset, toolName);
+    if (subAgentNames.has(called)) return checkExact(called, [...at, "tool_name"], what);
+    const found = actionTools.find((tool) => tool.functionName === called || tool.qualifiedName === called);
+    if (found) return found;
+    const name = toolset ? `${toolset}.${toolName}` : toolName;
+    const tool = checkPattern(name, [...at, "tool_name"], what, actionTools, { exact: true });
+    // A tool of a `prefix: false` toolset is called by its own name: the call would miss it.
+    if (tool && toolset)
+      add([...at, "toolset_name"], `${what} "${name}" is called ${tool.functionName}, not ${called}`, {
+        expected: `no toolset_name for a tool of a toolset with prefix: false (tool_name: ${tool.functionName})`,
+      });
+    return tool;
+  }
+
+  /** Literal arguments (no `{{…}}`) must fit the tool's input schema, when it is known. */
+  function checkArguments(tool: KnownTool | undefined, args: unknown, path: ConfigPath, what: string) {
+    if (!tool?.input || hasTemplate(args)) return;
+    const checked = tool.input.validate(args ?? {});
+    if (checked.ok) return;
+    const fields = Object.keys((tool.input.jsonSchema.properties as object | undefined) ?? {});
+    const unknown =
+      typeof args === "object" && args !== null
+        ? Object.keys(args).find((key) => !fields.includes(key))
+        : undefined;
+    const near = unknown === undefined ? undefined : nearest(unknown, fields);
+    const stray = unknown === undefined ? "" : ` (it has no field "${unknown}")`;
+    add(path, `${what} do not fit the input of "${tool.qualifiedName}": ${checked.message}${stray}`, {
+      expected: `arguments ${describeInput(tool.input.jsonSchema)}`,
+      ...(near ? { suggestion: near } : {}),
+    });
+  }
+}
+
+/** Calls `visit` on a condition and every condition inside it; `negated`: under an odd number of `not`s. */
+function walkConditions(
+  value: unknown,
+  path: ConfigPath,
+  negated: boolean,
+  visit: (condition: Record<string, any>, path: ConfigPath, negated: boolean) => void,
+): void {
+  if (typeof value !== "object" || value === null) return;
+  const condition = value as Record<string, any>;
+  if (typeof condition.type !== "string") return;
+  visit(condition, path, negated);
+  const module = CONDITIONS.get(condition.type);
+  const parsed = module?.schema.safeParse(condition);
+  if (!module?.children || !parsed?.success) return;
+  const flips = condition.type === "not";
+  for (const child of module.children(parsed.data))
+    walkConditions(child.value, [...path, ...child.path], negated !== flips, visit);
+}
+
+/** Whether a value holds a `{{…}}` template anywhere (then it is known only when the hook fires). */
+function hasTemplate(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("{{");
+  if (Array.isArray(value)) return value.some(hasTemplate);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(hasTemplate);
+  return false;
+}
+
+/** `{path: string, depth?: number}`: a tool's input schema in a line, for "expected". */
+function describeInput(schema: Record<string, unknown>): string {
+  const properties = schema.properties as Record<string, { type?: unknown }> | undefined;
+  if (!properties || Object.keys(properties).length === 0) return "{} (no fields)";
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const fields = Object.entries(properties).map(([name, property]) => {
+    const type = Array.isArray(property?.type) ? property.type.join(" | ") : (property?.type ?? "any");
+    return `${name}${required.has(name) ? "" : "?"}: ${String(type)}`;
+  });
+  return `{${fields.join(", ")}}`;
 }
 
 /** Calls `visit` on an action and every action inside it (a chain's). */

@@ -54,6 +54,7 @@ export async function checkToolsets(
           ...toolset.tools.map((tool) => ({
             qualifiedName: tool.qualifiedName,
             functionName: tool.functionName,
+            input: tool.input,
           })),
         );
         if (listed)

@@ -9,9 +9,9 @@ import { existsSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { lazy } from "../deps/load-package.js";
 import { z } from "../deps/zod.js";
-import { ConfigError, type ConfigIssue } from "./config-error.js";
+import { ConfigError, type ConfigIssue, type ConfigPath } from "./config-error.js";
 import { readConfigFile } from "./read-config-file.js";
-import { parseSource } from "./source-map.js";
+import { parseSource, positionOf } from "./source-map.js";
 import { zodIssues } from "./zod-issues.js";
 
 const hookFired = lazy(() =>
@@ -69,9 +69,19 @@ export const testFileSchema = lazy(() => z.strictObject({ tests: z.array(testCas
 export type ConfigTest = z.output<ReturnType<typeof testCaseSchema>>;
 export type TestExpect = z.output<ReturnType<typeof testExpectSchema>>;
 
+export interface ConfigTestCase {
+  /** The file it came from: the config, or the sibling test file. */
+  file: string;
+  test: ConfigTest;
+  /** Where it is in that file (`tests[2]`). */
+  path: ConfigPath;
+  /** The line and column of a path in that file, for problems found when the case runs. */
+  positionOf(path: ConfigPath): { line: number; column: number };
+}
+
 export interface ConfigTests {
-  /** Where each case came from (`file`), in order: the config's own, then the sibling file's. */
-  cases: { file: string; test: ConfigTest }[];
+  /** In order: the config's own cases, then the sibling file's. */
+  cases: ConfigTestCase[];
 }
 
 /** The sibling test file of a config: `name.test.yaml` (or `.test.yml`, `.test.json`) beside it. */
@@ -84,8 +94,15 @@ export function siblingTestFile(configFile: string): string | undefined {
   return undefined;
 }
 
-function parseTests(text: string, file: string, within: "config" | "file"): ConfigTest[] {
+function parseTests(text: string, file: string, within: "config" | "file"): ConfigTestCase[] {
   const source = parseSource(text);
+  const cases = (tests: ConfigTest[]): ConfigTestCase[] =>
+    tests.map((test, index) => ({
+      file,
+      test,
+      path: ["tests", index],
+      positionOf: (path) => positionOf(source, path),
+    }));
   if (source.document.errors.length) {
     const issues: ConfigIssue[] = source.document.errors.map((error) => {
       const [line, column] = error.linePos?.[0] ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
@@ -102,21 +119,20 @@ function parseTests(text: string, file: string, within: "config" | "file"): Conf
       throw new ConfigError(
         zodIssues(parsed.error, z.array(testCaseSchema()), tests, source, file, ["tests"]),
       );
-    return parsed.data;
+    return cases(parsed.data);
   }
   const parsed = testFileSchema().safeParse(data);
   if (!parsed.success) throw new ConfigError(zodIssues(parsed.error, testFileSchema(), data, source, file));
-  return parsed.data.tests;
+  return cases(parsed.data.tests);
 }
 
 /** The config's test cases; a malformed case is a ConfigError with file:line:col. */
 export function readConfigTests(configFile: string): ConfigTests {
-  const cases: ConfigTests["cases"] = [];
-  for (const test of parseTests(readConfigFile(configFile), configFile, "config"))
-    cases.push({ file: configFile, test });
   const sibling = siblingTestFile(configFile);
-  if (sibling)
-    for (const test of parseTests(readConfigFile(sibling), sibling, "file"))
-      cases.push({ file: sibling, test });
-  return { cases };
+  return {
+    cases: [
+      ...parseTests(readConfigFile(configFile), configFile, "config"),
+      ...(sibling ? parseTests(readConfigFile(sibling), sibling, "file") : []),
+    ],
+  };
 }

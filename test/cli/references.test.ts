@@ -2,7 +2,9 @@
  * `validate` says what `run` would say: a policy whose tool matches nothing (with the nearest
  * tool), a toolset prefix that does not exist, an agent's `tools:` pattern matching nothing,
  * `module_action` / `pipe` naming a missing tool or toolset, an agent without a model, a
- * missing script file — each a config error at its line:col, exit 2, in `validate` and `run`.
+ * missing script file, a hook's `tool_name` condition matching nothing, an injection naming a
+ * missing tool, literal action arguments that break the tool's input schema — each a config
+ * error at its line:col, exit 2, in `validate` and `run`.
  * MCP tools are known only when the server answers: `validate` warns, `run` refuses (exit 2).
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -219,7 +221,7 @@ describe("validate says what run would say", () => {
     );
     await refusedByBoth(
       manifest,
-      `${manifest}:6:43: hooks[0].tool_name: hooks manifest tool "agents_helper" is a sub-agent, which a hook's action cannot call`,
+      `${manifest}:6:43: hooks[0].tool_name: injection tool "agents_helper" is a sub-agent, which a hook's action cannot call`,
     );
     // A static content calls no tool: nothing to check.
     const fixed = config(
@@ -290,5 +292,195 @@ describe("validate says what run would say", () => {
     const out = await cli(["validate", file]);
     expect(out.stderr).not.toContain("toolsets.calc: toolsets.calc");
     expect(out.stderr).not.toContain("imported from");
+  });
+});
+
+describe("a hook's tool_name condition means what it says", () => {
+  const gate = (match: string) => [
+    "runtime:",
+    "  hooks:",
+    "    - id: guard",
+    "      on: tool_call",
+    `      condition: { type: tool_name, match: ${match} }`,
+    "      action: { type: gate }",
+  ];
+
+  it("a gate whose tool matches nothing: line:col and the nearest tool; the tool does not run", async () => {
+    const file = config(...HEAD, ...gate('"calc.delete_evrything"'));
+    await refusedByBoth(
+      file,
+      `${file}:9:44: runtime.hooks[0].condition.match: tool_name condition "calc.delete_evrything" matches no tool; expected a tool name or pattern over: calc.add, calc.delete_everything; did you mean "calc.delete_everything"?`,
+    );
+  });
+
+  it("each pattern of a list, a glob that matches nothing, a case slip in the toolset", async () => {
+    const file = config(...HEAD, ...gate('["calc_delete", "calc.[delete"]'));
+    const out = await cli(["validate", file]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(
+      `${file}:9:45: runtime.hooks[0].condition.match[0]: tool_name condition "calc_delete" matches no tool;`,
+    );
+    expect(out.stderr).toContain('did you mean "calc_delete_everything"?');
+    expect(out.stderr).toContain(
+      `${file}:9:60: runtime.hooks[0].condition.match[1]: tool_name condition "calc.[delete" matches no tool;`,
+    );
+    const slip = config(...HEAD, ...gate('"Calc.*"'));
+    await refusedByBoth(
+      slip,
+      `${slip}:9:44: runtime.hooks[0].condition.match: tool_name condition "Calc.*": no toolset is named "Calc"; expected a toolset declared under toolsets: (calc); did you mean "calc"?`,
+    );
+  });
+
+  it("inside all_of and an agent's hooks too; an alternation is checked part by part", async () => {
+    const file = config(
+      ...HEAD,
+      "agents:",
+      "  - id: main",
+      "    hooks:",
+      "      - id: guard",
+      "        on: tool_call",
+      "        condition:",
+      "          type: all_of",
+      '          conditions: [{ type: tool_name, match: "calc.add|calc.delete_evrything" }]',
+      "        action: { type: gate }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:12:50: agents[0].hooks[0].condition.conditions[0].match: tool_name condition "calc.delete_evrything" matches no tool`,
+    );
+  });
+
+  it("the good siblings pass: globs that match, function names, sub-agents; under not, a warning", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: guard",
+      "      on: tool_call",
+      '      condition: { type: tool_name, match: ["calc.*", "*.add|calc_delete_everything", "agents.helper"] }',
+      "      action: { type: gate }",
+      "    - id: others",
+      "      on: tool_call",
+      '      condition: { type: not, condition: { type: tool_name, match: "calc.ad" } }',
+      '      action: { type: log, message: "other tool" }',
+      "agents:",
+      "  - { id: main, tools: [calc.*, agents.helper] }",
+      "  - { id: helper, role: specialist, tools: [calc.add] }",
+    );
+    const out = await cli(["validate", file]);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain(
+      `${file}:13:68: warning: runtime.hooks[1].condition.condition.match: tool_name condition "calc.ad" matches no tool;`,
+    );
+  });
+
+  it("MCP tools: validate warns (exit 0); run refuses a pattern that matches none of them (exit 2)", async () => {
+    const file = config(
+      ...HEAD,
+      `  remote: { kind: mcp, command: ${process.execPath}, args: [${MCP_SERVER}] }`,
+      ...gate('"remote.ecko|remote.echo"'),
+    );
+    const validated = await cli(["validate", file]);
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout).toContain(
+      `${file}:10:44: warning: runtime.hooks[0].condition.match: tool_name condition "remote.ecko" matches no tool known yet`,
+    );
+    const run = await cli(["run", file, "--prompt", "go"]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `${file}:10:44: runtime.hooks[0].condition.match: tool_name condition "remote.ecko" matches no tool;`,
+    );
+    expect(run.stderr).toContain('did you mean "remote.echo"?');
+    expect(run.stderr).not.toContain('"remote.echo" matches');
+    expect(existsSync(join(dir, "deleted.txt"))).toBe(false);
+  });
+});
+
+describe("an injection names a tool, and literal arguments fit it", () => {
+  it("inject_tool_call naming a missing tool", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: prime",
+      "      on: run_start",
+      "      action: { type: inject_tool_call, toolset_name: calc, tool_name: ad }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:9:72: runtime.hooks[0].action.tool_name: inject_tool_call tool "calc.ad" names no tool; expected one of: calc.add,`,
+    );
+  });
+
+  it("a hooks: injection entry naming a missing tool, with the nearest", async () => {
+    const file = config(
+      ...HEAD,
+      "hooks:",
+      "  - { kind: tool_call, event: on_request_start, toolset_name: calc, tool_name: ad }",
+    );
+    const out = await cli(["validate", file]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain(
+      `${file}:6:80: hooks[0].tool_name: injection tool "calc.ad" names no tool; expected one of: calc.add,`,
+    );
+    expect(out.stderr).toContain('did you mean "calc.add"?');
+  });
+
+  it("a toolset_name for a tool of a prefix: false toolset: the call would miss it", async () => {
+    const file = config(
+      "models:",
+      "  default: scripted:./script.yaml",
+      "toolsets:",
+      "  calc: { kind: module, path: ./tools.mjs, prefix: false }",
+      "hooks:",
+      "  - { kind: tool_call, event: on_request_start, toolset_name: calc, tool_name: add }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:6:63: hooks[0].toolset_name: injection tool "calc.add" is called add, not calc_add; expected no toolset_name for a tool of a toolset with prefix: false (tool_name: add)`,
+    );
+  });
+
+  it("literal call_tool action_params that break the tool's input schema", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: sum",
+      "      on: tool_result",
+      '      action: { type: call_tool, module: calc, action: add, action_params: { a: "one", bb: 2 } }',
+    );
+    await refusedByBoth(
+      file,
+      `${file}:9:76: runtime.hooks[0].action.action_params: call_tool action_params do not fit the input of "calc.add":`,
+    );
+    const out = await cli(["validate", file]);
+    expect(out.stderr).toContain(
+      '(it has no field "bb"); expected arguments {a?: number, b?: number}; did you mean "b"?',
+    );
+  });
+
+  it("templated arguments are checked when the hook fires; a static injection calls no tool", async () => {
+    const file = config(
+      ...HEAD,
+      "runtime:",
+      "  hooks:",
+      "    - id: sum",
+      "      on: tool_result",
+      '      action: { type: call_tool, module: calc, action: add, action_params: { a: "{{tool.params.a}}" } }',
+      "    - id: note",
+      "      on: run_start",
+      "      action:",
+      "        type: inject_tool_call",
+      "        tool_name: house_rules",
+      "        content: { strategy: static, value: be kind }",
+      "    - id: prime",
+      "      on: run_start",
+      "      action: { type: inject_tool_call, toolset_name: calc, tool_name: add, arguments: { a: 1 } }",
+    );
+    const out = await cli(["validate", file]);
+    expect(out.stderr).toBe("");
+    expect(out.code).toBe(0);
   });
 });
