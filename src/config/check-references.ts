@@ -5,7 +5,9 @@
  * - a policy's `tool` (deny, ask_user, allow) and an agent's `tools:` pattern must match a
  *   tool, and a `toolset.` prefix must name a declared toolset (`*` always matches);
  * - `call_tool` / `module_action` (and their `_inject` forms) and `pipe` must name a tool;
- * - every agent has a model, and a `scripted:` model's script file exists.
+ * - every agent has a model, and a `scripted:` model's script file exists;
+ * - a `shell` action's program, written as a path, exists and can run (resolved as the
+ *   command runs: against `cwd:`, itself against the config's folder).
  *
  * Tools of a toolset known only when its server answers (MCP) make a reference under its
  * prefix a warning here (`pending`); at run time nothing is pending, so it is an error.
@@ -15,8 +17,10 @@ import { resolve } from "node:path";
 import { picomatch } from "../deps/picomatch.js";
 import { nearest } from "../errors/nearest.js";
 import { ACTIONS } from "./actions/index.js";
+import { ShellWordsError, splitShellWords } from "./actions/split-shell-words.js";
 import type { ConfigSource } from "./build-toolsets.js";
 import type { ConfigIssue, ConfigPath } from "./config-error.js";
+import { isProgramPath, programProblem } from "./program-problem.js";
 import type { ConfigFile } from "./schema.js";
 
 export interface KnownTool {
@@ -184,6 +188,8 @@ export function checkReferences(
           checkExact(name, [...path, "action"], `${type} tool`, actionTools);
         } else if (type === "pipe" && typeof value.to === "string") {
           checkExact(value.to, [...path, "to"], "pipe to", actionTools);
+        } else if (type === "shell") {
+          checkShellProgram(value, path, dir, add);
         }
       });
     });
@@ -240,5 +246,40 @@ function checkScripts(
       const at = model.indexOf(":");
       check(model.slice(0, at), model.slice(at + 1), ["agents", index, "model"]);
     }
+  });
+}
+
+/**
+ * A `shell` action's program written as a path must start: the command runs in `cwd:`
+ * (default the config's folder), which resolves it. A templated program or cwd is known only
+ * when the hook fires (`{{workspace}}` aside, the config's folder).
+ */
+function checkShellProgram(
+  action: Record<string, any>,
+  path: ConfigPath,
+  dir: string,
+  add: (
+    path: ConfigPath,
+    message: string,
+    extra?: { expected?: string; suggestion?: string | undefined },
+  ) => void,
+): void {
+  if (typeof action.command !== "string") return;
+  let program: string | undefined;
+  try {
+    program = splitShellWords(action.command)[0];
+  } catch (error) {
+    if (error instanceof ShellWordsError) return; // reported with the file
+    throw error;
+  }
+  if (program === undefined || program.includes("{{") || !isProgramPath(program)) return;
+  const cwd = typeof action.cwd === "string" ? action.cwd.replaceAll("{{workspace}}", dir) : ".";
+  if (cwd.includes("{{")) return;
+  const file = resolve(dir, cwd, program);
+  const problem = programProblem(file);
+  if (!problem) return;
+  add([...path, "command"], `program ${program} ${problem.reason} (${file})`, {
+    expected: `a program relative to ${action.cwd === undefined ? "the config's folder" : `cwd (${cwd})`}, an absolute path, or a name on PATH`,
+    suggestion: problem.nearest && `${program.slice(0, program.lastIndexOf("/") + 1)}${problem.nearest}`,
   });
 }

@@ -5,7 +5,7 @@
  * missing script file — each a config error at its line:col, exit 2, in `validate` and `run`.
  * MCP tools are known only when the server answers: `validate` warns, `run` refuses (exit 2).
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -205,5 +205,41 @@ describe("validate says what run would say", () => {
       file,
       `${file}:2:12: models.default: scripted model: the script file ./nope.yaml does not exist`,
     );
+  });
+});
+
+describe("a shell action's program", () => {
+  const hook = (command: string, cwd?: string) => [
+    ...HEAD,
+    "runtime:",
+    "  hooks:",
+    "    - id: audit",
+    "      on: tool_start",
+    `      action: { type: shell, command: "${command}"${cwd ? `, cwd: "${cwd}"` : ""} }`,
+  ];
+
+  it("a relative program that does not exist: line:col, the resolved path, the nearest file; nothing runs", async () => {
+    mkdirSync(join(dir, "scripts"));
+    writeFileSync(join(dir, "scripts", "audit.sh"), "#!/bin/sh\n", { mode: 0o755 });
+    const file = config(...hook("./scripts/audti.sh {{tool.fqn}}"));
+    await refusedByBoth(
+      file,
+      `${file}:9:39: runtime.hooks[0].action.command: program ./scripts/audti.sh does not exist (${join(dir, "scripts", "audti.sh")}); expected a program relative to the config's folder, an absolute path, or a name on PATH; did you mean "./scripts/audit.sh"?`,
+    );
+  });
+
+  it("is resolved against cwd, as the command runs", async () => {
+    mkdirSync(join(dir, "scripts"));
+    writeFileSync(join(dir, "scripts", "audit.sh"), "#!/bin/sh\n", { mode: 0o755 });
+    expect((await cli(["validate", config(...hook("./audit.sh", "{{workspace}}/scripts"))])).code).toBe(0);
+    await refusedByBoth(
+      config(...hook("./scripts/audit.sh", "scripts")),
+      "program ./scripts/audit.sh does not exist",
+    );
+  });
+
+  it("a program that is not executable", async () => {
+    writeFileSync(join(dir, "audit.sh"), "#!/bin/sh\n", { mode: 0o644 });
+    await refusedByBoth(config(...hook("./audit.sh")), "program ./audit.sh is not executable");
   });
 });
