@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the config syntax these tests write
 /**
  * `validate` says what `run` would say: a policy whose tool matches nothing (with the nearest
  * tool), a toolset prefix that does not exist, an agent's `tools:` pattern matching nothing,
@@ -241,5 +242,55 @@ describe("a shell action's program", () => {
   it("a program that is not executable", async () => {
     writeFileSync(join(dir, "audit.sh"), "#!/bin/sh\n", { mode: 0o644 });
     await refusedByBoth(config(...hook("./audit.sh")), "program ./audit.sh is not executable");
+  });
+});
+
+describe("an MCP toolset that could not start", () => {
+  /**
+   * `validate` and `run` exit 2 with every line of `expected` (`run` stops at the first
+   * toolset that cannot start: the lines of the first), and nothing ran.
+   */
+  async function refused(file: string, expected: string[]) {
+    for (const args of [
+      ["validate", file],
+      ["run", file, "--prompt", "go"],
+    ]) {
+      const out = await cli(args);
+      expect(out.code, `${args[0]}: ${out.stdout}`).toBe(2);
+      for (const line of args[0] === "run" ? expected.slice(0, 2) : expected)
+        expect(out.stderr, args[0]).toContain(line);
+    }
+    expect(existsSync(join(dir, "deleted.txt"))).toBe(false);
+  }
+
+  it("an unset ${VAR} in url, headers, command, args or env: line:col and the variable, never a value", async () => {
+    process.env.HOOKWISE_TEST_SET_TOKEN = "sk-present-value-123";
+    try {
+      const file = config(
+        ...HEAD,
+        '  gh: { kind: mcp, url: "https://${HOOKWISE_TEST_HOST}/mcp", headers: { Authorization: "Bearer ${HOOKWISE_TEST_NOPE_TOKEN}", X-Ok: "${HOOKWISE_TEST_SET_TOKEN}" } }',
+        `  mem: { kind: mcp, command: ${process.execPath}, args: [${MCP_SERVER}, "--token=\${HOOKWISE_TEST_ARG}"], env: { TOKEN: "\${HOOKWISE_TEST_X}", OK: "\${HOOKWISE_TEST_Y:-fine}" } }`,
+      );
+      await refused(file, [
+        `${file}:5:25: toolsets.gh.url: environment variable HOOKWISE_TEST_HOST is not set; expected HOOKWISE_TEST_HOST to be set in the environment hookwise runs in`,
+        `${file}:5:88: toolsets.gh.headers.Authorization: environment variable HOOKWISE_TEST_NOPE_TOKEN is not set`,
+        "toolsets.mem.args[1]: environment variable HOOKWISE_TEST_ARG is not set",
+        "toolsets.mem.env.TOKEN: environment variable HOOKWISE_TEST_X is not set",
+      ]);
+      const out = await cli(["validate", file]);
+      expect(out.stderr).not.toContain("HOOKWISE_TEST_Y");
+      expect(out.stderr).not.toContain("sk-present-value-123");
+      expect(out.stderr.match(/: \d+ errors/)?.[0]).toBe(": 4 errors");
+    } finally {
+      delete process.env.HOOKWISE_TEST_SET_TOKEN;
+    }
+  });
+
+  it("a stdio command written as a path that does not exist, with the nearest file", async () => {
+    writeFileSync(join(dir, "memory-server.mjs"), "", { mode: 0o755 });
+    const file = config(...HEAD, "  memory: { kind: mcp, command: ./memory-server.js }");
+    await refused(file, [
+      `${file}:5:33: toolsets.memory.command: MCP server command ./memory-server.js does not exist (${join(dir, "memory-server.js")}); expected a program relative to the config's folder, an absolute path, or a name on PATH (e.g. command: node, args: [./server.js]); did you mean "./memory-server.mjs"?`,
+    ]);
   });
 });
