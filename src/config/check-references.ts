@@ -13,13 +13,16 @@
  * prefix a warning here (`pending`); at run time nothing is pending, so it is an error.
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { picomatch } from "../deps/picomatch.js";
+import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
+import { loadScript } from "../models/load-script.js";
+import { ScriptFileError } from "../models/script-file-error.js";
 import { ACTIONS } from "./actions/index.js";
 import { ShellWordsError, splitShellWords } from "./actions/split-shell-words.js";
 import type { ConfigSource } from "./build-toolsets.js";
-import type { ConfigIssue, ConfigPath } from "./config-error.js";
+import { type ConfigIssue, type ConfigPath, formatPath } from "./config-error.js";
 import { isProgramPath, programProblem } from "./program-problem.js";
 import type { ConfigFile } from "./schema.js";
 
@@ -169,7 +172,7 @@ export function checkReferences(
           add(["agents", index, "id"], `agent "${agent.id}" has no model`, { expected });
       });
   }
-  if (!options.modelGiven) checkScripts(config, dir, add);
+  if (!options.modelGiven) checkScripts(config, dir, source, add, issues);
 
   // Actions that call a tool.
   const actionTools = [...catalogue.tools, ...(catalogue.actionTools ?? [])];
@@ -219,18 +222,47 @@ function walkActions(
   for (const child of module.children(parsed.data)) walkActions(child.value, [...path, ...child.path], visit);
 }
 
-/** A `scripted:` model names a script file relative to the config: it must exist. */
+/**
+ * A `scripted:` model names a script file relative to the config: it must exist, and read
+ * as the model reads it (a problem in it is reported at its line and column in the script).
+ */
 function checkScripts(
   config: ConfigFile,
   dir: string,
+  source: ConfigSource,
   add: (path: ConfigPath, message: string, extra?: { expected?: string }) => void,
+  issues: ConfigIssue[],
 ): void {
+  const checked = new Set<string>();
   const check = (provider: string, modelId: string, path: ConfigPath) => {
     if (provider !== "scripted") return;
     const file = resolve(dir, modelId);
     if (!existsSync(file)) {
       add(path, `scripted model: the script file ${modelId} does not exist (${file})`, {
         expected: "a YAML or JSONL script relative to this config, e.g. scripted:./script.yaml",
+      });
+      return;
+    }
+    if (checked.has(file)) return;
+    checked.add(file);
+    try {
+      loadScript(file);
+    } catch (error) {
+      if (!ScriptFileError.isInstance(error)) {
+        if (!HookwiseError.isInstance(error)) throw error;
+        add(path, error.message);
+        return;
+      }
+      issues.push({
+        severity: "error",
+        // The script as the config names it, beside the config.
+        file: isAbsolute(modelId) ? modelId : join(dirname(source.file), modelId),
+        line: error.line,
+        column: error.column,
+        path: error.path,
+        message: `${error.problem} (the script of ${formatPath(path)})`,
+        ...(error.expected ? { expected: error.expected } : {}),
+        ...(error.suggestion ? { suggestion: error.suggestion } : {}),
       });
     }
   };

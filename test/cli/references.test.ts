@@ -200,6 +200,23 @@ describe("validate says what run would say", () => {
     expect(out.code, out.stderr).toBe(0);
   });
 
+  it("a scripted model whose script has an unknown key: its line and column in the script, the nearest key", async () => {
+    writeFileSync(
+      join(dir, "script.yaml"),
+      "- text: hi\n- toolcalls: [{ name: calc_delete_everything, args: {} }]\n",
+    );
+    const file = config(...HEAD);
+    await refusedByBoth(
+      file,
+      `${join(dir, "script.yaml")}:2:3: [1].toolcalls: entry 2 has unknown key "toolcalls" (the script of models.default); expected one of text, text_deltas, textDeltas, reasoning, toolCalls, tool_calls, error, usage, delayMs, delay_ms; did you mean "tool_calls"?`,
+    );
+    writeFileSync(join(dir, "script.jsonl"), '{"text":"hi"}\n{"tool_calls":[{"name":"x","arguments":{}}]}\n');
+    await refusedByBoth(
+      config("models:", "  default: scripted:./script.jsonl"),
+      `${join(dir, "script.jsonl")}:2:28: [1].tool_calls[0].arguments: entry 2 tool call 1 has unknown key "arguments"`,
+    );
+  });
+
   it("a scripted model whose script file is missing", async () => {
     const file = config("models:", "  default: scripted:./nope.yaml");
     await refusedByBoth(
