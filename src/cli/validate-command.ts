@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { checkReferences, toolCatalogue } from "../config/check-references.js";
 import { checkToolsets, type ToolsetListing } from "../config/check-toolsets.js";
+import { checkClaudeMatchers } from "../config/claude-hooks/check-claude-matchers.js";
 import { ConfigFileError, type ConfigIssue, type ConfigPath, formatIssue } from "../config/config-error.js";
 import { positionOf } from "../config/source-map.js";
 import { validateConfigText } from "../config/validate-config.js";
@@ -36,6 +37,8 @@ export async function validateCommand(path: string, io: CliIO): Promise<number> 
       : lspToolset(new LanguageServers({ root: dir })).tools;
     const catalogue = toolCatalogue(validated.config, checked.tools, checked.pending, implicitLsp);
     issues.push(...checkReferences(validated.config, dir, configSource, catalogue));
+    if (checked.pending.length === 0)
+      issues.push(...checkClaudeMatchers(validated.claudeSettings, dir, catalogue.tools));
     issues.sort(
       (a, b) => Number(a.file !== path) - Number(b.file !== path) || a.line - b.line || a.column - b.column,
     );

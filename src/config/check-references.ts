@@ -29,6 +29,8 @@ import type { ConfigFile } from "./schema.js";
 export interface KnownTool {
   qualifiedName: string;
   functionName: string;
+  /** The name Claude Code hooks know it by, when it declares an alias (`Read`). */
+  claudeName?: string;
 }
 
 export interface ToolCatalogue {

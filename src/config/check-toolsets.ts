@@ -57,6 +57,7 @@ export async function checkToolsets(
           ...toolset.tools.map((tool) => ({
             qualifiedName: tool.qualifiedName,
             functionName: tool.functionName,
+            ...(tool.alias ? { claudeName: tool.alias.name } : {}),
           })),
         );
         if (listed)

@@ -309,4 +309,24 @@ describe("validate and explain with claude_hooks", () => {
     }
     expect(existsSync(join(dir, "touched.txt"))).toBe(false);
   });
+
+  it("a tool matcher that matches none of the config's tools is a warning of validate (Claude Code runs such files too)", async () => {
+    const settings = join(dir, ".claude", "settings.local.json");
+    writeFileSync(
+      settings,
+      JSON.stringify(
+        { hooks: { PreToolUse: [{ matcher: "Raed", hooks: [{ type: "command", command: "true" }] }] } },
+        null,
+        2,
+      ),
+    );
+    script(["- text: ok"]);
+    const out = await cli(["validate", config("claude_hooks: .claude/settings.local.json")]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain(
+      `${settings}:5:20: warning: hooks.PreToolUse[0].matcher: matcher "Raed" matches none of this config's tools: its hooks never run here; expected a name among Read, Write, Edit,`,
+    );
+    expect(out.stdout).toContain('did you mean "Read"?');
+    expect(out.stdout).toContain("valid (1 warning)");
+  });
 });
