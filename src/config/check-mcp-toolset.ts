@@ -8,12 +8,17 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { EnvVariableError, expandEnv, unsetVariableProblem } from "../tools/expand-env.js";
-import type { ConfigSource } from "./build-toolsets.js";
 import type { ConfigIssue, ConfigPath } from "./config-error.js";
 import { isProgramPath, programProblem } from "./program-problem.js";
 import type { ToolsetEntry } from "./schema.js";
 
 type McpEntry = Extract<ToolsetEntry, { kind: "mcp" }>;
+
+/** The config file and where a path is in it (build-toolsets.ts's ConfigSource, which builds with this check). */
+interface ConfigSource {
+  file: string;
+  positionOf(path: ConfigPath): { line: number; column: number };
+}
 
 export function checkMcpToolset(
   name: string,
