@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { checkReferences, toolCatalogue } from "../config/check-references.js";
 import { checkToolsets, type ToolsetListing } from "../config/check-toolsets.js";
+import { checkClaudeMatchers } from "../config/claude-hooks/check-claude-matchers.js";
 import { ConfigFileError, type ConfigIssue, type ConfigPath, formatIssue } from "../config/config-error.js";
 import { positionOf } from "../config/source-map.js";
 import { validateConfigText } from "../config/validate-config.js";
@@ -61,6 +62,8 @@ export async function validateCommand(
         modelGiven: model !== undefined,
       }),
     );
+    if (checked.pending.length === 0)
+      issues.push(...checkClaudeMatchers(validated.claudeSettings, dir, catalogue.tools));
     issues.sort(
       (a, b) => Number(a.file !== path) - Number(b.file !== path) || a.line - b.line || a.column - b.column,
     );

@@ -19,6 +19,7 @@ import { memoryToolset } from "../tools/builtin/memory-toolset.js";
 import { resolveTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Toolset } from "../tools/toolset.js";
+import { checkMcpToolset } from "./check-mcp-toolset.js";
 import { ConfigError, type ConfigPath } from "./config-error.js";
 import type { ToolsetEntry } from "./schema.js";
 
@@ -101,6 +102,11 @@ const moduleToolset: ToolsetFactory = async (name, entry, baseDir, context) => {
 
 const mcpToolsetEntry: ToolsetFactory = async (name, entry, baseDir, context) => {
   if (entry.kind !== "mcp") throw new Error("unreachable");
+  // What `validate` reports (an unset ${VAR}, a missing command), at its place in the file.
+  if (context.source) {
+    const issues = checkMcpToolset(name, entry, baseDir, context.source);
+    if (issues.length) throw new ConfigError(issues);
+  }
   const prefix = { prefix: entry.prefix ?? true, ...(context.log ? { log: context.log } : {}) };
   if (entry.url !== undefined) {
     if (entry.command !== undefined)

@@ -32,6 +32,21 @@ describe("models: validation", () => {
       "m.yaml:5:16: models.default.options.apiKey: options.apiKey is not accepted here; expected the key in an environment variable, named by api_key_env",
     ],
     [
+      "a credential header in options",
+      'models:\n  default: { provider: openai, model: gpt-4.1-mini, options: { headers: { Authorization: "Bearer sk-hdr-secret-777" } } }\n',
+      "m.yaml:2:75: models.default.options.headers.Authorization: options.headers.Authorization holds a credential, which is not written in the config; expected the key in an environment variable, named by api_key_env (e.g. api_key_env: OPENAI_API_KEY): openai sends it in its own authentication header",
+    ],
+    [
+      "an API key header in options, by its name",
+      "models:\n  default:\n    provider: anthropic\n    model: claude\n    options:\n      headers: { x-api-key: abc, OpenAI-Beta: assistants=v2 }\n",
+      "m.yaml:6:18: models.default.options.headers.x-api-key: options.headers.x-api-key holds a credential, which is not written in the config; expected the key in an environment variable, named by api_key_env (e.g. api_key_env: ANTHROPIC_API_KEY): anthropic sends it in its own authentication header",
+    ],
+    [
+      "a bearer token under another header's name",
+      'models:\n  local: { provider: openai-compatible, model: q, base_url: "http://127.0.0.1:8000/v1", options: { headers: { X-Gateway: "Bearer gw-123" } } }\n',
+      "m.yaml:2:111: models.local.options.headers.X-Gateway: options.headers.X-Gateway holds a credential, which is not written in the config; expected the key in an environment variable, named by api_key_env (e.g. api_key_env: MY_API_KEY): openai-compatible sends it in its own authentication header",
+    ],
+    [
       "a key pasted into api_key_env",
       "models:\n  default: { provider: openai, model: gpt, api_key_env: sk-proj-123 }\n",
       "m.yaml:2:57: models.default.api_key_env: api_key_env is the NAME of an environment variable (e.g. MY_OPENAI_KEY), never the key itself",
@@ -70,5 +85,19 @@ agents:
     model: google:gemini-2.5-flash
 `;
     expect(errors(yaml)).toEqual([]);
+  });
+
+  it("never echoes a credential header's value, and leaves other headers alone", () => {
+    const { issues } = validateConfigText(
+      'models:\n  default: { provider: openai, model: gpt-4.1-mini, options: { headers: { Authorization: "Bearer sk-hdr-secret-777", OpenAI-Beta: "assistants=v2" } } }\n',
+      "m.yaml",
+    );
+    expect(issues).toHaveLength(1);
+    expect(JSON.stringify(issues)).not.toContain("sk-hdr-secret-777");
+    expect(
+      errors(
+        'models:\n  default: { provider: openai, model: gpt, options: { headers: { OpenAI-Beta: "v2" } } }\n',
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Cross checks of `models:` the schema cannot express: the provider exists in the registry,
- * `openai-compatible` has a base_url, `options` holds no credentials, a `fallback` names a
- * declared model and fallbacks do not loop. API keys are not checked here: `validate` runs
- * where keys may be absent; a missing key is reported when the model is built.
+ * `openai-compatible` has a base_url, `options` holds no credentials (no key option, no
+ * credential header), a `fallback` names a declared model and fallbacks do not loop. API
+ * keys are not checked here: `validate` runs where keys may be absent; a missing key is
+ * reported when the model is built.
  */
 import { nearest } from "../errors/nearest.js";
 import { getProvider, providerNames } from "../models/providers/index.js";
@@ -32,6 +33,7 @@ export function checkModels(sink: IssueSink, config: ConfigFile): void {
         key: true,
       });
     }
+    checkCredentialHeaders(sink, name, provider, entry.options?.headers);
     if (entry.fallback !== undefined && !names.includes(entry.fallback)) {
       report(sink, ["models", name, "fallback"], `unknown fallback model "${entry.fallback}"`, {
         expected: `a model declared under models: (${names.join(", ")})`,
@@ -47,6 +49,43 @@ export function checkModels(sink: IssueSink, config: ConfigFile): void {
     }
   });
 }
+
+/**
+ * `options.headers` go to the provider as written: a credential there would sit in the file
+ * (and in everything that prints the config). The key comes from the variable `api_key_env`
+ * names, and the provider sends it in its own header. The value is never echoed.
+ */
+function checkCredentialHeaders(sink: IssueSink, model: string, provider: string, headers: unknown): void {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) return;
+  const variable = getProvider(provider)?.apiKeyEnv ?? "MY_API_KEY";
+  for (const [header, value] of Object.entries(headers)) {
+    if (!isCredentialHeader(header, value)) continue;
+    report(
+      sink,
+      ["models", model, "options", "headers", header],
+      `options.headers.${header} holds a credential, which is not written in the config`,
+      {
+        expected: `the key in an environment variable, named by api_key_env (e.g. api_key_env: ${variable}): ${provider} sends it in its own authentication header`,
+        key: true,
+      },
+    );
+  }
+}
+
+/** Headers that carry credentials by name (`Authorization`, `x-api-key`, `x-auth-token`…) or by value (`Bearer …`). */
+function isCredentialHeader(name: string, value: unknown): boolean {
+  const lower = name.toLowerCase();
+  if (CREDENTIAL_HEADERS.has(lower) || /api[-_]?key|token|secret|password|auth/.test(lower)) return true;
+  return typeof value === "string" && /^\s*(bearer|basic)\s+\S/i.test(value);
+}
+
+const CREDENTIAL_HEADERS = new Set([
+  "authorization",
+  "proxy-authorization",
+  "cookie",
+  "x-api-key",
+  "api-key",
+]);
 
 function checkProvider(sink: IssueSink, provider: string, path: (string | number)[]): void {
   if (getProvider(provider)) return;

@@ -10,21 +10,28 @@
  *   a `hooks:` injection entry must name a tool of a toolset, not a sub-agent (a hook's call
  *   would run it outside its caller's policies), and literal arguments (no `{{…}}`) of a
  *   `call_tool` or an injection must fit the tool's input schema when it is known;
- * - every agent has a model, and a `scripted:` model's script file exists.
+ * - every agent has a model, and a `scripted:` model's script file exists;
+ * - a `shell` action's program, written as a path, exists and can run (resolved as the
+ *   command runs: against `cwd:`, itself against the config's folder).
  *
  * Tools of a toolset known only when its server answers (MCP) make a reference under its
  * prefix a warning here (`pending`); at run time nothing is pending, so it is an error.
  */
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
+import { loadScript } from "../models/load-script.js";
+import { ScriptFileError } from "../models/script-file-error.js";
 import type { NormalizedSchema } from "../tools/input-schema.js";
 import { ACTIONS } from "./actions/index.js";
+import { ShellWordsError, splitShellWords } from "./actions/split-shell-words.js";
 import type { ConfigSource } from "./build-toolsets.js";
 import { CONDITIONS } from "./conditions/index.js";
 import { splitAlternatives } from "./conditions/tool-name.js";
-import type { ConfigIssue, ConfigPath } from "./config-error.js";
+import { type ConfigIssue, type ConfigPath, formatPath } from "./config-error.js";
 import { injectedToolName } from "./manifests/injected-tool-name.js";
+import { isProgramPath, programProblem } from "./program-problem.js";
 import type { ConfigFile } from "./schema.js";
 import { type AddIssue, toolReferenceCheck } from "./tool-reference-check.js";
 
@@ -33,6 +40,8 @@ export interface KnownTool {
   functionName: string;
   /** Its input schema, when known: literal arguments of actions are checked against it. */
   input?: Pick<NormalizedSchema, "jsonSchema" | "validate">;
+  /** The name Claude Code hooks know it by, when it declares an alias (`Read`). */
+  claudeName?: string;
 }
 
 export interface ToolCatalogue {
@@ -115,7 +124,7 @@ export function checkReferences(
           add(["agents", index, "id"], `agent "${agent.id}" has no model`, { expected });
       });
   }
-  if (!options.modelGiven) checkScripts(config, dir, add);
+  if (!options.modelGiven) checkScripts(config, dir, source, add, issues);
 
   // Hooks: the tools their `tool_name` conditions match, and the tools their actions call.
   const actionTools = [...catalogue.tools, ...(catalogue.actionTools ?? [])];
@@ -156,6 +165,8 @@ export function checkReferences(
           if ((value.content?.strategy ?? "tool") !== "tool") return; // no tool runs
           const tool = checkInjected(value.toolset_name, value.tool_name, path, `${type} tool`);
           checkArguments(tool, value.arguments, [...path, "arguments"], `${type} arguments`);
+        } else if (type === "shell") {
+          checkShellProgram(value, path, dir, add);
         }
       });
     });
@@ -286,18 +297,47 @@ function walkActions(
   for (const child of module.children(parsed.data)) walkActions(child.value, [...path, ...child.path], visit);
 }
 
-/** A `scripted:` model names a script file relative to the config: it must exist. */
+/**
+ * A `scripted:` model names a script file relative to the config: it must exist, and read
+ * as the model reads it (a problem in it is reported at its line and column in the script).
+ */
 function checkScripts(
   config: ConfigFile,
   dir: string,
+  source: ConfigSource,
   add: (path: ConfigPath, message: string, extra?: { expected?: string }) => void,
+  issues: ConfigIssue[],
 ): void {
+  const checked = new Set<string>();
   const check = (provider: string, modelId: string, path: ConfigPath) => {
     if (provider !== "scripted") return;
     const file = resolve(dir, modelId);
     if (!existsSync(file)) {
       add(path, `scripted model: the script file ${modelId} does not exist (${file})`, {
         expected: "a YAML or JSONL script relative to this config, e.g. scripted:./script.yaml",
+      });
+      return;
+    }
+    if (checked.has(file)) return;
+    checked.add(file);
+    try {
+      loadScript(file);
+    } catch (error) {
+      if (!ScriptFileError.isInstance(error)) {
+        if (!HookwiseError.isInstance(error)) throw error;
+        add(path, error.message);
+        return;
+      }
+      issues.push({
+        severity: "error",
+        // The script as the config names it, beside the config.
+        file: isAbsolute(modelId) ? modelId : join(dirname(source.file), modelId),
+        line: error.line,
+        column: error.column,
+        path: error.path,
+        message: `${error.problem} (the script of ${formatPath(path)})`,
+        ...(error.expected ? { expected: error.expected } : {}),
+        ...(error.suggestion ? { suggestion: error.suggestion } : {}),
       });
     }
   };
@@ -313,5 +353,40 @@ function checkScripts(
       const at = model.indexOf(":");
       check(model.slice(0, at), model.slice(at + 1), ["agents", index, "model"]);
     }
+  });
+}
+
+/**
+ * A `shell` action's program written as a path must start: the command runs in `cwd:`
+ * (default the config's folder), which resolves it. A templated program or cwd is known only
+ * when the hook fires (`{{workspace}}` aside, the config's folder).
+ */
+function checkShellProgram(
+  action: Record<string, any>,
+  path: ConfigPath,
+  dir: string,
+  add: (
+    path: ConfigPath,
+    message: string,
+    extra?: { expected?: string; suggestion?: string | undefined },
+  ) => void,
+): void {
+  if (typeof action.command !== "string") return;
+  let program: string | undefined;
+  try {
+    program = splitShellWords(action.command)[0];
+  } catch (error) {
+    if (error instanceof ShellWordsError) return; // reported with the file
+    throw error;
+  }
+  if (program === undefined || program.includes("{{") || !isProgramPath(program)) return;
+  const cwd = typeof action.cwd === "string" ? action.cwd.replaceAll("{{workspace}}", dir) : ".";
+  if (cwd.includes("{{")) return;
+  const file = resolve(dir, cwd, program);
+  const problem = programProblem(file);
+  if (!problem) return;
+  add([...path, "command"], `program ${program} ${problem.reason} (${file})`, {
+    expected: `a program relative to ${action.cwd === undefined ? "the config's folder" : `cwd (${cwd})`}, an absolute path, or a name on PATH`,
+    suggestion: problem.nearest && `${program.slice(0, program.lastIndexOf("/") + 1)}${problem.nearest}`,
   });
 }

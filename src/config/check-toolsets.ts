@@ -6,11 +6,13 @@
  *
  * Module and builtin toolsets are built too (a module is imported, as a run would), not
  * listed: their tools are what policies, agents' `tools:` and actions are checked against.
- * MCP toolsets start a server: their tools are `pending` until the run starts.
+ * MCP toolsets start a server: their tools are `pending` until the run starts; what would
+ * stop the server from starting (an unset `${VAR}`, a missing command) is checked here.
  */
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { buildToolset, type ConfigSource, isCheckedToolsetKind } from "./build-toolsets.js";
+import { checkMcpToolset } from "./check-mcp-toolset.js";
 import type { KnownTool } from "./check-references.js";
 import { ConfigError, type ConfigIssue, type ConfigPath } from "./config-error.js";
 import type { ConfigFile } from "./schema.js";
@@ -40,6 +42,7 @@ export async function checkToolsets(
   const store = new MemoryStore();
   for (const [name, entry] of Object.entries(config.toolsets)) {
     if (entry.kind === "mcp") {
+      issues.push(...checkMcpToolset(name, entry, dir, source));
       pending.push(name);
       continue;
     }
@@ -55,6 +58,7 @@ export async function checkToolsets(
             qualifiedName: tool.qualifiedName,
             functionName: tool.functionName,
             input: tool.input,
+            ...(tool.alias ? { claudeName: tool.alias.name } : {}),
           })),
         );
         if (listed)

@@ -73,14 +73,22 @@ describe("loadScript", () => {
 
   it("names the file and the entry of an unknown key", () => {
     const path = write("typo.yaml", "- text: hi\n- tool_call: []\n");
-    expect(() => loadScript(path)).toThrow(/typo\.yaml entry 2 has unknown key "tool_call"/);
+    expect(() => loadScript(path)).toThrow(
+      `scripted model: ${path}:2:3: entry 2 has unknown key "tool_call"; expected one of text, text_deltas, textDeltas, reasoning, toolCalls, tool_calls, error, usage, delayMs, delay_ms; did you mean "tool_calls"?`,
+    );
+    const camel = write("camel.yaml", "- text: hi\n- toolcalls: []\n");
+    expect(() => loadScript(camel)).toThrow(/camel\.yaml:2:3: .*did you mean "tool_calls"\?/);
+    const jsonl = write("typo.jsonl", '{"text":"hi"}\n\n{"text":"x","delay":5}\n');
+    expect(() => loadScript(jsonl)).toThrow(/typo\.jsonl:3:13: entry 2 has unknown key "delay"/);
   });
 
   it("rejects a tool call without a name, or with an unknown key", () => {
     const nameless = write("nameless.yaml", "- tool_calls:\n    - { args: { a: 1 } }\n");
-    expect(() => loadScript(nameless)).toThrow(/nameless\.yaml entry 1 tool call 1 .*name/);
+    expect(() => loadScript(nameless)).toThrow(/nameless\.yaml:2:7: entry 1 tool call 1 .*name/);
     const misspelled = write("misspelled.yaml", "- tool_calls:\n    - { name: add, arguments: { a: 1 } }\n");
-    expect(() => loadScript(misspelled)).toThrow(/entry 1 tool call 1 has unknown key "arguments"/);
+    expect(() => loadScript(misspelled)).toThrow(
+      /misspelled\.yaml:2:20: entry 1 tool call 1 has unknown key "arguments"; expected one of name, args, id/,
+    );
   });
 
   it("text_deltas: a stream sends exactly those pieces, run() their joined text", async () => {
@@ -93,9 +101,11 @@ describe("loadScript", () => {
     const result = await createAgent({ name: "a", model: scriptedModel(loadScript(path)) }).run("hi");
     expect(result.text).toBe("Hello, world.");
     const both = write("both.yaml", '- text: hi\n  text_deltas: ["h", "i"]\n');
-    expect(() => loadScript(both)).toThrow(/both\.yaml entry 1: give text or text_deltas, not both/);
+    expect(() => loadScript(both)).toThrow(/both\.yaml:1:9: entry 1: give text or text_deltas, not both/);
     const numbers = write("numbers.yaml", "- text_deltas: [1, 2]\n");
-    expect(() => loadScript(numbers)).toThrow(/numbers\.yaml entry 1: text_deltas must be a list of strings/);
+    expect(() => loadScript(numbers)).toThrow(
+      /numbers\.yaml:1:16: entry 1: text_deltas must be a list of strings/,
+    );
   });
 
   it("rejects a file that is not a list, and a missing file", () => {

@@ -41,3 +41,11 @@ export function expandEnv(value: string, where: string, env: NodeJS.ProcessEnv =
 export function envReferences(value: string): string[] {
   return [...value.matchAll(VARIABLE)].map((match) => match[1]!);
 }
+
+/** How an unset variable is reported in a config (`validate`, a toolset that does not start). */
+export function unsetVariableProblem(variable: string): { problem: string; expected: string } {
+  return {
+    problem: `environment variable ${variable} is not set`,
+    expected: `${variable} to be set in the environment hookwise runs in`,
+  };
+}

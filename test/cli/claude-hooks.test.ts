@@ -262,4 +262,71 @@ describe("validate and explain with claude_hooks", () => {
     const run = await cli(["run", join(dir, "hookwise.yaml"), "--prompt", "x"]);
     expect(run.code).toBe(2);
   });
+
+  it("a command whose script is missing and a misspelled event are errors of validate and run; the guarded tool does not run", async () => {
+    const settings = join(dir, ".claude", "settings.local.json");
+    writeFileSync(
+      settings,
+      JSON.stringify(
+        {
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: "Bash",
+                hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/blok-rm.sh' }],
+              },
+              {
+                matcher: "Read",
+                hooks: [
+                  { type: "command", command: 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/protect.py' },
+                ],
+              },
+            ],
+            PreToolUs: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }],
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    script(["- tool_calls:", bash("echo hi > touched.txt"), "- text: done"]);
+    const file = config("claude_hooks: .claude/settings.local.json");
+    for (const args of [
+      ["validate", file],
+      ["run", file, "--prompt", "go"],
+    ]) {
+      const out = await cli(args);
+      expect(out.code, args[0]).toBe(2);
+      expect(out.stderr).toContain(
+        `${settings}:9:24: hooks.PreToolUse[0].hooks[0].command: the command's program .claude/hooks/blok-rm.sh does not exist; expected a file in the project folder (${dir}), "$CLAUDE_PROJECT_DIR"/… or relative to it; did you mean "block-rm.sh"?`,
+      );
+      expect(out.stderr).toContain(
+        "hooks.PreToolUse[1].hooks[0].command: the command's script .claude/hooks/protect.py does not exist",
+      );
+      expect(out.stderr).toMatch(
+        /settings.local.json:\d+:\d+: hooks.PreToolUs: unknown Claude Code event "PreToolUs"; expected one of PreToolUse, .*; did you mean "PreToolUse"\?/,
+      );
+    }
+    expect(existsSync(join(dir, "touched.txt"))).toBe(false);
+  });
+
+  it("a tool matcher that matches none of the config's tools is a warning of validate (Claude Code runs such files too)", async () => {
+    const settings = join(dir, ".claude", "settings.local.json");
+    writeFileSync(
+      settings,
+      JSON.stringify(
+        { hooks: { PreToolUse: [{ matcher: "Raed", hooks: [{ type: "command", command: "true" }] }] } },
+        null,
+        2,
+      ),
+    );
+    script(["- text: ok"]);
+    const out = await cli(["validate", config("claude_hooks: .claude/settings.local.json")]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain(
+      `${settings}:5:20: warning: hooks.PreToolUse[0].matcher: matcher "Raed" matches none of this config's tools: its hooks never run here; expected a name among Read, Write, Edit,`,
+    );
+    expect(out.stdout).toContain('did you mean "Read"?');
+    expect(out.stdout).toContain("valid (1 warning)");
+  });
 });

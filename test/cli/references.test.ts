@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the config syntax these tests write
 /**
  * `validate` says what `run` would say: a policy whose tool matches nothing (with the nearest
  * tool), a toolset prefix that does not exist, an agent's `tools:` pattern matching nothing,
@@ -7,7 +8,7 @@
  * error at its line:col, exit 2, in `validate` and `run`.
  * MCP tools are known only when the server answers: `validate` warns, `run` refuses (exit 2).
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -275,6 +276,23 @@ describe("validate says what run would say", () => {
     expect(out.code, out.stderr).toBe(0);
   });
 
+  it("a scripted model whose script has an unknown key: its line and column in the script, the nearest key", async () => {
+    writeFileSync(
+      join(dir, "script.yaml"),
+      "- text: hi\n- toolcalls: [{ name: calc_delete_everything, args: {} }]\n",
+    );
+    const file = config(...HEAD);
+    await refusedByBoth(
+      file,
+      `${join(dir, "script.yaml")}:2:3: [1].toolcalls: entry 2 has unknown key "toolcalls" (the script of models.default); expected one of text, text_deltas, textDeltas, reasoning, toolCalls, tool_calls, error, usage, delayMs, delay_ms; did you mean "tool_calls"?`,
+    );
+    writeFileSync(join(dir, "script.jsonl"), '{"text":"hi"}\n{"tool_calls":[{"name":"x","arguments":{}}]}\n');
+    await refusedByBoth(
+      config("models:", "  default: scripted:./script.jsonl"),
+      `${join(dir, "script.jsonl")}:2:28: [1].tool_calls[0].arguments: entry 2 tool call 1 has unknown key "arguments"`,
+    );
+  });
+
   it("a scripted model whose script file is missing", async () => {
     const file = config("models:", "  default: scripted:./nope.yaml");
     await refusedByBoth(
@@ -482,5 +500,91 @@ describe("an injection names a tool, and literal arguments fit it", () => {
     const out = await cli(["validate", file]);
     expect(out.stderr).toBe("");
     expect(out.code).toBe(0);
+  });
+});
+
+describe("a shell action's program", () => {
+  const hook = (command: string, cwd?: string) => [
+    ...HEAD,
+    "runtime:",
+    "  hooks:",
+    "    - id: audit",
+    "      on: tool_start",
+    `      action: { type: shell, command: "${command}"${cwd ? `, cwd: "${cwd}"` : ""} }`,
+  ];
+
+  it("a relative program that does not exist: line:col, the resolved path, the nearest file; nothing runs", async () => {
+    mkdirSync(join(dir, "scripts"));
+    writeFileSync(join(dir, "scripts", "audit.sh"), "#!/bin/sh\n", { mode: 0o755 });
+    const file = config(...hook("./scripts/audti.sh {{tool.fqn}}"));
+    await refusedByBoth(
+      file,
+      `${file}:9:39: runtime.hooks[0].action.command: program ./scripts/audti.sh does not exist (${join(dir, "scripts", "audti.sh")}); expected a program relative to the config's folder, an absolute path, or a name on PATH; did you mean "./scripts/audit.sh"?`,
+    );
+  });
+
+  it("is resolved against cwd, as the command runs", async () => {
+    mkdirSync(join(dir, "scripts"));
+    writeFileSync(join(dir, "scripts", "audit.sh"), "#!/bin/sh\n", { mode: 0o755 });
+    expect((await cli(["validate", config(...hook("./audit.sh", "{{workspace}}/scripts"))])).code).toBe(0);
+    await refusedByBoth(
+      config(...hook("./scripts/audit.sh", "scripts")),
+      "program ./scripts/audit.sh does not exist",
+    );
+  });
+
+  it("a program that is not executable", async () => {
+    writeFileSync(join(dir, "audit.sh"), "#!/bin/sh\n", { mode: 0o644 });
+    await refusedByBoth(config(...hook("./audit.sh")), "program ./audit.sh is not executable");
+  });
+});
+
+describe("an MCP toolset that could not start", () => {
+  /**
+   * `validate` and `run` exit 2 with every line of `expected` (`run` stops at the first
+   * toolset that cannot start: the lines of the first), and nothing ran.
+   */
+  async function refused(file: string, expected: string[]) {
+    for (const args of [
+      ["validate", file],
+      ["run", file, "--prompt", "go"],
+    ]) {
+      const out = await cli(args);
+      expect(out.code, `${args[0]}: ${out.stdout}`).toBe(2);
+      for (const line of args[0] === "run" ? expected.slice(0, 2) : expected)
+        expect(out.stderr, args[0]).toContain(line);
+    }
+    expect(existsSync(join(dir, "deleted.txt"))).toBe(false);
+  }
+
+  it("an unset ${VAR} in url, headers, command, args or env: line:col and the variable, never a value", async () => {
+    process.env.HOOKWISE_TEST_SET_TOKEN = "sk-present-value-123";
+    try {
+      const file = config(
+        ...HEAD,
+        '  gh: { kind: mcp, url: "https://${HOOKWISE_TEST_HOST}/mcp", headers: { Authorization: "Bearer ${HOOKWISE_TEST_NOPE_TOKEN}", X-Ok: "${HOOKWISE_TEST_SET_TOKEN}" } }',
+        `  mem: { kind: mcp, command: ${process.execPath}, args: [${MCP_SERVER}, "--token=\${HOOKWISE_TEST_ARG}"], env: { TOKEN: "\${HOOKWISE_TEST_X}", OK: "\${HOOKWISE_TEST_Y:-fine}" } }`,
+      );
+      await refused(file, [
+        `${file}:5:25: toolsets.gh.url: environment variable HOOKWISE_TEST_HOST is not set; expected HOOKWISE_TEST_HOST to be set in the environment hookwise runs in`,
+        `${file}:5:88: toolsets.gh.headers.Authorization: environment variable HOOKWISE_TEST_NOPE_TOKEN is not set`,
+        "toolsets.mem.args[1]: environment variable HOOKWISE_TEST_ARG is not set",
+        "toolsets.mem.env.TOKEN: environment variable HOOKWISE_TEST_X is not set",
+      ]);
+      const out = await cli(["validate", file]);
+      expect(out.stderr).not.toContain("HOOKWISE_TEST_Y");
+      expect(out.stderr).not.toContain("sk-present-value-123");
+      expect(out.stderr.match(/: \d+ errors/)?.[0]).toBe(": 4 errors");
+    } finally {
+      delete process.env.HOOKWISE_TEST_SET_TOKEN;
+    }
+  });
+
+  it("a stdio command written as a path that does not exist, with the nearest file", async () => {
+    writeFileSync(join(dir, "memory-server.mjs"), "", { mode: 0o755 });
+    const file = config(...HEAD, "  memory: { kind: mcp, command: ./memory-server.js }");
+    await refused(file, [
+      `${file}:5:33: toolsets.memory.command: MCP server command ./memory-server.js does not exist (${join(dir, "memory-server.js")}); expected a program relative to the config's folder, an absolute path, or a name on PATH (e.g. command: node, args: [./server.js]); did you mean "./memory-server.mjs"?`,
+    ]);
   });
 });

@@ -13,15 +13,17 @@
  * not run); a structure hookwise cannot run (a handler without a command, a matcher that is
  * not a valid regular expression, a bad timeout) is an error.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { nearest } from "../../errors/nearest.js";
 import type { ConfigIssue, ConfigPath } from "../config-error.js";
+import { programProblem } from "../program-problem.js";
 import { parseSource } from "../source-map.js";
 import { checkClaudeHandler, isObject } from "./check-claude-handler.js";
-import type { ClaudeHandlerSpec, ClaudeSettingsSource } from "./claude-handler-spec.js";
+import type { ClaudeHandlerSpec, ClaudeSettingsSource, CommandHandlerSpec } from "./claude-handler-spec.js";
 import { compileClaudeMatcher } from "./claude-matcher.js";
+import { commandFile } from "./command-program.js";
 import { CLAUDE_EVENTS } from "./events/index.js";
 import { SettingsIssues, type SettingsSource } from "./settings-issues.js";
 
@@ -46,6 +48,31 @@ type Source = SettingsSource;
 
 const LEVELS = ["user", "project", "local", "managed"] as const;
 
+/** Claude Code's events that hookwise has no counterpart for: their hooks are reported and skipped. */
+const OTHER_CLAUDE_EVENTS: readonly string[] = [
+  "PostToolBatch",
+  "PermissionDenied",
+  "UserPromptExpansion",
+  "StopFailure",
+  "PostCompact",
+  "Elicitation",
+  "ElicitationResult",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+  "Setup",
+  "InstructionsLoaded",
+  "CwdChanged",
+  "FileChanged",
+  "ConfigChange",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "PreModelSwitch",
+  "PostModelSwitch",
+  "MessageDisplay",
+  "DirectoryAdded",
+];
+
 function levelOf(file: string): number {
   const name = basename(file);
   if (name === "managed-settings.json") return 3;
@@ -56,6 +83,8 @@ function levelOf(file: string): number {
 
 class Reader {
   readonly issues = new SettingsIssues();
+  /** `$CLAUDE_PROJECT_DIR`, where commands run; set once the sources are loaded. */
+  projectDir = ".";
 
   /** A file read and parsed (JSON, with positions); undefined after reporting why not. */
   load(path: string, baseDir: string): Source | undefined {
@@ -122,11 +151,7 @@ class Reader {
       const at = ["hooks", event];
       const mapping = CLAUDE_EVENTS.get(event);
       if (!mapping) {
-        this.issues.warn(source, at, `unsupported Claude Code event "${event}": its hooks do not run`, {
-          expected: `one of ${supported.join(", ")}`,
-          suggestion: nearest(event, supported),
-          key: true,
-        });
+        this.unsupported(source, event, at, supported);
         continue;
       }
       if (!Array.isArray(groups)) {
@@ -140,6 +165,30 @@ class Reader {
       });
     }
     return out;
+  }
+
+  /**
+   * An event hookwise does not run: a Claude Code event it has no counterpart for is a
+   * warning (the file is shared with Claude Code); a misspelling of one is an error, since
+   * its hooks would silently never run anywhere. A name close to none (a newer Claude Code
+   * event, say) is a warning too.
+   */
+  unsupported(source: Source, event: string, at: ConfigPath, supported: readonly string[]): void {
+    const known = OTHER_CLAUDE_EVENTS.includes(event);
+    const suggestion = known ? undefined : nearest(event, [...supported, ...OTHER_CLAUDE_EVENTS]);
+    if (suggestion) {
+      this.issues.error(source, at, `unknown Claude Code event "${event}"`, {
+        expected: `one of ${supported.join(", ")}`,
+        suggestion,
+        key: true,
+      });
+      return;
+    }
+    const what = known ? "unsupported Claude Code event" : "unknown Claude Code event";
+    this.issues.warn(source, at, `${what} "${event}": its hooks do not run`, {
+      expected: `one of ${supported.join(", ")}`,
+      key: true,
+    });
   }
 
   group(source: Source, event: string, group: unknown, at: ConfigPath): ClaudeHandlerSpec[] {
@@ -188,9 +237,35 @@ class Reader {
         { event, matcher: mapping.subject ? matcher : undefined, at: [...at, "hooks", index] },
         handler,
       );
-      if (spec) out.push(spec);
+      if (spec && (spec.type !== "command" || this.program(source, spec, [...at, "hooks", index])))
+        out.push(spec);
     });
     return out;
+  }
+
+  /** A command's program (or an interpreter's script) written as a path must be there to run. */
+  program(source: Source, spec: CommandHandlerSpec, at: ConfigPath): boolean {
+    const started = commandFile(spec, this.projectDir);
+    if (!started) return true;
+    const problem =
+      started.role === "program"
+        ? programProblem(started.file)
+        : existsSync(started.file)
+          ? undefined
+          : programProblem(started.file);
+    if (!problem) return true;
+    const inside = relative(this.projectDir, started.file);
+    const shown = inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : started.file;
+    this.issues.error(
+      source,
+      [...at, "command"],
+      `the command's ${started.role} ${shown} ${problem.reason}`,
+      {
+        expected: `a file in the project folder (${this.projectDir}), "$CLAUDE_PROJECT_DIR"/… or relative to it`,
+        suggestion: problem.nearest,
+      },
+    );
+    return false;
   }
 }
 
@@ -245,6 +320,7 @@ export function readClaudeSettings(
           else reader.issues.warn(source, ["env", name], `env.${name} must be a string (ignored)`);
     }
   }
+  reader.projectDir = projectDir;
   const handlers = ordered.flatMap((source) => reader.handlers(source));
   if (disabledBy) {
     reader.issues.warn(

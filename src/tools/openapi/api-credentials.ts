@@ -12,7 +12,7 @@
  * of its `security` whose schemes all have credentials here.
  */
 import { nearest } from "../../errors/nearest.js";
-import { EnvVariableError, envReferences, expandEnv } from "../expand-env.js";
+import { EnvVariableError, envReferences, expandEnv, unsetVariableProblem } from "../expand-env.js";
 import type { ApiOperation, SecurityRequirement, SecurityScheme } from "./api-description.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 
@@ -98,9 +98,8 @@ export function resolveCredentials(
         values[field] = expandEnv(raw, `${name}.${field}`, env);
       } catch (error) {
         if (!EnvVariableError.isInstance(error)) throw error;
-        fail([field], `environment variable ${error.variable} is not set`, {
-          expected: `${error.variable} to be set in the environment hookwise runs in`,
-        });
+        const { problem, expected } = unsetVariableProblem(error.variable);
+        fail([field], problem, { expected });
       }
       if (SECRET_FIELDS.has(field)) {
         secrets.push(values[field]!);

@@ -8,7 +8,7 @@
  * tools like any other.
  */
 import type { HookwiseError } from "../../errors/hookwise-error.js";
-import { EnvVariableError, envReferences, expandEnv } from "../expand-env.js";
+import { EnvVariableError, envReferences, expandEnv, unsetVariableProblem } from "../expand-env.js";
 import { normalizeSchema } from "../input-schema.js";
 import { type ResolvedTool, resolveTool } from "../resolved-tool.js";
 import type { ToolExecutionOptions } from "../tool.js";
@@ -222,11 +222,6 @@ function expandSetting(toolset: string, value: string, at: SettingPath, env: Nod
     return expandEnv(value, at.join("."), env);
   } catch (error) {
     if (!EnvVariableError.isInstance(error)) throw error;
-    throw new OpenApiToolsetError({
-      toolset,
-      at,
-      problem: `environment variable ${error.variable} is not set`,
-      expected: `${error.variable} to be set in the environment hookwise runs in`,
-    });
+    throw new OpenApiToolsetError({ toolset, at, ...unsetVariableProblem(error.variable) });
   }
 }
