@@ -29,6 +29,16 @@ async function start(options: Parameters<typeof startServer>[0]): Promise<TestSe
   return current;
 }
 
+/** The bank config with a specialist, `clerk`, that the teller lists as a tool. */
+const WITH_CLERK = `${BANK_CONFIG}
+  - id: clerk
+    role: specialist
+    model: clerk
+    tools: [bank.*]
+`
+  .replace("models:\n", "models:\n  clerk: scripted:./clerk.yaml\n")
+  .replace("tools: [bank.*]\n", "tools: [bank.*, agents.clerk]\n");
+
 async function newSession(
   server: Pick<TestServer, "post">,
   body: unknown = { agent: "teller" },
@@ -299,14 +309,7 @@ describe("a scripted model keeps its place in the script per session", () => {
 
   it("a sub-agent's scripted model keeps its place per session too: another session's run does not advance it", async () => {
     const server = await start({
-      replaceConfig: `${BANK_CONFIG}
-  - id: clerk
-    role: specialist
-    model: clerk
-    tools: [bank.*]
-`
-        .replace("models:\n", "models:\n  clerk: scripted:./clerk.yaml\n")
-        .replace("tools: [bank.*]\n", "tools: [bank.*, agents.clerk]\n"),
+      replaceConfig: WITH_CLERK,
       script: [
         { tool_calls: [{ name: "agents_clerk", args: { task: "count" } }] },
         { text: "the clerk is done" },
@@ -332,14 +335,7 @@ describe("a scripted model keeps its place in the script per session", () => {
 
   it("a specialist runs only as its caller's tool: a client cannot start it on its own, past the caller's hooks", async () => {
     const server = await start({
-      replaceConfig: `${BANK_CONFIG}
-  - id: clerk
-    role: specialist
-    model: clerk
-    tools: [bank.*]
-`
-        .replace("models:\n", "models:\n  clerk: scripted:./clerk.yaml\n")
-        .replace("tools: [bank.*]\n", "tools: [bank.*, agents.clerk]\n"),
+      replaceConfig: WITH_CLERK,
       script: [{ text: "hi" }],
       files: { "clerk.yaml": '- tool_calls: [{ name: bank_balance, args: {} }]\n- text: "done"\n' },
     });
