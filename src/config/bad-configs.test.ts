@@ -175,8 +175,15 @@ const cases: Case[] = [
   },
   {
     name: "unknown sub-agent",
-    yaml: "agents:\n  - id: a\n    tools: [agents.reviewr]\n  - id: reviewer\n",
-    error: [3, 13, "agents[0].tools[0]", 'unknown agent "reviewr"', undefined, "reviewer"],
+    yaml: "agents:\n  - id: a\n    tools: [agents.reviewr]\n  - id: reviewer\n    role: specialist\n  - id: other\n",
+    error: [
+      3,
+      13,
+      "agents[0].tools[0]",
+      'unknown agent "reviewr"',
+      "one of agents.reviewer (the agents with role: specialist)",
+      "agents.reviewer",
+    ],
   },
   {
     name: "manifest other event",

@@ -136,6 +136,7 @@ function checkAgents(sink: IssueSink, config: ConfigFile): void {
   const models = Object.keys(config.models);
   const ids = new Map<string, number>();
   const agentIds = config.agents.map((agent) => agent.id);
+  const specialists = config.agents.filter((agent) => agent.role === "specialist").map((agent) => agent.id);
   config.agents.forEach((agent, index) => {
     const first = ids.get(agent.id);
     if (first !== undefined) report(sink, ["agents", index, "id"], `duplicate agent id "${agent.id}"`);
@@ -153,9 +154,15 @@ function checkAgents(sink: IssueSink, config: ConfigFile): void {
       if (!pattern.startsWith("agents.")) return;
       const target = pattern.slice("agents.".length);
       if (!agentIds.includes(target)) {
+        // What it may list: the specialists (each once), itself aside.
+        const listable = [...new Set(specialists)]
+          .filter((id) => id !== agent.id)
+          .map((id) => `agents.${id}`);
         report(sink, ["agents", index, "tools", toolIndex], `unknown agent "${target}"`, {
-          expected: `one of ${agentIds.map((id) => `agents.${id}`).join(", ")}`,
-          suggestion: nearest(target, agentIds),
+          expected: listable.length
+            ? `one of ${listable.join(", ")} (the agents with role: specialist)`
+            : "an agent with role: specialist (there is none)",
+          suggestion: nearest(pattern, listable),
         });
       }
     });
