@@ -4,7 +4,6 @@
  * tool batch → step_end]* → run_end. Decisions (what is next, what is committed) are made
  * here over plain data; hooks are dispatched by the HookRunner.
  */
-import { nodeCrypto } from "../deps/node-crypto.js";
 import { SessionNotKeptError } from "../errors/session-not-kept-error.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
@@ -23,6 +22,7 @@ import { resolveBatch, runToolBatch } from "./batch/run-tool-batch.js";
 import { dispatchEvent, stopOf } from "./dispatch-event.js";
 import { endStep } from "./end-step.js";
 import { addUsage, commitStep, finishRun } from "./finish-run.js";
+import { flatUuid } from "./flat-uuid.js";
 import { LoopState } from "./loop-state.js";
 import { firstAnswered, firstFailed, requestStep, sendFirst } from "./request-step.js";
 import { type RunInput, type SplitInput, splitInput, userMessage } from "./run-input.js";
@@ -45,17 +45,6 @@ export interface ResumePoint {
   restore(state: RunState): void;
   /** Settles the pending batch, commits the step, and continues with `runSteps`. */
   settle(state: RunState, surface: Surface): Promise<RunEnd>;
-}
-
-/**
- * A fresh UUID as one flat string. `randomUUID()` builds its text by concatenation, a chain
- * of a dozen string pieces (~500 bytes) that a run would hold for its whole life; reading a
- * character flattens it into one string of ~60 bytes.
- */
-function flatId(): string {
-  const id = nodeCrypto().randomUUID();
-  id.charCodeAt(0);
-  return id;
 }
 
 /** A top-level run's lineage: its agent path and the registries it dispatches to. */
@@ -222,7 +211,7 @@ async function openRun(
   resumed: ResumePoint | undefined,
 ): Promise<OpenRun> {
   const given = splitInput(runInput);
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatId();
+  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatUuid();
   // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
   // two at once would lose one's messages — in this process (the lock), and across
   // processes sharing the store (the lease). Both waits together stay within waitMs.
@@ -267,7 +256,7 @@ async function setUp(
       leaseMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-  const runId = resumed?.runId ?? flatId();
+  const runId = resumed?.runId ?? flatUuid();
   // The run's own signal, following the caller's (one listener on it for the whole run). A
   // run that got none can never be aborted, and shares one signal that never aborts.
   const composed = runSignal(options.signal);
