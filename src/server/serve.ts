@@ -107,6 +107,11 @@ export async function serve(options: ServeOptions): Promise<HookwiseServer> {
   });
   try {
     await ctx.feed.open();
+    // Every agent a client may run is built before the server listens: a toolset that cannot
+    // start (an MCP server that exits, a tool module that does not load), a model without its
+    // API key or a tool reference only the started toolsets can check stops `serve` here,
+    // not a client's first request to that agent.
+    await ctx.agents.all();
   } catch (error) {
     await ctx.feed.close();
     await loaded.close();

@@ -1,9 +1,12 @@
 /**
  * `hookwise serve` as a user runs it: a child process on the quickstart config that prints
  * its URL, answers, runs the quickstart's message, and stops cleanly (exit 0) on SIGTERM; a
- * bind beyond loopback without a token is refused before anything listens (exit 2).
+ * bind beyond loopback without a token is refused before anything listens (exit 2), and so is
+ * a config whose MCP server cannot start (exit 1, as `hookwise run` does).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliProcess, copyExample } from "../support/cli.js";
@@ -78,6 +81,30 @@ describe("hookwise serve", () => {
     );
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("refusing to listen on 0.0.0.0 without HOOKWISE_SERVER_TOKEN");
+    expect(out.stdout).not.toContain("http://");
+  });
+
+  it("stops before listening when a toolset cannot start, naming it (exit 1, as run does)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-serve-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, "script.yaml"), "- text: hello\n");
+    writeFileSync(
+      join(dir, "hookwise.yaml"),
+      [
+        'models: { default: "scripted:./script.yaml" }',
+        "toolsets:",
+        "  tickets: { kind: mcp, command: node, args: [-e, process.exit(3)] }",
+        "agents:",
+        '  - { id: main, instructions: Say hello., tools: ["tickets.*"] }',
+        "",
+      ].join("\n"),
+    );
+    const out = await cliProcess(["serve", join(dir, "hookwise.yaml"), "--port", "0"], {
+      env: { HOOKWISE_SERVER_TOKEN: "" },
+    });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('MCP server "tickets"');
+    expect(out.stderr).toContain("could not start");
     expect(out.stdout).not.toContain("http://");
   });
 
