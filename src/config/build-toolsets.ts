@@ -191,10 +191,28 @@ export async function buildToolsets(
   const settled = await Promise.allSettled(
     Object.entries(entries).map(([name, entry]) => buildToolset(name, entry, baseDir, context)),
   );
-  const failed = settled.find((item) => item.status === "rejected");
-  if (!failed) return settled.map((item) => (item as PromiseFulfilledResult<BuiltToolset>).value);
+  const failures = settled.flatMap((item) => (item.status === "rejected" ? [item.reason as unknown] : []));
+  if (failures.length === 0)
+    return settled.map((item) => (item as PromiseFulfilledResult<BuiltToolset>).value);
   await Promise.allSettled(
     settled.flatMap((item) => (item.status === "fulfilled" ? [item.value.close()] : [])),
   );
-  throw failed.reason;
+  throw joinedFailure(failures);
+}
+
+/**
+ * One toolset's failure as it is; several as one error that lists each, so a config with two
+ * broken toolsets says so at once rather than one run at a time (config problems stay one
+ * ConfigError of all their issues).
+ */
+function joinedFailure(failures: readonly unknown[]): unknown {
+  if (failures.length === 1) return failures[0];
+  if (failures.every((failure) => ConfigError.isInstance(failure)))
+    return new ConfigError(failures.flatMap((failure) => (failure as ConfigError).issues));
+  const lines = failures.map(
+    (failure) => `  ${failure instanceof Error ? failure.message : String(failure)}`,
+  );
+  return new HookwiseError(`${failures.length} toolsets could not start:\n${lines.join("\n")}`, {
+    cause: failures[0],
+  });
 }

@@ -111,6 +111,28 @@ toolsets:
     );
     await loaded.close();
   });
+
+  it("every toolset that cannot start is named at once, not one per attempt; nothing is left running", async () => {
+    const config = write({
+      "hookwise.yaml": `
+models: { default: "scripted:./script.yaml" }
+toolsets:
+  ok: { kind: mcp, command: "${process.execPath}", args: ["${MCP_SERVER}"] }
+  tickets: { kind: mcp, command: "${process.execPath}", args: [-e, "process.exit(3)"] }
+  billing: { kind: mcp, command: "${process.execPath}", args: [-e, "process.exit(4)"] }
+`,
+      "script.yaml": "- text: hi\n",
+    });
+    const loaded = await loadConfig(config, { store: new MemoryStore() });
+    const error = await loaded.createAgent().then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(error?.message).toMatch(/^2 toolsets could not start:\n/);
+    expect(error?.message).toContain('MCP server "tickets"');
+    expect(error?.message).toContain('MCP server "billing"');
+    await loaded.close();
+  });
 });
 
 describe("sub-agents in config (role: specialist, tools: [agents.<id>])", () => {
