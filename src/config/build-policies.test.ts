@@ -80,16 +80,20 @@ describe.each(SURFACES)("a deny policy's `when` over an untyped argument (%s)", 
  * `^(\w+\s?)*$` and a few dozen characters the model chose, and a regular expression cannot
  * be interrupted: the hook's timeout never fires and the process hangs.
  */
-describe("a policy's `when` with matches()", () => {
-  async function execWith(when: string, command: string) {
+describe("a policy's `when` on text and lists the model chose", () => {
+  async function execWith(when: string, command: string | { paths: string[] }) {
+    const args = typeof command === "string" ? { command } : command;
     const marker = join(dir, "ran.txt");
     writeFileSync(
       join(dir, "sh-tools.mjs"),
       `import { writeFileSync } from "node:fs";
 export const exec = {
   description: "run a command",
-  inputSchema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
-  execute: ({ command }) => { writeFileSync(${JSON.stringify(marker)}, command); return "ran"; },
+  inputSchema: {
+    type: "object",
+    properties: { command: { type: "string" }, paths: { type: "array", items: { type: "string" } } },
+  },
+  execute: (args) => { writeFileSync(${JSON.stringify(marker)}, JSON.stringify(args)); return "ran"; },
 };
 `,
     );
@@ -105,7 +109,7 @@ runtime:
     );
     writeFileSync(
       join(dir, "script.yaml"),
-      `- tool_calls:\n    - { name: sh_exec, args: { command: ${JSON.stringify(command)} } }\n- text: done\n`,
+      `- tool_calls:\n    - { name: sh_exec, args: ${JSON.stringify(args)} }\n- text: done\n`,
     );
     const loaded = await loadConfig(join(dir, "hookwise.yaml"), { store: new MemoryStore() });
     try {
@@ -135,5 +139,21 @@ runtime:
   ])("%s is refused when the config loads", async (_what, when, message) => {
     await expect(execWith(when, "ls")).rejects.toThrow(message);
     expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+  });
+
+  test("a comprehension inside another over the model's list stops at its step budget: the guard fails closed", async () => {
+    // Deny a path given twice: for each path, the whole list again — 3,000 paths are 9 million
+    // steps (about a minute of a blocked process); the budget stops it after one million.
+    const twice = "args.paths.exists(p, args.paths.filter(q, q == p).size() > 1)";
+    const many = { paths: Array.from({ length: 3000 }, (_, index) => `src/file-${index}.ts`) };
+    const outcome = await execWith(twice, many);
+    // The evaluation failed, so the deny applies (its reason is the policy's own).
+    expect(outcome).toEqual({
+      ran: false,
+      told: 'tool "sh.exec" was denied by hook "policy": only plain words',
+    });
+    // Within the budget, the same guard decides as written.
+    expect((await execWith(twice, { paths: ["a.ts", "b.ts", "a.ts"] })).ran).toBe(false);
+    expect((await execWith(twice, { paths: ["a.ts", "b.ts"] })).ran).toBe(true);
   });
 });

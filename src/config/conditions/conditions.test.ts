@@ -598,6 +598,58 @@ describe("compileExpression", () => {
   });
 });
 
+describe("an expression's step budget", () => {
+  const paths = Array.from({ length: 3000 }, (_, index) => `src/file-${index}.ts`);
+  const evaluationError = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error as ExpressionError;
+    }
+    throw new Error("evaluated");
+  };
+
+  it("stops a comprehension inside another over the same list: an error, never an answer", () => {
+    // 3,000 × 3,000 steps: about a minute of a blocked process without the budget.
+    const twice = compileExpression("args.paths.exists(p, args.paths.filter(q, q == p).size() > 1)");
+    const error = evaluationError(() => twice({ args: { paths } }));
+    expect(error).toBeInstanceOf(ExpressionError);
+    expect(error.phase).toBe("evaluate");
+    expect(error.detail).toContain("evaluation stopped after 1,000,000 comprehension steps");
+    // The next evaluation has a budget of its own.
+    expect(twice({ args: { paths: ["a", "b", "a"] } })).toBe(true);
+    expect(twice({ args: { paths: ["a", "b"] } })).toBe(false);
+  });
+
+  it("decides on whole steps: an answer found before the budget is spent stands", () => {
+    // The first path is given twice: the first outer step (3,000 inner steps) decides.
+    const twice = compileExpression("args.paths.exists(p, args.paths.filter(q, q == p).size() > 1)");
+    expect(twice({ args: { paths: [...paths, paths[0]] } })).toBe(true);
+  });
+
+  it("leaves linear comprehensions alone, over long lists and nested over each item's own list", () => {
+    const files = paths.map((path) => ({ path, tags: ["a", "b", "c"] }));
+    const linear = compileExpression(
+      'args.files.all(f, f.tags.all(t, t != "secret")) and args.files.map(f, f.path).filter(p, p.endsWith(".ts")).size() == 3000',
+    );
+    expect(linear({ args: { files } })).toBe(true);
+    expect(compileExpression("[1, 2, 3].map(x, x * 2)[2] == 6")({})).toBe(true);
+  });
+
+  it("points errors into what was written, and the gate's functions are not for expressions", () => {
+    const error = evaluationError(() =>
+      compileExpression('args.items.all(x, x.size() > 0) and args.n + "x" == "y"')({
+        args: { items: ["a"], n: 1 },
+      }),
+    );
+    expect(error.column).toBe(37); // args.n + "x", not 19 characters later where the engine read it
+    expect(() => compileExpression("hookwiseGate()")).toThrow("unknown function hookwiseGate()");
+    expect(() => compileExpression("args.a.all(x, hookwiseNever() == null)")).toThrow(
+      "unknown function hookwiseNever()",
+    );
+  });
+});
+
 describe("rewritePythonOperators", () => {
   const rewrite = (source: string) => rewritePythonOperators(source).text;
 

@@ -26,6 +26,7 @@ import {
   renameMatchesCalls,
 } from "./linear-matches.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
+import { countSteps, GATE_FUNCTION, NEVER_FUNCTION, never, passGate, resetSteps } from "./step-budget.js";
 import { toCelValue } from "./to-cel-value.js";
 
 export { ExpressionError };
@@ -73,6 +74,9 @@ function environmentFor(variables: Readonly<Record<string, CelVariableType>>): E
     environment.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
       linearRegExp(pattern).test(text),
     );
+    // The gate of each comprehension step (step-budget.ts): compileExpression puts them there.
+    environment.registerFunction(`${GATE_FUNCTION}(): bool`, passGate);
+    environment.registerFunction(`${NEVER_FUNCTION}(): dyn`, never);
     environments.set(variables, environment);
   }
   return environment;
@@ -106,9 +110,11 @@ function summary(error: unknown): string {
 export function compileExpression(expr: string, options: CompileExpressionOptions = {}): CompiledExpression {
   const variables = options.variables ?? EXPRESSION_VARIABLES;
   const rewritten = rewritePythonOperators(expr);
+  // Where an offset of the text the engine runs was in `rewritten` (steps are counted in it).
+  let before = (offset: number) => offset;
   const failure = (phase: "compile" | "evaluate", error: unknown) => {
     const start = (error as { range?: { start?: unknown } }).range?.start;
-    const offset = typeof start === "number" ? rewritten.sourceOffset(start) : undefined;
+    const offset = typeof start === "number" ? rewritten.sourceOffset(before(start)) : undefined;
     return new ExpressionError({ expression: expr, phase, detail: summary(error), offset, cause: error });
   };
   if (expr.trim() === "")
@@ -128,10 +134,14 @@ export function compileExpression(expr: string, options: CompileExpressionOption
       detail: `expected a boolean, got ${checked.type}`,
     });
   }
-  evaluate = onLinearEngine(evaluate, variables, rewritten.text, (offset, detail, cause) => {
+  const refuse = (offset: number | undefined, detail: string, cause?: unknown) => {
     const start = offset === undefined ? undefined : rewritten.sourceOffset(offset);
     return new ExpressionError({ expression: expr, phase: "compile", detail, offset: start, cause });
-  });
+  };
+  const linear = onLinearEngine(evaluate, variables, rewritten.text, refuse);
+  const counted = withCountedSteps(linear.parsed, linear.text, variables, refuse);
+  evaluate = counted.parsed;
+  before = counted.before;
   const used = [...identifiers(evaluate.ast, new Set())].filter((name) => Object.hasOwn(variables, name));
   return (values) => {
     const context: Record<string, unknown> = {};
@@ -139,12 +149,67 @@ export function compileExpression(expr: string, options: CompileExpressionOption
       const value = values[name];
       if (value !== undefined) context[name] = convert(value, variables[name]);
     }
+    resetSteps();
     try {
       return evaluate(context);
     } catch (error) {
       throw failure("evaluate", error);
     }
   };
+}
+
+/** Where the expression calls `name`, or undefined. */
+function ownCall(node: unknown, name: string): number | undefined {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const at = ownCall(item, name);
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  }
+  if (!node || typeof node !== "object" || !("op" in node)) return undefined;
+  const { op, args, start } = node as { op: string; args: unknown; start?: number };
+  if ((op === "call" || op === "rcall") && Array.isArray(args) && args[0] === name) return start ?? 0;
+  return ownCall(args, name);
+}
+
+/**
+ * The expression with each comprehension step gated by the evaluation's budget
+ * (step-budget.ts), and where each offset of its text was before; the parsed expression
+ * itself when it has no comprehension.
+ */
+function withCountedSteps(
+  parsed: ReturnType<Environment["parse"]>,
+  text: string,
+  variables: Readonly<Record<string, CelVariableType>>,
+  refuse: (offset: number | undefined, detail: string, cause?: unknown) => ExpressionError,
+): { parsed: ReturnType<Environment["parse"]>; before: (offset: number) => number } {
+  // The gate's functions are hookwise's own: not for an expression to call.
+  for (const name of [GATE_FUNCTION, NEVER_FUNCTION]) {
+    const own = ownCall(parsed.ast, name);
+    if (own !== undefined) throw refuse(own, `unknown function ${name}()`);
+  }
+  let counted: ReturnType<typeof countSteps>;
+  try {
+    counted = countSteps(parsed.ast, text);
+  } catch (error) {
+    throw refuse(undefined, (error as Error).message, error);
+  }
+  if (counted.count === 0) return { parsed, before: counted.before };
+  let wrapped: ReturnType<Environment["parse"]>;
+  try {
+    wrapped = environmentFor(variables).parse(counted.text);
+  } catch (error) {
+    throw refuse(undefined, `comprehension steps could not be gated: ${summary(error)}`, error);
+  }
+  const checked = wrapped.check();
+  if (!checked.valid)
+    throw refuse(
+      undefined,
+      `comprehension steps could not be gated: ${summary(checked.error)}`,
+      checked.error,
+    );
+  return { parsed: wrapped, before: counted.before };
 }
 
 /**
@@ -156,7 +221,7 @@ function onLinearEngine(
   variables: Readonly<Record<string, CelVariableType>>,
   text: string,
   refuse: (offset: number | undefined, detail: string, cause?: unknown) => ExpressionError,
-): ReturnType<Environment["parse"]> {
+): { parsed: ReturnType<Environment["parse"]>; text: string } {
   let calls: ReturnType<typeof matchesCalls>;
   try {
     // The renamed function is hookwise's own: written by hand it would skip the checks below.
@@ -167,7 +232,7 @@ function onLinearEngine(
     if (ExpressionError.isInstance(error)) throw error;
     throw refuse(undefined, (error as Error).message, error);
   }
-  if (calls.length === 0) return parsed;
+  if (calls.length === 0) return { parsed, text };
   for (const call of calls) {
     try {
       checkMatchesPattern(call);
@@ -193,7 +258,7 @@ function onLinearEngine(
     }
   })();
   if (left > 0) throw refuse(undefined, "matches() could not be placed in the expression");
-  return renamed;
+  return { parsed: renamed, text: renamedText };
 }
 
 /**

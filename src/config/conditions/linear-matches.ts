@@ -13,6 +13,8 @@
  * position (errors point into what the user wrote) stays where it was.
  */
 
+import { isNode } from "./cel-ast.js";
+
 /** What `matches` is renamed to: as long as "matches", so offsets do not move. */
 export const LINEAR_MATCHES = "matchRE";
 const NAME = "matches";
@@ -21,18 +23,6 @@ const NAME = "matches";
 export interface MatchesCall {
   nameOffset: number;
   pattern: { op: string; args: unknown; start?: number };
-}
-
-interface AstNode {
-  op: string;
-  args: unknown;
-  pos?: number;
-  start?: number;
-  end?: number;
-}
-
-function isNode(value: unknown): value is AstNode {
-  return typeof value === "object" && value !== null && typeof (value as AstNode).op === "string";
 }
 
 /**

@@ -1,0 +1,153 @@
+/**
+ * A bound on what one evaluation of an expression may cost. CEL has no loops, but its
+ * comprehensions (`all`, `exists`, `exists_one`, `map`, `filter`) nest: one inside another
+ * over the same list, `args.items.all(x, args.items.exists(y, y == x))`, costs the square
+ * of a length the model chooses — 50,000 items are 2.5 billion steps, and an evaluation
+ * cannot be interrupted, so a hook's timeout never fires while the process hangs. The CEL
+ * engine has no cost limit of its own, so hookwise counts.
+ *
+ * Each comprehension's step (its predicate or transform) is guarded, in the expression's
+ * text, by a gate it must pass first, `(hookwiseGate() ? (step) : hookwiseNever())`: an
+ * evaluation may take `MAX_STEPS` steps, and may run `MAX_MS` once it iterates (a step that
+ * is itself costly, a scan of a long text in each of many steps, is caught by the clock).
+ * Past either, every gate throws before its step runs — the engine goes on to the next item
+ * of each comprehension under way (it keeps an item's error in case a later item decides)
+ * but runs none of them — so the evaluation fails at once, and a guard that fails, fails
+ * closed. No item decides after the budget is spent: what decided before did so on whole
+ * steps. Positions in errors still point into what was written.
+ */
+import { type AstNode, isNode } from "./cel-ast.js";
+
+/** The gate each step passes first, and the never-taken branch after it, in the rewritten text. */
+export const GATE_FUNCTION = "hookwiseGate";
+export const NEVER_FUNCTION = "hookwiseNever";
+const OPEN = `(${GATE_FUNCTION}() ? (`;
+const CLOSE = `) : ${NEVER_FUNCTION}())`;
+export const MAX_STEPS = 1_000_000;
+export const MAX_MS = 1000;
+/** How many steps go by between two looks at the clock. */
+const CLOCK_EVERY = 16;
+
+const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
+
+/** Thrown by a step past the budget (its evaluation fails with this message). */
+export class StepBudgetError extends Error {}
+
+/** The steps of the evaluation under way (evaluations are synchronous: one at a time). */
+let steps = 0;
+let deadline = 0;
+/** Once the budget is spent: the error every later gate throws (made once: no stack per item). */
+let spent: StepBudgetError | undefined;
+
+/** Before each evaluation: a new budget. */
+export function resetSteps(): void {
+  steps = 0;
+  deadline = 0;
+  spent = undefined;
+}
+
+/** The gate: true, or a throw once the budget is spent. */
+export function passGate(): boolean {
+  if (spent) throw spent;
+  steps++;
+  if (steps > MAX_STEPS) {
+    spent = new StepBudgetError(
+      `evaluation stopped after ${MAX_STEPS.toLocaleString("en-US")} comprehension steps (all, exists, exists_one, map, filter); a comprehension inside another over the same list costs the square of its length: compare with a map or a set of values, or check size() first`,
+    );
+    throw spent;
+  }
+  if (steps % CLOCK_EVERY === 0) {
+    const now = performance.now();
+    if (deadline === 0) deadline = now + MAX_MS;
+    else if (now > deadline) {
+      spent = new StepBudgetError(
+        `evaluation stopped after ${MAX_MS} ms in its comprehensions (all, exists, exists_one, map, filter): each step scans data the model chose; check size() first`,
+      );
+      throw spent;
+    }
+  }
+  return true;
+}
+
+/** The branch no gate takes (a gate that does not pass throws). */
+export function never(): unknown {
+  return null;
+}
+
+/** Where one wrapped step starts and ends in the text. */
+interface Step {
+  start: number;
+  end: number;
+}
+
+/** The comprehension steps of the AST: the node after the iteration variable of each macro call. */
+function comprehensionSteps(root: unknown): Step[] {
+  const found: Step[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (!isNode(value)) return;
+    const args = value.args;
+    if (value.op === "rcall" && Array.isArray(args) && MACROS.has(args[0] as string)) {
+      const list = args[2] as unknown[];
+      const variable = list[0];
+      const step = list[1];
+      if (
+        Array.isArray(list) &&
+        (list.length === 2 || list.length === 3) &&
+        isNode(variable) &&
+        variable.op === "id"
+      )
+        found.push(placed(step));
+    }
+    visit(args);
+  };
+  visit(root);
+  return found;
+}
+
+function placed(node: unknown): Step {
+  const { start, end } = (node ?? {}) as AstNode;
+  if (typeof start !== "number" || typeof end !== "number" || end < start)
+    throw new Error("a comprehension's step could not be placed in the expression");
+  return { start, end };
+}
+
+/** The text with every comprehension step gated, and where each of its offsets was before. */
+export interface CountedText {
+  text: string;
+  /** An offset in `text` as the offset in the text before (errors point there). */
+  before(offset: number): number;
+  /** How many steps are gated (0: the text is unchanged). */
+  count: number;
+}
+
+/** Gates each comprehension step of `root` (parsed from `text`). */
+export function countSteps(root: unknown, text: string): CountedText {
+  const steps = comprehensionSteps(root);
+  if (steps.length === 0) return { text, before: (offset) => offset, count: 0 };
+  // Each insertion: at which offset of the text, and what.
+  const inserts: { at: number; what: string }[] = [];
+  for (const step of steps) {
+    inserts.push({ at: step.start, what: OPEN });
+    inserts.push({ at: step.end, what: CLOSE });
+  }
+  // By offset; at one offset, a step's end before the next one's start.
+  const rank = (what: string) => (what === CLOSE ? 0 : 1);
+  inserts.sort((a, b) => a.at - b.at || rank(a.what) - rank(b.what));
+  let out = "";
+  const map: number[] = [];
+  let from = 0;
+  for (const { at, what } of inserts) {
+    for (let index = from; index < at; index++) map.push(index);
+    out += text.slice(from, at);
+    for (let index = 0; index < what.length; index++) map.push(at);
+    out += what;
+    from = at;
+  }
+  for (let index = from; index <= text.length; index++) map.push(index);
+  out += text.slice(from);
+  return { text: out, before: (offset) => map[offset] ?? text.length, count: steps.length };
+}
