@@ -636,6 +636,21 @@ describe("an expression's step budget", () => {
     expect(compileExpression("[1, 2, 3].map(x, x * 2)[2] == 6")({})).toBe(true);
   });
 
+  it("gates a step that opens or closes with a parenthesis (the engine places it inside them)", () => {
+    const items = { args: { items: [1, 2, 3], names: ["a", "b"] } };
+    for (const [expr, expected] of [
+      ["args.items.all(x, not (x > 5))", true],
+      ["args.items.all(x, !(x > 5) && !(x < 0))", true],
+      ['args.names.exists(n, n not in ["a", "b"])', false],
+      ["args.items.exists(x, (x > 2) || (x < 0))", true],
+      ["args.items.map(x, (x > 1), x * 2) == [4, 6]", true],
+      ["args.items.filter(x, !(x == 2) // not two\n).size() == 2", true],
+      ["args.items.exists_one(x, ((x == 2)),)", true],
+    ] as const) {
+      expect(compileExpression(expr)(items), expr).toBe(expected);
+    }
+  });
+
   it("points errors into what was written, and the gate's functions are not for expressions", () => {
     const error = evaluationError(() =>
       compileExpression('args.items.all(x, x.size() > 0) and args.n + "x" == "y"')({

@@ -78,10 +78,17 @@ export function never(): unknown {
 interface Step {
   start: number;
   end: number;
+  /** Where the engine's node of the step starts (errors of the gated step point there). */
+  node: number;
 }
 
-/** The comprehension steps of the AST: the node after the iteration variable of each macro call. */
-function comprehensionSteps(root: unknown): Step[] {
+/**
+ * The comprehension steps of the AST: the argument after the iteration variable of each
+ * macro call, as written. The engine's node of a step leaves out the parentheses around
+ * its first or last operand (`!(x > 5)` ends at `5`), so a step is placed by the commas
+ * around it instead: from the comma after the variable to the comma or the call's `)` after it.
+ */
+function comprehensionSteps(root: unknown, text: string): Step[] {
   const found: Step[] = [];
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
@@ -100,7 +107,7 @@ function comprehensionSteps(root: unknown): Step[] {
         isNode(variable) &&
         variable.op === "id"
       )
-        found.push(placed(step));
+        found.push(placed(text, variable, step, value));
     }
     visit(args);
   };
@@ -108,11 +115,40 @@ function comprehensionSteps(root: unknown): Step[] {
   return found;
 }
 
-function placed(node: unknown): Step {
-  const { start, end } = (node ?? {}) as AstNode;
-  if (typeof start !== "number" || typeof end !== "number" || end < start)
-    throw new Error("a comprehension's step could not be placed in the expression");
-  return { start, end };
+/** Where the step after `variable` in `call` starts and ends in `text`. */
+function placed(text: string, variable: AstNode, step: unknown, call: AstNode): Step {
+  const { start, end } = (step ?? {}) as AstNode;
+  const close = (call.end ?? 0) - 1; // the call's `)`
+  if (
+    typeof variable.end !== "number" ||
+    typeof start !== "number" ||
+    typeof end !== "number" ||
+    text[close] !== ")"
+  )
+    throw new Error(unplaced);
+  const comma = past(text, variable.end, close);
+  const after = past(text, end, close);
+  if (text[comma] !== "," || !(text[after] === "," || after === close) || after < comma)
+    throw new Error(unplaced);
+  return { start: comma + 1, end: after, node: start };
+}
+
+const unplaced = "a comprehension's step could not be placed in the expression";
+
+/**
+ * The offset of the first character from `from` on that is not blank, in a `//` comment or a
+ * `)` (the closing parentheses a node leaves out), stopping at `close`.
+ */
+function past(text: string, from: number, close: number): number {
+  let at = from;
+  while (at < close) {
+    if (text.startsWith("//", at)) {
+      const newline = text.indexOf("\n", at);
+      at = newline === -1 ? close : newline + 1;
+    } else if (" \t\n\r)".includes(text[at]!)) at++;
+    else break;
+  }
+  return at;
 }
 
 /** The text with every comprehension step gated, and where each of its offsets was before. */
@@ -126,13 +162,13 @@ export interface CountedText {
 
 /** Gates each comprehension step of `root` (parsed from `text`). */
 export function countSteps(root: unknown, text: string): CountedText {
-  const steps = comprehensionSteps(root);
+  const steps = comprehensionSteps(root, text);
   if (steps.length === 0) return { text, before: (offset) => offset, count: 0 };
   // Each insertion: at which offset of the text, and what.
-  const inserts: { at: number; what: string }[] = [];
+  const inserts: { at: number; what: string; origin: number }[] = [];
   for (const step of steps) {
-    inserts.push({ at: step.start, what: OPEN });
-    inserts.push({ at: step.end, what: CLOSE });
+    inserts.push({ at: step.start, what: OPEN, origin: step.node });
+    inserts.push({ at: step.end, what: CLOSE, origin: step.end });
   }
   // By offset; at one offset, a step's end before the next one's start.
   const rank = (what: string) => (what === CLOSE ? 0 : 1);
@@ -140,10 +176,10 @@ export function countSteps(root: unknown, text: string): CountedText {
   let out = "";
   const map: number[] = [];
   let from = 0;
-  for (const { at, what } of inserts) {
+  for (const { at, what, origin } of inserts) {
     for (let index = from; index < at; index++) map.push(index);
     out += text.slice(from, at);
-    for (let index = 0; index < what.length; index++) map.push(at);
+    for (let index = 0; index < what.length; index++) map.push(origin);
     out += what;
     from = at;
   }
