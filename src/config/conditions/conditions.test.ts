@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Evaluation } from "../evaluation.js";
 import {
   modelErrorEvaluation,
@@ -11,6 +11,7 @@ import { compileExpression, ExpressionError } from "./expression.js";
 import { CONDITIONS, compileCondition, conditionTypes } from "./index.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { shortCircuit } from "./short-circuit.js";
+import { passGate, resetSteps } from "./step-budget.js";
 
 const compile = (value: unknown): Predicate => compileCondition(value, ["condition"]);
 const check = async (value: unknown, evaluation: Evaluation = testEvaluation()) => compile(value)(evaluation);
@@ -634,6 +635,26 @@ describe("an expression's step budget", () => {
     );
     expect(linear({ args: { files } })).toBe(true);
     expect(compileExpression("[1, 2, 3].map(x, x * 2)[2] == 6")({})).toBe(true);
+  });
+
+  it("times every step from the first: a slow step costs the budget at most one step more", () => {
+    // A step that scans a long list the model sent may take 100 ms: 16 steps between two
+    // looks at the clock, and 16 more before the first, let such steps run for seconds.
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      resetSteps();
+      let passed = 0;
+      expect(() => {
+        for (;;) {
+          passGate();
+          passed++;
+          vi.advanceTimersByTime(300);
+        }
+      }).toThrow("evaluation stopped after 1000 ms");
+      expect(passed).toBe(4); // at 0, 300, 600 and 900 ms; not at 1,200
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("gates a step that opens or closes with a parenthesis (the engine places it inside them)", () => {
