@@ -11,7 +11,7 @@ import { compileExpression, ExpressionError } from "./expression.js";
 import { CONDITIONS, compileCondition, conditionTypes } from "./index.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { shortCircuit } from "./short-circuit.js";
-import { passGate, resetSteps } from "./step-budget.js";
+import { budgetSpent, passGate, resetSteps } from "./step-budget.js";
 
 const compile = (value: unknown): Predicate => compileCondition(value, ["condition"]);
 const check = async (value: unknown, evaluation: Evaluation = testEvaluation()) => compile(value)(evaluation);
@@ -622,6 +622,19 @@ describe("an expression's step budget", () => {
     expect(twice({ args: { paths: ["a", "b"] } })).toBe(false);
   });
 
+  it("fails once the budget is spent, whatever the rest of the expression answers", () => {
+    // `|| true` would absorb the comprehension's error; past the budget nothing answers.
+    const absorbed = compileExpression(
+      "args.paths.exists(p, args.paths.filter(q, q == p).size() > 1) || args.paths.size() > 0",
+    );
+    expect(evaluationError(() => absorbed({ args: { paths } })).detail).toContain(
+      "evaluation stopped after 1,000,000 comprehension steps",
+    );
+    // Nested quantifiers end at their next step (the outer one over 3,000 paths, too).
+    const nested = compileExpression("args.paths.all(p, !args.paths.exists(q, q == p + 'x'))");
+    expect(evaluationError(() => nested({ args: { paths } })).detail).toContain("evaluation stopped");
+  });
+
   it("decides on whole steps: an answer found before the budget is spent stands", () => {
     // The first path is given twice: the first outer step (3,000 inner steps) decides.
     const twice = compileExpression("args.paths.exists(p, args.paths.filter(q, q == p).size() > 1)");
@@ -644,14 +657,12 @@ describe("an expression's step budget", () => {
     try {
       resetSteps();
       let passed = 0;
-      expect(() => {
-        for (;;) {
-          passGate();
-          passed++;
-          vi.advanceTimersByTime(300);
-        }
-      }).toThrow("evaluation stopped after 1000 ms");
+      while (passGate()) {
+        passed++;
+        vi.advanceTimersByTime(300);
+      }
       expect(passed).toBe(4); // at 0, 300, 600 and 900 ms; not at 1,200
+      expect(budgetSpent()?.message).toContain("evaluation stopped after 1000 ms");
     } finally {
       vi.useRealTimers();
     }

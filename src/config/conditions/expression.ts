@@ -26,7 +26,15 @@ import {
   renameMatchesCalls,
 } from "./linear-matches.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
-import { countSteps, GATE_FUNCTION, NEVER_FUNCTION, never, passGate, resetSteps } from "./step-budget.js";
+import {
+  budgetSpent,
+  countSteps,
+  GATE_FUNCTION,
+  NEVER_FUNCTION,
+  never,
+  passGate,
+  resetSteps,
+} from "./step-budget.js";
 import { toCelValue } from "./to-cel-value.js";
 
 export { ExpressionError };
@@ -150,11 +158,16 @@ export function compileExpression(expr: string, options: CompileExpressionOption
       if (value !== undefined) context[name] = convert(value, variables[name]);
     }
     resetSteps();
+    let result: unknown;
     try {
-      return evaluate(context);
+      result = evaluate(context);
     } catch (error) {
-      throw failure("evaluate", error);
+      throw failure("evaluate", budgetSpent() ?? error);
     }
+    // Past the budget, closed gates answered to end their comprehensions: not a decision.
+    const spent = budgetSpent();
+    if (spent) throw failure("evaluate", spent);
+    return result;
   };
 }
 

@@ -10,11 +10,12 @@
  * text, by a gate it must pass first, `(hookwiseGate() ? (step) : hookwiseNever())`: an
  * evaluation may take `MAX_STEPS` steps, and may run `MAX_MS` from its first step (a step that
  * is itself costly, a scan of a long text in each of many steps, is caught by the clock).
- * Past either, every gate throws before its step runs — the engine goes on to the next item
- * of each comprehension under way (it keeps an item's error in case a later item decides)
- * but runs none of them — so the evaluation fails at once, and a guard that fails, fails
- * closed. No item decides after the budget is spent: what decided before did so on whole
- * steps. Positions in errors still point into what was written.
+ * Past either, every gate closes before its step runs: a closed `all` answers false and a
+ * closed `exists` true, which ends each at once, and the other comprehensions fail — so every
+ * comprehension under way ends at its next item, and the evaluation then fails with the
+ * budget's error whatever it answered (a guard that fails, fails closed). No answer stands
+ * after the budget is spent: what decided before did so on whole steps. Positions in errors
+ * still point into what was written.
  */
 import { type AstNode, isNode } from "./cel-ast.js";
 
@@ -22,19 +23,28 @@ import { type AstNode, isNode } from "./cel-ast.js";
 export const GATE_FUNCTION = "hookwiseGate";
 export const NEVER_FUNCTION = "hookwiseNever";
 const OPEN = `(${GATE_FUNCTION}() ? (`;
-const CLOSE = `) : ${NEVER_FUNCTION}())`;
+/**
+ * After each step: what a closed gate answers instead. An `all` answers false and an `exists`
+ * true, which ends them at once (the evaluation fails after, whatever it answers: see
+ * `budgetSpent`); the others fail their comprehension, which ends it.
+ */
+const CLOSES: Readonly<Record<string, string>> = {
+  all: ") : false)",
+  exists: ") : true)",
+  exists_one: `) : ${NEVER_FUNCTION}())`,
+  map: `) : ${NEVER_FUNCTION}())`,
+  filter: `) : ${NEVER_FUNCTION}())`,
+};
 export const MAX_STEPS = 1_000_000;
 export const MAX_MS = 1000;
 
-const MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
-
-/** Thrown by a step past the budget (its evaluation fails with this message). */
+/** The error of an evaluation past the budget (it fails with this message). */
 export class StepBudgetError extends Error {}
 
 /** The steps of the evaluation under way (evaluations are synchronous: one at a time). */
 let steps = 0;
 let deadline = 0;
-/** Once the budget is spent: the error every later gate throws (made once: no stack per item). */
+/** Once the budget is spent: the error the evaluation fails with. */
 let spent: StepBudgetError | undefined;
 
 /** Before each evaluation: a new budget. */
@@ -44,15 +54,19 @@ export function resetSteps(): void {
   spent = undefined;
 }
 
-/** The gate: true, or a throw once the budget is spent. */
+/**
+ * The gate: true, or false once the budget is spent. It never throws: a quantifier keeps an
+ * item's error and goes on to the next item, and a throw at each item of a long list costs
+ * ~2 µs (seconds over the million items of a few MB of arguments).
+ */
 export function passGate(): boolean {
-  if (spent) throw spent;
+  if (spent) return false;
   steps++;
   if (steps > MAX_STEPS) {
     spent = new StepBudgetError(
       `evaluation stopped after ${MAX_STEPS.toLocaleString("en-US")} comprehension steps (all, exists, exists_one, map, filter); a comprehension inside another over the same list costs the square of its length: compare with a map or a set of values, or check size() first`,
     );
-    throw spent;
+    return false;
   }
   // The clock at every step, from the first: a step may scan a list the model sent (100 ms
   // for a million items), and steps between two looks, or before the first, would each run
@@ -63,14 +77,22 @@ export function passGate(): boolean {
     spent = new StepBudgetError(
       `evaluation stopped after ${MAX_MS} ms in its comprehensions (all, exists, exists_one, map, filter): each step scans data the model chose; check size() first`,
     );
-    throw spent;
+    return false;
   }
   return true;
 }
 
-/** The branch no gate takes (a gate that does not pass throws). */
+/** The branch of a closed gate of `exists_one`, `map` and `filter`: their comprehension fails. */
 export function never(): unknown {
-  return null;
+  throw spent ?? new StepBudgetError("a comprehension step ran without its gate");
+}
+
+/**
+ * Once the budget is spent: the error the evaluation fails with, whatever it answered or
+ * threw (the answers of closed gates decide nothing, and `|| true` does not absorb it).
+ */
+export function budgetSpent(): StepBudgetError | undefined {
+  return spent;
 }
 
 /** Where one wrapped step starts and ends in the text. */
@@ -79,6 +101,8 @@ interface Step {
   end: number;
   /** Where the engine's node of the step starts (errors of the gated step point there). */
   node: number;
+  /** The text after the step (`CLOSES`). */
+  close: string;
 }
 
 /**
@@ -96,7 +120,7 @@ function comprehensionSteps(root: unknown, text: string): Step[] {
     }
     if (!isNode(value)) return;
     const args = value.args;
-    if (value.op === "rcall" && Array.isArray(args) && MACROS.has(args[0] as string)) {
+    if (value.op === "rcall" && Array.isArray(args) && Object.hasOwn(CLOSES, args[0] as string)) {
       const list = args[2] as unknown[];
       const variable = list[0];
       const step = list[1];
@@ -106,7 +130,7 @@ function comprehensionSteps(root: unknown, text: string): Step[] {
         isNode(variable) &&
         variable.op === "id"
       )
-        found.push(placed(text, variable, step, value));
+        found.push({ ...placed(text, variable, step, value), close: CLOSES[args[0] as string]! });
     }
     visit(args);
   };
@@ -115,7 +139,7 @@ function comprehensionSteps(root: unknown, text: string): Step[] {
 }
 
 /** Where the step after `variable` in `call` starts and ends in `text`. */
-function placed(text: string, variable: AstNode, step: unknown, call: AstNode): Step {
+function placed(text: string, variable: AstNode, step: unknown, call: AstNode): Omit<Step, "close"> {
   const { start, end } = (step ?? {}) as AstNode;
   const close = (call.end ?? 0) - 1; // the call's `)`
   if (
@@ -164,14 +188,13 @@ export function countSteps(root: unknown, text: string): CountedText {
   const steps = comprehensionSteps(root, text);
   if (steps.length === 0) return { text, before: (offset) => offset, count: 0 };
   // Each insertion: at which offset of the text, and what.
-  const inserts: { at: number; what: string; origin: number }[] = [];
+  const inserts: { at: number; what: string; origin: number; rank: number }[] = [];
   for (const step of steps) {
-    inserts.push({ at: step.start, what: OPEN, origin: step.node });
-    inserts.push({ at: step.end, what: CLOSE, origin: step.end });
+    inserts.push({ at: step.start, what: OPEN, origin: step.node, rank: 1 });
+    inserts.push({ at: step.end, what: step.close, origin: step.end, rank: 0 });
   }
   // By offset; at one offset, a step's end before the next one's start.
-  const rank = (what: string) => (what === CLOSE ? 0 : 1);
-  inserts.sort((a, b) => a.at - b.at || rank(a.what) - rank(b.what));
+  inserts.sort((a, b) => a.at - b.at || a.rank - b.rank);
   let out = "";
   const map: number[] = [];
   let from = 0;
