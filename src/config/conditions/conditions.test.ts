@@ -697,6 +697,35 @@ describe("an expression's step budget", () => {
   });
 });
 
+describe("lastIndexOf on a text and a search the model chose", () => {
+  it("searches in linear time (the native backward search takes the text's length times the search's)", () => {
+    const last = compileExpression("args.text.lastIndexOf(args.needle)", { boolean: false });
+    // 400,000 characters and a 200,001-character search that almost matches everywhere:
+    // about 15 s of a blocked process on the native search.
+    const text = "a".repeat(400_000);
+    expect(last({ args: { text, needle: `${"a".repeat(200_000)}b` } })).toBe(-1n);
+    expect(last({ args: { text: `${text}b${text}`, needle: `${"a".repeat(200_000)}b` } })).toBe(200_000n);
+  });
+
+  it("answers as CEL's lastIndexOf does, a start index included", () => {
+    const long = "x".repeat(40);
+    const cases: [string, unknown][] = [
+      ['"hello".lastIndexOf("l")', 3n],
+      ['"hello".lastIndexOf("l", 2)', 2n],
+      ['"hello".lastIndexOf("", 1)', 1n],
+      [`"${long}y${long}".lastIndexOf("${long}")`, 41n],
+      [`"${long}y${long}".lastIndexOf("${long}", 40)`, 0n],
+      [`"${long}".lastIndexOf("${long}y")`, -1n],
+    ];
+    for (const [expr, expected] of cases)
+      expect(compileExpression(expr, { boolean: false })({})).toBe(expected);
+    expect(() => compileExpression('"hello".lastIndexOf("l", 9) == 1')({})).toThrow(
+      "string.lastIndexOf(search, fromIndex): fromIndex out of range",
+    );
+    expect(() => compileExpression('"x".lastIndexLn("x") == 0')).toThrow("unknown function lastIndexLn()");
+  });
+});
+
 describe("rewritePythonOperators", () => {
   const rewrite = (source: string) => rewritePythonOperators(source).text;
 

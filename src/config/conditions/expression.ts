@@ -18,6 +18,7 @@ import { z } from "../../deps/zod.js";
 import type { Evaluation } from "../evaluation.js";
 import { defineCondition } from "./condition-module.js";
 import { ExpressionError } from "./expression-error.js";
+import { LAST_INDEX, LINEAR_LAST_INDEX, lastIndexFrom, lastIndexLinear } from "./linear-last-index.js";
 import {
   checkMatchesPattern,
   LINEAR_MATCHES,
@@ -82,6 +83,11 @@ function environmentFor(variables: Readonly<Record<string, CelVariableType>>): E
     environment.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
       linearRegExp(pattern).test(text),
     );
+    // `lastIndexOf` in linear time (linear-last-index.ts): onLinearEngine renames it.
+    environment.registerFunction(`string.${LINEAR_LAST_INDEX}(string): int`, (text: string, search: string) =>
+      BigInt(lastIndexLinear(text, search)),
+    );
+    environment.registerFunction(`string.${LINEAR_LAST_INDEX}(string, int): int`, lastIndexFrom);
     // The gate of each comprehension step (step-budget.ts): compileExpression puts them there.
     environment.registerFunction(`${GATE_FUNCTION}(): bool`, passGate);
     environment.registerFunction(`${NEVER_FUNCTION}(): dyn`, never);
@@ -111,7 +117,7 @@ function identifiers(node: unknown, found: Set<string>): Set<string> {
 function summary(error: unknown): string {
   const cel = error as { summary?: unknown; message?: unknown };
   const text = typeof cel.summary === "string" ? cel.summary : String(cel.message ?? error).split("\n")[0]!;
-  return text.replaceAll(LINEAR_MATCHES, "matches");
+  return text.replaceAll(LINEAR_MATCHES, "matches").replaceAll(LINEAR_LAST_INDEX, LAST_INDEX);
 }
 
 /** Compiles CEL (Python `and` / `or` / `not` accepted); throws an ExpressionError when malformed. */
@@ -226,8 +232,9 @@ function withCountedSteps(
 }
 
 /**
- * The expression with its `matches` calls on the linear-time engine; each pattern a string
- * literal the engine runs, or a load error at the pattern.
+ * The expression with its `matches` calls on the linear-time engine (each pattern a string
+ * literal the engine runs, or a load error at the pattern) and its `lastIndexOf` calls on a
+ * linear search.
  */
 function onLinearEngine(
   parsed: ReturnType<Environment["parse"]>,
@@ -236,16 +243,20 @@ function onLinearEngine(
   refuse: (offset: number | undefined, detail: string, cause?: unknown) => ExpressionError,
 ): { parsed: ReturnType<Environment["parse"]>; text: string } {
   let calls: ReturnType<typeof matchesCalls>;
+  let lastIndexCalls: ReturnType<typeof matchesCalls>;
   try {
-    // The renamed function is hookwise's own: written by hand it would skip the checks below.
-    const own = matchesCalls(parsed.ast, text, LINEAR_MATCHES)[0];
-    if (own) throw refuse(own.nameOffset, `unknown function ${LINEAR_MATCHES}()`);
+    // The renamed functions are hookwise's own: written by hand they would skip the checks below.
+    for (const name of [LINEAR_MATCHES, LINEAR_LAST_INDEX]) {
+      const own = matchesCalls(parsed.ast, text, name)[0];
+      if (own) throw refuse(own.nameOffset, `unknown function ${name}()`);
+    }
     calls = matchesCalls(parsed.ast, text);
+    lastIndexCalls = matchesCalls(parsed.ast, text, LAST_INDEX);
   } catch (error) {
     if (ExpressionError.isInstance(error)) throw error;
     throw refuse(undefined, (error as Error).message, error);
   }
-  if (calls.length === 0) return { parsed, text };
+  if (calls.length === 0 && lastIndexCalls.length === 0) return { parsed, text };
   for (const call of calls) {
     try {
       checkMatchesPattern(call);
@@ -253,7 +264,12 @@ function onLinearEngine(
       throw refuse(call.pattern.start, (error as Error).message, error);
     }
   }
-  const renamedText = renameMatchesCalls(text, calls);
+  const renamedText = renameMatchesCalls(
+    renameMatchesCalls(text, calls),
+    lastIndexCalls,
+    LAST_INDEX,
+    LINEAR_LAST_INDEX,
+  );
   let renamed: ReturnType<Environment["parse"]>;
   try {
     renamed = environmentFor(variables).parse(renamedText);
@@ -263,14 +279,15 @@ function onLinearEngine(
   const checked = renamed.check();
   if (!checked.valid) throw refuse(undefined, summary(checked.error), checked.error);
   // Every call moved (a comment that names matches() between its parentheses would not).
-  const left = (() => {
+  const left = (name: string) => {
     try {
-      return matchesCalls(renamed.ast, renamedText).length;
+      return matchesCalls(renamed.ast, renamedText, name).length;
     } catch {
       return 1;
     }
-  })();
-  if (left > 0) throw refuse(undefined, "matches() could not be placed in the expression");
+  };
+  for (const name of ["matches", LAST_INDEX])
+    if (left(name) > 0) throw refuse(undefined, `${name}() could not be placed in the expression`);
   return { parsed: renamed, text: renamedText };
 }
 

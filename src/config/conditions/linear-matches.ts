@@ -56,11 +56,16 @@ export function matchesCalls(root: unknown, text: string, name = NAME): MatchesC
   return found;
 }
 
-/** The text with each call's name replaced by LINEAR_MATCHES. */
-export function renameMatchesCalls(text: string, calls: readonly MatchesCall[]): string {
+/** The text with each call's name (`from`) replaced by `to`, a name of the same length. */
+export function renameMatchesCalls(
+  text: string,
+  calls: readonly MatchesCall[],
+  from = NAME,
+  to = LINEAR_MATCHES,
+): string {
   let out = text;
   for (const { nameOffset } of calls) {
-    out = out.slice(0, nameOffset) + LINEAR_MATCHES + out.slice(nameOffset + NAME.length);
+    out = out.slice(0, nameOffset) + to + out.slice(nameOffset + from.length);
   }
   return out;
 }
