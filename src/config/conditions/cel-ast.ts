@@ -10,3 +10,14 @@ export interface AstNode {
 export function isNode(value: unknown): value is AstNode {
   return typeof value === "object" && value !== null && typeof (value as AstNode).op === "string";
 }
+
+/** Calls `visit` on every node of the AST, parents before their children. */
+export function forEachNode(root: unknown, visit: (node: AstNode) => void): void {
+  if (Array.isArray(root)) {
+    for (const item of root) forEachNode(item, visit);
+    return;
+  }
+  if (!isNode(root)) return;
+  visit(root);
+  forEachNode(root.args, visit);
+}

@@ -16,6 +16,7 @@ import type { Environment } from "@marcbachmann/cel-js";
 import { lazy, loadPackage } from "../../deps/load-package.js";
 import { z } from "../../deps/zod.js";
 import type { Evaluation } from "../evaluation.js";
+import { forEachNode } from "./cel-ast.js";
 import { defineCondition } from "./condition-module.js";
 import { ExpressionError } from "./expression-error.js";
 import { LAST_INDEX, LINEAR_LAST_INDEX, lastIndexFrom, lastIndexLinear } from "./linear-last-index.js";
@@ -103,14 +104,10 @@ function convert(value: unknown, type: CelVariableType | undefined): unknown {
 }
 
 /** Identifiers the AST names (variables, and macro locals, which are filtered out later). */
-function identifiers(node: unknown, found: Set<string>): Set<string> {
-  if (Array.isArray(node)) {
-    for (const item of node) identifiers(item, found);
-  } else if (node && typeof node === "object" && "op" in node) {
-    const { op, args } = node as { op: string; args: unknown };
-    if (op === "id" && typeof args === "string") found.add(args);
-    else identifiers(args, found);
-  }
+function identifiers(root: unknown, found: Set<string>): Set<string> {
+  forEachNode(root, (node) => {
+    if (node.op === "id" && typeof node.args === "string") found.add(node.args);
+  });
   return found;
 }
 
@@ -178,18 +175,13 @@ export function compileExpression(expr: string, options: CompileExpressionOption
 }
 
 /** Where the expression calls `name`, or undefined. */
-function ownCall(node: unknown, name: string): number | undefined {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      const at = ownCall(item, name);
-      if (at !== undefined) return at;
-    }
-    return undefined;
-  }
-  if (!node || typeof node !== "object" || !("op" in node)) return undefined;
-  const { op, args, start } = node as { op: string; args: unknown; start?: number };
-  if ((op === "call" || op === "rcall") && Array.isArray(args) && args[0] === name) return start ?? 0;
-  return ownCall(args, name);
+function ownCall(root: unknown, name: string): number | undefined {
+  let at: number | undefined;
+  forEachNode(root, (node) => {
+    if (at === undefined && (node.op === "call" || node.op === "rcall") && Array.isArray(node.args))
+      if (node.args[0] === name) at = node.start ?? 0;
+  });
+  return at;
 }
 
 /**

@@ -13,7 +13,7 @@
  * position (errors point into what the user wrote) stays where it was.
  */
 
-import { isNode } from "./cel-ast.js";
+import { forEachNode, isNode } from "./cel-ast.js";
 
 /** What `matches` is renamed to: as long as "matches", so offsets do not move. */
 export const LINEAR_MATCHES = "matchRE";
@@ -32,27 +32,20 @@ export interface MatchesCall {
  */
 export function matchesCalls(root: unknown, text: string, name = NAME): MatchesCall[] {
   const found: MatchesCall[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    if (!isNode(value)) return;
-    const args = value.args;
-    if ((value.op === "rcall" || value.op === "call") && Array.isArray(args) && args[0] === name) {
-      const method = value.op === "rcall";
+  forEachNode(root, (node) => {
+    const args = node.args;
+    if ((node.op === "rcall" || node.op === "call") && Array.isArray(args) && args[0] === name) {
+      const method = node.op === "rcall";
       const list = (method ? args[2] : args[1]) as unknown[];
       const first = list[0];
       const pattern = list[method ? 0 : 1];
       if (!isNode(first) || !isNode(pattern)) throw new Error(`${NAME}() takes a text and a pattern`);
-      const from = method ? (isNode(args[1]) ? (args[1].end ?? 0) : 0) : (value.start ?? 0);
+      const from = method ? (isNode(args[1]) ? (args[1].end ?? 0) : 0) : (node.start ?? 0);
       const at = text.lastIndexOf(name, first.start ?? text.length);
       if (at < from) throw new Error(`${NAME}() could not be placed in the expression`);
       found.push({ nameOffset: at, pattern });
     }
-    visit(args);
-  };
-  visit(root);
+  });
   return found;
 }
 

@@ -17,7 +17,7 @@
  * after the budget is spent: what decided before did so on whole steps. Positions in errors
  * still point into what was written.
  */
-import { type AstNode, isNode } from "./cel-ast.js";
+import { type AstNode, forEachNode, isNode } from "./cel-ast.js";
 
 /** The gate each step passes first, and the never-taken branch after it, in the rewritten text. */
 export const GATE_FUNCTION = "hookwiseGate";
@@ -113,28 +113,20 @@ interface Step {
  */
 function comprehensionSteps(root: unknown, text: string): Step[] {
   const found: Step[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    if (!isNode(value)) return;
-    const args = value.args;
-    if (value.op === "rcall" && Array.isArray(args) && Object.hasOwn(CLOSES, args[0] as string)) {
-      const list = args[2] as unknown[];
-      const variable = list[0];
-      const step = list[1];
-      if (
-        Array.isArray(list) &&
-        (list.length === 2 || list.length === 3) &&
-        isNode(variable) &&
-        variable.op === "id"
-      )
-        found.push({ ...placed(text, variable, step, value), close: CLOSES[args[0] as string]! });
-    }
-    visit(args);
-  };
-  visit(root);
+  forEachNode(root, (node) => {
+    const args = node.args;
+    if (node.op !== "rcall" || !Array.isArray(args) || !Object.hasOwn(CLOSES, args[0] as string)) return;
+    const list = args[2] as unknown[];
+    const variable = list[0];
+    const step = list[1];
+    if (
+      Array.isArray(list) &&
+      (list.length === 2 || list.length === 3) &&
+      isNode(variable) &&
+      variable.op === "id"
+    )
+      found.push({ ...placed(text, variable, step, node), close: CLOSES[args[0] as string]! });
+  });
   return found;
 }
 
