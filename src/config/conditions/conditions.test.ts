@@ -681,6 +681,36 @@ describe("an expression's step budget", () => {
     ] as const) {
       expect(compileExpression(expr)(items), expr).toBe(expected);
     }
+    // Gated, not only accepted: nested over 3,000 items, the same forms spend the budget.
+    const paths = { args: { items: Array.from({ length: 3000 }, (_, index) => index) } };
+    for (const expr of [
+      "args.items.all(x, not (args.items.exists(y, y == x + 5000)))",
+      "args.items.exists(x, (args.items.filter(y, (y > x)).size() < 0))",
+    ]) {
+      expect(evaluationError(() => compileExpression(expr)(paths)).detail, expr).toContain(
+        "evaluation stopped after 1,000,000 comprehension steps",
+      );
+    }
+  });
+
+  it("charges a map() step what it makes: a list handed on whole cannot be compared n × n for free", () => {
+    // 20,000 steps that each hand on the whole list: 400 million items for one `in` to compare.
+    const p = Array.from({ length: 20_000 }, (_, index) => index);
+    const q = [...p.slice(0, -1), -1];
+    for (const expr of [
+      "args.q in args.p.map(x, args.p)",
+      "args.p.map(x, args.p) == args.q.map(x, args.q)",
+      "args.q in args.p.map(x, true, args.p)",
+    ]) {
+      expect(evaluationError(() => compileExpression(expr)({ args: { p, q } })).detail, expr).toContain(
+        "evaluation stopped after 1,000,000 comprehension steps",
+      );
+    }
+    // What a step makes of its own item stays far below the budget.
+    expect(compileExpression("args.p.map(x, [x, x]).size() == 20000")({ args: { p } })).toBe(true);
+    expect(() => compileExpression("args.p.map(x, hookwiseSized(x)).size() > 0")).toThrow(
+      "unknown function hookwiseSized()",
+    );
   });
 
   it("points errors into what was written, and the gate's functions are not for expressions", () => {

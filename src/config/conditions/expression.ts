@@ -35,7 +35,9 @@ import {
   NEVER_FUNCTION,
   never,
   passGate,
+  passSized,
   resetSteps,
+  SIZED_FUNCTION,
 } from "./step-budget.js";
 import { toCelValue } from "./to-cel-value.js";
 
@@ -92,6 +94,7 @@ function environmentFor(variables: Readonly<Record<string, CelVariableType>>): E
     // The gate of each comprehension step (step-budget.ts): compileExpression puts them there.
     environment.registerFunction(`${GATE_FUNCTION}(): bool`, passGate);
     environment.registerFunction(`${NEVER_FUNCTION}(): dyn`, never);
+    environment.registerFunction(`${SIZED_FUNCTION}(dyn): dyn`, passSized);
     environments.set(variables, environment);
   }
   return environment;
@@ -196,7 +199,7 @@ function withCountedSteps(
   refuse: (offset: number | undefined, detail: string, cause?: unknown) => ExpressionError,
 ): { parsed: ReturnType<Environment["parse"]>; before: (offset: number) => number } {
   // The gate's functions are hookwise's own: not for an expression to call.
-  for (const name of [GATE_FUNCTION, NEVER_FUNCTION]) {
+  for (const name of [GATE_FUNCTION, NEVER_FUNCTION, SIZED_FUNCTION]) {
     const own = ownCall(parsed.ast, name);
     if (own !== undefined) throw refuse(own, `unknown function ${name}()`);
   }

@@ -39,10 +39,10 @@ export function matchesCalls(root: unknown, text: string, name = NAME): MatchesC
       const list = (method ? args[2] : args[1]) as unknown[];
       const first = list[0];
       const pattern = list[method ? 0 : 1];
-      if (!isNode(first) || !isNode(pattern)) throw new Error(`${NAME}() takes a text and a pattern`);
+      if (!isNode(first) || !isNode(pattern)) throw new Error(`${name}() takes a text and a pattern`);
       const from = method ? (isNode(args[1]) ? (args[1].end ?? 0) : 0) : (node.start ?? 0);
       const at = text.lastIndexOf(name, first.start ?? text.length);
-      if (at < from) throw new Error(`${NAME}() could not be placed in the expression`);
+      if (at < from) throw new Error(`${name}() could not be placed in the expression`);
       found.push({ nameOffset: at, pattern });
     }
   });

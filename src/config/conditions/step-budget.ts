@@ -22,7 +22,11 @@ import { type AstNode, forEachNode, isNode } from "./cel-ast.js";
 /** The gate each step passes first, and the never-taken branch after it, in the rewritten text. */
 export const GATE_FUNCTION = "hookwiseGate";
 export const NEVER_FUNCTION = "hookwiseNever";
+/** Charges what a `map` step made (see `passSized`). */
+export const SIZED_FUNCTION = "hookwiseSized";
 const OPEN = `(${GATE_FUNCTION}() ? (`;
+/** Before a `map` transform: the gate, then its result charged. */
+const OPEN_SIZED = `(${GATE_FUNCTION}() ? ${SIZED_FUNCTION}(`;
 /**
  * After each step: what a closed gate answers instead. An `all` answers false and an `exists`
  * true, which ends them at once (the evaluation fails after, whatever it answers: see
@@ -47,6 +51,12 @@ let deadline = 0;
 /** Once the budget is spent: the error the evaluation fails with. */
 let spent: StepBudgetError | undefined;
 
+function overBudget(): StepBudgetError {
+  return new StepBudgetError(
+    `evaluation stopped after ${MAX_STEPS.toLocaleString("en-US")} comprehension steps (all, exists, exists_one, map, filter; each item a comprehension visits, and each item of what a map() step makes, is one): a comprehension inside another over the same list costs the square of its length; check size() first, or bound the list in the tool's input schema (maxItems)`,
+  );
+}
+
 /** Before each evaluation: a new budget. */
 export function resetSteps(): void {
   steps = 0;
@@ -63,9 +73,7 @@ export function passGate(): boolean {
   if (spent) return false;
   steps++;
   if (steps > MAX_STEPS) {
-    spent = new StepBudgetError(
-      `evaluation stopped after ${MAX_STEPS.toLocaleString("en-US")} comprehension steps (all, exists, exists_one, map, filter); a comprehension inside another over the same list costs the square of its length: compare with a map or a set of values, or check size() first`,
-    );
+    spent = overBudget();
     return false;
   }
   // The clock at every step, from the first: a step may scan a list the model sent (100 ms
@@ -80,6 +88,25 @@ export function passGate(): boolean {
     return false;
   }
   return true;
+}
+
+/**
+ * A `map` step's result, charged its size: a list or a map one step per item, a text one per
+ * 64 characters. A step is cheap to take but may hand on the whole list the model sent
+ * (`args.p.map(x, args.p)`): n steps that make n × n items, which one `==` or `in` on the
+ * result then compares outside any gate. Charged, they spend the budget as the items made.
+ */
+export function passSized(value: unknown): unknown {
+  let size = 0;
+  if (Array.isArray(value)) size = value.length;
+  else if (value instanceof Map) size = value.size;
+  else if (typeof value === "string") size = value.length >>> 6;
+  else if (value !== null && typeof value === "object" && !(value instanceof Uint8Array))
+    size = Object.keys(value).length;
+  steps += size;
+  // Past the budget, the next gate closes (the evaluation fails after, see `budgetSpent`).
+  if (steps > MAX_STEPS && !spent) spent = overBudget();
+  return value;
 }
 
 /** The branch of a closed gate of `exists_one`, `map` and `filter`: their comprehension fails. */
@@ -101,7 +128,8 @@ interface Step {
   end: number;
   /** Where the engine's node of the step starts (errors of the gated step point there). */
   node: number;
-  /** The text after the step (`CLOSES`). */
+  /** The text before the step (`OPEN`, `OPEN_SIZED`, …) and after it (`CLOSES`, …). */
+  open: string;
   close: string;
 }
 
@@ -119,19 +147,22 @@ function comprehensionSteps(root: unknown, text: string): Step[] {
     const list = args[2] as unknown[];
     const variable = list[0];
     const step = list[1];
-    if (
-      Array.isArray(list) &&
-      (list.length === 2 || list.length === 3) &&
-      isNode(variable) &&
-      variable.op === "id"
-    )
-      found.push({ ...placed(text, variable, step, node), close: CLOSES[args[0] as string]! });
+    if (!Array.isArray(list) || !(list.length === 2 || list.length === 3) || !isNode(variable)) return;
+    if (variable.op !== "id") return;
+    const name = args[0] as string;
+    const close = CLOSES[name]!;
+    // A map's transform is charged what it makes: the step itself (map(x, t)), or the
+    // transform after the filter (map(x, f, t)), which runs only once its filter's gate passed.
+    const sized = name === "map" && list.length === 2;
+    found.push({ ...placed(text, variable, step, node), open: sized ? OPEN_SIZED : OPEN, close });
+    if (name === "map" && list.length === 3 && isNode(step))
+      found.push({ ...placed(text, step, list[2], node), open: `${SIZED_FUNCTION}(`, close: ")" });
   });
   return found;
 }
 
 /** Where the step after `variable` in `call` starts and ends in `text`. */
-function placed(text: string, variable: AstNode, step: unknown, call: AstNode): Omit<Step, "close"> {
+function placed(text: string, variable: AstNode, step: unknown, call: AstNode): Omit<Step, "open" | "close"> {
   const { start, end } = (step ?? {}) as AstNode;
   const close = (call.end ?? 0) - 1; // the call's `)`
   if (
@@ -182,7 +213,7 @@ export function countSteps(root: unknown, text: string): CountedText {
   // Each insertion: at which offset of the text, and what.
   const inserts: { at: number; what: string; origin: number; rank: number }[] = [];
   for (const step of steps) {
-    inserts.push({ at: step.start, what: OPEN, origin: step.node, rank: 1 });
+    inserts.push({ at: step.start, what: step.open, origin: step.node, rank: 1 });
     inserts.push({ at: step.end, what: step.close, origin: step.end, rank: 0 });
   }
   // By offset; at one offset, a step's end before the next one's start.
