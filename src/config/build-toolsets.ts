@@ -181,38 +181,59 @@ export async function buildToolset(
 
 /**
  * Builds every toolset; when one fails, the ones already built are closed (no MCP server
- * is left running behind a config that did not load) and the first error is thrown.
+ * is left running behind a config that did not load) and the failures are thrown together.
  */
 export async function buildToolsets(
   entries: Readonly<Record<string, ToolsetEntry>>,
   baseDir: string,
   context: ToolsetContext = {},
 ): Promise<BuiltToolset[]> {
+  const names = Object.keys(entries);
   const settled = await Promise.allSettled(
     Object.entries(entries).map(([name, entry]) => buildToolset(name, entry, baseDir, context)),
   );
-  const failures = settled.flatMap((item) => (item.status === "rejected" ? [item.reason as unknown] : []));
+  const failures = settled.flatMap((item, index) =>
+    item.status === "rejected" ? [{ name: names[index]!, error: item.reason as unknown }] : [],
+  );
   if (failures.length === 0)
     return settled.map((item) => (item as PromiseFulfilledResult<BuiltToolset>).value);
   await Promise.allSettled(
     settled.flatMap((item) => (item.status === "fulfilled" ? [item.value.close()] : [])),
   );
-  throw joinedFailure(failures);
+  throw joinedFailure(failures, context.source);
 }
 
 /**
  * One toolset's failure as it is; several as one error that lists each, so a config with two
- * broken toolsets says so at once rather than one run at a time (config problems stay one
- * ConfigError of all their issues).
+ * broken toolsets says so at once rather than one run at a time. When one of them is a
+ * problem of the config (a ConfigError), all are issues of one ConfigError, each at its
+ * toolset's line and column. A failure that is no hookwise error (a bug) is thrown as it is.
  */
-function joinedFailure(failures: readonly unknown[]): unknown {
-  if (failures.length === 1) return failures[0];
-  if (failures.every((failure) => ConfigError.isInstance(failure)))
-    return new ConfigError(failures.flatMap((failure) => (failure as ConfigError).issues));
-  const lines = failures.map(
-    (failure) => `  ${failure instanceof Error ? failure.message : String(failure)}`,
-  );
+function joinedFailure(
+  failures: readonly { name: string; error: unknown }[],
+  source?: ConfigSource,
+): unknown {
+  if (failures.length === 1) return failures[0]!.error;
+  const bug = failures.find(({ error }) => !HookwiseError.isInstance(error));
+  if (bug) return bug.error;
+  if (source && failures.some(({ error }) => ConfigError.isInstance(error)))
+    return new ConfigError(
+      failures.flatMap(({ name, error }) => {
+        if (ConfigError.isInstance(error)) return error.issues;
+        const at = ["toolsets", name];
+        return [
+          {
+            severity: "error" as const,
+            file: source.file,
+            ...source.positionOf(at),
+            path: at,
+            message: (error as Error).message,
+          },
+        ];
+      }),
+    );
+  const lines = failures.map(({ error }) => `  ${(error as Error).message.replaceAll("\n", "\n  ")}`);
   return new HookwiseError(`${failures.length} toolsets could not start:\n${lines.join("\n")}`, {
-    cause: failures[0],
+    cause: new AggregateError(failures.map(({ error }) => error)),
   });
 }

@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { openResourceCount } from "../tools/open-resources.js";
+import { buildToolsets } from "./build-toolsets.js";
+import { ConfigError } from "./config-error.js";
 import { loadConfig } from "./load-config.js";
 import { recordingLogger } from "./test-evaluation.js";
 
@@ -132,6 +134,37 @@ toolsets:
     expect(error?.message).toContain('MCP server "tickets"');
     expect(error?.message).toContain('MCP server "billing"');
     await loaded.close();
+  });
+
+  it("a config problem among them keeps them all one ConfigError, each at its toolset's line", async () => {
+    const source = {
+      file: "hookwise.yaml",
+      positionOf: (path: readonly unknown[]) => ({ line: path.length, column: 3 }),
+    };
+    const error = await buildToolsets(
+      {
+        tickets: { kind: "mcp", command: process.execPath, args: ["-e", "process.exit(3)"] },
+        billing: {
+          kind: "mcp",
+          command: process.execPath,
+          args: [MCP_SERVER],
+          env: { TOKEN: "${HOOKWISE_TEST_UNSET}" },
+        },
+      } as never,
+      dir,
+      { source },
+    ).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ConfigError.isInstance(error)).toBe(true);
+    const issues = (error as ConfigError).issues;
+    expect(issues.map((issue) => issue.path.join("."))).toEqual(
+      expect.arrayContaining(["toolsets.tickets", "toolsets.billing.env.TOKEN"]),
+    );
+    expect(issues.find((issue) => issue.path.join(".") === "toolsets.tickets")?.message).toContain(
+      'MCP server "tickets"',
+    );
   });
 });
 
