@@ -701,6 +701,7 @@ describe("an expression's step budget", () => {
       "args.q in args.p.map(x, args.p)",
       "args.p.map(x, args.p) == args.q.map(x, args.q)",
       "args.q in args.p.map(x, true, args.p)",
+      "[args.q] in args.p.map(x, [args.p])",
     ]) {
       expect(evaluationError(() => compileExpression(expr)({ args: { p, q } })).detail, expr).toContain(
         "evaluation stopped after 1,000,000 comprehension steps",

@@ -91,21 +91,36 @@ export function passGate(): boolean {
 }
 
 /**
- * A `map` step's result, charged its size: a list or a map one step per item, a text one per
- * 64 characters. A step is cheap to take but may hand on the whole list the model sent
- * (`args.p.map(x, args.p)`): n steps that make n × n items, which one `==` or `in` on the
- * result then compares outside any gate. Charged, they spend the budget as the items made.
+ * A `map` step's result, charged its size: each item of a list or a map at any depth is one
+ * step, and a text one per 64 characters. A step is cheap to take but may hand on the whole
+ * list the model sent (`args.p.map(x, args.p)`, or wrapped, `[args.p]`): n steps that make
+ * n × n items, which one `==` or `in` on the result then compares outside any gate. Charged,
+ * they spend the budget as the items made. The count stops where the budget ends, so
+ * counting costs no more than the budget.
  */
 export function passSized(value: unknown): unknown {
-  let size = 0;
-  if (Array.isArray(value)) size = value.length;
-  else if (value instanceof Map) size = value.size;
-  else if (typeof value === "string") size = value.length >>> 6;
-  else if (value !== null && typeof value === "object" && !(value instanceof Uint8Array))
-    size = Object.keys(value).length;
-  steps += size;
-  // Past the budget, the next gate closes (the evaluation fails after, see `budgetSpent`).
-  if (steps > MAX_STEPS && !spent) spent = overBudget();
+  if (spent) return value;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === "string") steps += item.length >>> 6;
+    else if (Array.isArray(item)) {
+      steps += item.length;
+      for (const inner of item) if (typeof inner === "object" && inner !== null) pending.push(inner);
+    } else if (item instanceof Map) {
+      steps += item.size;
+      for (const inner of item.values()) if (typeof inner === "object" && inner !== null) pending.push(inner);
+    } else if (item !== null && typeof item === "object" && !(item instanceof Uint8Array)) {
+      const values = Object.values(item);
+      steps += values.length;
+      for (const inner of values) if (typeof inner === "object" && inner !== null) pending.push(inner);
+    }
+    if (steps > MAX_STEPS) {
+      // The next gate closes (the evaluation fails after, see `budgetSpent`).
+      spent = overBudget();
+      break;
+    }
+  }
   return value;
 }
 
