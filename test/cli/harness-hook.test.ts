@@ -31,15 +31,19 @@ async function hook(
   harness: HarnessName,
   input: unknown,
 ): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: { line: (text) => void (stdout += `${text}\n`), write: (text) => void (stdout += text) },
-    stderr: { line: (text) => void (stderr += `${text}\n`), write: (text) => void (stderr += text) },
-    isTTY: false,
-  };
+  const out = { stdout: "", stderr: "" };
+  const printer = (key: "stdout" | "stderr") => ({
+    line: (text: string) => {
+      out[key] += `${text}\n`;
+    },
+    write: (text: string) => {
+      out[key] += text;
+    },
+  });
+  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
   const text = typeof input === "string" ? input : JSON.stringify(input);
   const code = await hookCommand(config, { harness }, io, Readable.from([Buffer.from(text)]));
+  const { stdout, stderr } = out;
   let json: unknown;
   try {
     json = stdout.trim() ? JSON.parse(stdout) : undefined;
