@@ -283,6 +283,29 @@ describe("hookwise hook for Codex CLI, Gemini CLI and Cursor", () => {
     expect(answer.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
   });
 
+  it("Codex: a rewrite also allows the call (Codex runs updatedInput only then)", async () => {
+    const { config } = project(`harness: codex
+runtime:
+  hooks:
+    - id: quiet
+      on: tool_call
+      condition: { type: tool_name, match: shell }
+      action: { type: transform_params, transformation: { set: { command: "npm test --silent" } } }
+`);
+    const answer = await hook(config, "codex", {
+      session_id: "c2",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      tool_use_id: "call_2",
+    });
+    expect(answer.json.hookSpecificOutput).toEqual({
+      hookEventName: "PreToolUse",
+      permissionDecision: "allow",
+      updatedInput: { command: "npm test --silent" },
+    });
+  });
+
   it("Gemini: BeforeTool deny and rewrite, AfterTool result rewrite", async () => {
     const { config } = project(`${GUARD}  hooks:
     - id: dry
