@@ -16,7 +16,7 @@ import { HookRunner } from "../hooks/hook-runner.js";
 import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
 import { Scratchpad } from "../hooks/scratchpad.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
-import { decidingPolicy, type Policy } from "../policy/policy.js";
+import { decidingPolicy, type Policy, policyDecisionOf } from "../policy/policy.js";
 import type { StateStore } from "../state/state-store.js";
 import { type HarnessTool, harnessTool } from "./harness-tools.js";
 import type { HarnessEvent, HarnessProtocol, HarnessVerdict } from "./types.js";
@@ -285,8 +285,16 @@ class HarnessRun {
 
   /** Whether a policy matched the call with `allow`, or a decide hook answered `allow` itself. */
   async explicitlyAllowed(payload: EventPayload<"tool_call">): Promise<boolean> {
-    const names = [payload.qualifiedName, payload.toolName];
-    const policy = await decidingPolicy(this.options.policies, names, payload.args);
+    // The policy hook keeps what it found; asked again only when it did not run.
+    const seen = policyDecisionOf(payload);
+    const policy =
+      seen !== undefined
+        ? seen
+        : await decidingPolicy(
+            this.options.policies,
+            [payload.qualifiedName, payload.toolName],
+            payload.args,
+          );
     if (policy?.decision === "allow") return true;
     return this.runner.events().some((entry) => entry.effect === "allow" && entry.hook !== "policy");
   }

@@ -36,13 +36,29 @@ function toolOf(spec: HarnessToolSpec | undefined, name: string, where: string):
   };
 }
 
+/** Each harness's tools made so far, by name: a tool's input schema is built once per process. */
+const made = new WeakMap<HarnessProtocol, Map<string, HarnessTool>>();
+/** Tools the harness does not declare (MCP) are kept up to this many per harness. */
+const MAX_MADE = 512;
+
 /** The tool an event names, known to the harness or not. */
 export function harnessTool(protocol: HarnessProtocol, name: string): HarnessTool {
-  return toolOf(
-    protocol.tools.find((spec) => spec.name === name),
-    name,
-    protocol.label,
-  );
+  let tools = made.get(protocol);
+  if (tools === undefined) {
+    tools = new Map();
+    made.set(protocol, tools);
+  }
+  let tool = tools.get(name);
+  if (tool === undefined) {
+    tool = toolOf(
+      protocol.tools.find((spec) => spec.name === name),
+      name,
+      protocol.label,
+    );
+    if (tools.size >= MAX_MADE) tools.delete(tools.keys().next().value!);
+    tools.set(name, tool);
+  }
+  return tool;
 }
 
 /** Every tool of the harnesses named, once per function name (what `validate` checks names against). */

@@ -132,8 +132,28 @@ export function decidingPolicy(
   names: readonly string[],
   args: unknown,
 ): Promise<Policy | undefined> {
-  return evaluatePolicies(orderPolicies(policies).map(compile), names, args);
+  let compiled = compiledLists.get(policies);
+  if (compiled === undefined) {
+    compiled = orderPolicies(policies).map(compile);
+    compiledLists.set(policies, compiled);
+  }
+  return evaluatePolicies(compiled, names, args);
 }
+
+/** The policy that decided each call the policy hook saw (null: none matched), by its payload. */
+const decisions = new WeakMap<object, Policy | null>();
+
+/**
+ * The policy that decided the call with this `tool_call` payload, as the policy hook found it
+ * (null: no policy matched, so the call was allowed by default); undefined when the policy
+ * hook did not see this payload (it did not run, or the payload is another object).
+ */
+export function policyDecisionOf(payload: object): Policy | null | undefined {
+  return decisions.get(payload);
+}
+
+/** Each list's policies compiled once (a list is read-only once given). */
+const compiledLists = new WeakMap<readonly Policy[], readonly CompiledPolicy[]>();
 
 function denyReason(item: Policy, toolName: string): string {
   return item.reason ?? `tool "${toolName}" is denied by policy (${item.decision} "${item.tool}")`;
@@ -160,6 +180,7 @@ export function compilePolicies(
     async handler(event) {
       const names = [event.qualifiedName, event.toolName];
       const decided = await evaluatePolicies(compiled, names, event.args);
+      decisions.set(event, decided ?? null);
       if (!decided || decided.decision === "allow") return flow.allow();
       if (decided.decision === "deny") return flow.deny(denyReason(decided, event.qualifiedName));
       // The handler (a human, often) runs in the approval step, not under this hook's timeout.

@@ -1,0 +1,146 @@
+/**
+ * bench/harness: what `hookwise hook` costs a coding-agent harness on every tool call.
+ *
+ * A PreToolUse round trip (stdin in, answer out, process gone) on a 50-rule config, side by
+ * side in one run with what any hook command costs: bare `node -e 0`, a `cat` hook (a shell
+ * that reads stdin and answers `{}`) and a Python hook that `json.load`s its stdin. Each is a
+ * fresh process per call, as the harness starts it; wall time, p50 and p95 over RUNS calls.
+ * hookwise runs as it ships (`dist/`, `bin/hookwise.js`), with its compile cache filled by a
+ * first call that is not counted (printed beside), as a user's first tool call fills theirs.
+ *
+ * Then the decision itself, in process: one PreToolUse event through the 50 rules (policies
+ * and hooks), µs per event, store in memory.
+ *
+ *   npm run bench:harness        (builds first)
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadHarnessHooks } from "../../src/config/load-harness-hooks.js";
+import { decideHarnessEvent } from "../../src/harnesses/decide-harness-event.js";
+import { HARNESSES } from "../../src/harnesses/protocols.js";
+import { MemoryStore } from "../../src/state/memory-store.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const RUNS = Number(process.env.HARNESS_RUNS ?? 30);
+const dir = mkdtempSync(join(tmpdir(), "hookwise-bench-harness-"));
+const cache = join(dir, "compile-cache");
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+
+/** 50 rules: 40 policies over the shell, file and MCP tools, 10 hooks with conditions. */
+function fiftyRules(): string {
+  const lines = ["harness: [claude, codex, gemini]", "runtime:", "  policies:"];
+  for (let index = 0; index < 20; index++)
+    lines.push(
+      `    - { decision: deny, tool: shell, when: 'args.command.contains("forbidden-${index}")', reason: "rule ${index}" }`,
+    );
+  for (let index = 0; index < 10; index++)
+    lines.push(`    - { decision: deny, tool: Read, when: 'args.file_path.endsWith(".secret${index}")' }`);
+  for (let index = 0; index < 10; index++)
+    lines.push(`    - { decision: ask_user, tool: "mcp__server${index}__*" }`);
+  lines.push("  hooks:");
+  for (let index = 0; index < 10; index++)
+    lines.push(
+      `    - { id: rule-${index}, on: tool_call, condition: { type: expression, expr: 'args.command.startsWith("blocked-${index}")' }, action: { type: gate } }`,
+    );
+  return `${lines.join("\n")}\n`;
+}
+
+const config = join(dir, "hookwise.yaml");
+writeFileSync(config, fiftyRules());
+const event = JSON.stringify({
+  session_id: "bench",
+  transcript_path: join(dir, "t.jsonl"),
+  cwd: dir,
+  permission_mode: "default",
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command: "ls -la", description: "list" },
+  tool_use_id: "toolu_bench",
+});
+
+function timed(command: string, args: string[]): number {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, args, {
+    input: event,
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NODE_COMPILE_CACHE: cache },
+  });
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+interface Row {
+  name: string;
+  p50: number;
+  p95: number;
+  first?: number;
+}
+
+function measure(name: string, command: string, args: string[]): Row {
+  const first = timed(command, args);
+  const samples: number[] = [];
+  for (let run = 0; run < RUNS; run++) samples.push(timed(command, args));
+  return { name, p50: percentile(samples, 50), p95: percentile(samples, 95), first };
+}
+
+const python = spawnSync("python3", ["-c", "0"]).status === 0;
+const rows: Row[] = [
+  measure("node -e 0", process.execPath, ["-e", "0"]),
+  measure("cat hook (sh: cat; echo {})", "sh", ["-c", "cat >/dev/null; echo '{}'"]),
+  ...(python
+    ? [
+        measure("python3 json.load hook", "python3", [
+          "-c",
+          "import json,sys; json.load(sys.stdin); print('{}')",
+        ]),
+      ]
+    : []),
+  measure("hookwise hook (dist, 50 rules)", process.execPath, [
+    join(ROOT, "bin", "hookwise.js"),
+    "hook",
+    config,
+    "--harness",
+    "claude",
+  ]),
+];
+
+// The decision alone: the config loaded once, one event through its 50 rules, µs per event.
+const hooks = await loadHarnessHooks(config, "claude", {
+  store: new MemoryStore(),
+  logger: { debug() {}, info() {}, warn() {}, error() {} },
+});
+const parsed = HARNESSES.claude.parse(JSON.parse(event));
+const options = {
+  protocol: HARNESSES.claude,
+  registry: hooks.registry,
+  policies: hooks.policies,
+  store: hooks.store,
+  log: { debug() {}, info() {}, warn() {}, error() {} },
+  runId: "bench",
+};
+for (let index = 0; index < 2_000; index++) await decideHarnessEvent(parsed, options);
+const decisions = 20_000;
+const started = process.hrtime.bigint();
+for (let index = 0; index < decisions; index++) await decideHarnessEvent(parsed, options);
+const decisionUs = Number(process.hrtime.bigint() - started) / 1e3 / decisions;
+await hooks.close();
+
+const node = rows[0]!;
+console.log(`bench/harness · ${RUNS} calls each · load ${loadavg()[0]!.toFixed(1)} · ${process.version}`);
+console.log("PreToolUse round trip, a fresh process per call (wall ms):");
+for (const row of rows) {
+  const ratio = row.p50 / node.p50;
+  console.log(
+    `  ${row.name.padEnd(34)} p50 ${row.p50.toFixed(1).padStart(6)}  p95 ${row.p95.toFixed(1).padStart(6)}  ${ratio.toFixed(2)}× node -e 0${row.first !== undefined ? `  (first call ${row.first.toFixed(1)})` : ""}`,
+  );
+}
+console.log(`decision alone (50 rules, in process): ${decisionUs.toFixed(1)} µs per event`);
