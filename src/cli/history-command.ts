@@ -4,6 +4,7 @@
  * is lost from view. `--json` prints `{ id, messages, archived }`; `--jsonl` exports the
  * session with its recorded runs, one JSON document a line (what `replay --from` reads).
  */
+import type { RunRecord } from "../agent/run-record.js";
 import { loadRunRecords } from "../agent/run-recorder.js";
 import { loadConfig } from "../config/load-config.js";
 import { printable } from "../config/printable.js";
@@ -34,6 +35,11 @@ export async function historyCommand(
   });
   try {
     const session = await loaded.store.loadSession(options.session);
+    // A harness's session (hookwise hook) has no transcript here: its recorded events are its history.
+    const harnessRuns = session
+      ? []
+      : (await loadRunRecords(loaded.store, options.session)).filter((run) => run.harness);
+    if (!session && harnessRuns.length) return printHarnessHistory(options, harnessRuns, io);
     if (!session) {
       io.stderr.line(
         `hookwise: no session "${options.session}" in the ${loaded.store.kind} store of ${configPath}`,
@@ -64,4 +70,41 @@ export async function historyCommand(
   } finally {
     await loaded.close();
   }
+}
+
+/** A harness session's history: each hook event hookwise answered, oldest first, with its decision. */
+function printHarnessHistory(
+  options: { session: string; json?: boolean; jsonl?: boolean },
+  runs: readonly RunRecord[],
+  io: CliIO,
+): number {
+  if (options.jsonl) {
+    for (const line of sessionJsonl({ id: options.session, messages: [] }, runs)) io.stdout.line(line);
+    return EXIT.completed;
+  }
+  if (options.json) {
+    io.stdout.line(
+      JSON.stringify({ id: options.session, messages: [], archived: [], events: runs }, null, 2),
+    );
+    return EXIT.completed;
+  }
+  const harness = runs[0]!.harness!.name;
+  io.stdout.line(
+    `session ${options.session} · ${harness} · ${runs.length} hook events answered by hookwise hook`,
+  );
+  for (const run of runs) {
+    const call = run.steps[0]?.calls[0];
+    const subject = call
+      ? ` ${call.toolName} ${JSON.stringify(call.args)}`
+      : run.harness!.event === run.input
+        ? ""
+        : ` ${run.input}`;
+    const verdict = run.harness!.decision === "none" ? "no decision" : run.harness!.decision;
+    const why = run.reason ? `: ${run.reason}` : "";
+    const text = printable(`${run.harness!.event}${subject} → ${verdict}${why}`.replace(/\s+/g, " "));
+    io.stdout.line(
+      `  ${new Date(run.startedAt).toISOString()}  ${text.length > LINE ? `${text.slice(0, LINE - 1)}…` : text}`,
+    );
+  }
+  return EXIT.completed;
 }
