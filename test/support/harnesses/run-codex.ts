@@ -1,7 +1,8 @@
 /**
  * Runs the real Codex CLI (`codex exec`) against a fake OpenAI Responses API. Its CODEX_HOME is
  * `<home>/.codex`, where a `config.toml` is written naming the fake as the model provider,
- * trusting the project, and turning off update checks, analytics and feedback.
+ * trusting the project, and turning off update checks, analytics, feedback and the plugin and app
+ * catalogs it would otherwise fetch at startup.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +33,16 @@ export function codexConfig(origin: string, cwd: string): string {
     'env_key = "FAKE_OPENAI_API_KEY"',
     "request_max_retries = 0",
     "stream_max_retries = 0",
+    "",
+    // Plugin marketplaces, apps and recommendations are fetched from the network at startup.
+    "[features]",
+    "plugins = false",
+    "remote_plugin = false",
+    "plugin_sharing = false",
+    "apps = false",
+    "tool_suggest = false",
+    "skill_mcp_dependency_install = false",
+    "in_app_updates = false",
     "",
     "[analytics]",
     "enabled = false",

@@ -78,10 +78,13 @@ export function spawnHarness(options: SpawnHarnessOptions): Promise<HarnessResul
       if (pid !== undefined) killGroup(pid);
       reject(error);
     });
-    child.once("close", (exitCode, signal) => {
+    // The harness is done: anything it left in its group (a shell, a hook) goes with it, which
+    // also closes the pipes such a leftover would hold open.
+    child.once("exit", () => {
       clearTimeout(timer);
-      // The harness is done; anything it left in its group (a shell, a hook) goes with it.
       if (pid !== undefined) killGroup(pid);
+    });
+    child.once("close", (exitCode, signal) => {
       resolve({ exitCode, signal, stdout, stderr, timedOut, durationMs: Date.now() - started });
     });
   });
