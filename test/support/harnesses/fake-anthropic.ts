@@ -35,7 +35,7 @@ function messageEvents(id: string, requestModel: string, turn: FakeTurn): Array<
       usage,
     },
   };
-  const block =
+  const block: Array<readonly [string, unknown]> =
     "tool" in turn
       ? [
           [
@@ -67,7 +67,7 @@ function messageEvents(id: string, requestModel: string, turn: FakeTurn): Array<
         ];
   return [
     ["message_start", start],
-    ...(block as Array<readonly [string, unknown]>),
+    ...block,
     ["content_block_stop", { type: "content_block_stop", index: 0 }],
     [
       "message_delta",

@@ -81,6 +81,6 @@ export function runCodex(options: RunCodexOptions): Promise<HarnessResult> {
       FAKE_OPENAI_API_KEY: "sk-fake-key-for-tests",
       ...options.env,
     },
-    timeoutMs: options.timeoutMs ?? 60_000,
+    timeoutMs: options.timeoutMs ?? 90_000,
   });
 }
