@@ -78,6 +78,12 @@ export interface RunRecord {
   hooks: RecordedDecision[];
   /** When the run was continued after an approval (`resume`), once per resume. */
   resumedAt?: number[];
+  /**
+   * A coding-agent harness's hook event answered by `hookwise hook` (each is recorded as a
+   * run of the harness's session): the harness, its event's name, the event as it came, and
+   * the answer given.
+   */
+  harness?: { name: string; event: string; payload: unknown; decision: string };
 }
 
 /** Markers a recording run fires; read back from the trace, then removed from it. */

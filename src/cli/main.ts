@@ -287,6 +287,59 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     });
 
   program
+    .command("hook")
+    .description(
+      "answer one hook event of a coding-agent harness (on stdin) with the config's hooks and policies",
+    )
+    .argument("<config>", "the config file (it says harness: claude, codex, gemini or cursor)")
+    .addOption(
+      new Option("--harness <name>", "the harness whose event is on stdin")
+        .choices(["claude", "codex", "gemini", "cursor"])
+        .makeOptionMandatory(),
+    )
+    .option("-a, --agent <id>", "whose hooks and policies (default: the first agent)")
+    .option("--timeout <seconds>", "answer within this time, else block (default 45)", positiveNumber)
+    .addHelpText(
+      "after",
+      '\nExample (what hookwise setup writes into .claude/settings.json):\n  echo \'{"hook_event_name":"PreToolUse",…}\' | hookwise hook hookwise.yaml --harness claude\n\nExit codes: 0 answered (the decision is in the JSON on stdout), 2 blocked with the reason on stderr.',
+    )
+    .action(async (config: string, options: { harness: string; agent?: string; timeout?: number }) => {
+      const { hookCommand } = await import("./hook-command.js");
+      code = await hookCommand(config, options as Parameters<typeof hookCommand>[1], io);
+    });
+
+  program
+    .command("setup")
+    .description("add the hook entries that run hookwise hook to a harness's settings file")
+    .argument("<harness>", "claude, codex, gemini or cursor")
+    .argument("<config>", "the config file the harness is to be guarded by")
+    .addOption(
+      new Option(
+        "--scope <scope>",
+        "which settings file: the project's, the user's, or the project's local one",
+      )
+        .choices(["project", "user", "local"])
+        .default("project"),
+    )
+    .option("--dry-run", "print what would change, change nothing")
+    .option("--remove", "take out the entries setup added, and nothing else")
+    .option("-a, --agent <id>", "guard with this agent's hooks and policies (default: the first agent)")
+    .addHelpText(
+      "after",
+      "\nExample:\n  npx hookwise setup claude hookwise.yaml            # writes .claude/settings.json\n  npx hookwise setup gemini hookwise.yaml --dry-run  # shows the change to .gemini/settings.json\n\nExit codes: 0 done (or nothing to change), 1 the settings file cannot be read or written, 2 a usage or config error.",
+    )
+    .action(
+      async (
+        harness: string,
+        config: string,
+        options: { scope: "project" | "user" | "local"; dryRun?: boolean; remove?: boolean; agent?: string },
+      ) => {
+        const { setupCommand } = await import("./setup-command.js");
+        code = await setupCommand(harness, config, options, io);
+      },
+    );
+
+  program
     .command("schema")
     .description("print the config's JSON Schema")
     .action(async () => {
@@ -315,6 +368,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     );
     return EXIT.error;
   }
+}
+
+function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new InvalidArgumentError("expected a number of seconds above 0");
+  return number;
 }
 
 function invokedDirectly(): boolean {

@@ -30,6 +30,7 @@ import type { ConfigSource } from "./build-toolsets.js";
 import { CONDITIONS } from "./conditions/index.js";
 import { splitAlternatives } from "./conditions/tool-name.js";
 import { type ConfigIssue, type ConfigPath, formatPath } from "./config-error.js";
+import { harnessKnownTools } from "./harness-tools-of.js";
 import { injectedToolName } from "./manifests/injected-tool-name.js";
 import { isProgramPath, programProblem } from "./program-problem.js";
 import type { ConfigFile } from "./schema.js";
@@ -51,6 +52,8 @@ export interface ToolCatalogue {
   pending: readonly string[];
   /** Tools actions reach besides the toolsets' (the implicit `lsp` toolset). */
   actionTools?: readonly KnownTool[];
+  /** The config guards a harness: its MCP tools (`mcp__server__tool`, `server.tool`) are known only to it. */
+  harnessMcp?: boolean;
 }
 
 export interface ReferenceCheckOptions {
@@ -68,7 +71,13 @@ export function toolCatalogue(
   const subAgents = config.agents
     .filter((agent) => agent.role === "specialist")
     .map((agent) => ({ qualifiedName: `agents.${agent.id}`, functionName: `agents_${agent.id}` }));
-  return { tools: [...tools, ...subAgents], pending, actionTools };
+  const harness = harnessKnownTools(config);
+  return {
+    tools: [...tools, ...harness, ...subAgents],
+    pending,
+    actionTools,
+    ...(harness.length ? { harnessMcp: true } : {}),
+  };
 }
 
 /** Every problem of the config's references to tools and models, in file order. */
@@ -113,7 +122,9 @@ export function checkReferences(
       checkPattern(pattern, ["agents", index, "tools", toolIndex], "tools pattern", catalogue.tools);
     });
   });
-  if (!options.modelGiven && Object.keys(config.models).length === 0) {
+  // A config that guards a harness needs no model: the harness has its own.
+  const modelGiven = options.modelGiven || config.harness !== undefined;
+  if (!modelGiven && Object.keys(config.models).length === 0) {
     const agents = config.agents.length ? config.agents : undefined;
     const expected = 'a model under models:, e.g. default: "scripted:./script.yaml" or "openai:gpt-4.1-mini"';
     if (!agents) add([], 'the agent "main" has no model: no models are declared', { expected });
@@ -124,7 +135,7 @@ export function checkReferences(
           add(["agents", index, "id"], `agent "${agent.id}" has no model`, { expected });
       });
   }
-  if (!options.modelGiven) checkScripts(config, dir, source, add, issues);
+  if (!modelGiven) checkScripts(config, dir, source, add, issues);
 
   // Hooks: the tools their `tool_name` conditions match, and the tools their actions call.
   const actionTools = [...catalogue.tools, ...(catalogue.actionTools ?? [])];

@@ -61,6 +61,8 @@ export interface LoadedConfig {
   readonly dir: string;
   readonly config: ConfigFile;
   readonly validated: ValidatedConfig;
+  /** Positions in the file, for problems found after loading (references to tools). */
+  readonly source: ConfigSource;
   /** Warnings found while validating (errors throw), the Claude Code settings files' included. */
   readonly warnings: readonly ConfigIssue[];
   /** The compiled `claude_hooks` (and `claudeSettings`), when there are any. */
@@ -371,6 +373,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     dir,
     config,
     validated,
+    source,
     warnings: [...warnings, ...claudeWarnings],
     claudeHooks: claude,
     notifications,

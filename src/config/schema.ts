@@ -6,6 +6,7 @@
  */
 import { lazy } from "../deps/load-package.js";
 import { z } from "../deps/zod.js";
+import { HARNESS_NAMES } from "../harnesses/types.js";
 import { serverSchema } from "./server-schema.js";
 
 const seconds = lazy(() => z.number().min(0));
@@ -336,6 +337,12 @@ export const configSchema = lazy(() =>
     execution: z.strictObject({ hooks: z.array(z.unknown()).default([]) }).optional(),
     agents: z.array(agentSchema()).default([]),
     hooks: z.array(z.unknown()).default([]),
+    harness: z
+      .union([z.enum(HARNESS_NAMES), z.array(z.enum(HARNESS_NAMES)).min(1)])
+      .optional()
+      .describe(
+        "the coding-agent harness(es) this config guards through hookwise hook (claude, codex, gemini, cursor): tools are then the harness's own (Bash, Read, run_shell_command…, or shell, read_file… for every harness at once) and args their tool_input",
+      ),
     claude_hooks: z
       .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
       .optional()

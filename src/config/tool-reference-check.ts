@@ -38,7 +38,7 @@ const MAX_LISTED = 12;
 
 export function toolReferenceCheck(
   config: Pick<ConfigFile, "toolsets">,
-  catalogue: Pick<ToolCatalogue, "pending">,
+  catalogue: Pick<ToolCatalogue, "pending" | "harnessMcp">,
   add: AddIssue,
 ): ToolReferenceCheck {
   const toolsets = Object.keys(config.toolsets);
@@ -50,6 +50,12 @@ export function toolReferenceCheck(
     if (found) return found;
     const severity = warnOnly ? { severity: "warning" as const } : {};
     const head = pattern.includes(".") ? pattern.slice(0, pattern.indexOf(".")) : undefined;
+    // A harness's MCP tools are known only to the harness.
+    if (
+      catalogue.harnessMcp &&
+      (pattern.startsWith("mcp__") || (head !== undefined && !toolsets.includes(head)))
+    )
+      return undefined;
     const headIsGlob = head !== undefined && !exact && picomatch.scan(head).isGlob;
     if (head !== undefined && !headIsGlob && head !== "agents" && !toolsets.includes(head)) {
       const known = toolsets.concat(

@@ -122,6 +122,19 @@ export async function evaluatePolicies(
   return undefined;
 }
 
+/**
+ * The policy that decides a call of a tool known by `names`, or undefined when none matches
+ * (the call is allowed by default). A harness hook answers "allow" only for a matching allow:
+ * it lets the harness skip its own prompt, which no policy's silence should do.
+ */
+export function decidingPolicy(
+  policies: readonly Policy[],
+  names: readonly string[],
+  args: unknown,
+): Promise<Policy | undefined> {
+  return evaluatePolicies(orderPolicies(policies).map(compile), names, args);
+}
+
 function denyReason(item: Policy, toolName: string): string {
   return item.reason ?? `tool "${toolName}" is denied by policy (${item.decision} "${item.tool}")`;
 }

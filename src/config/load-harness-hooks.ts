@@ -1,0 +1,77 @@
+/**
+ * A config as the hook of a coding-agent harness (`hookwise hook`): the hooks and policies
+ * of one of its agents (app-wide ones included, `claude_hooks:` too), checked against the
+ * harness's tools, over the config's store. No model and no toolset is started: the harness
+ * runs its own model and tools.
+ */
+import { HarnessInputError } from "../harnesses/harness-input-error.js";
+import { HARNESSES } from "../harnesses/protocols.js";
+import type { HarnessName } from "../harnesses/types.js";
+import { HookRegistry } from "../hooks/hook-registry.js";
+import { compilePolicies, type Policy } from "../policy/policy.js";
+import type { StateStore } from "../state/state-store.js";
+import { buildPolicies } from "./build-policies.js";
+import { checkReferences, toolCatalogue } from "./check-references.js";
+import { ConfigError, type ConfigIssue } from "./config-error.js";
+import { harnessesOf } from "./harness-tools-of.js";
+import { type LoadConfigOptions, type LoadedConfig, loadConfig } from "./load-config.js";
+
+export interface HarnessHooks {
+  readonly config: LoadedConfig;
+  readonly agentId: string;
+  readonly registry: HookRegistry;
+  readonly policies: readonly Policy[];
+  readonly store: StateStore;
+  readonly warnings: readonly ConfigIssue[];
+  close(): Promise<void>;
+}
+
+export interface LoadHarnessHooksOptions extends LoadConfigOptions {
+  /** Whose hooks: an agent id of the config (default: its first agent, or the implicit one). */
+  agent?: string;
+}
+
+export async function loadHarnessHooks(
+  path: string,
+  harness: HarnessName,
+  options: LoadHarnessHooksOptions = {},
+): Promise<HarnessHooks> {
+  const config = await loadConfig(path, options);
+  try {
+    const guarded = harnessesOf(config.config);
+    if (!guarded.includes(harness)) {
+      const label = HARNESSES[harness].label;
+      throw new HarnessInputError(
+        guarded.length
+          ? `${path} guards ${guarded.join(", ")}, not ${harness}: add it to harness: (harness: [${[...guarded, harness].join(", ")}]) to guard ${label}`
+          : `${path} does not say it guards ${label}: add "harness: ${harness}" at its top level (its tool names are then ${label}'s)`,
+      );
+    }
+    // Toolsets are not started: their tools stay unknown, so references to them only warn.
+    const catalogue = toolCatalogue(config.config, [], Object.keys(config.config.toolsets));
+    const issues = checkReferences(config.config, config.dir, config.source, catalogue, { modelGiven: true });
+    if (issues.some((issue) => issue.severity === "error")) throw new ConfigError(issues);
+    const agentId = options.agent ?? config.defaultAgentId;
+    if (!config.agentIds.includes(agentId)) {
+      throw new HarnessInputError(`unknown agent "${agentId}" (agents: ${config.agentIds.join(", ")})`);
+    }
+    const registry = new HookRegistry(config.hooksFor(agentId));
+    const policies = buildPolicies([
+      ...config.validated.appPolicies,
+      ...(config.validated.agentPolicies.get(agentId) ?? []),
+    ]);
+    if (policies.length) registry.register(compilePolicies(policies));
+    return {
+      config,
+      agentId,
+      registry,
+      policies,
+      store: config.store,
+      warnings: [...config.warnings, ...issues],
+      close: () => config.close(),
+    };
+  } catch (error) {
+    await config.close();
+    throw error;
+  }
+}

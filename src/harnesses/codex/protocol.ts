@@ -1,0 +1,32 @@
+/**
+ * Codex CLI's hooks: the wire Claude Code defined (JSON on stdin and stdout, exit 2 to block),
+ * with Codex's own events and tools.
+ */
+import { answerClaudeWire, parseClaudeWire, refuseClaudeWire } from "../claude-wire.js";
+import type { HarnessEventKind, HarnessProtocol } from "../types.js";
+import { codexSettings } from "./settings.js";
+import { CODEX_TOOLS } from "./tools.js";
+
+const EVENTS: Readonly<Record<string, HarnessEventKind>> = {
+  SessionStart: "session_start",
+  SessionEnd: "session_end",
+  UserPromptSubmit: "run_start",
+  Stop: "run_end",
+  PreToolUse: "tool_call",
+  PostToolUse: "tool_result",
+  PermissionRequest: "approval_request",
+  PreCompact: "pre_compact",
+  PostCompact: "notification",
+};
+
+export const codexProtocol: HarnessProtocol = {
+  name: "codex",
+  label: "Codex CLI",
+  events: EVENTS,
+  tools: CODEX_TOOLS,
+  shellTool: "Bash",
+  settings: codexSettings,
+  parse: (payload) => parseClaudeWire("codex", "Codex CLI", EVENTS, payload),
+  answer: answerClaudeWire,
+  refuse: (reason) => refuseClaudeWire(reason),
+};

@@ -1,0 +1,146 @@
+/**
+ * Cursor's hooks: JSON on stdin with `hook_event_name` and `conversation_id`; the answer as
+ * JSON on stdout: `permission: "allow" | "deny" | "ask"` with `user_message` (shown to the
+ * person) and `agent_message` (sent to the model) before an action, `continue: false` to
+ * block a prompt, `followup_message` to send the agent back to work when it stops. Cursor
+ * cannot run a rewritten call: a call a hook rewrote is denied, with what it would have run.
+ */
+import { eventName, firstText, type Payload, text, toolInput } from "../read-payload.js";
+import type {
+  HarnessAnswer,
+  HarnessEvent,
+  HarnessEventKind,
+  HarnessProtocol,
+  HarnessVerdict,
+} from "../types.js";
+import { cursorSettings } from "./settings.js";
+import { CURSOR_TOOLS } from "./tools.js";
+
+const EVENTS: Readonly<Record<string, HarnessEventKind>> = {
+  sessionStart: "session_start",
+  sessionEnd: "session_end",
+  beforeSubmitPrompt: "run_start",
+  stop: "run_end",
+  preToolUse: "tool_call",
+  beforeShellExecution: "tool_call",
+  beforeMCPExecution: "tool_call",
+  beforeReadFile: "tool_call",
+  postToolUse: "tool_result",
+  afterShellExecution: "tool_result",
+  afterMCPExecution: "tool_result",
+  afterFileEdit: "tool_result",
+  afterAgentResponse: "notification",
+  afterAgentThought: "notification",
+};
+
+/** The tool a before/after event is about, by Cursor's own name. */
+function toolOf(
+  name: string,
+  payload: Payload,
+): { name: string; input: Record<string, unknown>; response?: unknown } {
+  switch (name) {
+    case "beforeShellExecution":
+    case "afterShellExecution":
+      return {
+        name: "Shell",
+        input: {
+          command: text(payload, "command", true),
+          ...(payload.cwd !== undefined ? { cwd: payload.cwd } : {}),
+        },
+        ...(name === "afterShellExecution" ? { response: payload.output } : {}),
+      };
+    case "beforeMCPExecution":
+    case "afterMCPExecution":
+      return {
+        name: text(payload, "tool_name", true),
+        input: toolInput(payload, "tool_input"),
+        ...(name === "afterMCPExecution" ? { response: payload.result_json } : {}),
+      };
+    case "beforeReadFile":
+      return { name: "Read", input: { file_path: text(payload, "file_path", true) } };
+    case "afterFileEdit":
+      return {
+        name: "Edit",
+        input: { file_path: text(payload, "file_path", true) },
+        response: { edits: payload.edits },
+      };
+    default:
+      return {
+        name: text(payload, "tool_name", true),
+        input: toolInput(payload, "tool_input"),
+        ...(name === "postToolUse" ? { response: payload.tool_output ?? payload.tool_response } : {}),
+      };
+  }
+}
+
+function parse(payload: Payload): HarnessEvent {
+  const name = eventName(payload, "hook_event_name", EVENTS, "Cursor");
+  const kind = EVENTS[name]!;
+  const sessionId = firstText(payload, ["conversation_id", "session_id"], true);
+  const roots = payload.workspace_roots;
+  const cwd =
+    text(payload, "cwd") ?? (Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined);
+  const base = { harness: "cursor" as const, name, kind, sessionId, cwd, payload };
+  if (kind === "tool_call" || kind === "tool_result") {
+    const tool = toolOf(name, payload);
+    const callId =
+      firstText(payload, ["tool_use_id", "tool_call_id"]) ??
+      `${tool.name}@${text(payload, "generation_id") ?? ""}`;
+    return { ...base, tool: { ...tool, callId } };
+  }
+  if (kind === "run_start") return { ...base, prompt: text(payload, "prompt", true) };
+  const detail = firstText(payload, ["status", "reason", "source"]);
+  return { ...base, ...(detail !== undefined ? { detail } : {}) };
+}
+
+function json(value: Record<string, unknown>): HarnessAnswer {
+  return { exitCode: 0, stdout: `${JSON.stringify(value)}\n` };
+}
+
+function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
+  const reason = verdict.reason ?? "blocked by hookwise";
+  if (event.kind === "tool_call") {
+    if (verdict.decision === "deny" || verdict.stop !== undefined)
+      return json({
+        permission: "deny",
+        user_message: verdict.stop ?? reason,
+        agent_message: verdict.stop ?? reason,
+      });
+    if (verdict.updatedInput !== undefined) {
+      const message = `hookwise rewrote this call to ${JSON.stringify(verdict.updatedInput)}, which Cursor cannot run in place of the original; call it again with those arguments`;
+      return json({ permission: "deny", user_message: message, agent_message: message });
+    }
+    if (verdict.decision === "ask")
+      return json({ permission: "ask", user_message: reason, agent_message: reason });
+    if (verdict.decision === "allow") return json({ permission: "allow" });
+    return json({});
+  }
+  if (event.kind === "run_start") {
+    if (verdict.decision === "deny" || verdict.stop !== undefined)
+      return json({ continue: false, user_message: verdict.stop ?? reason });
+    return json({ continue: true });
+  }
+  if (event.kind === "run_end" && verdict.decision === "deny") return json({ followup_message: reason });
+  return json({});
+}
+
+export const cursorProtocol: HarnessProtocol = {
+  name: "cursor",
+  label: "Cursor",
+  events: EVENTS,
+  tools: CURSOR_TOOLS,
+  shellTool: "Shell",
+  settings: cursorSettings,
+  parse,
+  answer,
+  refuse: (reason, eventName) => {
+    const before = eventName === undefined || eventName.startsWith("before") || eventName === "preToolUse";
+    const body =
+      eventName === "beforeSubmitPrompt"
+        ? { continue: false, user_message: reason }
+        : before
+          ? { permission: "deny", user_message: reason, agent_message: reason }
+          : {};
+    return { exitCode: 2, stdout: `${JSON.stringify(body)}\n`, stderr: `${reason}\n` };
+  },
+};

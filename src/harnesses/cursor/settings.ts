@@ -1,0 +1,20 @@
+/** Where Cursor keeps its hooks: `.cursor/hooks.json` (project) or `~/.cursor/hooks.json`, `{ version: 1, hooks: { event: [{ command }] } }`. */
+import type { HarnessSettings } from "../types.js";
+
+export const cursorSettings: HarnessSettings = {
+  files: { project: ".cursor/hooks.json", local: undefined, user: ".cursor/hooks.json" },
+  eventsFor: {
+    session_start: ["sessionStart"],
+    session_end: ["sessionEnd"],
+    run_start: ["beforeSubmitPrompt"],
+    run_end: ["stop"],
+    tool_call: ["beforeShellExecution", "beforeMCPExecution", "beforeReadFile"],
+    tool_result: ["afterShellExecution", "afterMCPExecution", "afterFileEdit"],
+  },
+  group: (command) => ({ command }),
+  commandsOf: (group) => {
+    const command = (group as { command?: unknown } | null)?.command;
+    return typeof command === "string" ? [command] : [];
+  },
+  fileDefaults: { version: 1 },
+};

@@ -1,0 +1,529 @@
+/**
+ * One harness hook event through a config's hooks and policies, in hookwise's own order
+ * (transforms → decides → before-observers → inspects), as the agent loop runs the same
+ * event: a `PreToolUse` is a `tool_call`, a `PostToolUse` a `tool_result`, a
+ * `UserPromptSubmit` a `run_start`… The outcome is a neutral verdict the harness's protocol
+ * writes back, and the hooks' firings, for the record of the session.
+ *
+ * Every event is its own process: what outlives it — `max_fires`, `cooldown`, `rate_limit`,
+ * counters, the session scratchpad — lives in the store, keyed by the harness's session id.
+ */
+import type { AnyEventPayload, EventPayload, ModelMessage } from "../events/payloads.js";
+import type { BlockingOutcome } from "../hooks/blocking.js";
+import type { HookLogger } from "../hooks/hook-context.js";
+import type { HookRegistry, HookSelection } from "../hooks/hook-registry.js";
+import { HookRunner } from "../hooks/hook-runner.js";
+import { type ContextSource, OperationContext } from "../hooks/operation-context.js";
+import { Scratchpad } from "../hooks/scratchpad.js";
+import type { HookTraceEntry } from "../hooks/trace.js";
+import { decidingPolicy, type Policy } from "../policy/policy.js";
+import type { StateStore } from "../state/state-store.js";
+import { type HarnessTool, harnessTool } from "./harness-tools.js";
+import type { HarnessEvent, HarnessProtocol, HarnessVerdict } from "./types.js";
+
+export interface HarnessDispatchOptions {
+  readonly protocol: HarnessProtocol;
+  /** The agent's hooks, its policies' decide hook among them. */
+  readonly registry: HookRegistry;
+  /** The same policies as a list: an explicit allow is told from the default one. */
+  readonly policies: readonly Policy[];
+  readonly store: StateStore;
+  readonly log: HookLogger;
+  /** The run id this event is recorded under. */
+  readonly runId: string;
+  readonly signal?: AbortSignal;
+}
+
+/** What was decided, and about what, for the session's record. */
+export interface HarnessOutcome {
+  readonly verdict: HarnessVerdict;
+  /** The hooks that fired, in firing order. */
+  readonly trace: readonly HookTraceEntry[];
+  /** The tool the event was about, by hookwise's names, with the arguments it would run with. */
+  readonly tool?: { functionName: string; qualifiedName: string; args: unknown; ranArgs?: unknown };
+}
+
+const NONE: HarnessVerdict = Object.freeze({ decision: "none" }) as HarnessVerdict;
+
+/** Where a session's scratchpad values live between hook processes. */
+function scratchPrefix(sessionId: string): string {
+  return `harness-scratch:${sessionId}:`;
+}
+
+async function loadScratch(store: StateStore, sessionId: string): Promise<Map<string, string>> {
+  const prefix = scratchPrefix(sessionId);
+  const keys = await store.keys(prefix);
+  const values = await Promise.all(keys.map((key) => store.get<string>(key)));
+  const loaded = new Map<string, string>();
+  keys.forEach((key, index) => {
+    const value = values[index];
+    if (typeof value === "string") loaded.set(key.slice(prefix.length), value);
+  });
+  return loaded;
+}
+
+/** Writes back the keys this event changed (each key alone: another process's keys stay). */
+async function saveScratch(
+  store: StateStore,
+  sessionId: string,
+  pad: Scratchpad,
+  loaded: ReadonlyMap<string, string>,
+): Promise<void> {
+  const prefix = scratchPrefix(sessionId);
+  const writes: Promise<void>[] = [];
+  const seen = new Set<string>();
+  for (const [key, value] of pad.entries()) {
+    seen.add(key);
+    const text = JSON.stringify(value);
+    if (text === undefined) continue;
+    if (loaded.get(key) !== text) writes.push(store.set(prefix + key, text));
+  }
+  for (const key of loaded.keys()) if (!seen.has(key)) writes.push(store.delete(prefix + key));
+  await Promise.all(writes);
+}
+
+function messageTexts(messages: readonly ModelMessage[]): string[] {
+  return messages
+    .map((message) =>
+      typeof message.content === "string"
+        ? message.content
+        : message.content
+            .map((part) =>
+              (part as { type?: string }).type === "text" ? (part as { text: string }).text : "",
+            )
+            .join(""),
+    )
+    .filter((text) => text.trim() !== "");
+}
+
+/** The part of a rewritten result that was added to the end of the original (a note), if that is all that changed. */
+function appendedNote(original: unknown, result: unknown): string | undefined {
+  if (typeof original !== "string" || typeof result !== "string") return undefined;
+  if (!result.startsWith(original) || result.length === original.length) return undefined;
+  return result.slice(original.length).trim();
+}
+
+export async function decideHarnessEvent(
+  event: HarnessEvent,
+  options: HarnessDispatchOptions,
+): Promise<HarnessOutcome> {
+  const { store, log } = options;
+  const loaded = await loadScratch(store, event.sessionId);
+  const sessionScratch = new Scratchpad();
+  for (const [key, text] of loaded) sessionScratch.set(key, JSON.parse(text));
+  const runScratch = new Scratchpad(sessionScratch);
+  const agentPath = [event.harness];
+  const source: ContextSource = {
+    runId: options.runId,
+    sessionId: event.sessionId,
+    agentName: event.harness,
+    agentPath,
+    isStreaming: false,
+    signal: options.signal ?? new AbortController().signal,
+    log,
+    sessionScratch,
+    runScratch,
+    stepScratch: new Scratchpad(runScratch),
+    step: 0,
+    input: event.prompt ?? "",
+    turn: 0,
+    messages: [],
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  };
+  const runner = new HookRunner({
+    registries: [{ registry: options.registry, depth: 0 }],
+    log,
+    keep: { capacity: 8 },
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const context = new OperationContext(source, 1);
+  const session = new HarnessRun(event, options, runner, context, agentPath);
+  const outcome = await session.decide();
+  // Inspections (audit logs, notifications) finish before the process answers.
+  await runner.settle();
+  await saveScratch(store, event.sessionId, sessionScratch, loaded);
+  return { ...outcome, trace: runner.events() };
+}
+
+/** One event's dispatch: the payload of its hookwise event, its hooks, and the verdict. */
+class HarnessRun {
+  constructor(
+    readonly event: HarnessEvent,
+    readonly options: HarnessDispatchOptions,
+    readonly runner: HookRunner,
+    readonly context: OperationContext,
+    readonly agentPath: readonly string[],
+  ) {}
+
+  payload<P extends AnyEventPayload>(fields: Omit<P, "agentPath">): P {
+    return { ...fields, agentPath: this.agentPath } as P;
+  }
+
+  /** Transforms and decides; then, unless they stopped it, the before-observers. */
+  async blocking<P extends AnyEventPayload>(
+    payload: P,
+    validateArgs?: HarnessTool,
+  ): Promise<{ outcome: BlockingOutcome<P>; selection: HookSelection }> {
+    const selection = this.runner.select(payload);
+    const outcome = await this.runner.dispatch(
+      payload,
+      this.context,
+      selection,
+      validateArgs ? { validateArgs: validateArgs.input().validate } : undefined,
+    );
+    return { outcome, selection };
+  }
+
+  /** Observers (when the operation goes on) and inspections, with the final payload. */
+  async after(payload: AnyEventPayload, selection: HookSelection, goesOn: boolean): Promise<void> {
+    if (goesOn && selection.observers.length) await this.runner.observe(payload, this.context, selection);
+    this.runner.inspect(payload, this.context, selection);
+  }
+
+  /** A failure, terminate or deny of a blocking dispatch, as a verdict; undefined when none. */
+  stopped(outcome: BlockingOutcome<AnyEventPayload>): HarnessVerdict | undefined {
+    if (outcome.failure) {
+      return {
+        decision: "deny",
+        reason: `hookwise: ${outcome.failure.message} (failed closed)`,
+        hook: outcome.failure.hook,
+        failed: true,
+      };
+    }
+    const terminal = outcome.terminal;
+    if (!terminal) return undefined;
+    const flow = terminal.flow;
+    if (flow.type === "terminate")
+      return { decision: "deny", reason: flow.reason, hook: terminal.hook, stop: flow.reason };
+    if (flow.type === "deny") return { decision: "deny", reason: flow.reason, hook: terminal.hook };
+    return undefined;
+  }
+
+  async decide(): Promise<Omit<HarnessOutcome, "trace">> {
+    const { event } = this;
+    switch (event.kind) {
+      case "tool_call":
+        return this.toolCall(false);
+      case "approval_request":
+        return this.toolCall(true);
+      case "tool_result":
+        return this.toolResult();
+      case "tool_error":
+        return this.toolError();
+      case "run_start":
+        return { verdict: await this.runStart() };
+      case "run_end":
+        return { verdict: await this.runEnd() };
+      case "session_start":
+        return { verdict: await this.sessionStart() };
+      case "session_end":
+        return {
+          verdict: await this.observeOnly(
+            this.payload<EventPayload<"session_end">>({
+              type: "session_end",
+              sessionId: event.sessionId,
+              reason: event.detail ?? "ended",
+            }),
+          ),
+        };
+      case "pre_compact":
+        return { verdict: await this.preCompact() };
+      case "model_request":
+        return { verdict: await this.modelRequest() };
+      case "model_response":
+        return { verdict: await this.observeOnly(this.modelResponse()) };
+      default:
+        return { verdict: NONE };
+    }
+  }
+
+  tool(): HarnessTool {
+    return harnessTool(this.options.protocol, this.event.tool!.name);
+  }
+
+  /**
+   * `tool_call` (and a harness's permission prompt, `approval`): rewrites, then decisions.
+   * An `ask` is offered to `approval_request` hooks first, as in hookwise's own loop; left
+   * unanswered, it is the harness's own question to its user.
+   */
+  async toolCall(approval: boolean): Promise<Omit<HarnessOutcome, "trace">> {
+    const use = this.event.tool!;
+    const tool = this.tool();
+    const about = { functionName: tool.functionName, qualifiedName: tool.qualifiedName, args: use.input };
+    const payload = this.payload<EventPayload<"tool_call">>({
+      type: "tool_call",
+      toolName: tool.functionName,
+      qualifiedName: tool.qualifiedName,
+      toolCallId: use.callId,
+      args: use.input,
+    });
+    if (!this.runner.wants("tool_call")) return { verdict: NONE, tool: about };
+    const { outcome, selection } = await this.blocking(payload, tool);
+    const args = outcome.payload.args;
+    const rewritten = outcome.payload.original !== undefined;
+    const stopped = this.stopped(outcome);
+    if (stopped) {
+      this.runner.inspect(outcome.payload, this.context, selection);
+      return { verdict: stopped, tool: about };
+    }
+    let verdict: HarnessVerdict = { decision: "none" };
+    const flow = outcome.terminal?.flow;
+    if (flow?.type === "skip") {
+      // The harness runs its own tool: a skipped call is refused, its result given as the reason.
+      const result = typeof flow.result === "string" ? flow.result : JSON.stringify(flow.result);
+      verdict = { decision: "deny", reason: result, hook: outcome.terminal!.hook };
+    } else if (flow?.type === "ask") {
+      verdict = await this.ask(outcome.payload, flow.request.reason, outcome.terminal!.hook);
+    } else if (await this.explicitlyAllowed(outcome.payload)) verdict = { decision: "allow" };
+    if (approval && verdict.decision === "ask") verdict = { decision: "none" };
+    if (rewritten && verdict.decision !== "deny") verdict.updatedInput = args;
+    const context = messageTexts(outcome.injected);
+    if (context.length) verdict.context = context;
+    await this.after(outcome.payload, selection, verdict.decision !== "deny");
+    return { verdict, tool: { ...about, ...(verdict.decision !== "deny" ? { ranArgs: args } : {}) } };
+  }
+
+  /** Whether a policy matched the call with `allow`, or a decide hook answered `allow` itself. */
+  async explicitlyAllowed(payload: EventPayload<"tool_call">): Promise<boolean> {
+    const names = [payload.qualifiedName, payload.toolName];
+    const policy = await decidingPolicy(this.options.policies, names, payload.args);
+    if (policy?.decision === "allow") return true;
+    return this.runner.events().some((entry) => entry.effect === "allow" && entry.hook !== "policy");
+  }
+
+  async ask(
+    call: EventPayload<"tool_call">,
+    reason: string | undefined,
+    hook: string,
+  ): Promise<HarnessVerdict> {
+    const asked: HarnessVerdict = {
+      decision: "ask",
+      reason: reason ?? `hook "${hook}" asks for approval`,
+      hook,
+    };
+    if (!this.runner.wants("approval_request")) return asked;
+    const request = this.payload<EventPayload<"approval_request">>({
+      type: "approval_request",
+      approvalId: call.toolCallId,
+      toolName: call.toolName,
+      qualifiedName: call.qualifiedName,
+      args: call.args,
+      ...(reason !== undefined ? { reason } : {}),
+    });
+    const { outcome, selection } = await this.blocking(request);
+    this.runner.inspect(outcome.payload, this.context, selection);
+    if (outcome.failure) return this.stopped(outcome)!;
+    const answer = outcome.terminal;
+    if (answer?.flow.type === "allow") return { decision: "allow", hook: answer.hook };
+    if (answer?.flow.type === "deny")
+      return { decision: "deny", reason: answer.flow.reason, hook: answer.hook };
+    return asked;
+  }
+
+  async toolResult(): Promise<Omit<HarnessOutcome, "trace">> {
+    const use = this.event.tool!;
+    const tool = this.tool();
+    const about = {
+      functionName: tool.functionName,
+      qualifiedName: tool.qualifiedName,
+      args: use.input,
+      ranArgs: use.input,
+    };
+    if (!this.runner.wants("tool_result")) return { verdict: NONE, tool: about };
+    const payload = this.payload<EventPayload<"tool_result">>({
+      type: "tool_result",
+      toolName: tool.functionName,
+      qualifiedName: tool.qualifiedName,
+      toolCallId: use.callId,
+      args: use.input,
+      result: use.response,
+      isError: false,
+    });
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    if (stopped) return { verdict: stopped, tool: about };
+    const verdict: HarnessVerdict = { decision: "none" };
+    const context = messageTexts(outcome.injected);
+    if (outcome.payload.original !== undefined) {
+      const note = appendedNote(use.response, outcome.payload.result);
+      if (note !== undefined) context.push(note);
+      else {
+        verdict.updatedOutput = outcome.payload.result;
+        const rewrite = this.runner.events().findLast((entry) => entry.effect === "rewriteResult");
+        if (rewrite) verdict.hook = rewrite.hook;
+      }
+    }
+    if (context.length) verdict.context = context;
+    return { verdict, tool: about };
+  }
+
+  async toolError(): Promise<Omit<HarnessOutcome, "trace">> {
+    const use = this.event.tool!;
+    const tool = this.tool();
+    const about = {
+      functionName: tool.functionName,
+      qualifiedName: tool.qualifiedName,
+      args: use.input,
+      ranArgs: use.input,
+    };
+    if (!this.runner.wants("tool_error")) return { verdict: NONE, tool: about };
+    const payload = this.payload<EventPayload<"tool_error">>({
+      type: "tool_error",
+      toolName: tool.functionName,
+      qualifiedName: tool.qualifiedName,
+      toolCallId: use.callId,
+      args: use.input,
+      error: use.error,
+    });
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    if (stopped) return { verdict: stopped, tool: about };
+    const flow = outcome.terminal?.flow;
+    // A recovery's result cannot replace the harness's error; the model reads it beside it.
+    if (flow?.type === "rewriteResult" || outcome.payload !== payload) {
+      const result = flow?.type === "rewriteResult" ? flow.result : undefined;
+      if (result !== undefined)
+        return {
+          verdict: {
+            decision: "none",
+            context: [typeof result === "string" ? result : JSON.stringify(result)],
+          },
+          tool: about,
+        };
+    }
+    return { verdict: NONE, tool: about };
+  }
+
+  async runStart(): Promise<HarnessVerdict> {
+    if (!this.runner.wants("run_start")) return NONE;
+    const payload = this.payload<EventPayload<"run_start">>({
+      type: "run_start",
+      input: this.event.prompt ?? "",
+    });
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    if (stopped) return stopped;
+    const context = messageTexts(outcome.injected);
+    if (outcome.payload.input !== payload.input) {
+      // A harness's prompt cannot be replaced: the rewrite reaches the model as context.
+      context.unshift(`The user's request, as hookwise rewrote it: ${outcome.payload.input}`);
+    }
+    return context.length ? { decision: "none", context } : NONE;
+  }
+
+  /**
+   * `run_end` (Claude Code's Stop): a deny, or a `retry`, sends the agent back to work with
+   * the reason. A failure blocks once: while the agent is already continuing because of a
+   * stop hook, a failed hook lets it stop (with the failure on stderr), so a broken hook
+   * cannot keep an agent working forever.
+   */
+  async runEnd(): Promise<HarnessVerdict> {
+    if (!this.runner.wants("run_end")) return NONE;
+    const payload = this.payload<EventPayload<"run_end">>({
+      type: "run_end",
+      output: this.event.output ?? "",
+      outcome: "completed",
+      continuations: this.event.stopActive ? 1 : 0,
+    });
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    if (stopped) {
+      if (stopped.failed && this.event.stopActive) {
+        this.options.log.error(
+          `${stopped.reason}; the agent already continued once for a stop hook, so it may stop`,
+        );
+        return NONE;
+      }
+      return stopped;
+    }
+    const flow = outcome.terminal?.flow;
+    if (flow?.type === "retry")
+      return { decision: "deny", reason: flow.feedback ?? "Continue.", hook: outcome.terminal!.hook };
+    return NONE;
+  }
+
+  async sessionStart(): Promise<HarnessVerdict> {
+    if (!this.runner.wants("session_start")) return NONE;
+    const payload = this.payload<EventPayload<"session_start">>({
+      type: "session_start",
+      sessionId: this.event.sessionId,
+    });
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    if (stopped) return stopped;
+    const context = messageTexts(outcome.injected);
+    return context.length ? { decision: "none", context } : NONE;
+  }
+
+  async preCompact(): Promise<HarnessVerdict> {
+    if (!this.runner.wants("pre_compact")) return NONE;
+    const payload = this.payload<EventPayload<"pre_compact">>({
+      type: "pre_compact",
+      messages: [],
+      tokens: 0,
+      remove: [],
+    });
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    return stopped ?? NONE;
+  }
+
+  /** Gemini CLI's BeforeModel: a deny blocks the request; patches are not sent back (the request is the harness's). */
+  async modelRequest(): Promise<HarnessVerdict> {
+    if (!this.runner.wants("model_request")) return NONE;
+    const llm = (this.event.payload.llm_request ?? {}) as { model?: unknown; messages?: unknown };
+    const messages = (Array.isArray(llm.messages) ? llm.messages : []).map((message) => ({
+      role: (message as { role?: string }).role === "model" ? "assistant" : "user",
+      content: String((message as { content?: unknown }).content ?? ""),
+    })) as ModelMessage[];
+    const userMessage = [...messages].reverse().find((message) => message.role === "user");
+    const payload = this.payload<EventPayload<"model_request">>({
+      type: "model_request",
+      request: {
+        step: 0,
+        attempt: 1,
+        system: undefined,
+        messages,
+        tools: [],
+        toolChoice: "auto",
+        ...(typeof llm.model === "string" ? { model: llm.model } : {}),
+      },
+      userMessage: typeof userMessage?.content === "string" ? userMessage.content : "",
+      history: messages,
+      isFirstStep: false,
+    });
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    return stopped ?? NONE;
+  }
+
+  modelResponse(): EventPayload<"model_response"> {
+    const response = (this.event.payload.llm_response ?? {}) as {
+      candidates?: { content?: { parts?: unknown[] }; finishReason?: string }[];
+    };
+    const candidate = response.candidates?.[0];
+    const text = (candidate?.content?.parts ?? []).filter((part) => typeof part === "string").join("");
+    return this.payload<EventPayload<"model_response">>({
+      type: "model_response",
+      request: { step: 0, attempt: 1, system: undefined, messages: [], tools: [], toolChoice: "auto" },
+      text,
+      toolCalls: [],
+      finishReason: candidate?.finishReason ?? "unknown",
+      usage: {},
+    });
+  }
+
+  /** An event hooks only watch: its inspections run; nothing is answered. */
+  async observeOnly(payload: AnyEventPayload): Promise<HarnessVerdict> {
+    if (!this.runner.wants(payload.type)) return NONE;
+    this.runner.inspect(payload, this.context);
+    return NONE;
+  }
+}

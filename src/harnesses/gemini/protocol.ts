@@ -1,0 +1,127 @@
+/**
+ * Gemini CLI's hooks: JSON on stdin (`hook_event_name`, `session_id`, `tool_name`,
+ * `tool_input`, `prompt`, `llm_request`…), the answer as JSON on stdout (`decision: "deny"`
+ * with a `reason`, `hookSpecificOutput.tool_input` to rewrite a call, `tool_output` or
+ * `additionalContext` after it, `continue: false` to stop), or exit 2 with the reason on
+ * stderr. Gemini CLI has no "ask": a call hookwise would ask about is denied with the reason.
+ */
+import { HarnessInputError } from "../harness-input-error.js";
+import { eventName, firstText, flag, type Payload, text, toolInput } from "../read-payload.js";
+import type {
+  HarnessAnswer,
+  HarnessEvent,
+  HarnessEventKind,
+  HarnessProtocol,
+  HarnessVerdict,
+} from "../types.js";
+import { geminiSettings } from "./settings.js";
+import { GEMINI_TOOLS } from "./tools.js";
+
+const EVENTS: Readonly<Record<string, HarnessEventKind>> = {
+  SessionStart: "session_start",
+  SessionEnd: "session_end",
+  BeforeAgent: "run_start",
+  AfterAgent: "run_end",
+  BeforeModel: "model_request",
+  AfterModel: "model_response",
+  BeforeTool: "tool_call",
+  AfterTool: "tool_result",
+  PreCompress: "pre_compact",
+  Notification: "notification",
+  BeforeToolSelection: "notification",
+};
+
+function parse(payload: Payload): HarnessEvent {
+  const name = eventName(payload, "hook_event_name", EVENTS, "Gemini CLI");
+  const kind = EVENTS[name]!;
+  const base = {
+    harness: "gemini" as const,
+    name,
+    kind,
+    sessionId: text(payload, "session_id", true),
+    cwd: text(payload, "cwd"),
+    payload,
+  };
+  if (kind === "tool_call" || kind === "tool_result") {
+    const tool = text(payload, "tool_name", true);
+    const input = toolInput(payload, "tool_input");
+    // Gemini CLI gives a call no id: one is made of what identifies it within the session.
+    const callId =
+      firstText(payload, ["tool_call_id", "call_id"]) ?? `${tool}@${text(payload, "timestamp") ?? ""}`;
+    return {
+      ...base,
+      tool: {
+        name: tool,
+        input,
+        callId,
+        ...(kind === "tool_result" ? { response: payload.tool_response } : {}),
+      },
+    };
+  }
+  if (kind === "run_start") return { ...base, prompt: text(payload, "prompt", true) };
+  if (kind === "run_end") {
+    const output = text(payload, "prompt_response");
+    const prompt = text(payload, "prompt");
+    const stopActive = flag(payload, "stop_hook_active");
+    return {
+      ...base,
+      ...(output !== undefined ? { output } : {}),
+      ...(prompt !== undefined ? { prompt } : {}),
+      ...(stopActive !== undefined ? { stopActive } : {}),
+    };
+  }
+  if (kind === "model_request" || kind === "model_response") {
+    if (typeof payload.llm_request !== "object" || payload.llm_request === null)
+      throw new HarnessInputError('the event has no "llm_request" object');
+  }
+  const detail = firstText(payload, ["source", "reason", "trigger", "message"]);
+  return { ...base, ...(detail !== undefined ? { detail } : {}) };
+}
+
+function json(value: Record<string, unknown>): HarnessAnswer {
+  return Object.keys(value).length ? { exitCode: 0, stdout: `${JSON.stringify(value)}\n` } : { exitCode: 0 };
+}
+
+function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
+  const out: Record<string, unknown> = {};
+  if (verdict.stop !== undefined) {
+    out.continue = false;
+    out.stopReason = verdict.stop;
+  }
+  const specific: Record<string, unknown> = {};
+  const context = verdict.context?.length ? verdict.context.join("\n\n") : undefined;
+  const blocks = verdict.decision === "deny" || (verdict.decision === "ask" && event.kind === "tool_call");
+  if (blocks && event.kind !== "session_start" && event.kind !== "session_end") {
+    out.decision = "deny";
+    out.reason =
+      verdict.decision === "ask"
+        ? `needs approval, which Gemini CLI hooks cannot ask for: ${verdict.reason ?? "approval required"}`
+        : (verdict.reason ?? "blocked by hookwise");
+  } else if (verdict.decision === "allow" && event.kind === "tool_call") out.decision = "allow";
+  if (event.kind === "tool_call" && verdict.updatedInput !== undefined && !blocks)
+    specific.tool_input = verdict.updatedInput;
+  if (event.kind === "tool_result" && verdict.updatedOutput !== undefined)
+    specific.tool_output =
+      typeof verdict.updatedOutput === "string"
+        ? verdict.updatedOutput
+        : JSON.stringify(verdict.updatedOutput);
+  if (
+    context &&
+    (event.kind === "tool_result" || event.kind === "run_start" || event.kind === "session_start")
+  )
+    specific.additionalContext = context;
+  if (Object.keys(specific).length) out.hookSpecificOutput = { hookEventName: event.name, ...specific };
+  return json(out);
+}
+
+export const geminiProtocol: HarnessProtocol = {
+  name: "gemini",
+  label: "Gemini CLI",
+  events: EVENTS,
+  tools: GEMINI_TOOLS,
+  shellTool: "run_shell_command",
+  settings: geminiSettings,
+  parse,
+  answer,
+  refuse: (reason) => ({ exitCode: 2, stderr: `${reason}\n` }),
+};

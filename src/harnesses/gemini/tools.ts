@@ -1,0 +1,63 @@
+/** Gemini CLI's built-in tools, as its hooks name them; MCP tools are `mcp__<server>__<tool>`. */
+import { objectSchema } from "../tool-families.js";
+import type { HarnessToolSpec } from "../types.js";
+
+export const GEMINI_TOOLS: readonly HarnessToolSpec[] = [
+  {
+    name: "run_shell_command",
+    family: "shell",
+    description: "runs a shell command",
+    input: objectSchema({ command: "string", description: "string", directory: "string" }, ["command"]),
+  },
+  {
+    name: "read_file",
+    family: "read_file",
+    description: "reads a file",
+    input: objectSchema({ file_path: "string", absolute_path: "string", offset: "number", limit: "number" }),
+  },
+  { name: "read_many_files", description: "reads several files", input: objectSchema({ paths: "array" }) },
+  {
+    name: "write_file",
+    family: "write_file",
+    description: "writes a file",
+    input: objectSchema({ file_path: "string", content: "string" }, ["file_path", "content"]),
+  },
+  {
+    name: "replace",
+    family: "edit_file",
+    description: "replaces text in a file",
+    input: objectSchema({ file_path: "string", old_string: "string", new_string: "string" }, ["file_path"]),
+  },
+  {
+    name: "search_file_content",
+    family: "search_files",
+    description: "searches file contents",
+    input: objectSchema({ pattern: "string", path: "string", include: "string" }, ["pattern"]),
+  },
+  {
+    name: "glob",
+    family: "find_files",
+    description: "finds files by pattern",
+    input: objectSchema({ pattern: "string", path: "string" }, ["pattern"]),
+  },
+  {
+    name: "list_directory",
+    family: "list_directory",
+    description: "lists a directory",
+    input: objectSchema({ path: "string" }),
+  },
+  {
+    name: "web_fetch",
+    family: "web_fetch",
+    description: "fetches URLs",
+    input: objectSchema({ prompt: "string" }),
+  },
+  {
+    name: "google_web_search",
+    family: "web_search",
+    description: "searches the web",
+    input: objectSchema({ query: "string" }, ["query"]),
+  },
+  { name: "save_memory", description: "remembers a fact", input: objectSchema({ fact: "string" }) },
+  { name: "write_todos", description: "updates the task list", input: objectSchema({ todos: "array" }) },
+];
