@@ -21,9 +21,10 @@ import type { FakeModelServer, FakeTurn } from "../support/harnesses/fake-model-
 import { startFakeOpenAiResponses } from "../support/harnesses/fake-openai-responses.js";
 import { type HarnessName, harnesses } from "../support/harnesses/install.js";
 import { runClaude } from "../support/harnesses/run-claude.js";
-import { runCodex } from "../support/harnesses/run-codex.js";
+import { runCodex, writeCodexConfig } from "../support/harnesses/run-codex.js";
 import { runGemini } from "../support/harnesses/run-gemini.js";
 import { type HarnessResult, killAllHarnesses } from "../support/harnesses/run-harness.js";
+import { trustCodexHooks } from "../support/harnesses/trust-codex-hooks.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const forbiddenReason = "hookwise-policy: commands containing forbidden are not allowed";
@@ -158,3 +159,60 @@ for (const harness of ["claude", "codex", "gemini"] as const) {
     });
   });
 }
+
+describe.skipIf(!harnesses.available)(
+  `hookwise setup codex, Codex ${harnesses.versions.codex} without --dangerously-bypass-hook-trust`,
+  () => {
+    // Codex runs a hook only once its hash is trusted (hooks.state in config.toml; see
+    // test/fixtures/harnesses/README.md) and silently skips it otherwise. hookwise setup does not
+    // record that trust yet, so plain `codex exec` runs the forbidden command.
+    /** Sets up hookwise for Codex, optionally trusts the entries, runs a forbidden command. */
+    async function forbiddenRun(
+      trust: boolean,
+    ): Promise<{ cwd: string; trusted: string[]; result: HarnessResult }> {
+      const folder = mkdtempSync(join(tmpdir(), "hookwise-codex-trust-"));
+      folders.push(folder);
+      const cwd = join(folder, "project");
+      const home = join(folder, "home");
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(join(cwd, "hookwise.yaml"), CONFIG);
+      const fake = await startFakeOpenAiResponses([turnsFor.codex(COMMANDS[0]!), { text: "Done." }]);
+      try {
+        writeCodexConfig(home, fake.origin, cwd);
+        await promisify(execFile)(
+          process.execPath,
+          [join(built!, "cli.mjs"), "setup", "codex", "hookwise.yaml"],
+          {
+            cwd,
+            env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: join(home, ".codex") },
+          },
+        );
+        const trusted = trust ? await trustCodexHooks(home, cwd) : [];
+        const result = await runCodex({
+          cwd,
+          home,
+          prompt: "Run it.",
+          fake,
+          keepConfig: true,
+          bypassHookTrust: false,
+        });
+        return { cwd, trusted, result };
+      } finally {
+        await fake.close();
+      }
+    }
+
+    it.fails("the entries hookwise setup writes are trusted: a gated command does not run", async () => {
+      const { cwd, result } = await forbiddenRun(false);
+      expect(result.timedOut).toBe(false);
+      expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
+    }, 150_000);
+
+    it("once Codex's trust in them is recorded (hooks.state trusted_hash), a gated command does not run", async () => {
+      const { cwd, trusted, result } = await forbiddenRun(true);
+      expect(trusted).toEqual([`${cwd}/.codex/hooks.json:pre_tool_use:0:0`]);
+      expect(result.timedOut).toBe(false);
+      expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
+    }, 150_000);
+  },
+);

@@ -13,6 +13,16 @@ import { type HarnessResult, spawnHarness } from "./run-harness.js";
 export interface RunCodexOptions extends RunHarnessOptions {
   /** TOML appended to the generated `config.toml` (e.g. `[hooks]` tables). */
   readonly extraConfig?: string;
+  /**
+   * Keep the `config.toml` already in `<home>/.codex` (written by `writeCodexConfig`, then
+   * perhaps added to, e.g. hook trust) instead of writing a new one. Default false.
+   */
+  readonly keepConfig?: boolean;
+  /**
+   * Run hooks that are not trusted (`--dangerously-bypass-hook-trust`). Default true: Codex
+   * silently skips an untrusted hook otherwise.
+   */
+  readonly bypassHookTrust?: boolean;
 }
 
 const tomlString = (value: string) => JSON.stringify(value);
@@ -56,18 +66,22 @@ export function codexConfig(origin: string, cwd: string): string {
   ].join("\n");
 }
 
+/** Writes `<home>/.codex/config.toml` for a run against `origin` in `cwd`. */
+export function writeCodexConfig(home: string, origin: string, cwd: string, extraConfig = ""): void {
+  const codexHome = join(home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(join(codexHome, "config.toml"), `${codexConfig(origin, cwd)}${extraConfig}`);
+}
+
 export function runCodex(options: RunCodexOptions): Promise<HarnessResult> {
   const codexHome = join(options.home, ".codex");
-  mkdirSync(codexHome, { recursive: true });
-  writeFileSync(
-    join(codexHome, "config.toml"),
-    `${codexConfig(options.fake.origin, options.cwd)}${options.extraConfig ?? ""}`,
-  );
+  if (!options.keepConfig)
+    writeCodexConfig(options.home, options.fake.origin, options.cwd, options.extraConfig);
   return spawnHarness({
     command: harnesses.bin.codex,
     args: [
       "exec",
-      "--dangerously-bypass-hook-trust",
+      ...(options.bypassHookTrust === false ? [] : ["--dangerously-bypass-hook-trust"]),
       "--skip-git-repo-check",
       "--color",
       "never",
