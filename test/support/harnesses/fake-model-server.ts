@@ -10,7 +10,12 @@ import type { AddressInfo } from "node:net";
 
 /** One scripted model answer: call a tool with these arguments, or answer with text. */
 export type FakeTurn =
-  | { readonly tool: string; readonly input: Readonly<Record<string, unknown>> }
+  | {
+      readonly tool: string;
+      readonly input: Readonly<Record<string, unknown>>;
+      /** The tool's namespace, for protocols that group tools (OpenAI Responses `namespace` tools). */
+      readonly namespace?: string;
+    }
   | { readonly text: string };
 
 /** One request the fake received. */

@@ -29,6 +29,7 @@ function outputItem(id: string, turn: FakeTurn): Record<string, unknown> {
       id: `fc_${id}`,
       call_id: `call_${id}`,
       name: turn.tool,
+      ...(turn.namespace ? { namespace: turn.namespace } : {}),
       arguments: JSON.stringify(turn.input),
       status: "completed",
     };
