@@ -324,6 +324,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .option("--dry-run", "print what would change, change nothing")
     .option("--remove", "take out the entries setup added, and nothing else")
     .option("-a, --agent <id>", "guard with this agent's hooks and policies (default: the first agent)")
+    .option("--project <dir>", "the project whose settings file changes (default: the current folder)")
     .addHelpText(
       "after",
       "\nExample:\n  npx hookwise setup claude hookwise.yaml            # writes .claude/settings.json\n  npx hookwise setup gemini hookwise.yaml --dry-run  # shows the change to .gemini/settings.json\n\nExit codes: 0 done (or nothing to change), 1 the settings file cannot be read or written, 2 a usage or config error.",
@@ -332,7 +333,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       async (
         harness: string,
         config: string,
-        options: { scope: "project" | "user" | "local"; dryRun?: boolean; remove?: boolean; agent?: string },
+        options: {
+          scope: "project" | "user" | "local";
+          dryRun?: boolean;
+          remove?: boolean;
+          agent?: string;
+          project?: string;
+        },
       ) => {
         const { setupCommand } = await import("./setup-command.js");
         code = await setupCommand(harness, config, options, io);

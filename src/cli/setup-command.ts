@@ -27,6 +27,8 @@ export interface SetupOptions {
   dryRun?: boolean;
   remove?: boolean;
   agent?: string;
+  /** The project's folder (default: the current one). */
+  project?: string;
 }
 
 /** Quoted for the POSIX shell the harness runs hook commands with. */
@@ -130,7 +132,7 @@ export async function setupCommand(
     );
   }
   const protocol = HARNESSES[harnessName as HarnessName];
-  const projectDir = process.cwd();
+  const projectDir = resolve(options.project ?? process.cwd());
   const relativeFile = protocol.settings.files[options.scope];
   if (relativeFile === undefined) {
     const scopes = Object.entries(protocol.settings.files)

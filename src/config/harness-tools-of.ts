@@ -7,7 +7,6 @@
 import { harnessTools } from "../harnesses/harness-tools.js";
 import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessName } from "../harnesses/types.js";
-import type { KnownTool } from "./check-references.js";
 import type { ConfigFile } from "./schema.js";
 
 export function harnessesOf(config: Pick<ConfigFile, "harness">): HarnessName[] {
@@ -16,7 +15,9 @@ export function harnessesOf(config: Pick<ConfigFile, "harness">): HarnessName[] 
   return typeof harness === "string" ? [harness] : [...new Set(harness)];
 }
 
-export function harnessKnownTools(config: Pick<ConfigFile, "harness">): KnownTool[] {
+export function harnessKnownTools(
+  config: Pick<ConfigFile, "harness">,
+): { qualifiedName: string; functionName: string }[] {
   const names = harnessesOf(config);
   if (!names.length) return [];
   return harnessTools(names.map((name) => HARNESSES[name])).map((tool) => ({

@@ -75,14 +75,27 @@ function contextOf(verdict: HarnessVerdict): string | undefined {
   return verdict.context?.length ? verdict.context.join("\n\n") : undefined;
 }
 
-/** `options.mcpOutput`: the event's tool is an MCP tool, whose output `updatedMCPToolOutput` may replace. */
-export function answerClaudeWire(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
+/** Where Codex CLI reads the wire otherwise than Claude Code. */
+export interface WireDialect {
+  /** `updatedInput` is run only with `permissionDecision: "allow"` (Codex): a rewrite then allows the call. */
+  rewriteNeedsAllow?: boolean;
+  /** A PostToolUse `decision: "block"` replaces the tool's output with its reason (Codex). */
+  blockReplacesOutput?: boolean;
+}
+
+export function answerClaudeWire(
+  event: HarnessEvent,
+  verdict: HarnessVerdict,
+  dialect: WireDialect = {},
+): HarnessAnswer {
   const context = contextOf(verdict);
   const reason = verdict.reason ?? "blocked by hookwise";
   switch (event.kind) {
     case "tool_call": {
       const specific: Record<string, unknown> = { hookEventName: event.name };
       if (verdict.decision !== "none") specific.permissionDecision = verdict.decision;
+      else if (dialect.rewriteNeedsAllow && verdict.updatedInput !== undefined)
+        specific.permissionDecision = "allow";
       if (verdict.decision === "deny" || verdict.decision === "ask" || verdict.reason !== undefined)
         specific.permissionDecisionReason = reason;
       if (verdict.updatedInput !== undefined && verdict.decision !== "deny")
@@ -98,7 +111,10 @@ export function answerClaudeWire(event: HarnessEvent, verdict: HarnessVerdict): 
       const parts = context ? [context] : [];
       if (verdict.updatedOutput !== undefined) {
         if (event.tool?.name.startsWith("mcp__")) specific.updatedMCPToolOutput = verdict.updatedOutput;
-        else {
+        else if (dialect.blockReplacesOutput) {
+          out.decision = "block";
+          out.reason = printable(verdict.updatedOutput);
+        } else {
           // Only an MCP tool's output can be replaced; the model is told what to read instead.
           out.decision = "block";
           out.reason = `hookwise rewrote this tool's result${verdict.hook ? ` (hook ${verdict.hook})` : ""}; use this instead of the output above: ${printable(verdict.updatedOutput)}`;

@@ -1,7 +1,9 @@
 /**
  * `gate`: blocks the tool call; the tool does not run and the model receives
  * the (templated) reason. Decide, `tool_call` — and `agent_spawn`, where it refuses to
- * start the sub-agent (a sub-agent is a tool).
+ * start the sub-agent (a sub-agent is a tool); on `run_start` it refuses the input and on
+ * `run_end` the answer (the run ends terminated; a harness's agent is sent back to work
+ * with the reason instead, as its stop hooks do).
  */
 import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";
@@ -9,7 +11,7 @@ import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
 
 const description =
-  "Blocks the tool call (or the sub-agent's spawn); the model receives the reason. tool_call, agent_spawn.";
+  "Blocks the tool call (or the sub-agent's spawn, the run's input, its answer); the model receives the reason. tool_call, agent_spawn, run_start, run_end.";
 
 export const gate = defineAction({
   type: "gate",
@@ -24,7 +26,7 @@ export const gate = defineAction({
           .describe('Why, e.g. "No writes to {{tool.params.path}}"; default names the hook'),
       })
       .describe(description),
-  events: ["tool_call", "agent_spawn"],
+  events: ["tool_call", "agent_spawn", "run_start", "run_end"],
   kind: () => "decide",
   compile: (config, services) => (evaluation) => {
     const reason =

@@ -6,7 +6,9 @@
  *
  * Variables: `turn` `tools` `messages` `tokens` `max_turns` (int), `pressure` (double),
  * `tool` (`{name, fqn, params, result?, error?}` or null), `error` (`{type, message}` or
- * null), `args` (the tool's parameters, or {}). Integral numbers inside them are CEL ints.
+ * null), `args` (the tool's parameters, or {}), `input` (the run's input: the user's prompt, as
+ * rewritten so far on `run_start`) and `output` (`run_end`'s answer, else ""). Integral
+ * numbers inside them are CEL ints.
  *
  * Evaluation errors are never silently false: `tool.name == "x"` on an event without a tool
  * throws (the engine fails closed for blocking hooks and isolates inspect hooks), so write
@@ -55,6 +57,8 @@ export const EXPRESSION_VARIABLES: Readonly<Record<string, CelVariableType>> = {
   tool: "dyn",
   error: "dyn",
   args: "dyn",
+  input: "string",
+  output: "string",
 };
 
 export interface CompileExpressionOptions {
@@ -331,11 +335,19 @@ export function expressionVariables(evaluation: Evaluation): Readonly<Record<str
     get args() {
       return evaluation.tool?.params ?? {};
     },
+    get input() {
+      const { event } = evaluation;
+      return event.type === "run_start" ? event.input : evaluation.context.input;
+    },
+    get output() {
+      const { event } = evaluation;
+      return event.type === "run_end" ? event.output : "";
+    },
   };
 }
 
 const description =
-  'A CEL expression over turn, tools, messages, tokens, pressure, max_turns, tool, error, args ("and"/"or"/"not" accepted).';
+  'A CEL expression over turn, tools, messages, tokens, pressure, max_turns, tool, error, args, input, output ("and"/"or"/"not" accepted).';
 
 export const expression = defineCondition({
   type: "expression",

@@ -80,9 +80,15 @@ export const CLAUDE_TOOLS: readonly HarnessToolSpec[] = [
     input: objectSchema({ query: "string" }, ["query"]),
   },
   {
-    name: "Task",
+    name: "Agent",
     family: "delegate",
     description: "runs a sub-agent",
+    input: objectSchema({ description: "string", prompt: "string", subagent_type: "string" }),
+  },
+  {
+    name: "Task",
+    family: "delegate",
+    description: "runs a sub-agent (the name older versions give Agent)",
     input: objectSchema({ description: "string", prompt: "string", subagent_type: "string" }),
   },
   { name: "TodoWrite", description: "updates the task list", input: objectSchema({ todos: "array" }) },

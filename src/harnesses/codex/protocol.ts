@@ -27,6 +27,9 @@ export const codexProtocol: HarnessProtocol = {
   shellTool: "Bash",
   settings: codexSettings,
   parse: (payload) => parseClaudeWire("codex", "Codex CLI", EVENTS, payload),
-  answer: answerClaudeWire,
+  // Codex runs `updatedInput` only when the answer allows the call, and a PostToolUse block
+  // replaces the tool's output with its reason.
+  answer: (event, verdict) =>
+    answerClaudeWire(event, verdict, { rewriteNeedsAllow: true, blockReplacesOutput: true }),
   refuse: (reason) => refuseClaudeWire(reason),
 };

@@ -19,6 +19,12 @@ export const CODEX_TOOLS: readonly HarnessToolSpec[] = [
     description: "applies a patch to files",
     input: objectSchema({ input: "string" }),
   },
+  {
+    name: "spawn_agent",
+    family: "delegate",
+    description: "starts a sub-agent",
+    input: objectSchema({ message: "string" }),
+  },
   { name: "update_plan", description: "updates the plan", input: objectSchema({ plan: "array" }) },
   { name: "view_image", description: "attaches an image", input: objectSchema({ path: "string" }) },
   {

@@ -1,9 +1,11 @@
 /**
  * Cursor's hooks: JSON on stdin with `hook_event_name` and `conversation_id`; the answer as
  * JSON on stdout: `permission: "allow" | "deny" | "ask"` with `user_message` (shown to the
- * person) and `agent_message` (sent to the model) before an action, `continue: false` to
- * block a prompt, `followup_message` to send the agent back to work when it stops. Cursor
- * cannot run a rewritten call: a call a hook rewrote is denied, with what it would have run.
+ * person) and `agent_message` (sent to the model) before an action, `updated_input` on
+ * `preToolUse`, `continue: false` to block a prompt, `additional_context` at a session's
+ * start and after a tool, `followup_message` to send the agent back to work when it stops.
+ * The older per-action events cannot run a rewritten call: a call a hook rewrote there is
+ * denied, with what it would have run.
  */
 import { eventName, firstText, type Payload, text, toolInput } from "../read-payload.js";
 import type {
@@ -26,6 +28,10 @@ const EVENTS: Readonly<Record<string, HarnessEventKind>> = {
   beforeMCPExecution: "tool_call",
   beforeReadFile: "tool_call",
   postToolUse: "tool_result",
+  postToolUseFailure: "tool_error",
+  preCompact: "pre_compact",
+  subagentStart: "notification",
+  subagentStop: "notification",
   afterShellExecution: "tool_result",
   afterMCPExecution: "tool_result",
   afterFileEdit: "tool_result",
@@ -69,6 +75,9 @@ function toolOf(
         name: text(payload, "tool_name", true),
         input: toolInput(payload, "tool_input"),
         ...(name === "postToolUse" ? { response: payload.tool_output ?? payload.tool_response } : {}),
+        ...(name === "postToolUseFailure"
+          ? { error: firstText(payload, ["error", "error_message"]) ?? "the tool failed" }
+          : {}),
       };
   }
 }
@@ -81,7 +90,7 @@ function parse(payload: Payload): HarnessEvent {
   const cwd =
     text(payload, "cwd") ?? (Array.isArray(roots) && typeof roots[0] === "string" ? roots[0] : undefined);
   const base = { harness: "cursor" as const, name, kind, sessionId, cwd, payload };
-  if (kind === "tool_call" || kind === "tool_result") {
+  if (kind === "tool_call" || kind === "tool_result" || kind === "tool_error") {
     const tool = toolOf(name, payload);
     const callId =
       firstText(payload, ["tool_use_id", "tool_call_id"]) ??
@@ -106,6 +115,11 @@ function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
         user_message: verdict.stop ?? reason,
         agent_message: verdict.stop ?? reason,
       });
+    if (verdict.updatedInput !== undefined && event.name === "preToolUse")
+      return json({
+        permission: verdict.decision === "ask" ? "ask" : "allow",
+        updated_input: verdict.updatedInput,
+      });
     if (verdict.updatedInput !== undefined) {
       const message = `hookwise rewrote this call to ${JSON.stringify(verdict.updatedInput)}, which Cursor cannot run in place of the original; call it again with those arguments`;
       return json({ permission: "deny", user_message: message, agent_message: message });
@@ -121,6 +135,9 @@ function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
     return json({ continue: true });
   }
   if (event.kind === "run_end" && verdict.decision === "deny") return json({ followup_message: reason });
+  const context = verdict.context?.length ? verdict.context.join("\n\n") : undefined;
+  if (context && (event.name === "sessionStart" || event.name === "postToolUse"))
+    return json({ additional_context: context });
   return json({});
 }
 

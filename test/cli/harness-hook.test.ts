@@ -1,0 +1,398 @@
+/**
+ * `hookwise hook`: harness events as each harness sends them, answered in its own format by a
+ * config's policies and hooks, every decision recorded, fail closed on every kind of failure.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadRunRecords } from "../../src/agent/run-recorder.js";
+import { hookCommand } from "../../src/cli/hook-command.js";
+import type { CliIO } from "../../src/cli/types.js";
+import { loadConfig } from "../../src/config/load-config.js";
+import type { HarnessName } from "../../src/harnesses/types.js";
+import { cli } from "../support/cli.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function project(config: string): { dir: string; config: string } {
+  const dir = mkdtempSync(join(tmpdir(), "hookwise-harness-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "hookwise.yaml"), config);
+  return { dir, config: join(dir, "hookwise.yaml") };
+}
+
+async function hook(
+  config: string,
+  harness: HarnessName,
+  input: unknown,
+): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
+  const out = { stdout: "", stderr: "" };
+  const printer = (key: "stdout" | "stderr") => ({
+    line: (text: string) => {
+      out[key] += `${text}\n`;
+    },
+    write: (text: string) => {
+      out[key] += text;
+    },
+  });
+  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
+  const text = typeof input === "string" ? input : JSON.stringify(input);
+  const code = await hookCommand(config, { harness }, io, Readable.from([Buffer.from(text)]));
+  const { stdout, stderr } = out;
+  let json: unknown;
+  try {
+    json = stdout.trim() ? JSON.parse(stdout) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+}
+
+const GUARD = `harness: [claude, codex, gemini, cursor]
+runtime:
+  policies:
+    - { decision: deny, tool: shell, when: 'args.command.contains("rm -rf")', reason: "no recursive deletes" }
+    - { decision: allow, tool: read_file }
+    - { decision: ask_user, tool: Write }
+`;
+
+const claudePre = (input: Record<string, unknown>, tool = "Bash", session = "s1") => ({
+  session_id: session,
+  transcript_path: "/tmp/t.jsonl",
+  cwd: "/tmp",
+  permission_mode: "default",
+  hook_event_name: "PreToolUse",
+  tool_name: tool,
+  tool_input: input,
+  tool_use_id: `toolu_${Math.random().toString(36).slice(2)}`,
+});
+
+describe("hookwise hook --harness claude", () => {
+  it("denies by policy with Claude Code's own answer, and records the decision for trace", async () => {
+    const { config } = project(GUARD);
+    const denied = await hook(config, "claude", claudePre({ command: "rm -rf /" }));
+    expect(denied.code).toBe(0);
+    expect(denied.json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "no recursive deletes",
+      },
+    });
+    const loaded = await loadConfig(config, { defaultState: { kind: "sqlite", path: ".hookwise/state.db" } });
+    try {
+      const runs = await loadRunRecords(loaded.store, "s1");
+      expect(runs).toHaveLength(1);
+      expect(runs[0]!.harness).toMatchObject({ name: "claude", event: "PreToolUse", decision: "deny" });
+      const call = runs[0]!.steps[0]!.calls[0]!;
+      expect(call).toMatchObject({ toolName: "Bash", qualifiedName: "shell", args: { command: "rm -rf /" } });
+      expect(call.hooks.map((entry) => [entry.hook, entry.effect])).toEqual([["policy", "deny"]]);
+    } finally {
+      await loaded.close();
+    }
+    const trace = await cli(["trace", config, "--session", "s1"]);
+    expect(trace.stdout).toContain("denied by policy");
+    expect(trace.stdout).toContain("no recursive deletes");
+  });
+
+  it("answers allow only for a matching allow, and nothing when no policy decides", async () => {
+    const { config } = project(GUARD);
+    const read = await hook(config, "claude", claudePre({ file_path: "/tmp/a" }, "Read"));
+    expect(read.json.hookSpecificOutput.permissionDecision).toBe("allow");
+    const plain = await hook(config, "claude", claudePre({ command: "ls" }));
+    expect(plain).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  it("asks through Claude Code's own prompt, unless an approval_request hook answers", async () => {
+    const { config } = project(GUARD);
+    const asked = await hook(config, "claude", claudePre({ file_path: "/tmp/a", content: "x" }, "Write"));
+    expect(asked.json.hookSpecificOutput).toMatchObject({ permissionDecision: "ask" });
+    expect(asked.json.hookSpecificOutput.permissionDecisionReason).toContain("Write");
+  });
+
+  it("rewrites the input with updatedInput, checked against the tool's input", async () => {
+    const { config } = project(`harness: claude
+runtime:
+  hooks:
+    - id: quiet-npm
+      on: tool_call
+      condition: { type: tool_name, match: Bash }
+      action: { type: transform_params, transformation: { set: { command: "npm test --silent" } } }
+`);
+    const answer = await hook(config, "claude", claudePre({ command: "npm test" }));
+    expect(answer.json.hookSpecificOutput.updatedInput).toEqual({ command: "npm test --silent" });
+    // A rewrite that breaks the tool's input is refused, and the call with it.
+    const { config: broken } = project(`harness: claude
+runtime:
+  hooks:
+    - id: drop-command
+      on: tool_call
+      condition: { type: tool_name, match: Bash }
+      action: { type: transform_params, transformation: { remove: [command] } }
+`);
+    const refused = await hook(broken, "claude", claudePre({ command: "npm test" }));
+    expect(refused.json.hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(refused.json.hookSpecificOutput.permissionDecisionReason).toMatch(/drop-command.*failed closed/s);
+  });
+
+  it("keeps max_fires over the calls of one session, each its own process", async () => {
+    const { config } = project(`harness: claude
+runtime:
+  hooks:
+    - id: first-bash-only
+      on: tool_call
+      condition: { type: tool_name, match: Bash }
+      max_fires: 1
+      action: { type: gate, reason: "one shell command per session" }
+`);
+    const first = await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "limited"));
+    expect(first.json.hookSpecificOutput.permissionDecision).toBe("deny");
+    const second = await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "limited"));
+    expect(second.stdout).toBe("");
+    // Another session has its own count.
+    const other = await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "other"));
+    expect(other.json.hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("blocks a prompt, sends a stopping agent back to work, and adds context at session start", async () => {
+    const { config } = project(`harness: claude
+runtime:
+  hooks:
+    - id: no-secrets-in-prompts
+      on: user_prompt
+      condition: { type: expression, expr: 'input.contains("password")' }
+      action: { type: gate, reason: "do not paste passwords" }
+    - id: tests-first
+      on: run_end
+      condition: { type: expression, expr: '!output.contains("tests pass")' }
+      action: { type: gate, reason: "run the tests before you stop" }
+    - id: rules
+      on: session_start
+      action: { type: inject_message, content: "Follow the rules in CONTRIBUTING.md" }
+`);
+    const prompt = await hook(config, "claude", {
+      session_id: "p",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "my password is hunter2",
+    });
+    expect(prompt.json).toEqual({ decision: "block", reason: "do not paste passwords" });
+    const stop = await hook(config, "claude", {
+      session_id: "p",
+      hook_event_name: "Stop",
+      stop_hook_active: false,
+      last_assistant_message: "done",
+    });
+    expect(stop.json).toEqual({ decision: "block", reason: "run the tests before you stop" });
+    const start = await hook(config, "claude", {
+      session_id: "p",
+      hook_event_name: "SessionStart",
+      source: "startup",
+    });
+    expect(start.json.hookSpecificOutput).toEqual({
+      hookEventName: "SessionStart",
+      additionalContext: "Follow the rules in CONTRIBUTING.md",
+    });
+  });
+
+  it("answers a permission prompt: a deny policy denies, an allow policy approves", async () => {
+    const { config } = project(GUARD);
+    const permission = (tool: string, input: Record<string, unknown>) => ({
+      session_id: "perm",
+      hook_event_name: "PermissionRequest",
+      tool_name: tool,
+      tool_input: input,
+    });
+    const denied = await hook(config, "claude", permission("Bash", { command: "rm -rf build" }));
+    expect(denied.json.hookSpecificOutput.decision).toEqual({
+      behavior: "deny",
+      message: "no recursive deletes",
+    });
+    const allowed = await hook(config, "claude", permission("Read", { file_path: "x" }));
+    expect(allowed.json.hookSpecificOutput.decision).toEqual({ behavior: "allow" });
+    // Asking is the harness's own prompt: no answer.
+    const left = await hook(config, "claude", permission("Write", { file_path: "x", content: "" }));
+    expect(left.stdout).toBe("");
+  });
+});
+
+describe("hookwise hook fails closed", () => {
+  it("blocks malformed stdin, an unknown event and a missing field with exit 2 and the reason", async () => {
+    const { config } = project(GUARD);
+    const garbage = await hook(config, "claude", "not json");
+    expect(garbage.code).toBe(2);
+    expect(garbage.stderr).toContain("not JSON");
+    const unknown = await hook(config, "claude", { session_id: "x", hook_event_name: "PreToolUze" });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('"PreToolUze" is not a Claude Code hook event');
+    const missing = await hook(config, "claude", {
+      session_id: "x",
+      hook_event_name: "PreToolUse",
+      tool_input: {},
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no "tool_name"');
+  });
+
+  it("denies every call while the config does not load, naming the file, line and column", async () => {
+    const { config } = project(`harness: claude
+runtime:
+  policies:
+    - { decision: deny, tool: Bsh }
+`);
+    const answer = await hook(config, "claude", claudePre({ command: "ls" }));
+    expect(answer.json.hookSpecificOutput.permissionDecision).toBe("deny");
+    const reason = answer.json.hookSpecificOutput.permissionDecisionReason as string;
+    expect(reason).toContain("hookwise.yaml:4:");
+    expect(reason).toContain('"Bash"');
+  });
+
+  it("blocks a harness the config does not guard, and a hook whose condition fails", async () => {
+    const { config } = project("harness: gemini\n");
+    const other = await hook(config, "claude", claudePre({ command: "ls" }));
+    expect(other.json.hookSpecificOutput.permissionDecisionReason).toContain("harness: [gemini, claude]");
+    const { config: failing } = project(`harness: claude
+runtime:
+  hooks:
+    - id: broken-check
+      on: tool_call
+      condition: { type: expression, expr: 'args.missing.deeper == 1' }
+      action: { type: gate }
+`);
+    const answer = await hook(failing, "claude", claudePre({ command: "ls" }));
+    expect(answer.json.hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(answer.json.hookSpecificOutput.permissionDecisionReason).toContain("broken-check");
+  });
+});
+
+describe("hookwise hook for Codex CLI, Gemini CLI and Cursor", () => {
+  it("Codex: its shell tool, reported as Bash, meets the shared shell policy", async () => {
+    const { config } = project(GUARD);
+    const answer = await hook(config, "codex", {
+      session_id: "c",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf ~" },
+      tool_use_id: "call_1",
+      cwd: "/tmp",
+    });
+    expect(answer.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+  });
+
+  it("Codex: a rewrite also allows the call (Codex runs updatedInput only then)", async () => {
+    const { config } = project(`harness: codex
+runtime:
+  hooks:
+    - id: quiet
+      on: tool_call
+      condition: { type: tool_name, match: shell }
+      action: { type: transform_params, transformation: { set: { command: "npm test --silent" } } }
+`);
+    const answer = await hook(config, "codex", {
+      session_id: "c2",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "npm test" },
+      tool_use_id: "call_2",
+    });
+    expect(answer.json.hookSpecificOutput).toEqual({
+      hookEventName: "PreToolUse",
+      permissionDecision: "allow",
+      updatedInput: { command: "npm test --silent" },
+    });
+  });
+
+  it("Gemini: BeforeTool deny and rewrite, AfterTool result rewrite", async () => {
+    const { config } = project(`${GUARD}  hooks:
+    - id: dry
+      on: tool_call
+      condition: { type: tool_name, match: run_shell_command }
+      action: { type: transform_params, transformation: { set: { description: "checked by hookwise" } } }
+    - id: mask
+      on: tool_result
+      action: { type: transform_result, transformation: { append_to_result: "(reviewed)" } }
+`);
+    const before = (command: string) => ({
+      session_id: "g",
+      hook_event_name: "BeforeTool",
+      tool_name: "run_shell_command",
+      tool_input: { command },
+      cwd: "/tmp",
+      timestamp: "2026-01-01T00:00:00Z",
+    });
+    const denied = await hook(config, "gemini", before("rm -rf /"));
+    expect(denied.json).toEqual({ decision: "deny", reason: "no recursive deletes" });
+    const rewritten = await hook(config, "gemini", before("ls"));
+    expect(rewritten.json.hookSpecificOutput.tool_input).toEqual({
+      command: "ls",
+      description: "checked by hookwise",
+    });
+    const after = await hook(config, "gemini", {
+      session_id: "g",
+      hook_event_name: "AfterTool",
+      tool_name: "run_shell_command",
+      tool_input: { command: "ls" },
+      tool_response: "a.txt",
+    });
+    expect(after.json.hookSpecificOutput.additionalContext).toContain("(reviewed)");
+  });
+
+  it("Cursor: beforeShellExecution answers permission with user and agent messages; a rewrite it cannot run is denied", async () => {
+    const { config } = project(`${GUARD}  hooks:
+    - id: pin
+      on: tool_call
+      condition: { type: expression, expr: 'args.command == "npm install"' }
+      action: { type: transform_params, transformation: { set: { command: "npm ci" } } }
+`);
+    const shell = (command: string) => ({
+      conversation_id: "cur",
+      generation_id: "gen",
+      hook_event_name: "beforeShellExecution",
+      command,
+      cwd: "/tmp",
+      workspace_roots: ["/tmp"],
+    });
+    const denied = await hook(config, "cursor", shell("rm -rf /"));
+    expect(denied.json).toEqual({
+      permission: "deny",
+      user_message: "no recursive deletes",
+      agent_message: "no recursive deletes",
+    });
+    const rewritten = await hook(config, "cursor", shell("npm install"));
+    expect(rewritten.json.permission).toBe("deny");
+    expect(rewritten.json.agent_message).toContain("npm ci");
+    const garbage = await hook(config, "cursor", "{");
+    expect(garbage.code).toBe(2);
+    expect(garbage.json).toMatchObject({ permission: "deny" });
+  });
+});
+
+describe("validate with harness:", () => {
+  it("checks tool names against the harness's tools, with the nearest one, and needs no model", async () => {
+    const { config } = project(`harness: claude
+runtime:
+  policies:
+    - { decision: deny, tool: Bsh }
+    - { decision: deny, tool: "mcp__github__*" }
+    - { decision: allow, tool: shell }
+`);
+    const result = await cli(["validate", config]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('deny policy tool "Bsh" matches no tool');
+    expect(result.stderr).toContain('did you mean "Bash"');
+    expect(result.stderr).not.toContain("mcp__github");
+    expect(result.stderr).not.toContain("model");
+    mkdirSync(join(config, "..", "ok"), { recursive: true });
+    writeFileSync(
+      join(config, "..", "ok", "hookwise.yaml"),
+      "harness: [claude, gemini]\nruntime:\n  policies:\n    - { decision: deny, tool: run_shell_command }\n",
+    );
+    const valid = await cli(["validate", join(config, "..", "ok", "hookwise.yaml")]);
+    expect(valid.stdout).toContain("valid");
+    expect(valid.code).toBe(0);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * `hookwise setup`: the entries it adds to each harness's settings file, everything else kept,
+ * idempotent, `--dry-run`, `--remove` taking out only its own — and the command it writes
+ * answering a real event when a shell runs it, as the harness does.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliProcess } from "../support/cli.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const CONFIG = `harness: [claude, codex, gemini, cursor]
+runtime:
+  policies:
+    - { decision: deny, tool: shell, when: 'args.command.contains("rm -rf")', reason: "no recursive deletes" }
+  hooks:
+    - id: audit
+      on: tool_result
+      action: { type: log, message: "{{tool.name}} ran" }
+`;
+
+function project(): string {
+  const dir = mkdtempSync(join(tmpdir(), "hookwise-setup-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, "hookwise.yaml"), CONFIG);
+  return dir;
+}
+
+/** `hookwise setup <harness> <config in dir> … --project dir`. */
+const setup = (dir: string, harness: string, config: string, ...args: string[]) =>
+  cliProcess(["setup", harness, join(dir, config), "--project", dir, ...args], { timeoutMs: 60_000 });
+
+describe("hookwise setup", { timeout: 120_000 }, () => {
+  it("adds Claude Code entries for the events the config uses, keeps the rest, and changes nothing the second time", async () => {
+    const dir = project();
+    mkdirSync(join(dir, ".claude"));
+    const existing = {
+      permissions: { allow: ["Bash(npm test)"] },
+      hooks: { PreToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "./lint.sh" }] }] },
+    };
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify(existing, null, 2));
+    const first = await setup(dir, "claude", "hookwise.yaml");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("PreToolUse, PostToolUse");
+    const written = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"));
+    expect(written.permissions).toEqual(existing.permissions);
+    expect(written.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
+    expect(written.hooks.PreToolUse[1].matcher).toBe("*");
+    expect(written.hooks.PreToolUse[1].hooks[0].command).toContain("hook");
+    expect(written.hooks.PreToolUse[1].hooks[0].command).toContain("--harness claude");
+    expect(written.hooks.PostToolUse).toHaveLength(1);
+    // Events the config has no hook for are left alone.
+    expect(written.hooks.UserPromptSubmit).toBeUndefined();
+    const before = readFileSync(join(dir, ".claude", "settings.json"), "utf8");
+    const second = await setup(dir, "claude", "hookwise.yaml");
+    expect(second.stdout).toContain("nothing to change");
+    expect(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).toBe(before);
+
+    const removed = await setup(dir, "claude", "hookwise.yaml", "--remove");
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"))).toEqual(existing);
+  });
+
+  it("prints the change with --dry-run and writes nothing", async () => {
+    const dir = project();
+    const dry = await setup(dir, "gemini", "hookwise.yaml", "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("+++ .gemini/settings.json");
+    expect(dry.stdout).toContain('+     "BeforeTool": [');
+    expect(existsSync(join(dir, ".gemini"))).toBe(false);
+  });
+
+  it("writes each harness's own file and shape", async () => {
+    const dir = project();
+    expect((await setup(dir, "cursor", "hookwise.yaml")).code).toBe(0);
+    const cursor = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8"));
+    expect(cursor.version).toBe(1);
+    expect(cursor.hooks.beforeShellExecution[0].command).toContain("--harness cursor");
+    expect((await setup(dir, "codex", "hookwise.yaml")).code).toBe(0);
+    const codex = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
+    expect(codex.hooks.PreToolUse[0].hooks[0].command).toContain("--harness codex");
+    expect((await setup(dir, "gemini", "hookwise.yaml")).code).toBe(0);
+    const gemini = JSON.parse(readFileSync(join(dir, ".gemini", "settings.json"), "utf8"));
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: ".*" });
+  });
+
+  it("writes a command that answers the harness's event from any folder, as the harness's shell runs it", async () => {
+    const dir = project();
+    await setup(dir, "claude", "hookwise.yaml");
+    const written = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"));
+    const command: string = written.hooks.PreToolUse.at(-1).hooks[0].command;
+    const event = {
+      session_id: "setup-e2e",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf /" },
+      tool_use_id: "toolu_1",
+    };
+    const elsewhere = mkdtempSync(join(tmpdir(), "hookwise-elsewhere-"));
+    dirs.push(elsewhere);
+    const ran = spawnSync("sh", ["-c", command], {
+      cwd: elsewhere,
+      input: JSON.stringify(event),
+      encoding: "utf8",
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir },
+      timeout: 60_000,
+    });
+    expect(ran.status).toBe(0);
+    expect(JSON.parse(ran.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: "no recursive deletes",
+    });
+  });
+
+  it("refuses a config that does not load, an unknown harness and a settings file that is not JSON", async () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, "broken.yaml"),
+      "harness: claude\nruntime:\n  policies:\n    - { decision: deny, tool: Bsh }\n",
+    );
+    const broken = await setup(dir, "claude", "broken.yaml");
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('did you mean "Bash"');
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
+    const unknown = await setup(dir, "claud", "hookwise.yaml");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('did you mean "claude"');
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude", "settings.json"), "{ not json");
+    const bad = await setup(dir, "claude", "hookwise.yaml");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("is not JSON");
+    expect(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).toBe("{ not json");
+  });
+});
