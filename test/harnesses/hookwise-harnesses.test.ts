@@ -205,13 +205,13 @@ describe.skipIf(!harnesses.available)(
       const { cwd, result } = await forbiddenRun(false);
       expect(result.timedOut).toBe(false);
       expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
-    }, 150_000);
+    }, 180_000);
 
     it("once Codex's trust in them is recorded (hooks.state trusted_hash), a gated command does not run", async () => {
       const { cwd, trusted, result } = await forbiddenRun(true);
       expect(trusted).toEqual([`${cwd}/.codex/hooks.json:pre_tool_use:0:0`]);
       expect(result.timedOut).toBe(false);
       expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
-    }, 150_000);
+    }, 180_000);
   },
 );

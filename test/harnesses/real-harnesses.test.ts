@@ -119,7 +119,7 @@ describe.skipIf(!harnesses.available)(`real agent harnesses, offline ${harnesses
     });
     expectDenyThenAllow(box, server, result);
     expect(result.exitCode).toBe(0);
-  }, 150_000);
+  }, 180_000);
 
   it(`Codex CLI ${harnesses.versions.codex}: a PreToolUse hook that exits 2 stops a shell command and the model reads its reason`, async () => {
     const box = sandbox();
@@ -143,7 +143,7 @@ describe.skipIf(!harnesses.available)(`real agent harnesses, offline ${harnesses
     });
     expectDenyThenAllow(box, server, result);
     expect(result.exitCode).toBe(0);
-  }, 150_000);
+  }, 180_000);
 
   it(`Gemini CLI ${harnesses.versions.gemini}: a BeforeTool hook that exits 2 stops run_shell_command and the model reads its reason`, async () => {
     const box = sandbox();
@@ -170,5 +170,5 @@ describe.skipIf(!harnesses.available)(`real agent harnesses, offline ${harnesses
     });
     expectDenyThenAllow(box, server, result);
     expect(result.exitCode).toBe(0);
-  }, 150_000);
+  }, 180_000);
 });

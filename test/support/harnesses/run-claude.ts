@@ -18,7 +18,7 @@ export interface RunHarnessOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Extra command-line arguments. */
   readonly args?: readonly string[];
-  /** Default 90 s (the machine running the suite may be busy). */
+  /** Default 120 s (the machine running the suite may be busy). */
   readonly timeoutMs?: number;
 }
 
@@ -67,6 +67,6 @@ export function runClaude(options: RunClaudeOptions): Promise<HarnessResult> {
       CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1",
       ...options.env,
     },
-    timeoutMs: options.timeoutMs ?? 90_000,
+    timeoutMs: options.timeoutMs ?? 120_000,
   });
 }

@@ -95,6 +95,6 @@ export function runCodex(options: RunCodexOptions): Promise<HarnessResult> {
       FAKE_OPENAI_API_KEY: "sk-fake-key-for-tests",
       ...options.env,
     },
-    timeoutMs: options.timeoutMs ?? 90_000,
+    timeoutMs: options.timeoutMs ?? 120_000,
   });
 }

@@ -45,6 +45,6 @@ export function runGemini(options: RunGeminiOptions): Promise<HarnessResult> {
       GEMINI_CLI_NO_RELAUNCH: "true",
       ...options.env,
     },
-    timeoutMs: options.timeoutMs ?? 90_000,
+    timeoutMs: options.timeoutMs ?? 120_000,
   });
 }
