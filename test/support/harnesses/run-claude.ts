@@ -3,6 +3,8 @@
  * test's own and every switch for traffic beyond the model API off (telemetry, error reports,
  * update checks, feature flags).
  */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { FakeModelServer } from "./fake-model-server.js";
 import { harnesses } from "./install.js";
 import { type HarnessResult, spawnHarness } from "./run-harness.js";
@@ -22,8 +24,13 @@ export interface RunHarnessOptions {
   readonly timeoutMs?: number;
 }
 
-/** The environment every harness gets: a PATH with node, a HOME of the test's own, no proxies. */
+/**
+ * The environment every harness gets: a PATH with node, a HOME of the test's own, and a TMPDIR
+ * inside it, so what a harness leaves in its temporary folder goes with the test's folder.
+ */
 export function baseEnv(home: string): Record<string, string> {
+  const tmp = join(home, ".tmp");
+  mkdirSync(tmp, { recursive: true });
   return {
     PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: home,
@@ -33,7 +40,7 @@ export function baseEnv(home: string): Record<string, string> {
     TERM: "dumb",
     NO_COLOR: "1",
     CI: "1",
-    TMPDIR: process.env.TMPDIR ?? "/tmp",
+    TMPDIR: tmp,
   };
 }
 
