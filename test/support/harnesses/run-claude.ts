@@ -1,0 +1,79 @@
+/**
+ * Runs the real Claude Code CLI (`claude -p`) against a fake Anthropic API, with a HOME of the
+ * test's own and every switch for traffic beyond the model API off (telemetry, error reports,
+ * update checks, feature flags).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeModelServer } from "./fake-model-server.js";
+import { harnesses } from "./install.js";
+import { type HarnessResult, spawnHarness } from "./run-harness.js";
+
+export interface RunHarnessOptions {
+  /** The project folder the harness works in. */
+  readonly cwd: string;
+  /** The isolated home folder (settings, sessions and caches go there). */
+  readonly home: string;
+  readonly prompt: string;
+  readonly fake: FakeModelServer;
+  /** Extra environment variables for the harness (and the hooks it runs). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Extra command-line arguments. */
+  readonly args?: readonly string[];
+  /** Default 120 s (the machine running the suite may be busy). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The environment every harness gets: a PATH with node, a HOME of the test's own, and a TMPDIR
+ * inside it, so what a harness leaves in its temporary folder goes with the test's folder.
+ */
+export function baseEnv(home: string): Record<string, string> {
+  const tmp = join(home, ".tmp");
+  mkdirSync(tmp, { recursive: true });
+  return {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: home,
+    USER: "hookwise-test",
+    SHELL: "/bin/bash",
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    NO_COLOR: "1",
+    CI: "1",
+    TMPDIR: tmp,
+  };
+}
+
+export interface RunClaudeOptions extends RunHarnessOptions {
+  /** The tools allowed without asking (`--allowedTools`); default `["Bash"]`, none when empty. */
+  readonly allowedTools?: readonly string[];
+}
+
+export function runClaude(options: RunClaudeOptions): Promise<HarnessResult> {
+  const allowed = options.allowedTools ?? ["Bash"];
+  return spawnHarness({
+    command: harnesses.bin.claude,
+    args: [
+      "-p",
+      options.prompt,
+      "--output-format",
+      "json",
+      ...(allowed.length > 0 ? ["--allowedTools", allowed.join(",")] : []),
+      ...(options.args ?? []),
+    ],
+    cwd: options.cwd,
+    env: {
+      ...baseEnv(options.home),
+      ANTHROPIC_BASE_URL: options.fake.origin,
+      ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DISABLE_BUG_COMMAND: "1",
+      CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1",
+      ...options.env,
+    },
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
+}
