@@ -1,0 +1,97 @@
+/**
+ * The gateway over Streamable HTTP at `/mcp`: each MCP session (its `Mcp-Session-Id`) is
+ * one connection of the gateway and one hookwise session of the same id. Several gateway
+ * processes may share a Redis store (counters and limits hold across them); a client's
+ * session stays on the process that opened it, so a load balancer keeps it there (by
+ * the `Mcp-Session-Id` header).
+ */
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { importOptional } from "../errors/optional-package.js";
+import { nodeCrypto } from "../deps/node-crypto.js";
+import { refusal } from "./http-access.js";
+import type { McpGateway } from "./mcp-gateway.js";
+
+export interface HttpGateway {
+  /** `http://host:port/mcp` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+function jsonError(res: ServerResponse, status: number, message: string, code = -32_000): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+export async function serveHttp(
+  gateway: McpGateway,
+  options: { host: string; port: number; token: string | undefined; log: (line: string) => void },
+): Promise<HttpGateway> {
+  const { StreamableHTTPServerTransport: Transport } = await importOptional<
+    typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")
+  >("@modelcontextprotocol/sdk/server/streamableHttp.js", "hookwise mcp --http");
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/mcp") return jsonError(res, 404, "not found: the MCP endpoint is /mcp");
+    const refused = refusal(req.headers, options.token);
+    if (refused) {
+      if (refused.status === 401) res.setHeader("WWW-Authenticate", 'Bearer realm="hookwise"');
+      return jsonError(res, refused.status, refused.message);
+    }
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+    if (sessionId !== undefined && transport === undefined)
+      return jsonError(res, 404, `no MCP session "${sessionId}" here: initialize a new one`, -32_001);
+    if (transport === undefined) {
+      if (req.method !== "POST") return jsonError(res, 400, "start a session with a POST of initialize");
+      const made: StreamableHTTPServerTransport = new Transport({
+        sessionIdGenerator: () => nodeCrypto().randomUUID(),
+        onsessioninitialized: (id) => {
+          transports.set(id, made);
+        },
+      });
+      transport = made;
+      const connection = await gateway.connect(made, () => made.sessionId);
+      made.onclose = () => {
+        if (made.sessionId !== undefined) transports.delete(made.sessionId);
+        void connection.close();
+      };
+      await made.handleRequest(req, res);
+      // A first request that was not an initialize opened no session: nothing to keep.
+      if (made.sessionId === undefined) await connection.close();
+      return;
+    }
+    await transport.handleRequest(req, res);
+  };
+
+  const { createServer } = process.getBuiltinModule("node:http");
+  const server: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) jsonError(res, 500, "internal error");
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}/mcp`,
+    async close() {
+      await Promise.all([...transports.values()].map((transport) => transport.close().catch(() => {})));
+      await gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
