@@ -37,6 +37,8 @@ export interface GatewayConnection {
   readonly server: Server;
   /** The hookwise session's id (made at the first call). */
   readonly sessionId: string | undefined;
+  /** Resolves once the calls under way have answered (at most `ms`); new calls still may come. */
+  drain(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -69,13 +71,20 @@ export class McpGateway {
       { capabilities: { tools: { listChanged: true } } },
     );
     const asking = new Map<string, Extra>();
+    const inFlight = new Set<Promise<unknown>>();
     let session: ToolCallSession | undefined;
     const sessionFor = (extra: Extra): ToolCallSession => {
-      session ??= openToolCallSession(runtime, {
-        sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
-        record: this.#options.record !== false,
-        approve: (approval) => this.#elicit(server, approval, asking.get(approval.toolCallId)),
-      });
+      if (session === undefined) {
+        session = openToolCallSession(runtime, {
+          sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
+          record: this.#options.record !== false,
+          approve: (approval) => this.#elicit(server, approval, asking.get(approval.toolCallId)),
+        });
+        const client = server.getClientVersion();
+        this.#options.log?.(
+          `session ${session.sessionId} (client ${client ? `${client.name} ${client.version}` : "unnamed"})`,
+        );
+      }
       return session;
     };
     server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: gatewayTools(runtime) }));
@@ -83,16 +92,19 @@ export class McpGateway {
       const toolCallId = `call_${flatUuid()}`;
       const name = request.params.name;
       asking.set(toolCallId, extra);
+      const calling = sessionFor(extra).call({
+        name,
+        args: request.params.arguments ?? {},
+        signal: extra.signal,
+        toolCallId,
+      });
+      inFlight.add(calling);
       try {
-        const outcome = await sessionFor(extra).call({
-          name,
-          args: request.params.arguments ?? {},
-          signal: extra.signal,
-          toolCallId,
-        });
+        const outcome = await calling;
         const tool = runtime.toolsByName.get(runtime.canonicalTool(name));
         return callToolResult(outcome, tool?.output?.jsonSchema?.type === "object");
       } finally {
+        inFlight.delete(calling);
         asking.delete(toolCallId);
       }
     });
@@ -101,6 +113,21 @@ export class McpGateway {
       server,
       get sessionId() {
         return session?.sessionId;
+      },
+      async drain(ms) {
+        const deadline = Date.now() + ms;
+        while (inFlight.size > 0 && Date.now() < deadline) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            Promise.allSettled([...inFlight]),
+            new Promise((done) => {
+              timer = setTimeout(done, deadline - Date.now());
+            }),
+          ]);
+          clearTimeout(timer);
+          // The answers go out right after the calls settle: let them be written.
+          await new Promise((done) => setImmediate(done));
+        }
       },
       close: () => {
         closing ??= (async () => {

@@ -6,9 +6,12 @@
 import { importOptional } from "../errors/optional-package.js";
 import type { GatewayConnection, McpGateway } from "./mcp-gateway.js";
 
+/** How long the calls under way when stdin ends may take to answer. */
+const DRAIN_MS = 10_000;
+
 export interface StdioGateway {
   readonly connection: GatewayConnection;
-  /** Resolves when the client went away (stdin closed). */
+  /** Resolves when the client went away (stdin closed) and the calls it left have answered. */
   readonly ended: Promise<void>;
 }
 
@@ -27,15 +30,18 @@ export async function serveStdio(
     streams.stdout as typeof process.stdout,
   );
   let end!: () => void;
-  const ended = new Promise<void>((resolve) => {
+  const inputEnded = new Promise<void>((resolve) => {
     end = resolve;
   });
   // The SDK's transport does not watch for the end of stdin: the client closing it ends us.
   streams.stdin.once("end", () => end());
   streams.stdin.once("close", () => end());
   const connection = await gateway.connect(transport);
-  const closeConnection = connection.close;
-  void ended.then(() => closeConnection());
+  // Requests read before stdin ended are still answered (a client may write and close).
+  const ended = inputEnded.then(async () => {
+    await connection.drain(DRAIN_MS);
+    await connection.close();
+  });
   transport.onclose = ((previous) => () => {
     previous?.();
     end();
