@@ -14,20 +14,21 @@
  * Calls of a session run concurrently; nothing the loop saves between calls is read here
  * but the store's own atomic counters, so concurrent calls keep them exact.
  */
-import type { ApprovalCall, ApprovalOutcome, CallOutcome } from "../loop/batch/types.js";
-import { runToolCall } from "../loop/batch/run-tool-call.js";
-import { flatUuid } from "../loop/flat-uuid.js";
-import { LoopState } from "../loop/loop-state.js";
-import type { ApprovalFlow } from "../loop/run-state.js";
+
 import { requestApproval } from "../approvals/request-approval.js";
 import { HookRunner } from "../hooks/hook-runner.js";
-import { createRunMeter } from "../loop/run-meter.js";
-import { PromptBuilder } from "../loop/to-prompt.js";
 import { runSignal } from "../loop/abortable.js";
+import { runToolCall } from "../loop/batch/run-tool-call.js";
+import type { ApprovalCall, ApprovalOutcome, CallOutcome } from "../loop/batch/types.js";
+import { flatUuid } from "../loop/flat-uuid.js";
+import { LoopState } from "../loop/loop-state.js";
+import { createRunMeter } from "../loop/run-meter.js";
+import type { ApprovalFlow } from "../loop/run-state.js";
+import { PromptBuilder } from "../loop/to-prompt.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import { startRunTelemetry } from "../telemetry/run-telemetry.js";
-import { callRecord } from "./tool-call-record.js";
 import { saveRunRecord } from "./run-recorder.js";
+import { callRecord } from "./tool-call-record.js";
 import { TranscriptWriter } from "./transcript-writer.js";
 import type { AgentRuntime } from "./types.js";
 
@@ -116,7 +117,13 @@ export function openToolCallSession(
       const composed = runSignal(request.signal);
       const telemetry =
         runtime.telemetry &&
-        startRunTelemetry(runtime.telemetry, { agentName: runtime.name, runId, sessionId, agentPath, resumed: false });
+        startRunTelemetry(runtime.telemetry, {
+          agentName: runtime.name,
+          runId,
+          sessionId,
+          agentPath,
+          resumed: false,
+        });
       const state = new LoopState(runtime, {
         runId,
         sessionId,

@@ -38,7 +38,12 @@ export class TranscriptWriter {
           {
             role: "assistant",
             content: [
-              { type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.args ?? {} },
+              {
+                type: "tool-call",
+                toolCallId: call.toolCallId,
+                toolName: call.toolName,
+                input: call.args ?? {},
+              },
             ],
           },
           {

@@ -5,8 +5,9 @@
  * binds loopback only and answers only requests addressed to a loopback name, so a web
  * page elsewhere cannot reach it through DNS rebinding.
  */
-import { HookwiseError } from "../errors/hookwise-error.js";
+
 import { nodeCrypto } from "../deps/node-crypto.js";
+import { HookwiseError } from "../errors/hookwise-error.js";
 
 export const GATEWAY_TOKEN_ENV = "HOOKWISE_SERVER_TOKEN";
 
@@ -50,6 +51,8 @@ export function refusal(
   if (match && nodeCrypto().timingSafeEqual(digest(match[1]!.trim()), digest(token))) return undefined;
   return {
     status: 401,
-    message: match ? "the bearer token is wrong" : `this gateway needs "Authorization: Bearer <${GATEWAY_TOKEN_ENV}>"`,
+    message: match
+      ? "the bearer token is wrong"
+      : `this gateway needs "Authorization: Bearer <${GATEWAY_TOKEN_ENV}>"`,
   };
 }

@@ -9,10 +9,14 @@
  * reason saying how to approve otherwise.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { openToolCallSession, type ToolCallApproval, type ToolCallSession } from "../agent/tool-call-session.js";
+import {
+  openToolCallSession,
+  type ToolCallApproval,
+  type ToolCallSession,
+} from "../agent/tool-call-session.js";
 import type { Agent } from "../agent/types.js";
 import { flatUuid } from "../loop/flat-uuid.js";
 import { maskSecrets } from "../models/secret-values.js";
@@ -164,7 +168,10 @@ export class McpGateway {
     extra: Extra | undefined,
   ): Promise<{ approved: boolean; reason?: string }> {
     if (!server.getClientCapabilities()?.elicitation) {
-      return { approved: false, reason: `approval required (${approval.reason ?? "ask"}): ${HOW_TO_APPROVE}` };
+      return {
+        approved: false,
+        reason: `approval required (${approval.reason ?? "ask"}): ${HOW_TO_APPROVE}`,
+      };
     }
     const args = maskSecrets(JSON.stringify(approval.args) ?? "").slice(0, 2_000);
     const answer = await server.elicitInput(

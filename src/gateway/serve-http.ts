@@ -5,10 +5,10 @@
  * session stays on the process that opened it, so a load balancer keeps it there (by
  * the `Mcp-Session-Id` header).
  */
-import type { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { importOptional } from "../errors/optional-package.js";
 import { nodeCrypto } from "../deps/node-crypto.js";
+import { importOptional } from "../errors/optional-package.js";
 import { refusal } from "./http-access.js";
 import type { McpGateway } from "./mcp-gateway.js";
 

@@ -13,7 +13,10 @@ import { alive, eventually, type GatewayDir, gatewayDir, httpGateway, textOf } f
 
 const TOKEN = "gateway-test-token-0123456789";
 
-async function connect(url: string, token?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  url: string,
+  token?: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {}),
   });
@@ -57,10 +60,16 @@ describe("hookwise mcp --http", () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).not.toContain("files_danger");
       expect(tools.map((tool) => tool.name)).toContain("files_write");
-      const allowed = await client.callTool({ name: "files_write", arguments: { path: "h.txt", text: "over http" } });
+      const allowed = await client.callTool({
+        name: "files_write",
+        arguments: { path: "h.txt", text: "over http" },
+      });
       expect(allowed.isError).toBeFalsy();
       expect(readFileSync(join(where.out, "h.txt"), "utf8")).toBe("over http");
-      const denied = await client.callTool({ name: "files_write", arguments: { path: "/etc/h.txt", text: "no" } });
+      const denied = await client.callTool({
+        name: "files_write",
+        arguments: { path: "/etc/h.txt", text: "no" },
+      });
       expect(denied.isError).toBe(true);
       expect(textOf(denied)).toContain("writes stay inside the output folder");
       expect(existsSync(join(where.out, "_etc_h.txt"))).toBe(false);
@@ -91,7 +100,8 @@ describe("hookwise mcp --http", () => {
         const results = await Promise.all(
           Array.from({ length: count }, (_, n) => client.callTool({ name: "files_count", arguments: { n } })),
         );
-        return results.filter((result) => (JSON.parse(textOf(result)) as { stamped?: boolean }).stamped).length;
+        return results.filter((result) => (JSON.parse(textOf(result)) as { stamped?: boolean }).stamped)
+          .length;
       };
       expect(await stamped(first.client, 60)).toBe(50);
       expect(await stamped(second.client, 10)).toBe(10);

@@ -146,7 +146,14 @@ describe("hookwise mcp over stdio", () => {
     }
     expect(trace.code).toBe(0);
     const runs = JSON.parse(trace.stdout) as {
-      steps: { calls: { toolName: string; executed: boolean; isError?: boolean; hooks: { hook: string; effect: string }[] }[] }[];
+      steps: {
+        calls: {
+          toolName: string;
+          executed: boolean;
+          isError?: boolean;
+          hooks: { hook: string; effect: string }[];
+        }[];
+      }[];
     }[];
     const calls = runs.flatMap((run) => run.steps.flatMap((step) => step.calls));
     const denied = calls.find((call) => call.toolName === "files_danger")!;
@@ -190,14 +197,17 @@ describe("hookwise mcp approvals through MCP elicitation", () => {
     expect(readFileSync(join(where.out, "wiped.txt"), "utf8")).toBe("wiped\n");
   });
 
-  it.each(["decline", "cancel"] as const)("denies the call with the reason when the user answers %s", async (given) => {
-    answer = given;
-    const before = readFileSync(join(where.out, "wiped.txt"), "utf8");
-    const result = await gateway.client.callTool({ name: "files_wipe", arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain(given === "decline" ? "declined" : "cancelled");
-    expect(readFileSync(join(where.out, "wiped.txt"), "utf8")).toBe(before);
-  });
+  it.each(["decline", "cancel"] as const)(
+    "denies the call with the reason when the user answers %s",
+    async (given) => {
+      answer = given;
+      const before = readFileSync(join(where.out, "wiped.txt"), "utf8");
+      const result = await gateway.client.callTool({ name: "files_wipe", arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(given === "decline" ? "declined" : "cancelled");
+      expect(readFileSync(join(where.out, "wiped.txt"), "utf8")).toBe(before);
+    },
+  );
 });
 
 describe("hookwise mcp's exit", () => {
