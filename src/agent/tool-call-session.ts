@@ -87,16 +87,21 @@ export interface ToolCallSession {
   close(): Promise<void>;
 }
 
+/**
+ * `runtime` may be a function answering the agent's runtime at each call: a caller that
+ * rebuilds its agent (its tools changed) hands the new one to the sessions already open.
+ */
 export function openToolCallSession(
-  runtime: AgentRuntime,
+  agentRuntime: AgentRuntime | (() => AgentRuntime),
   options: ToolCallSessionOptions = {},
 ): ToolCallSession {
+  const runtimeOf = typeof agentRuntime === "function" ? agentRuntime : () => agentRuntime;
+  const first = runtimeOf();
   const sessionId = options.sessionId ?? flatUuid();
   const record = options.record !== false;
-  const transcript = record ? new TranscriptWriter(runtime.store, sessionId, runtime.log) : undefined;
+  const transcript = record ? new TranscriptWriter(first.store, sessionId, first.log) : undefined;
   const writes = new Set<Promise<void>>();
-  const registries = Object.freeze([Object.freeze({ registry: runtime.registry, depth: 0 })]);
-  const agentPath = Object.freeze([runtime.name]);
+  let lineage = lineageOf(first);
   const approvals = gatewayApprovals(options);
   let turn = 0;
   let closed = false;
@@ -110,6 +115,9 @@ export function openToolCallSession(
     sessionId,
     async call(request) {
       if (closed) throw new Error(`tool-call session "${sessionId}" is closed`);
+      const runtime = runtimeOf();
+      if (lineage.runtime !== runtime) lineage = lineageOf(runtime);
+      const { registries, agentPath } = lineage;
       const startedAt = Date.now();
       const runId = flatUuid();
       const toolCallId = request.toolCallId ?? `call_${flatUuid()}`;
@@ -209,6 +217,15 @@ export function openToolCallSession(
       await Promise.all([...writes]);
       await transcript?.flush();
     },
+  };
+}
+
+/** The registries a session's calls dispatch to, and their agent path (made once per runtime). */
+function lineageOf(runtime: AgentRuntime) {
+  return {
+    runtime,
+    registries: Object.freeze([Object.freeze({ registry: runtime.registry, depth: 0 })]),
+    agentPath: Object.freeze([runtime.name]),
   };
 }
 

@@ -63,9 +63,25 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
       );
     // A config of tools alone declares no model: the gateway needs none.
     const hasModel = Object.keys(loaded.config.models ?? {}).length > 0;
-    const agent = await loaded.createAgent(agentId, hasModel ? {} : { model: gatewayRoom.NO_MODEL });
+    const overrides = hasModel ? {} : { model: gatewayRoom.NO_MODEL };
+    const agent = await loaded.createAgent(agentId, overrides);
     const log = (line: string) => io.stderr.line(`hookwise mcp: ${line}`);
     const gateway = new gatewayRoom.McpGateway({ agent, version: packageVersion(), log });
+    // An upstream MCP server's tool list changed: the agent is built again with the new
+    // list, and the clients are told (notifications/tools/list_changed).
+    let rebuilding = Promise.resolve();
+    await loaded.onToolsChanged(() => {
+      rebuilding = rebuilding.then(async () => {
+        try {
+          await gateway.replaceAgent(await loaded.createAgent(agentId, overrides));
+          log("an upstream tool list changed: tools listed again");
+        } catch (error) {
+          log(
+            `an upstream tool list changed, and the agent could not be built with it: ${(error as Error).message}`,
+          );
+        }
+      });
+    });
     if (stdio) {
       const served = await gatewayRoom.serveStdio(gateway);
       await untilEnded(served.ended, () => gateway.close());

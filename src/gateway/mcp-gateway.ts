@@ -51,11 +51,22 @@ const HOW_TO_APPROVE =
 
 export class McpGateway {
   readonly #options: McpGatewayOptions;
+  #agent: Agent;
   readonly #connections = new Set<GatewayConnection>();
   #closed = false;
 
   constructor(options: McpGatewayOptions) {
     this.#options = options;
+    this.#agent = options.agent;
+  }
+
+  /**
+   * Serves `agent` from now on (the same agent rebuilt: its tools changed), in the
+   * sessions already open too, and tells every client its tool list changed.
+   */
+  async replaceAgent(agent: Agent): Promise<void> {
+    this.#agent = agent;
+    await this.toolsChanged();
   }
 
   get connections(): number {
@@ -69,7 +80,7 @@ export class McpGateway {
   async connect(transport: Transport, sessionOf?: () => string | undefined): Promise<GatewayConnection> {
     if (this.#closed) throw new Error("the MCP gateway is closed");
     const { Server, types } = await loadMcpServerSdk();
-    const runtime = this.#options.agent.runtime;
+    const runtimeOf = () => this.#agent.runtime;
     const server = new Server(
       { name: "hookwise", version: this.#options.version },
       { capabilities: { tools: { listChanged: true } } },
@@ -79,7 +90,7 @@ export class McpGateway {
     let session: ToolCallSession | undefined;
     const sessionFor = (extra: Extra): ToolCallSession => {
       if (session === undefined) {
-        session = openToolCallSession(runtime, {
+        session = openToolCallSession(runtimeOf, {
           sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
           record: this.#options.record !== false,
           approve: (approval) => this.#elicit(server, approval, asking.get(approval.toolCallId)),
@@ -91,7 +102,7 @@ export class McpGateway {
       }
       return session;
     };
-    server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: gatewayTools(runtime) }));
+    server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: gatewayTools(runtimeOf()) }));
     server.setRequestHandler(types.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const toolCallId = `call_${flatUuid()}`;
       const name = request.params.name;
@@ -105,6 +116,7 @@ export class McpGateway {
       inFlight.add(calling);
       try {
         const outcome = await calling;
+        const runtime = runtimeOf();
         const tool = runtime.toolsByName.get(runtime.canonicalTool(name));
         return callToolResult(outcome, tool?.output?.jsonSchema?.type === "object");
       } finally {

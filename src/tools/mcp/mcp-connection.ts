@@ -22,6 +22,7 @@ interface McpSdk {
   Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
   StdioClientTransport: typeof import("@modelcontextprotocol/sdk/client/stdio.js").StdioClientTransport;
   StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
+  ToolListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ToolListChangedNotificationSchema;
 }
 
 let sdk: Promise<McpSdk> | undefined;
@@ -42,11 +43,16 @@ function loadSdk(): Promise<McpSdk> {
       "@modelcontextprotocol/sdk/client/streamableHttp.js",
       purpose,
     ),
+    importOptional<typeof import("@modelcontextprotocol/sdk/types.js")>(
+      "@modelcontextprotocol/sdk/types.js",
+      purpose,
+    ),
   ]).then(
-    ([client, stdio, http]) => ({
+    ([client, stdio, http, types]) => ({
       Client: client.Client,
       StdioClientTransport: stdio.StdioClientTransport,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     }),
     (error: unknown) => {
       sdk = undefined;
@@ -78,6 +84,7 @@ export class McpConnection {
   #closed = false;
   #stderr = "";
   #starts = 0;
+  readonly #toolsChanged = new Set<() => void>();
 
   constructor(spec: McpServerSpec, options: McpConnectionOptions) {
     this.#spec = spec;
@@ -105,6 +112,15 @@ export class McpConnection {
       this.#connecting = undefined;
     });
     return this.#connecting;
+  }
+
+  /**
+   * Calls `listener` whenever the server says its tool list changed
+   * (`notifications/tools/list_changed`); returns the function that stops it.
+   */
+  onToolsChanged(listener: () => void): () => void {
+    this.#toolsChanged.add(listener);
+    return () => this.#toolsChanged.delete(listener);
   }
 
   async listTools(): Promise<Tool[]> {
@@ -154,6 +170,9 @@ export class McpConnection {
       if (!this.#closed) this.#log.warn(`MCP server ${this.#label} went away; it restarts on the next call`);
     };
     client.onerror = (error) => this.#log.debug(this.#mask(`MCP server ${this.#label}: ${error.message}`));
+    client.setNotificationHandler(loaded.ToolListChangedNotificationSchema, () => {
+      for (const listener of this.#toolsChanged) listener();
+    });
     this.#starts++;
     try {
       await client.connect(transport);

@@ -96,9 +96,37 @@ export async function mcpToolset(
     await lease.release();
     throw error;
   }
+  const resolved = tools.map((tool) => toResolvedTool(name, tool, lease.connection, options));
+  const listeners = new Set<() => void>();
+  let stopWatching: (() => void) | undefined;
+  // The server's list changed: the toolset's tools are listed again, in place.
+  const relist = () => {
+    lease.connection.listTools().then(
+      (listed) => {
+        resolved.splice(
+          0,
+          resolved.length,
+          ...listed.map((tool) => toResolvedTool(name, tool, lease.connection, options)),
+        );
+        for (const listener of listeners) listener();
+      },
+      (error: unknown) =>
+        options.log?.warn(
+          `MCP server "${name}": its changed tool list could not be read: ${(error as Error).message}`,
+        ),
+    );
+  };
   return {
     name,
-    tools: tools.map((tool) => toResolvedTool(name, tool, lease.connection, options)),
-    close: () => lease.release(),
+    tools: resolved,
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      stopWatching ??= lease.connection.onToolsChanged(relist);
+      return () => listeners.delete(listener);
+    },
+    close: () => {
+      stopWatching?.();
+      return lease.release();
+    },
   };
 }
