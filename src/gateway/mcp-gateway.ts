@@ -20,6 +20,7 @@ import {
 import type { Agent } from "../agent/types.js";
 import { flatUuid } from "../loop/flat-uuid.js";
 import { maskSecrets } from "../models/secret-values.js";
+import { withToolProgress } from "../tools/tool-progress.js";
 import { callToolResult } from "./call-tool-result.js";
 import { gatewayTools } from "./gateway-tools.js";
 import { loadMcpServerSdk } from "./load-mcp-server-sdk.js";
@@ -107,12 +108,28 @@ export class McpGateway {
       const toolCallId = `call_${flatUuid()}`;
       const name = request.params.name;
       asking.set(toolCallId, extra);
-      const calling = sessionFor(extra).call({
-        name,
-        args: request.params.arguments ?? {},
-        signal: extra.signal,
-        toolCallId,
-      });
+      const call = () =>
+        sessionFor(extra).call({
+          name,
+          args: request.params.arguments ?? {},
+          signal: extra.signal,
+          toolCallId,
+        });
+      // The client asked for progress: what an upstream MCP server reports reaches it.
+      const progressToken = request.params._meta?.progressToken;
+      const calling =
+        progressToken === undefined
+          ? call()
+          : withToolProgress(
+              (progress) =>
+                void extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { progressToken, ...progress },
+                  })
+                  .catch(() => {}),
+              call,
+            );
       inFlight.add(calling);
       try {
         const outcome = await calling;

@@ -135,12 +135,21 @@ export class McpConnection {
     return tools;
   }
 
-  async callTool(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: unknown,
+    signal?: AbortSignal,
+    onProgress?: (progress: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<CallToolResult> {
     const client = await this.client();
     const result = await client.callTool(
       { name, arguments: (args ?? {}) as Record<string, unknown> },
       undefined,
-      { ...(signal ? { signal } : {}), resetTimeoutOnProgress: true },
+      {
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onprogress: onProgress } : {}),
+        resetTimeoutOnProgress: true,
+      },
     );
     return result as CallToolResult;
   }

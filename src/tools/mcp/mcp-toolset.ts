@@ -9,6 +9,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { normalizeSchema } from "../input-schema.js";
 import { type ResolvedTool, resolveTool } from "../resolved-tool.js";
 import type { ToolExecutionOptions } from "../tool.js";
+import { toolProgressSink } from "../tool-progress.js";
 import type { Toolset } from "../toolset.js";
 import type { McpConnection, McpLogger } from "./mcp-connection.js";
 import { acquireMcpConnection } from "./mcp-pool.js";
@@ -46,7 +47,8 @@ function toResolvedTool(
   const execute = async (args: unknown, execution: ToolExecutionOptions) => {
     let result: Awaited<ReturnType<McpConnection["callTool"]>>;
     try {
-      result = await connection.callTool(tool.name, args, execution.signal);
+      // A caller forwarding progress (the MCP gateway) gets the upstream server's.
+      result = await connection.callTool(tool.name, args, execution.signal, toolProgressSink());
     } catch (error) {
       if (McpToolError.isInstance(error)) throw error;
       throw new McpToolError({

@@ -1,7 +1,8 @@
 /**
- * An upstream MCP server's tool list changes: the gateway lists it again, builds the agent
- * with the new tools, and tells its client (`notifications/tools/list_changed`); the new
- * tool is then listed and callable through the config.
+ * Upstream MCP servers behind the gateway: their progress reaches a client that asked for
+ * it; when their tool list changes the gateway lists it again, builds the agent with the
+ * new tools, and tells its client (`notifications/tools/list_changed`); the new tool is then
+ * listed and callable through the config.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { expect, it } from "vitest";
 import { CLI, eventually, textOf } from "./gateway-fixture.js";
 
-it("tells the client when an upstream MCP server's tool list changed, and serves the new tool", async () => {
+it("forwards upstream progress, and tells the client when an upstream MCP server's tool list changed, and serves the new tool", async () => {
   const dir = mkdtempSync(join(tmpdir(), "hookwise-gateway-changed-"));
   const server = join(import.meta.dirname, "fixtures/changing-server.mjs");
   writeFileSync(
@@ -32,9 +33,20 @@ it("tells the client when an upstream MCP server's tool list changed, and serves
   });
   try {
     await client.connect(transport);
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const stepped = await client.callTool({ name: "dyn_steps", arguments: {} }, undefined, {
+      onprogress: (update) => progress.push(update),
+    });
+    expect(textOf(stepped)).toBe("done");
+    expect(progress).toEqual([
+      { progress: 1, total: 3, message: "step 1" },
+      { progress: 2, total: 3, message: "step 2" },
+      { progress: 3, total: 3, message: "step 3" },
+    ]);
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
       "dyn_alpha",
       "dyn_grow",
+      "dyn_steps",
     ]);
     expect(textOf(await client.callTool({ name: "dyn_grow", arguments: {} }))).toBe("grown");
     await eventually(() => changed > 0, 15_000, "notifications/tools/list_changed");
@@ -42,6 +54,7 @@ it("tells the client when an upstream MCP server's tool list changed, and serves
       "dyn_alpha",
       "dyn_beta",
       "dyn_grow",
+      "dyn_steps",
     ]);
     const beta = await client.callTool({ name: "dyn_beta", arguments: {} });
     expect(beta.isError).toBeFalsy();
