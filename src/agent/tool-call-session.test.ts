@@ -1,0 +1,87 @@
+/**
+ * Tool-call sessions (what `hookwise mcp` runs each call in): two processes' worth of
+ * agents — two loaded configs on one SQLite file, as two gateway replicas — serve one
+ * session at once: `max_fires` stays exact across them, and every call is in the
+ * session's transcript and has its record, none lost to a concurrent commit.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { type LoadedConfig, loadConfig } from "../config/load-config.js";
+import { scriptedModel } from "../models/scripted-model.js";
+import { loadRunRecords } from "./run-recorder.js";
+import { openToolCallSession } from "./tool-call-session.js";
+
+const CONFIG = `
+models: { default: "scripted:./script.yaml" }
+toolsets:
+  t: { kind: module, path: ./tools.mjs }
+agents:
+  - id: gate
+    policies:
+      - { decision: deny, tool: t.count, when: 'has(args.n) && args.n < 0', reason: "no negative counts" }
+    hooks:
+      - id: stamp
+        on: tool_call
+        max_fires: 30
+        action: { type: transform_params, transformation: { set: { stamped: true } } }
+`;
+
+const TOOLS = `export const count = {
+  description: "Answers its arguments",
+  inputSchema: { type: "object", properties: { n: { type: "number" } } },
+  execute: (args) => args,
+};`;
+
+let dir: string;
+const loaded: LoadedConfig[] = [];
+
+afterEach(async () => {
+  await Promise.all(loaded.splice(0).map((config) => config.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function replica(): Promise<LoadedConfig> {
+  const config = await loadConfig(join(dir, "gateway.yaml"), {
+    defaultState: { kind: "sqlite", path: join(dir, "state.db") },
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  loaded.push(config);
+  return config;
+}
+
+it("keeps max_fires exact, and every call recorded, across two replicas serving one session", async () => {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-tool-session-"));
+  writeFileSync(join(dir, "gateway.yaml"), CONFIG);
+  writeFileSync(join(dir, "tools.mjs"), TOOLS);
+  writeFileSync(join(dir, "script.yaml"), "- text: unused\n");
+  const [a, b] = [await replica(), await replica()];
+  const model = scriptedModel([]);
+  const sessions = [
+    openToolCallSession((await a.createAgent("gate", { model })).runtime, { sessionId: "shared" }),
+    openToolCallSession((await b.createAgent("gate", { model })).runtime, { sessionId: "shared" }),
+  ];
+  const results = await Promise.all(
+    Array.from({ length: 40 }, (_, n) => sessions[n % 2]!.call({ name: "t_count", args: { n } })),
+  );
+  expect(results.every((result) => result.executed && !result.isError)).toBe(true);
+  expect(results.filter((result) => (result.result as { stamped?: boolean }).stamped === true)).toHaveLength(
+    30,
+  );
+  const denied = await sessions[0]!.call({ name: "t.count", args: { n: -1 } });
+  expect(denied).toMatchObject({ isError: true, executed: false });
+  expect(String(denied.result)).toContain("no negative counts");
+  await Promise.all(sessions.map((session) => session.close()));
+
+  const session = await a.store.loadSession("shared");
+  expect(session?.messages).toHaveLength(82);
+  expect(session?.runs).toBe(41);
+  const records = await loadRunRecords(a.store, "shared");
+  expect(records).toHaveLength(41);
+  const deniedRecord = records.find((record) => record.steps[0]!.calls[0]!.isError)!;
+  expect(deniedRecord.steps[0]!.calls[0]).toMatchObject({ toolName: "t_count", executed: false });
+  expect(deniedRecord.steps[0]!.calls[0]!.hooks).toContainEqual(
+    expect.objectContaining({ hook: "policy", effect: "deny" }),
+  );
+}, 30_000);
