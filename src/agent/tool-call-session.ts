@@ -26,6 +26,7 @@ import { createRunMeter } from "../loop/run-meter.js";
 import type { ApprovalFlow } from "../loop/run-state.js";
 import { PromptBuilder } from "../loop/to-prompt.js";
 import type { ModelToolCall } from "../models/language-model.js";
+import { endSession } from "../sessions/end-session.js";
 import { startRunTelemetry } from "../telemetry/run-telemetry.js";
 import { saveRunRecord } from "./run-recorder.js";
 import { callRecord } from "./tool-call-record.js";
@@ -56,6 +57,8 @@ export interface ToolCallSessionOptions {
   unapprovedReason?: (approval: Omit<ToolCallApproval, "signal">) => string;
   /** Keep a run record per call and the session's transcript in the store (default true). */
   record?: boolean;
+  /** Why the session ended, as `session_end` hooks see it when it is closed (default "closed"). */
+  endReason?: string;
 }
 
 export interface ToolCallRequest {
@@ -83,7 +86,10 @@ export interface ToolCallResult {
 export interface ToolCallSession {
   readonly sessionId: string;
   call(request: ToolCallRequest): Promise<ToolCallResult>;
-  /** Waits for what the session still writes (records, transcript); calls made after it fail. */
+  /**
+   * Ends the session: waits for what it still writes (records, transcript), then fires
+   * `session_end`. Calls made after it fail.
+   */
   close(): Promise<void>;
 }
 
@@ -213,9 +219,15 @@ export function openToolCallSession(
       return result;
     },
     async close() {
+      if (closed) return;
       closed = true;
       await Promise.all([...writes]);
       await transcript?.flush();
+      // session_end hooks see it; the session's scratchpad leaves this process's memory.
+      await endSession(runtimeOf(), sessionId, { reason: options.endReason ?? "closed" }).catch(
+        (error: unknown) =>
+          runtimeOf().log.warn(`session ${sessionId}: session_end failed: ${(error as Error).message}`),
+      );
     },
   };
 }

@@ -8,7 +8,7 @@
 import { formatIssue } from "../config/config-error.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { takeInterrupts } from "./interrupts.js";
-import { LogRoute, loadCliConfig } from "./load-cli-config.js";
+import { LogRoute, loadCliConfig, notificationLine } from "./load-cli-config.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 import { packageVersion } from "./version.js";
@@ -54,6 +54,8 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
   if (stdio) keepStdoutForProtocol();
   // Hook log lines go to stderr: stdout is the protocol (stdio) or unused (HTTP).
   const loaded = await loadCliConfig(configPath, io, true, [], new LogRoute(io.stderr));
+  // The `notify` action's notifications are printed where the hooks' logs go.
+  const unsubscribe = loaded.notifications.subscribe((note) => io.stderr.line(notificationLine(note)));
   try {
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
     const agentId = options.agent ?? loaded.defaultAgentId;
@@ -95,6 +97,7 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
     await untilEnded(new Promise<void>(() => {}), () => http.close());
     return 0;
   } finally {
+    unsubscribe();
     await closeQuietly(loaded);
   }
 }

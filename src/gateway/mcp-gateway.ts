@@ -94,6 +94,7 @@ export class McpGateway {
         session = openToolCallSession(runtimeOf, {
           sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
           record: this.#options.record !== false,
+          endReason: "the MCP client disconnected",
           approve: (approval) => this.#elicit(server, approval, asking.get(approval.toolCallId)),
         });
         const client = server.getClientVersion();

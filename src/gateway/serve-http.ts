@@ -12,6 +12,8 @@ import { importOptional } from "../errors/optional-package.js";
 import { refusal } from "./http-access.js";
 import type { McpGateway } from "./mcp-gateway.js";
 
+const IDLE_MS = 30 * 60 * 1000;
+
 export interface HttpGateway {
   /** `http://host:port/mcp` */
   readonly url: string;
@@ -25,12 +27,35 @@ function jsonError(res: ServerResponse, status: number, message: string, code = 
 
 export async function serveHttp(
   gateway: McpGateway,
-  options: { host: string; port: number; token: string | undefined; log: (line: string) => void },
+  options: {
+    host: string;
+    port: number;
+    token: string | undefined;
+    log: (line: string) => void;
+    /** A session with no request for this long is closed (default 30 minutes). */
+    idleMs?: number;
+  },
 ): Promise<HttpGateway> {
+  const idleMs = options.idleMs ?? IDLE_MS;
   const { StreamableHTTPServerTransport: Transport } = await importOptional<
     typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")
   >("@modelcontextprotocol/sdk/server/streamableHttp.js", "hookwise mcp --http");
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new Map<string, number>();
+  // A client that never ends its session (no DELETE) does not keep it forever.
+  const sweeper = setInterval(
+    () => {
+      const before = Date.now() - idleMs;
+      for (const [id, seen] of lastSeen)
+        if (seen < before) {
+          lastSeen.delete(id);
+          options.log(`session ${id} closed after ${Math.round(idleMs / 1000)} s without a request`);
+          void transports.get(id)?.close();
+        }
+    },
+    Math.min(60_000, idleMs),
+  );
+  sweeper.unref();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -43,6 +68,7 @@ export async function serveHttp(
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+    if (transport !== undefined) lastSeen.set(sessionId!, Date.now());
     if (sessionId !== undefined && transport === undefined)
       return jsonError(res, 404, `no MCP session "${sessionId}" here: initialize a new one`, -32_001);
     if (transport === undefined) {
@@ -51,12 +77,16 @@ export async function serveHttp(
         sessionIdGenerator: () => nodeCrypto().randomUUID(),
         onsessioninitialized: (id) => {
           transports.set(id, made);
+          lastSeen.set(id, Date.now());
         },
       });
       transport = made;
       const connection = await gateway.connect(made, () => made.sessionId);
       made.onclose = () => {
-        if (made.sessionId !== undefined) transports.delete(made.sessionId);
+        if (made.sessionId !== undefined) {
+          transports.delete(made.sessionId);
+          lastSeen.delete(made.sessionId);
+        }
         void connection.close();
       };
       await made.handleRequest(req, res);
@@ -88,6 +118,7 @@ export async function serveHttp(
   return {
     url: `http://${host}:${port}/mcp`,
     async close() {
+      clearInterval(sweeper);
       await Promise.all([...transports.values()].map((transport) => transport.close().catch(() => {})));
       await gateway.close();
       server.closeAllConnections();

@@ -211,16 +211,18 @@ describe("hookwise mcp approvals through MCP elicitation", () => {
 });
 
 describe("hookwise mcp's exit", () => {
-  it("closes the upstream MCP server when the client closes stdin", async () => {
+  it("ends the session (session_end) and closes the upstream MCP server when the client closes stdin", async () => {
     const where = gatewayDir();
     try {
       const gateway = await stdioGateway(where);
       const pid = Number(textOf(await gateway.client.callTool({ name: "up_pid", arguments: {} })));
       expect(alive(pid)).toBe(true);
       const gatewayPid = gateway.transport.pid!;
+      const sessionId = gateway.sessionId();
       await gateway.client.close();
       await eventually(() => !alive(gatewayPid), 15_000, "the gateway's exit");
       await eventually(() => !alive(pid), 10_000, "the upstream server's exit");
+      expect(gateway.stderr()).toContain(`session ${sessionId} ended`);
     } finally {
       where.cleanup();
     }
