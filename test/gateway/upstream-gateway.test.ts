@@ -1,10 +1,10 @@
 /**
  * Upstream MCP servers behind the gateway: their progress reaches a client that asked for
- * it; when their tool list changes the gateway lists it again, builds the agent with the
+ * it; a client's cancellation reaches them; when their tool list changes the gateway lists it again, builds the agent with the
  * new tools, and tells its client (`notifications/tools/list_changed`); the new tool is then
  * listed and callable through the config.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,12 +13,13 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { expect, it } from "vitest";
 import { CLI, eventually, textOf } from "./gateway-fixture.js";
 
-it("forwards upstream progress, and tells the client when an upstream MCP server's tool list changed, and serves the new tool", async () => {
+it("forwards upstream progress and cancellations, and tells the client when an upstream MCP server's tool list changed, and serves the new tool", async () => {
   const dir = mkdtempSync(join(tmpdir(), "hookwise-gateway-changed-"));
   const server = join(import.meta.dirname, "fixtures/changing-server.mjs");
+  const mark = join(dir, "hang-cancelled.txt");
   writeFileSync(
     join(dir, "gateway.yaml"),
-    `toolsets:\n  dyn: { kind: mcp, command: node, args: [${JSON.stringify(server)}] }\nagents:\n  - id: gate\n    tools: [dyn.*]\n`,
+    `toolsets:\n  dyn: { kind: mcp, command: node, args: [${JSON.stringify(server)}], env: { MARK_FILE: ${JSON.stringify(mark)} } }\nagents:\n  - id: gate\n    tools: [dyn.*]\n`,
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -43,9 +44,20 @@ it("forwards upstream progress, and tells the client when an upstream MCP server
       { progress: 2, total: 3, message: "step 2" },
       { progress: 3, total: 3, message: "step 3" },
     ]);
+    // A cancelled call is cancelled upstream too.
+    const controller = new AbortController();
+    const hanging = client.callTool({ name: "dyn_hang", arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort("enough"), 500);
+    await expect(hanging).rejects.toThrow();
+    await eventually(() => existsSync(mark), 10_000, "the upstream call's cancellation");
+    expect(readFileSync(mark, "utf8")).toBe("cancelled");
+
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
       "dyn_alpha",
       "dyn_grow",
+      "dyn_hang",
       "dyn_steps",
     ]);
     expect(textOf(await client.callTool({ name: "dyn_grow", arguments: {} }))).toBe("grown");
@@ -54,6 +66,7 @@ it("forwards upstream progress, and tells the client when an upstream MCP server
       "dyn_alpha",
       "dyn_beta",
       "dyn_grow",
+      "dyn_hang",
       "dyn_steps",
     ]);
     const beta = await client.callTool({ name: "dyn_beta", arguments: {} });
