@@ -47,6 +47,9 @@ export interface GatewayConnection {
   close(): Promise<void>;
 }
 
+/** How long the client's user has to answer an approval (elicitation/create). */
+const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
+
 const HOW_TO_APPROVE =
   "this MCP client cannot answer approval requests (it did not declare MCP elicitation): use a client that supports elicitation, or answer it in the config (an approval_request hook, or a policy that allows the call)";
 
@@ -209,7 +212,12 @@ export class McpGateway {
         message: `Allow the tool call ${approval.qualifiedName}? ${approval.reason ?? "It needs approval."}\nArguments: ${args}`,
         requestedSchema: { type: "object", properties: {} },
       },
-      { signal: approval.signal, ...(extra ? { relatedRequestId: extra.requestId } : {}) },
+      // A person answers: more time than a request's default minute.
+      {
+        signal: approval.signal,
+        timeout: ELICIT_TIMEOUT_MS,
+        ...(extra ? { relatedRequestId: extra.requestId } : {}),
+      },
     );
     if (answer.action === "accept") return { approved: true, reason: "approved by the MCP client's user" };
     return {
