@@ -3,7 +3,8 @@
  * interleaved: the tool's `execute` called directly, versus the same tool called with the
  * official SDK client through the gateway (an in-process client/server pair on the SDK's
  * InMemoryTransport) — the agent has a policy and a `tool_call` hook, as a governed
- * gateway would. Also the raw SDK round trip of a server with no hookwise in it, so the
+ * gateway would — without records, recorded in memory, and recorded in a SQLite file (the
+ * CLI's store). Also the raw SDK round trip of a server with no hookwise in it, so the
  * gateway's own share can be told from the protocol's. Per call latency, p50 and p90 over
  * single calls, in microseconds.
  *
@@ -11,12 +12,24 @@
  *
  *   npx tsx bench/gateway/run.ts
  */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpGateway } from "../../src/gateway/mcp-gateway.js";
-import { createAgent, defineHook, MemoryStore, policy, scriptedModel } from "../../src/index.js";
+import {
+  createAgent,
+  createStore,
+  defineHook,
+  MemoryStore,
+  policy,
+  type StateStore,
+  scriptedModel,
+} from "../../src/index.js";
 
 const TARGET_US = 1_000;
 const CALLS = Number(process.env.BENCH_CALLS ?? 3_000);
@@ -31,12 +44,15 @@ const add = {
   execute: ({ a, b }: { a: number; b: number }) => String(a + b),
 };
 
-async function gatewayClient(record: boolean): Promise<Client> {
+/** The gateways made, closed (their sessions' writes done) before their stores. */
+const gateways: McpGateway[] = [];
+
+async function gatewayClient(record: boolean, store: StateStore = new MemoryStore()): Promise<Client> {
   const agent = createAgent({
     name: "bench",
     model: scriptedModel([]),
     tools: { add },
-    store: new MemoryStore(),
+    store,
     policies: [policy.deny("add", { when: (args: { a?: number }) => args.a === -1 })],
     hooks: [
       defineHook({
@@ -48,6 +64,7 @@ async function gatewayClient(record: boolean): Promise<Client> {
     ],
   });
   const gateway = new McpGateway({ agent, version: "bench", record });
+  gateways.push(gateway);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);
   const client = new Client({ name: "bench", version: "1" });
@@ -87,6 +104,13 @@ async function main(): Promise<void> {
   cases["gateway, recorded (memory store)"] = () =>
     recorded.callTool({ name: "add", arguments: { a: n++, b: 1 } });
 
+  // The CLI's default store: SQLite in a file (each call's record and transcript written).
+  const folder = mkdtempSync(join(tmpdir(), "hookwise-bench-gateway-"));
+  const sqlite = createStore({ kind: "sqlite", path: join(folder, "state.db") });
+  const onDisk = await gatewayClient(true, sqlite);
+  cases["gateway, recorded (SQLite file)"] = () =>
+    onDisk.callTool({ name: "add", arguments: { a: n++, b: 1 } });
+
   const names = Object.keys(cases);
   const samples = new Map<string, number[]>(names.map((name) => [name, []]));
   for (const name of names) for (let index = 0; index < 300; index++) await cases[name]!();
@@ -112,7 +136,12 @@ async function main(): Promise<void> {
   console.log(
     `  gateway overhead over the direct call at p50: ${overhead.toFixed(1)} µs (target ≤ ${TARGET_US} µs: ${overhead <= TARGET_US ? "met" : "MISSED"}); hookwise's share beyond the SDK round trip: ${own.toFixed(1)} µs`,
   );
-  await Promise.all([bare.close(), unrecorded.close(), recorded.close()]);
+  const sqliteOverhead = p50.get("gateway, recorded (SQLite file)")! - p50.get("direct")!;
+  console.log(`  with the CLI's SQLite store: ${sqliteOverhead.toFixed(1)} µs over the direct call at p50`);
+  await Promise.all([bare.close(), unrecorded.close(), recorded.close(), onDisk.close()]);
+  await Promise.all(gateways.map((gateway) => gateway.close()));
+  await sqlite.close();
+  rmSync(folder, { recursive: true, force: true });
 }
 
 await main();

@@ -1,10 +1,12 @@
 /**
  * A tool-call session's transcript in the store: each call adds the call and its result
  * (as the hooks left it, masked of the configured secrets) to the session's messages.
- * Calls arrive concurrently; one save is in flight at a time and takes every call that
- * arrived meanwhile, so a burst of calls costs a few saves, not one each. A save refused
- * because another process committed first (a replica serving the same session) is done
- * again on top of the stored session: no call is lost.
+ * A session of an MCP client may make thousands of calls, and a save writes the whole
+ * transcript: saves are spaced (at most one per `SAVE_EVERY_MS`, each taking every call
+ * that arrived meanwhile, and `flush` saves at once), and the transcript keeps the latest
+ * `KEPT_MESSAGES` messages (every call keeps its own run record, which `trace` shows). A
+ * save refused because another process committed first (a replica serving the same
+ * session) is done again on top of the stored session: no call is lost.
  */
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import type { ModelMessage } from "../events/payloads.js";
@@ -15,6 +17,9 @@ import type { SessionRecord, StateStore } from "../state/state-store.js";
 import { toToolOutput } from "../tools/tool-output.js";
 
 const ATTEMPTS = 5;
+const SAVE_EVERY_MS = 200;
+/** 500 calls: each is a call message and a result message. */
+export const KEPT_MESSAGES = 1_000;
 
 export class TranscriptWriter {
   readonly #store: StateStore;
@@ -23,6 +28,9 @@ export class TranscriptWriter {
   #waiting: { messages: ModelMessage[]; calls: number } = { messages: [], calls: 0 };
   #saving: Promise<void> | undefined;
   #session: SessionRecord | undefined;
+  /** The next save waits for this timer (undefined: none is waiting). */
+  #timer: NodeJS.Timeout | undefined;
+  #wake: (() => void) | undefined;
 
   constructor(store: StateStore, sessionId: string, log: HookLogger) {
     this.#store = store;
@@ -65,14 +73,34 @@ export class TranscriptWriter {
     this.#saving ??= this.#drain();
   }
 
-  /** Resolves once every call added so far is saved (or its failure logged). */
+  /** Saves now what waits, and resolves once every call added so far is saved (or its failure logged). */
   async flush(): Promise<void> {
-    while (this.#saving) await this.#saving;
+    while (this.#saving) {
+      this.#wakeUp();
+      await this.#saving;
+    }
+  }
+
+  #wakeUp(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  /** Waits `SAVE_EVERY_MS` (or until `flush`). */
+  #pause(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      this.#timer = setTimeout(() => this.#wakeUp(), SAVE_EVERY_MS);
+    });
   }
 
   async #drain(): Promise<void> {
     try {
       while (this.#waiting.calls > 0) {
+        await this.#pause();
         const batch = this.#waiting;
         this.#waiting = { messages: [], calls: 0 };
         await this.#save(batch).catch((error: unknown) =>
@@ -99,7 +127,7 @@ export class TranscriptWriter {
         };
       const next: SessionRecord = {
         ...session,
-        messages: [...session.messages, ...batch.messages],
+        messages: [...session.messages, ...batch.messages].slice(-KEPT_MESSAGES),
         updatedAt: now,
         runs: (session.runs ?? 0) + batch.calls,
       };
