@@ -82,7 +82,10 @@ export async function serveHttp(
       });
       transport = made;
       const connection = await gateway.connect(made, () => made.sessionId);
+      // The server's own handler (set by connect) runs first: its pending requests end.
+      const closed = made.onclose;
       made.onclose = () => {
+        closed?.();
         if (made.sessionId !== undefined) {
           transports.delete(made.sessionId);
           lastSeen.delete(made.sessionId);
