@@ -2,14 +2,19 @@
  * Tool-call sessions (what `hookwise mcp` runs each call in): two processes' worth of
  * agents — two loaded configs on one SQLite file, as two gateway replicas — serve one
  * session at once: `max_fires` stays exact across them, and every call is in the
- * session's transcript and has its record, none lost to a concurrent commit.
+ * session's transcript and has its record, none lost to a concurrent commit. A redaction
+ * hook's result is all that leaves the session: to the caller and to the store.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
+import { defineHook } from "../hooks/define-hook.js";
+import { flow } from "../hooks/flow.js";
 import { scriptedModel } from "../models/scripted-model.js";
+import { MemoryStore } from "../state/memory-store.js";
+import { createAgent } from "./create-agent.js";
 import { loadRunRecords } from "./run-recorder.js";
 import { openToolCallSession } from "./tool-call-session.js";
 
@@ -85,3 +90,38 @@ it("keeps max_fires exact, and every call recorded, across two replicas serving 
     expect.objectContaining({ hook: "policy", effect: "deny" }),
   );
 }, 30_000);
+
+it("redacts before anything leaves: the raw value is in neither the caller's result nor the store", async () => {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-tool-session-"));
+  const store = new MemoryStore();
+  const agent = createAgent({
+    name: "gate",
+    model: scriptedModel([]),
+    store,
+    tools: {
+      leak: {
+        description: "Answers with a token",
+        inputSchema: { type: "object", properties: {} },
+        execute: () => "token=SECRET_abc123 ok",
+      },
+    },
+    hooks: [
+      defineHook({
+        name: "redact",
+        on: "tool_result",
+        kind: "transform",
+        handler: (event) => flow.rewriteResult(String(event.result).replace(/SECRET_\w+/g, "[redacted]")),
+      }),
+    ],
+  });
+  const session = openToolCallSession(agent.runtime, { sessionId: "redacted" });
+  const result = await session.call({ name: "leak", args: {} });
+  await session.close();
+  expect(result).toMatchObject({ result: "token=[redacted] ok", isError: false, executed: true });
+  const stored = JSON.stringify([
+    await store.loadSession("redacted"),
+    await loadRunRecords(store, "redacted"),
+  ]);
+  expect(stored).toContain("token=[redacted] ok");
+  expect(stored).not.toContain("SECRET_abc123");
+});
