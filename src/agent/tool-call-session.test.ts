@@ -125,3 +125,45 @@ it("redacts before anything leaves: the raw value is in neither the caller's res
   expect(stored).toContain("token=[redacted] ok");
   expect(stored).not.toContain("SECRET_abc123");
 });
+
+it("runs the config's Claude Code hooks on each call: a PreToolUse block stops the tool", async () => {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-tool-session-"));
+  writeFileSync(join(dir, "tools.mjs"), TOOLS);
+  writeFileSync(join(dir, "script.yaml"), "- text: unused\n");
+  // A Claude Code hook script: exit 2 blocks the call, its stderr is the reason.
+  writeFileSync(
+    join(dir, "no-13.mjs"),
+    `let input = "";
+process.stdin.on("data", (chunk) => (input += chunk));
+process.stdin.on("end", () => {
+  const event = JSON.parse(input);
+  if (event.tool_input?.n === 13) {
+    process.stderr.write("13 is unlucky");
+    process.exit(2);
+  }
+});
+`,
+  );
+  writeFileSync(
+    join(dir, "settings.json"),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [
+          { matcher: "*", hooks: [{ type: "command", command: `node ${join(dir, "no-13.mjs")}` }] },
+        ],
+      },
+    }),
+  );
+  writeFileSync(
+    join(dir, "gateway.yaml"),
+    `models: { default: "scripted:./script.yaml" }\ntoolsets:\n  t: { kind: module, path: ./tools.mjs }\nclaude_hooks: ./settings.json\n`,
+  );
+  const config = await replica();
+  const session = openToolCallSession((await config.createAgent()).runtime, { sessionId: "claude" });
+  const blocked = await session.call({ name: "t_count", args: { n: 13 } });
+  const allowed = await session.call({ name: "t_count", args: { n: 12 } });
+  await session.close();
+  expect(blocked).toMatchObject({ isError: true, executed: false });
+  expect(String(blocked.result)).toContain("13 is unlucky");
+  expect(allowed).toMatchObject({ isError: false, executed: true, result: { n: 12 } });
+}, 30_000);
