@@ -9,10 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
+import { redisAvailable, startRedis } from "../../test/support/redis-server.js";
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { defineHook } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
 import { scriptedModel } from "../models/scripted-model.js";
+import type { StateConfig } from "../state/create-store.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { createAgent } from "./create-agent.js";
 import { loadRunRecords } from "./run-recorder.js";
@@ -47,9 +49,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function replica(): Promise<LoadedConfig> {
+async function replica(
+  state: StateConfig = { kind: "sqlite", path: join(dir, "state.db") },
+): Promise<LoadedConfig> {
   const config = await loadConfig(join(dir, "gateway.yaml"), {
-    defaultState: { kind: "sqlite", path: join(dir, "state.db") },
+    defaultState: state,
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   });
   loaded.push(config);
@@ -167,3 +171,38 @@ process.stdin.on("end", () => {
   expect(String(blocked.result)).toContain("13 is unlucky");
   expect(allowed).toMatchObject({ isError: false, executed: true, result: { n: 12 } });
 }, 30_000);
+
+it.skipIf(!redisAvailable)(
+  "keeps a global max_fires exact across two replicas on Redis, each serving its own sessions",
+  async () => {
+    const redis = await startRedis();
+    try {
+      dir = mkdtempSync(join(tmpdir(), "hookwise-tool-session-"));
+      writeFileSync(
+        join(dir, "gateway.yaml"),
+        CONFIG.replace("max_fires: 30", "max_fires: 30\n        limit_scope: global"),
+      );
+      writeFileSync(join(dir, "tools.mjs"), TOOLS);
+      writeFileSync(join(dir, "script.yaml"), "- text: unused\n");
+      const state: StateConfig = { kind: "redis", url: redis.url };
+      const [a, b] = [await replica(state), await replica(state)];
+      const model = scriptedModel([]);
+      const sessions = [
+        openToolCallSession((await a.createAgent("gate", { model })).runtime, { sessionId: "on-a" }),
+        openToolCallSession((await b.createAgent("gate", { model })).runtime, { sessionId: "on-b" }),
+      ];
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, n) => sessions[n % 2]!.call({ name: "t_count", args: { n } })),
+      );
+      expect(
+        results.filter((result) => (result.result as { stamped?: boolean }).stamped === true),
+      ).toHaveLength(30);
+      await Promise.all(sessions.map((session) => session.close()));
+      expect(await loadRunRecords(b.store, "on-a")).toHaveLength(25);
+    } finally {
+      await Promise.all(loaded.splice(0).map((config) => config.close()));
+      await redis.stop();
+    }
+  },
+  30_000,
+);
