@@ -27,7 +27,7 @@ import type { ApprovalFlow } from "../loop/run-state.js";
 import { PromptBuilder } from "../loop/to-prompt.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import { endSession } from "../sessions/end-session.js";
-import { startRunTelemetry } from "../telemetry/run-telemetry.js";
+import { type RunTelemetry, startRunTelemetry } from "../telemetry/run-telemetry.js";
 import { saveRunRecord } from "./run-recorder.js";
 import { callRecord } from "./tool-call-record.js";
 import { TranscriptWriter } from "./transcript-writer.js";
@@ -123,7 +123,6 @@ export function openToolCallSession(
       if (closed) throw new Error(`tool-call session "${sessionId}" is closed`);
       const runtime = runtimeOf();
       if (lineage.runtime !== runtime) lineage = lineageOf(runtime);
-      const { registries, agentPath } = lineage;
       const startedAt = Date.now();
       const runId = flatUuid();
       const toolCallId = request.toolCallId ?? `call_${flatUuid()}`;
@@ -135,41 +134,25 @@ export function openToolCallSession(
           agentName: runtime.name,
           runId,
           sessionId,
-          agentPath,
+          agentPath: lineage.agentPath,
           resumed: false,
         });
-      const state = new LoopState(runtime, {
+      const state = callState(runtime, lineage, {
         runId,
         sessionId,
-        agentPath,
-        registries,
-        isStreaming: false,
         signal: composed.signal,
-        runner: new HookRunner({
-          registries,
-          keep: { capacity: 8 },
-          log: runtime.log,
-          observer: telemetry,
-          ...(composed.abortable ? { signal: composed.signal } : {}),
-        }),
+        abortable: composed.abortable,
         telemetry,
         approvals,
-        messages: [],
-        input: "",
-        inputParts: undefined,
         turn: turn++,
-        emit: () => {},
-        prompts: new PromptBuilder(),
       });
-      (state as { meter: LoopState["meter"] }).meter = createRunMeter(runtime, state);
-      state.step = 0;
       const call: ModelToolCall = {
         toolCallId,
         toolName,
         args: request.args,
         argsParsed: true,
         rawInput: "",
-      } as ModelToolCall;
+      };
       let outcome: CallOutcome;
       try {
         outcome = await runToolCall(runtime, state, call);
@@ -239,6 +222,52 @@ function lineageOf(runtime: AgentRuntime) {
     registries: Object.freeze([Object.freeze({ registry: runtime.registry, depth: 0 })]),
     agentPath: Object.freeze([runtime.name]),
   };
+}
+
+/**
+ * The state of a call's run, as `drive` makes a run's: one step (0), an empty transcript
+ * (the call has no conversation), the hooks' trace kept for the record.
+ */
+function callState(
+  runtime: AgentRuntime,
+  lineage: ReturnType<typeof lineageOf>,
+  run: {
+    runId: string;
+    sessionId: string;
+    signal: AbortSignal;
+    abortable: boolean;
+    telemetry: RunTelemetry | undefined;
+    approvals: ApprovalFlow;
+    turn: number;
+  },
+): LoopState {
+  const { registries, agentPath } = lineage;
+  const state = new LoopState(runtime, {
+    runId: run.runId,
+    sessionId: run.sessionId,
+    agentPath,
+    registries,
+    isStreaming: false,
+    signal: run.signal,
+    runner: new HookRunner({
+      registries,
+      keep: { capacity: 8 },
+      log: runtime.log,
+      observer: run.telemetry,
+      ...(run.abortable ? { signal: run.signal } : {}),
+    }),
+    telemetry: run.telemetry,
+    approvals: run.approvals,
+    messages: [],
+    input: "",
+    inputParts: undefined,
+    turn: run.turn,
+    emit: () => {},
+    prompts: new PromptBuilder(),
+  });
+  (state as { meter: LoopState["meter"] }).meter = createRunMeter(runtime, state);
+  state.step = 0;
+  return state;
 }
 
 /** A call's outcome as the caller sees it: the result, or why the call did not run. */
