@@ -347,6 +347,24 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     );
 
   program
+    .command("mcp")
+    .description("serve an agent's tools as an MCP server (stdio, or --http), every call through the config")
+    .argument("<config>", "the config file (YAML or JSON)")
+    .option("-a, --agent <id>", "whose tools (default: the first agent)")
+    .option("--http", "serve Streamable HTTP at /mcp instead of stdio")
+    .option("--port <port>", "with --http: the port (0: any free port; default 8788)")
+    .option(
+      "--host <host>",
+      "with --http: the address to bind (another than loopback needs HOOKWISE_SERVER_TOKEN)",
+    )
+    .action(
+      async (config: string, options: { agent?: string; http?: boolean; port?: string; host?: string }) => {
+        const { mcpCommand } = await import("./mcp-command.js");
+        code = await mcpCommand(config, options, io);
+      },
+    );
+
+  program
     .command("schema")
     .description("print the config's JSON Schema")
     .action(async () => {

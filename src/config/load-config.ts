@@ -83,6 +83,11 @@ export interface LoadedConfig {
    * call is no session's, and the model keeps its own place for such calls).
    */
   keepScriptPositions(session: string | (() => string | undefined)): void;
+  /**
+   * Calls `listener` whenever a toolset's tools changed (an MCP server's list changed);
+   * agents built after that see the new tools. Returns the function that stops it.
+   */
+  onToolsChanged(listener: () => void): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -382,6 +387,12 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     defaultAgentId: agents[0]!.id,
     hooksFor,
     createAgent: (id, overrides = {}) => createOne(id, overrides, []),
+    onToolsChanged: async (listener) => {
+      const stops = (await buildToolsets()).map((toolset) => toolset.onToolsChanged?.(listener));
+      return () => {
+        for (const stop of stops) stop?.();
+      };
+    },
     keepScriptPositions: (session) => {
       scriptSession = session;
       for (const built of models.values()) keepScriptPosition(built.model, store, session);

@@ -22,6 +22,7 @@ interface McpSdk {
   Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
   StdioClientTransport: typeof import("@modelcontextprotocol/sdk/client/stdio.js").StdioClientTransport;
   StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
+  ToolListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ToolListChangedNotificationSchema;
 }
 
 let sdk: Promise<McpSdk> | undefined;
@@ -42,11 +43,16 @@ function loadSdk(): Promise<McpSdk> {
       "@modelcontextprotocol/sdk/client/streamableHttp.js",
       purpose,
     ),
+    importOptional<typeof import("@modelcontextprotocol/sdk/types.js")>(
+      "@modelcontextprotocol/sdk/types.js",
+      purpose,
+    ),
   ]).then(
-    ([client, stdio, http]) => ({
+    ([client, stdio, http, types]) => ({
       Client: client.Client,
       StdioClientTransport: stdio.StdioClientTransport,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     }),
     (error: unknown) => {
       sdk = undefined;
@@ -78,6 +84,7 @@ export class McpConnection {
   #closed = false;
   #stderr = "";
   #starts = 0;
+  readonly #toolsChanged = new Set<() => void>();
 
   constructor(spec: McpServerSpec, options: McpConnectionOptions) {
     this.#spec = spec;
@@ -107,6 +114,15 @@ export class McpConnection {
     return this.#connecting;
   }
 
+  /**
+   * Calls `listener` whenever the server says its tool list changed
+   * (`notifications/tools/list_changed`); returns the function that stops it.
+   */
+  onToolsChanged(listener: () => void): () => void {
+    this.#toolsChanged.add(listener);
+    return () => this.#toolsChanged.delete(listener);
+  }
+
   async listTools(): Promise<Tool[]> {
     const client = await this.client();
     const tools: Tool[] = [];
@@ -119,12 +135,21 @@ export class McpConnection {
     return tools;
   }
 
-  async callTool(name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: unknown,
+    signal?: AbortSignal,
+    onProgress?: (progress: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<CallToolResult> {
     const client = await this.client();
     const result = await client.callTool(
       { name, arguments: (args ?? {}) as Record<string, unknown> },
       undefined,
-      { ...(signal ? { signal } : {}), resetTimeoutOnProgress: true },
+      {
+        ...(signal ? { signal } : {}),
+        ...(onProgress ? { onprogress: onProgress } : {}),
+        resetTimeoutOnProgress: true,
+      },
     );
     return result as CallToolResult;
   }
@@ -154,6 +179,9 @@ export class McpConnection {
       if (!this.#closed) this.#log.warn(`MCP server ${this.#label} went away; it restarts on the next call`);
     };
     client.onerror = (error) => this.#log.debug(this.#mask(`MCP server ${this.#label}: ${error.message}`));
+    client.setNotificationHandler(loaded.ToolListChangedNotificationSchema, () => {
+      for (const listener of this.#toolsChanged) listener();
+    });
     this.#starts++;
     try {
       await client.connect(transport);

@@ -9,6 +9,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { normalizeSchema } from "../input-schema.js";
 import { type ResolvedTool, resolveTool } from "../resolved-tool.js";
 import type { ToolExecutionOptions } from "../tool.js";
+import { toolProgressSink } from "../tool-progress.js";
 import type { Toolset } from "../toolset.js";
 import type { McpConnection, McpLogger } from "./mcp-connection.js";
 import { acquireMcpConnection } from "./mcp-pool.js";
@@ -46,7 +47,8 @@ function toResolvedTool(
   const execute = async (args: unknown, execution: ToolExecutionOptions) => {
     let result: Awaited<ReturnType<McpConnection["callTool"]>>;
     try {
-      result = await connection.callTool(tool.name, args, execution.signal);
+      // A caller forwarding progress (the MCP gateway) gets the upstream server's.
+      result = await connection.callTool(tool.name, args, execution.signal, toolProgressSink());
     } catch (error) {
       if (McpToolError.isInstance(error)) throw error;
       throw new McpToolError({
@@ -96,9 +98,37 @@ export async function mcpToolset(
     await lease.release();
     throw error;
   }
+  const resolved = tools.map((tool) => toResolvedTool(name, tool, lease.connection, options));
+  const listeners = new Set<() => void>();
+  let stopWatching: (() => void) | undefined;
+  // The server's list changed: the toolset's tools are listed again, in place.
+  const relist = () => {
+    lease.connection.listTools().then(
+      (listed) => {
+        resolved.splice(
+          0,
+          resolved.length,
+          ...listed.map((tool) => toResolvedTool(name, tool, lease.connection, options)),
+        );
+        for (const listener of listeners) listener();
+      },
+      (error: unknown) =>
+        options.log?.warn(
+          `MCP server "${name}": its changed tool list could not be read: ${(error as Error).message}`,
+        ),
+    );
+  };
   return {
     name,
-    tools: tools.map((tool) => toResolvedTool(name, tool, lease.connection, options)),
-    close: () => lease.release(),
+    tools: resolved,
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      stopWatching ??= lease.connection.onToolsChanged(relist);
+      return () => listeners.delete(listener);
+    },
+    close: () => {
+      stopWatching?.();
+      return lease.release();
+    },
   };
 }

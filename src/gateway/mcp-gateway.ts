@@ -1,0 +1,231 @@
+/**
+ * An agent's tools as an MCP server: one SDK `Server` per client connection (an MCP
+ * session), each a hookwise tool-call session, so every `tools/call` goes through the
+ * agent's hooks and policies as a call its model made (agent/tool-call-session.ts).
+ *
+ * Approvals: what the config does not answer itself (an `approval_request` hook, a policy's
+ * handler) is asked of the client with MCP elicitation when it declared the capability —
+ * accept runs the call once, decline or cancel denies it with the reason — and denied with a
+ * reason saying how to approve otherwise.
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  openToolCallSession,
+  type ToolCallApproval,
+  type ToolCallSession,
+} from "../agent/tool-call-session.js";
+import type { Agent } from "../agent/types.js";
+import { flatUuid } from "../loop/flat-uuid.js";
+import { maskSecrets } from "../models/secret-values.js";
+import { withToolProgress } from "../tools/tool-progress.js";
+import { callToolResult } from "./call-tool-result.js";
+import { gatewayTools } from "./gateway-tools.js";
+import { loadMcpServerSdk } from "./load-mcp-server-sdk.js";
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface McpGatewayOptions {
+  agent: Agent;
+  /** Announced to clients in `initialize`. */
+  version: string;
+  /** Where the gateway's own lines go (never stdout under stdio). */
+  log?: (line: string) => void;
+  /** Keep a run record per call and each session's transcript in the agent's store (default true). */
+  record?: boolean;
+}
+
+/** One client's connection: its MCP server and its hookwise session. */
+export interface GatewayConnection {
+  readonly server: Server;
+  /** The hookwise session's id (made at the first call). */
+  readonly sessionId: string | undefined;
+  /** Resolves once the calls under way have answered (at most `ms`); new calls still may come. */
+  drain(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long the client's user has to answer an approval (elicitation/create). */
+const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
+
+const HOW_TO_APPROVE =
+  "this MCP client cannot answer approval requests (it did not declare MCP elicitation): use a client that supports elicitation, or answer it in the config (an approval_request hook, or a policy that allows the call)";
+
+export class McpGateway {
+  readonly #options: McpGatewayOptions;
+  #agent: Agent;
+  readonly #connections = new Set<GatewayConnection>();
+  #closed = false;
+
+  constructor(options: McpGatewayOptions) {
+    this.#options = options;
+    this.#agent = options.agent;
+  }
+
+  /**
+   * Serves `agent` from now on (the same agent rebuilt: its tools changed), in the
+   * sessions already open too, and tells every client its tool list changed.
+   */
+  async replaceAgent(agent: Agent): Promise<void> {
+    this.#agent = agent;
+    await this.toolsChanged();
+  }
+
+  get connections(): number {
+    return this.#connections.size;
+  }
+
+  /**
+   * Serves one client on `transport`. `sessionOf` names the hookwise session when the first
+   * call arrives (the MCP session id over HTTP); a new id otherwise.
+   */
+  async connect(transport: Transport, sessionOf?: () => string | undefined): Promise<GatewayConnection> {
+    if (this.#closed) throw new Error("the MCP gateway is closed");
+    const { Server, types } = await loadMcpServerSdk();
+    const runtimeOf = () => this.#agent.runtime;
+    const server = new Server(
+      { name: "hookwise", version: this.#options.version },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    const asking = new Map<string, Extra>();
+    const inFlight = new Set<Promise<unknown>>();
+    let session: ToolCallSession | undefined;
+    const sessionFor = (extra: Extra): ToolCallSession => {
+      if (session === undefined) {
+        session = openToolCallSession(runtimeOf, {
+          sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
+          record: this.#options.record !== false,
+          endReason: "the MCP client disconnected",
+          approve: (approval) => this.#elicit(server, approval, asking.get(approval.toolCallId)),
+        });
+        const client = server.getClientVersion();
+        this.#options.log?.(
+          `session ${session.sessionId} (client ${client ? `${client.name} ${client.version}` : "unnamed"})`,
+        );
+      }
+      return session;
+    };
+    server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: gatewayTools(runtimeOf()) }));
+    server.setRequestHandler(types.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const toolCallId = `call_${flatUuid()}`;
+      const name = request.params.name;
+      asking.set(toolCallId, extra);
+      const call = () =>
+        sessionFor(extra).call({
+          name,
+          args: request.params.arguments ?? {},
+          signal: extra.signal,
+          toolCallId,
+        });
+      // The client asked for progress: what an upstream MCP server reports reaches it.
+      const progressToken = request.params._meta?.progressToken;
+      const calling =
+        progressToken === undefined
+          ? call()
+          : withToolProgress(
+              (progress) =>
+                void extra
+                  .sendNotification({
+                    method: "notifications/progress",
+                    params: { progressToken, ...progress },
+                  })
+                  .catch(() => {}),
+              call,
+            );
+      inFlight.add(calling);
+      try {
+        const outcome = await calling;
+        const runtime = runtimeOf();
+        const tool = runtime.toolsByName.get(runtime.canonicalTool(name));
+        return callToolResult(outcome, tool?.output?.jsonSchema?.type === "object");
+      } finally {
+        inFlight.delete(calling);
+        asking.delete(toolCallId);
+      }
+    });
+    let closing: Promise<void> | undefined;
+    const connection: GatewayConnection = {
+      server,
+      get sessionId() {
+        return session?.sessionId;
+      },
+      async drain(ms) {
+        const deadline = Date.now() + ms;
+        while (inFlight.size > 0 && Date.now() < deadline) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            Promise.allSettled([...inFlight]),
+            new Promise((done) => {
+              timer = setTimeout(done, deadline - Date.now());
+            }),
+          ]);
+          clearTimeout(timer);
+          // The answers go out right after the calls settle: let them be written.
+          await new Promise((done) => setImmediate(done));
+        }
+      },
+      close: () => {
+        closing ??= (async () => {
+          this.#connections.delete(connection);
+          await server.close().catch(() => {});
+          await session?.close();
+        })();
+        return closing;
+      },
+    };
+    server.onclose = () => void connection.close();
+    this.#connections.add(connection);
+    await server.connect(transport);
+    return connection;
+  }
+
+  /** Tells every connected client that the tool list changed (`notifications/tools/list_changed`). */
+  async toolsChanged(): Promise<void> {
+    await Promise.all(
+      [...this.#connections].map((connection) => connection.server.sendToolListChanged().catch(() => {})),
+    );
+  }
+
+  /** Closes every connection (their sessions' records are written first). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#connections].map((connection) => connection.close()));
+  }
+
+  /** Asks the client to approve a call (MCP elicitation), when it can be asked. */
+  async #elicit(
+    server: Server,
+    approval: ToolCallApproval,
+    extra: Extra | undefined,
+  ): Promise<{ approved: boolean; reason?: string }> {
+    if (!server.getClientCapabilities()?.elicitation) {
+      return {
+        approved: false,
+        reason: `approval required (${approval.reason ?? "ask"}): ${HOW_TO_APPROVE}`,
+      };
+    }
+    const args = maskSecrets(JSON.stringify(approval.args) ?? "").slice(0, 2_000);
+    const answer = await server.elicitInput(
+      {
+        message: `Allow the tool call ${approval.qualifiedName}? ${approval.reason ?? "It needs approval."}\nArguments: ${args}`,
+        requestedSchema: { type: "object", properties: {} },
+      },
+      // A person answers: more time than a request's default minute.
+      {
+        signal: approval.signal,
+        timeout: ELICIT_TIMEOUT_MS,
+        ...(extra ? { relatedRequestId: extra.requestId } : {}),
+      },
+    );
+    if (answer.action === "accept") return { approved: true, reason: "approved by the MCP client's user" };
+    return {
+      approved: false,
+      reason:
+        answer.action === "decline"
+          ? `the MCP client's user declined "${approval.qualifiedName}"`
+          : `the MCP client's user cancelled the approval of "${approval.qualifiedName}"`,
+    };
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The gateway over Streamable HTTP at `/mcp`: each MCP session (its `Mcp-Session-Id`) is
+ * one connection of the gateway and one hookwise session of the same id. Several gateway
+ * processes may share a Redis store (counters and limits hold across them); a client's
+ * session stays on the process that opened it, so a load balancer keeps it there (by
+ * the `Mcp-Session-Id` header).
+ */
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { nodeCrypto } from "../deps/node-crypto.js";
+import { importOptional } from "../errors/optional-package.js";
+import { refusal } from "./http-access.js";
+import type { McpGateway } from "./mcp-gateway.js";
+
+const IDLE_MS = 30 * 60 * 1000;
+
+export interface HttpGateway {
+  /** `http://host:port/mcp` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+function jsonError(res: ServerResponse, status: number, message: string, code = -32_000): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+export async function serveHttp(
+  gateway: McpGateway,
+  options: {
+    host: string;
+    port: number;
+    token: string | undefined;
+    log: (line: string) => void;
+    /** A session with no request for this long is closed (default 30 minutes). */
+    idleMs?: number;
+  },
+): Promise<HttpGateway> {
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const { StreamableHTTPServerTransport: Transport } = await importOptional<
+    typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")
+  >("@modelcontextprotocol/sdk/server/streamableHttp.js", "hookwise mcp --http");
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const lastSeen = new Map<string, number>();
+  // A client that never ends its session (no DELETE) does not keep it forever.
+  const sweeper = setInterval(
+    () => {
+      const before = Date.now() - idleMs;
+      for (const [id, seen] of lastSeen)
+        if (seen < before) {
+          lastSeen.delete(id);
+          options.log(`session ${id} closed after ${Math.round(idleMs / 1000)} s without a request`);
+          void transports.get(id)?.close();
+        }
+    },
+    Math.min(60_000, idleMs),
+  );
+  sweeper.unref();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/mcp") return jsonError(res, 404, "not found: the MCP endpoint is /mcp");
+    const refused = refusal(req.headers, options.token);
+    if (refused) {
+      if (refused.status === 401) res.setHeader("WWW-Authenticate", 'Bearer realm="hookwise"');
+      return jsonError(res, refused.status, refused.message);
+    }
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+    if (transport !== undefined) lastSeen.set(sessionId!, Date.now());
+    if (sessionId !== undefined && transport === undefined)
+      return jsonError(res, 404, `no MCP session "${sessionId}" here: initialize a new one`, -32_001);
+    if (transport === undefined) {
+      if (req.method !== "POST") return jsonError(res, 400, "start a session with a POST of initialize");
+      const made: StreamableHTTPServerTransport = new Transport({
+        sessionIdGenerator: () => nodeCrypto().randomUUID(),
+        onsessioninitialized: (id) => {
+          transports.set(id, made);
+          lastSeen.set(id, Date.now());
+        },
+      });
+      transport = made;
+      const connection = await gateway.connect(made, () => made.sessionId);
+      // The server's own handler (set by connect) runs first: its pending requests end.
+      const closed = made.onclose;
+      made.onclose = () => {
+        closed?.();
+        if (made.sessionId !== undefined) {
+          transports.delete(made.sessionId);
+          lastSeen.delete(made.sessionId);
+        }
+        void connection.close();
+      };
+      await made.handleRequest(req, res);
+      // A first request that was not an initialize opened no session: nothing to keep.
+      if (made.sessionId === undefined) await connection.close();
+      return;
+    }
+    await transport.handleRequest(req, res);
+  };
+
+  const { createServer } = process.getBuiltinModule("node:http");
+  const server: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      options.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) jsonError(res, 500, "internal error");
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${host}:${port}/mcp`,
+    async close() {
+      clearInterval(sweeper);
+      await Promise.all([...transports.values()].map((transport) => transport.close().catch(() => {})));
+      await gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
