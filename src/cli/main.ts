@@ -10,7 +10,7 @@ import { ConfigError, formatIssue } from "../config/config-error.js";
 import { cacheCompiledDeps } from "../deps/code-cache.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { MaskedTextStream } from "../models/masked-text-stream.js";
-import { maskSecrets, registeredSecrets } from "../models/secret-values.js";
+import { maskSecrets, registeredSecrets } from "../secrets/secret-registry.js";
 import { closeAllResources } from "../tools/open-resources.js";
 import { useColor } from "./colors.js";
 import { EXIT } from "./exit-codes.js";

@@ -11,7 +11,8 @@ import { withModelSettings } from "./model-settings.js";
 import { getProvider, providerNames } from "./providers/index.js";
 import { MissingApiKeyError } from "./providers/missing-api-key-error.js";
 import { ModelSpecError } from "./providers/model-spec-error.js";
-import { registerSecret, withMaskedErrors } from "./secret-values.js";
+import { registerSecret } from "../secrets/secret-registry.js";
+import { withMaskedErrors } from "./secret-values.js";
 
 export interface ModelSpecObject {
   provider: string;

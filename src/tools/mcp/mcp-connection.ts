@@ -9,6 +9,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import { importOptional } from "../../errors/optional-package.js";
+import { type SecretMasker, secretMasker } from "../../secrets/secret-masker.js";
+import { maskSecrets, registerSecret } from "../../secrets/secret-registry.js";
 import { describeSpec, type McpServerSpec, urlSecrets } from "./mcp-server-spec.js";
 
 export interface McpLogger {
@@ -72,7 +74,7 @@ export class McpConnection {
   readonly #label: string;
   readonly #log: McpLogger;
   readonly #display: McpServerSpec;
-  readonly #secrets: readonly string[];
+  readonly #secrets: SecretMasker;
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #closed = false;
@@ -83,8 +85,11 @@ export class McpConnection {
     this.#spec = spec;
     this.#label = options.label;
     this.#display = options.display ?? spec;
-    // Longest first, so a value that contains another is masked whole.
-    this.#secrets = [...(options.secrets ?? []), ...urlSecrets(spec)].sort((a, b) => b.length - a.length);
+    // A URL's user, password, query and fragment are secrets as much as a `${VAR}` is.
+    for (const secret of urlSecrets(spec)) registerSecret(secret);
+    this.#secrets = secretMasker(
+      [...(options.secrets ?? []), ...urlSecrets(spec)].map((value) => ({ value })),
+    );
     this.#log = options.log ?? { debug() {}, warn: (message) => console.warn(`[hookwise] ${message}`) };
   }
 
@@ -177,7 +182,7 @@ export class McpConnection {
   }
 
   #mask(text: string): string {
-    return this.#secrets.reduce((masked, secret) => masked.split(secret).join("[redacted]"), text);
+    return maskSecrets(this.#secrets.text(text));
   }
 
   #transport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
