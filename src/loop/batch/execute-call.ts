@@ -77,11 +77,7 @@ export function executeCall(state: RunState, input: ExecuteInput): CallOutcome |
 }
 
 /** The body answered: inspections of tool_call (after the operation), then tool_result. */
-function afterBody(
-  state: RunState,
-  input: ExecuteInput,
-  body: unknown,
-): CallOutcome | Promise<CallOutcome> {
+function afterBody(state: RunState, input: ExecuteInput, body: unknown): CallOutcome | Promise<CallOutcome> {
   const result = maskSecretsIn(body);
   if (input.selection.inspects.length) {
     input.context ??= contextFor(state);
