@@ -328,8 +328,11 @@ function invokedDirectly(): boolean {
 }
 
 /**
- * Ctrl-C (and SIGTERM): close every open resource — loaded configs with their stores, MCP
- * servers, language servers — then exit 130; a second signal, or 5 s, exits at once.
+ * Ctrl-C, SIGTERM and SIGHUP (the terminal closed): close every open resource — loaded
+ * configs with their stores, MCP servers, language servers — then exit 130; a second
+ * signal, or 5 s, exits at once. Every child process group still running (a `shell`
+ * action's, a Claude Code hook's, what a server left behind) is killed as the process
+ * exits (tools/process-groups.ts).
  */
 function closeOnInterrupt(): void {
   let interrupted = false;
@@ -344,6 +347,7 @@ function closeOnInterrupt(): void {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
 }
 
 const isEntry = invokedDirectly();

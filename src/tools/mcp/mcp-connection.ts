@@ -12,6 +12,7 @@ import { importOptional } from "../../errors/optional-package.js";
 import { type SecretMasker, secretMasker } from "../../secrets/secret-masker.js";
 import { maskSecrets, registerSecret } from "../../secrets/secret-registry.js";
 import { describeSpec, type McpServerSpec, urlSecrets } from "./mcp-server-spec.js";
+import { type StdioCodec, StdioGroupTransport } from "./stdio-group-transport.js";
 
 export interface McpLogger {
   debug(message: string): void;
@@ -22,6 +23,7 @@ const STDERR_TAIL = 2_000;
 
 interface McpSdk {
   Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
+  stdio: StdioCodec;
   StdioClientTransport: typeof import("@modelcontextprotocol/sdk/client/stdio.js").StdioClientTransport;
   StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
 }
@@ -44,9 +46,18 @@ function loadSdk(): Promise<McpSdk> {
       "@modelcontextprotocol/sdk/client/streamableHttp.js",
       purpose,
     ),
+    importOptional<typeof import("@modelcontextprotocol/sdk/shared/stdio.js")>(
+      "@modelcontextprotocol/sdk/shared/stdio.js",
+      purpose,
+    ),
   ]).then(
-    ([client, stdio, http]) => ({
+    ([client, stdio, http, codec]) => ({
       Client: client.Client,
+      stdio: {
+        ReadBuffer: codec.ReadBuffer,
+        serializeMessage: codec.serializeMessage,
+        getDefaultEnvironment: stdio.getDefaultEnvironment,
+      },
       StdioClientTransport: stdio.StdioClientTransport,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     }),
@@ -185,20 +196,29 @@ export class McpConnection {
     return maskSecrets(this.#secrets.text(text));
   }
 
-  #transport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
+  #transport({ stdio, StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
     const spec = this.#spec;
     if ("url" in spec) {
       return new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: { headers: { ...spec.headers } },
       });
     }
-    const transport = new StdioClientTransport({
-      command: spec.command,
-      args: [...(spec.args ?? [])],
-      ...(spec.env ? { env: { ...spec.env } } : {}),
-      ...(spec.cwd ? { cwd: spec.cwd } : {}),
-      stderr: "pipe",
-    });
+    // Its own process group: closing the connection ends the server and what it started.
+    // Windows has no process groups to signal, and its commands (`npx.cmd`) need the SDK's
+    // way of starting them.
+    const transport =
+      process.platform === "win32"
+        ? new StdioClientTransport({
+            command: spec.command,
+            args: [...(spec.args ?? [])],
+            ...(spec.env ? { env: { ...spec.env } } : {}),
+            ...(spec.cwd ? { cwd: spec.cwd } : {}),
+            stderr: "pipe",
+          })
+        : new StdioGroupTransport(
+            { command: spec.command, args: spec.args ?? [], env: spec.env, cwd: spec.cwd },
+            stdio,
+          );
     // Kept (a short tail) for error messages; a server's chatter goes to debug logs only.
     transport.stderr?.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
