@@ -1,12 +1,12 @@
 /**
- * Who handles Ctrl-C and SIGTERM. By default the CLI closes every open resource and exits
+ * Who handles Ctrl-C, SIGTERM and SIGHUP. By default the CLI closes every open resource and exits
  * 130; a long-running command (`serve`) takes them over for its own graceful stop.
  */
 type InterruptHandler = (signal: NodeJS.Signals) => void;
 
 let current: InterruptHandler | undefined;
 
-/** Takes over SIGINT / SIGTERM until the returned function is called. */
+/** Takes over SIGINT / SIGTERM / SIGHUP until the returned function is called. */
 export function takeInterrupts(handler: InterruptHandler): () => void {
   current = handler;
   return () => {

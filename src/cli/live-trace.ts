@@ -15,7 +15,7 @@
 import type { HookTraceEntry } from "../hooks/trace.js";
 import type { AgentEvent } from "../loop/run-result.js";
 import { MaskedDeltas } from "../models/masked-deltas.js";
-import { maskSecrets, registeredSecrets } from "../models/secret-values.js";
+import { maskSecrets, registeredSecrets } from "../secrets/secret-registry.js";
 import { type EventDrawer, eventDrawer, type Printer } from "./render-event.js";
 
 type StepStart = Extract<AgentEvent, { type: "step-start" }>;

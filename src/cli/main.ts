@@ -10,7 +10,7 @@ import { ConfigError, formatIssue } from "../config/config-error.js";
 import { cacheCompiledDeps } from "../deps/code-cache.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { MaskedTextStream } from "../models/masked-text-stream.js";
-import { maskSecrets, registeredSecrets } from "../models/secret-values.js";
+import { maskSecrets, registeredSecrets } from "../secrets/secret-registry.js";
 import { closeAllResources } from "../tools/open-resources.js";
 import { useColor } from "./colors.js";
 import { EXIT } from "./exit-codes.js";
@@ -413,8 +413,11 @@ function invokedDirectly(): boolean {
 }
 
 /**
- * Ctrl-C (and SIGTERM): close every open resource — loaded configs with their stores, MCP
- * servers, language servers — then exit 130; a second signal, or 5 s, exits at once.
+ * Ctrl-C, SIGTERM and SIGHUP (the terminal closed): close every open resource — loaded
+ * configs with their stores, MCP servers, language servers — then exit 130; a second
+ * signal, or 5 s, exits at once. Every child process group still running (a `shell`
+ * action's, a Claude Code hook's, what a server left behind) is killed as the process
+ * exits (tools/process-groups.ts).
  */
 function closeOnInterrupt(): void {
   let interrupted = false;
@@ -429,6 +432,7 @@ function closeOnInterrupt(): void {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
 }
 
 const isEntry = invokedDirectly();

@@ -119,6 +119,11 @@ function checkAction(sink: IssueSink, value: unknown, path: ConfigPath, event: E
       expected: `an event among ${module.events.join(", ")}`,
     });
   }
+  if (module.warnings) {
+    for (const warning of module.warnings(module.schema.parse(value))) {
+      report(sink, [...path, ...warning.path], warning.message, { severity: "warning" });
+    }
+  }
   for (const child of module.children?.(module.schema.parse(value)) ?? []) {
     checkAction(sink, child.value, [...path, ...child.path], event);
   }

@@ -9,12 +9,14 @@ import {
   type LanguageModel,
   type ModelTurn,
 } from "../models/language-model.js";
+import { MaskedSignals, maskTurn } from "../models/mask-turn.js";
 import {
   foldStreamPart,
   readGenerateResult,
   type StreamSignal,
   startStreamFold,
 } from "../models/read-model-output.js";
+import { hasSecrets } from "../secrets/secret-registry.js";
 import type { AgentEvent } from "./run-result.js";
 
 export interface Surface {
@@ -43,6 +45,11 @@ function generate(model: LanguageModel, options: CallOptions): PromiseLike<unkno
   return callableModel(model).doGenerate(options);
 }
 
+/** A generated answer's turn, every registered secret masked (where a model's answer enters the run). */
+function readTurn(answer: unknown): ModelTurn {
+  return maskTurn(readGenerateResult(answer));
+}
+
 /** The stream surface's answer is its turn already (folded from the stream as it came). */
 function asTurn(answer: unknown): ModelTurn {
   return answer as ModelTurn;
@@ -54,12 +61,12 @@ const GENERATE: Surface = Object.freeze({
   hookEvents: false,
   emit: ignore,
   callModel: generate,
-  turnOf: readGenerateResult,
+  turnOf: readTurn,
 });
 
 export function generateSurface(emit?: (event: AgentEvent) => void): Surface {
   if (emit === undefined) return GENERATE;
-  return { streaming: false, hookEvents: false, emit, callModel: generate, turnOf: readGenerateResult };
+  return { streaming: false, hookEvents: false, emit, callModel: generate, turnOf: readTurn };
 }
 
 export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = true): Surface {
@@ -71,6 +78,9 @@ export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = tr
     async callModel(model, options, sink) {
       const { stream } = await callableModel(model).doStream(options);
       const fold = startStreamFold();
+      // Deltas are masked as they come (where a model's answer enters the run), the turn once read.
+      const masked = hasSecrets() ? new MaskedSignals(sink) : undefined;
+      const out: DeltaSink = masked ?? sink;
       const reader = (stream as ReadableStream<{ type: string }>).getReader();
       let finished = false;
       try {
@@ -80,8 +90,9 @@ export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = tr
           const signal = foldStreamPart(fold, value);
           if (signal === undefined) continue;
           if (signal.type === "error") throw signal.error;
-          sink.delta(signal);
+          out.delta(signal);
         }
+        masked?.flush();
         finished = true;
       } finally {
         // Leaving early (an error part, a throwing consumer): cancel, so the provider's
@@ -90,7 +101,7 @@ export function streamSurface(emit: (event: AgentEvent) => void, hookEvents = tr
         // captured) on every attempt.
         if (!finished) reader.cancel().catch(() => {});
       }
-      return fold.turn;
+      return maskTurn(fold.turn);
     },
   };
 }

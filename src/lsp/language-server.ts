@@ -12,6 +12,7 @@ import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ProtocolConnection } from "vscode-languageserver-protocol/node";
 import { requireOptional } from "../errors/optional-package.js";
+import { killGroup, signalGroup, spawnInGroup } from "../tools/process-groups.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { LanguageServerError } from "./language-server-error.js";
 import type { LanguageServerSpec } from "./language-server-spec.js";
@@ -173,13 +174,12 @@ export class LanguageServer {
       StreamMessageReader,
       StreamMessageWriter,
     } = lsp;
-    // node:child_process loads at the first spawn (it pulls in node:net, which start-up does not need).
-    const child = process
-      .getBuiltinModule("node:child_process")
-      .spawn(this.spec.command, [...this.spec.args], {
-        cwd: this.#root,
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+    // A process group of its own, tracked: what the server starts (a type checker's worker)
+    // ends with it, and nothing of it outlives hookwise (tools/process-groups.ts).
+    const child = spawnInGroup(this.spec.command, this.spec.args, {
+      cwd: this.#root,
+      stdio: ["pipe", "pipe", "pipe"],
+    }) as ChildProcessWithoutNullStreams;
     child.stderr.on("data", (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-2_000);
     });
@@ -259,11 +259,13 @@ export class LanguageServer {
         // The connection may already be gone; the signals below still end the process.
       }
       await Promise.race([exited, wait(2_000)]);
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      if (child.exitCode === null && child.signalCode === null) signalGroup(child.pid, "SIGTERM");
       await Promise.race([exited, wait(2_000)]);
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) killGroup(child.pid);
       await exited;
     }
+    // What the server left running in its group goes with it.
+    killGroup(child.pid);
     connection.dispose();
   }
 }

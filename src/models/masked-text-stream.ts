@@ -37,7 +37,10 @@ export class MaskedTextStream {
   }
 }
 
-/** The length of the longest end of `text` that is the beginning (not the whole) of a secret. */
+/**
+ * The length of the longest end of `text` that is the beginning (not the whole) of a
+ * secret, in any case (`secrets` are lower-cased spellings).
+ */
 function heldLength(text: string, secrets: Iterable<string>): number {
   let longest = 0;
   for (const secret of secrets) {
@@ -46,7 +49,7 @@ function heldLength(text: string, secrets: Iterable<string>): number {
     // Earliest start first: the first match is this secret's longest.
     for (let start = Math.max(0, text.length - secret.length + 1); start < text.length; start++) {
       if (text.length - start <= longest) break;
-      if (text[start] === first && secret.startsWith(text.slice(start))) {
+      if (text[start]!.toLowerCase() === first && secret.startsWith(text.slice(start).toLowerCase())) {
         longest = text.length - start;
         break;
       }

@@ -1,18 +1,20 @@
 /**
- * The last guard before a byte leaves the server: every JSON and SSE body goes through it,
- * and the value of each secret-looking environment variable (API keys, tokens, passwords —
- * the server's own bearer token included), and of every variable the config hands its
- * toolsets as `${VAR}` (whatever its name: `GH_PAT`, `DATABASE_URL`), is replaced by
- * `[redacted]`, in its raw and its JSON-escaped spelling. A provider error that echoes a
- * key, or a tool that prints one, cannot carry it out of an endpoint.
+ * The last guard before a byte leaves the server: every JSON and SSE body goes through it.
+ * What a run stored or streamed was masked on its way in (secrets/secret-registry.ts: API
+ * keys, every `${VAR}` a toolset read); here, besides those, the value of each
+ * secret-looking environment variable (API keys, tokens, passwords — the server's own
+ * bearer token included), and of every variable the config hands its toolsets as `${VAR}`
+ * (whatever its name: `GH_PAT`, `DATABASE_URL`), is replaced by `[redacted]`, in every
+ * spelling (as written, JSON-escaped, percent-encoded, base64, in any case). A provider
+ * error that echoes a key, or a tool that prints one, cannot carry it out of an endpoint.
  */
+import { secretMasker } from "../secrets/secret-masker.js";
+import { maskSecrets, registeredSecrets, SHORTEST_SECRET } from "../secrets/secret-registry.js";
 import { envReferences } from "../tools/expand-env.js";
 
 const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_?KEY|ACCESS_?KEY)/i;
-/** Shorter values are too likely to occur by chance ("true", a port number). */
-const MIN_LENGTH = 8;
 
-/** Replaces every secret in a text; `secrets` lists the values it replaces. */
+/** Replaces every secret in a text; `secrets` lists the spellings it replaces (lower-cased). */
 export interface Scrubber {
   (text: string): string;
   readonly secrets: readonly string[];
@@ -22,22 +24,19 @@ export function secretScrubber(
   env: NodeJS.ProcessEnv = process.env,
   extra: readonly string[] = [],
 ): Scrubber {
-  const secrets = new Set<string>();
+  const values = new Set<string>();
   const add = (value: string | undefined) => {
-    if (value === undefined || value.length < MIN_LENGTH) return;
-    secrets.add(value);
-    secrets.add(JSON.stringify(value).slice(1, -1));
+    // Shorter values are too likely to occur by chance ("true", a port number).
+    if (value !== undefined && value.length >= SHORTEST_SECRET) values.add(value);
   };
   for (const [name, value] of Object.entries(env)) if (SECRET_NAME.test(name)) add(value);
   for (const value of extra) add(value);
-  // Longest first: a secret that contains another is replaced whole.
-  const list = [...secrets].sort((a, b) => b.length - a.length);
-  const scrub = (text: string): string => {
-    let out = text;
-    for (const secret of list) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
-    return out;
-  };
-  return Object.assign(scrub, { secrets: list });
+  const masker = secretMasker([...values].map((value) => ({ value })));
+  const scrub = (text: string): string => masker.text(maskSecrets(text));
+  return Object.defineProperty(scrub, "secrets", {
+    // Read at each use: a secret registered after the server started is held back too.
+    get: () => [...masker.forms, ...registeredSecrets()],
+  }) as Scrubber;
 }
 
 /**

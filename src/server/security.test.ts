@@ -149,7 +149,8 @@ describe("what never comes out", () => {
       const { id } = (await (await server.post("/sessions", {})).json()) as { id: string };
       const stream = await (await server.post(`/sessions/${id}/messages`, { text: "env?" })).text();
       expect(stream).toContain('"toolName":"gh_env"');
-      expect(stream).toContain("[redacted]");
+      // Masked where the result entered the run, named after its variable.
+      expect(stream).toContain('"result":"[redacted HOOKWISE_TEST_GH_PAT]"');
       const session = await (await server.fetch(`/sessions/${id}`)).text();
       const runId = JSON.parse(session).runs[0].runId;
       const timeline = await (await server.fetch(`/runs/${runId}`)).text();

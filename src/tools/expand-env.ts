@@ -1,9 +1,13 @@
 /**
  * `${VAR}` / `${VAR:-default}` in toolset settings, read from the environment when the
  * toolset starts, so tokens stay out of config files. An unset (or empty) variable without
- * a default is an EnvVariableError naming it and where it was written.
+ * a default is an EnvVariableError naming it and where it was written. Every value read
+ * from the environment here is a secret from then on (`[redacted VAR]` wherever it comes
+ * back: a tool's result or error, the CLI's output, the store); a default written in the
+ * config is not.
  */
 import { HookwiseError } from "../errors/hookwise-error.js";
+import { registerSecret } from "../secrets/secret-registry.js";
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
@@ -31,7 +35,10 @@ export class EnvVariableError extends HookwiseError {
 export function expandEnv(value: string, where: string, env: NodeJS.ProcessEnv = process.env): string {
   return value.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
     const found = env[name];
-    if (found !== undefined && found !== "") return found;
+    if (found !== undefined && found !== "") {
+      registerSecret(found, name);
+      return found;
+    }
     if (fallback !== undefined) return fallback;
     throw new EnvVariableError(name, where);
   });

@@ -1,7 +1,9 @@
 /**
  * The process's open resources (MCP servers, language servers, loaded configs): each
- * registers itself while open, so a shutdown path (the CLI's SIGINT handler) can close
- * every one of them, in reverse order of opening, without knowing who opened what.
+ * registers itself while open, so a shutdown path (the CLI's signal handler) can close
+ * every one of them, in reverse order of opening, without knowing who opened what. The
+ * child processes behind them are tracked apart (process-groups.ts): whatever a close
+ * leaves running is killed as the process exits.
  */
 
 export interface Closeable {

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { registerSecret } from "../../src/models/secret-values.js";
+import { registerSecret } from "../../src/secrets/secret-registry.js";
 import { cli } from "../support/cli.js";
 
 const KEY = "sk-echoed-secret-4f9a1c2e7b";

@@ -29,6 +29,8 @@ export interface ActionModule<C extends { type: string } = any> {
   readonly events: readonly EventName[] | "any";
   /** The hook kind it compiles to (chain derives it from its children). */
   kind(config: C, childKinds: readonly HookKind[]): HookKind;
+  /** What `validate` reports as warnings about a valid config (a risk the author took on). */
+  warnings?(config: C): { path: readonly (string | number)[]; message: string }[];
   /** Nested actions (chain), validated recursively by the loader. */
   children?(config: C): { value: unknown; path: readonly (string | number)[] }[];
   compile(config: C, services: ActionServices, compileChild: CompileChildAction): ActionRun;

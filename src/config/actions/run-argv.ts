@@ -1,8 +1,10 @@
 /**
  * Runs argv without a shell (`shell: false`), in its own process group so a timeout ends
  * the program and everything it started; output (stdout and stderr interleaved) is capped.
- * Never throws: a program that cannot start is a result with `error`.
+ * Never throws: a program that cannot start is a result with `error`. The group is tracked
+ * (tools/process-groups.ts): what the program leaves running dies with hookwise.
  */
+import { killGroup, signalGroup, spawnInGroup } from "../../tools/process-groups.js";
 
 export interface ArgvResult {
   exitCode: number | null;
@@ -22,16 +24,6 @@ export interface RunArgvOptions {
   signal?: AbortSignal;
 }
 
-/** SIGTERM to the group, SIGKILL a second later if anything is left. */
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(process.platform === "win32" ? pid : -pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
 export function runArgv(argv: readonly string[], options: RunArgvOptions): Promise<ArgvResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -39,15 +31,15 @@ export function runArgv(argv: readonly string[], options: RunArgvOptions): Promi
     let truncated = false;
     let timedOut = false;
     let startError: string | undefined;
-    // node:child_process loads at the first spawn (it pulls in node:net, which start-up does not need).
-    const child = process.getBuiltinModule("node:child_process").spawn(argv[0]!, argv.slice(1), {
+    const child = spawnInGroup(argv[0]!, argv.slice(1), {
       cwd: options.cwd,
       env: options.env,
-      shell: false,
-      detached: process.platform !== "win32",
       stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
-    });
+    }) as import("node:child_process").ChildProcessByStdio<
+      null,
+      import("node:stream").Readable,
+      import("node:stream").Readable
+    >;
     const collect = (chunk: Buffer) => {
       if (size >= options.maxOutput) {
         truncated = true;
@@ -62,9 +54,10 @@ export function runArgv(argv: readonly string[], options: RunArgvOptions): Promi
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
     let killer: NodeJS.Timeout | undefined;
+    // SIGTERM to the group, SIGKILL a second later if anything is left.
     const stop = () => {
-      killGroup(child.pid, "SIGTERM");
-      killer = setTimeout(() => killGroup(child.pid, "SIGKILL"), 1_000);
+      signalGroup(child.pid, "SIGTERM");
+      killer = setTimeout(() => killGroup(child.pid), 1_000);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -105,7 +98,7 @@ export function runArgv(argv: readonly string[], options: RunArgvOptions): Promi
       options.signal?.removeEventListener("abort", onAbort);
       // The leader is gone; make sure no member of its group outlives it after a timeout or
       // an abort (the run's, or the hook's own timeout).
-      if (timedOut || aborted) killGroup(child.pid, "SIGKILL");
+      if (timedOut || aborted) killGroup(child.pid);
       const result: ArgvResult = {
         exitCode: code,
         signal,

@@ -33,7 +33,8 @@
  */
 import { hasInputTemplate } from "./has-input-template.js";
 import { ENV_HINT, INTERPRETERS, interpreterProblem } from "./shell-interpreters.js";
-import { isOptionWord, optionTable, readOption } from "./shell-options.js";
+import { DATA_PROGRAMS, GIT_DATA_SUBCOMMANDS, PYTHON_DATA_MODULES } from "./shell-data-programs.js";
+import { isOptionWord, type OptionTable, optionTable, readOption } from "./shell-options.js";
 import { RESOLVES_FROM_CWD, type WrapperWalk, walkWrappers } from "./shell-wrappers.js";
 
 export { hasInputTemplate };
@@ -167,6 +168,17 @@ const REFUSE_ANY = new Set([
   "pipenv",
   "conda",
   "corepack",
+  // Test runners: the files and names they are given are test code they load and run.
+  "pytest",
+  "py.test",
+  "jest",
+  "vitest",
+  "mocha",
+  "ava",
+  "tox",
+  "nox",
+  "phpunit",
+  "rspec",
   // Programs whose arguments are code or commands.
   "tsx",
   "ts-node",
@@ -223,6 +235,11 @@ const COMMAND_WORDS = [
   "helper",
   "config",
   "template",
+  "execute",
+  "engine",
+  "provider",
+  "toolchain",
+  "init",
 ];
 /**
  * Long options, per program, whose value is a command or code and whose name the pattern
@@ -242,6 +259,7 @@ const COMMAND_LONG: Record<string, readonly string[]> = {
   git: ["--upload-pack", "--receive-pack", "--open-files-in-pager", "--exec", "--template", "--config"],
   rsync: ["--rsh", "--rsync-path"],
   curl: ["--config"],
+  wget: ["--execute", "--config", "--use-askpass"],
   zip: ["--unzip-command"],
   sort: ["--compress-program"],
 };
@@ -251,6 +269,9 @@ const COMMAND_SHORT: Record<string, readonly string[]> = {
   tar: ["-I", "-F"],
   zip: ["-TT"],
   curl: ["-K"],
+  wget: ["-e"],
+  // openssl's options are single-dash words: these load a shared library, a provider or a config.
+  openssl: ["-engine", "-provider", "-provider-path", "-config", "-keyform", "-inform"],
 };
 /** Short options of git subcommands whose value is a command, config, or picks one (`git grep -O<pager>`). */
 const GIT_COMMAND_SHORT: Record<string, readonly string[]> = {
@@ -302,7 +323,9 @@ const GIT_CODE_SUBCOMMANDS = new Set([
  */
 const CODE_ENV_SHAPES = [
   /(_OPTIONS|OPTS?|FLAGS|_ARGS|_RSH|_CONF|_CONFIG|(?<!S)RC|PATH|_HOME|HOME|_SHELL|SHELL|EDITOR|PAGER|_COMMAND|_CMD|_EXEC|_HOOKS?|_PROGRAM|_WRAPPER|_ASKPASS|_PRELOAD)$/i,
-  /^(LD_|DYLD_|GIT_|PYTHON|NODE_|PERL|RUBY|BASH_|ZDOTDIR|ENV|PS4|NPM_|YARN_|PNPM_|BUN_|DENO_|JAVA|_JAVA|JDK_|CORECLR_|DOTNET_|LUA_|R_|PHP|CARGO_|RUST|PIP_|UV_|SSH_|SUDO_|DOCKER_|KUBE|LESS|TCL|GCONV|XDG_CONFIG)/i,
+  /^(LD_|DYLD_|GIT_|PYTHON|NODE_|PERL|RUBY|BASH_|ZDOTDIR|ENV|PS4|NPM_|YARN_|PNPM_|BUN_|DENO_|JAVA|_JAVA|JDK_|CORECLR_|DOTNET_|LUA_|R_|PHP|CARGO_|RUST|PIP_|UV_|SSH_|SUDO_|DOCKER_|KUBE|LESS|TCL|GCONV|XDG_CONFIG|CMAKE_|PYTEST_|GRADLE_|MAVEN_|MVN_|GO|JEST_|VITEST_|OPENSSL_|CURL_|WGET|MAKE|CC_|CXX_|CFLAGS|LDFLAGS)/i,
+  // A name that says it points at code, a toolchain, a plugin or a config (CMAKE_TOOLCHAIN_FILE).
+  /(TOOLCHAIN|PLUGIN|MODULE|ENGINE|PROVIDER|LOADER|PRELOAD|INIT|STARTUP|CONFIG)/i,
 ];
 const CODE_ENV_NAMES = new Set(
   (
@@ -355,6 +378,19 @@ export function shellTemplateProblem(
   argv: readonly string[],
   cwd: string | undefined,
   env: Readonly<Record<string, string>> = {},
+  /** `templates_are_data: true`: the author vouches that the program reads its templates as data. */
+  vouched = false,
+): ShellProblem | undefined {
+  const known = knownCodeProblem(argv, cwd, env);
+  if (known || vouched) return known;
+  return unvouchedTemplate(argv, cwd, env);
+}
+
+/** A template that turns into code or picks what runs whatever the author says (refused even when vouched for). */
+function knownCodeProblem(
+  argv: readonly string[],
+  cwd: string | undefined,
+  env: Readonly<Record<string, string>>,
 ): ShellProblem | undefined {
   for (const [name, value] of Object.entries(env)) {
     if (isCodeEnv(name) && hasInputTemplate(value)) {
@@ -413,10 +449,39 @@ function commandProblem(argv: readonly string[]): string | undefined {
       ? `${refused} runs its arguments as a command or reads code they choose, so it takes no {{…}} template; ${ENV_HINT}`
       : undefined;
   }
-  if (INTERPRETERS[name]) return interpreterProblem(name, rest);
+  if (INTERPRETERS[name]) return pythonModuleProblem(name, rest) ?? interpreterProblem(name, rest);
   if (name === "find") return findProblem(rest);
   if (name === "git") return gitProblem(rest);
   return optionValueProblem(name, rest, COMMAND_SHORT[name] ?? []);
+}
+
+/** Modules that run code their arguments name (tests, a debugger, a profiler, an installer). */
+const PYTHON_CODE_MODULES = new Set(
+  "unittest doctest pdb runpy trace profile cProfile timeit pip code idlelib venv ensurepip pydoc site test".split(" "),
+);
+
+/** `python -m MODULE {{x}}` where the module runs what its arguments name (`-m pytest`, `-m unittest`). */
+function pythonModuleProblem(program: string, args: readonly string[]): string | undefined {
+  if (INTERPRETERS[program] !== INTERPRETERS.python || !args.some(hasInputTemplate)) return undefined;
+  const module = moduleOf(args);
+  if (module === undefined) return undefined;
+  const root = module.split(".")[0]!;
+  return PYTHON_CODE_MODULES.has(root) || REFUSE_ANY.has(root.toLowerCase())
+    ? `python -m ${module} runs code that its arguments name (test files, scripts, packages), so it takes no {{…}} template; ${ENV_HINT}`
+    : undefined;
+}
+
+/** The module of `python -m MODULE` (or `-mMODULE`, or at the end of a cluster: `-Im MODULE`), if the command runs one. */
+function moduleOf(args: readonly string[]): string | undefined {
+  const table = INTERPRETERS.python!.options;
+  for (let at = 0; at < args.length && isOptionWord(args[at]!, table) && args[at] !== "--"; ) {
+    const read = readOption(args, at, table);
+    if (read.unknown !== undefined) return undefined;
+    const program = read.found.find((option) => option.kind === "program");
+    if (program) return program.name === "-m" ? program.value[0] : undefined;
+    at = read.next;
+  }
+  return undefined;
 }
 
 function findProblem(args: readonly string[]): string | undefined {
@@ -619,3 +684,152 @@ function isOptionValue(program: string, template: readonly string[], at: number)
 
 /** An archive name tar takes for `host:file` (a remote archive it reaches over rsh/ssh). */
 const REMOTE_ARCHIVE = /^[^/]*:/;
+
+/** How the author says that a program hookwise does not know reads its templates as data. */
+export const VOUCH = "templates_are_data: true";
+
+/**
+ * Why the templates of this command need the author's word (`templates_are_data: true`):
+ * a templated `env:` value or `cwd` (the program reads them in ways hookwise cannot see), or
+ * a template in the arguments of a program that is not one hookwise knows to read them as
+ * data only (shell-data-programs.ts), or in a place of a known one that is not data.
+ * Undefined when the command is one hookwise vouches for itself.
+ */
+export function unvouchedTemplate(
+  argv: readonly string[],
+  cwd: string | undefined,
+  env: Readonly<Record<string, string>> = {},
+): ShellProblem | undefined {
+  const walk = wrapperWalk(argv);
+  const word = argv[walk.program];
+  const program = word === undefined ? (argv[0] ?? "") : programName(word);
+  const vouch = `; if ${word ?? program} reads the value as data only, say so with ${VOUCH} on the action (validate then reports it as a warning)`;
+  for (const [name, value] of Object.entries(env)) {
+    if (hasInputTemplate(value)) {
+      return {
+        path: ["env", name],
+        message: `a {{…}} template in env ${name}: hookwise cannot see how ${program} (or what it starts) reads a variable${vouch}`,
+      };
+    }
+  }
+  const templated = argv.some(hasInputTemplate);
+  if (cwd !== undefined && hasInputTemplate(cwd) && (templated || !DATA_PROGRAMS[program])) {
+    if (!DATA_PROGRAMS[program]) {
+      return {
+        path: ["cwd"],
+        message: `a {{…}} template in cwd: ${program} is not one of the programs hookwise knows to read only data in its working folder${vouch}`,
+      };
+    }
+  }
+  if (!templated || word === undefined) return undefined;
+  const problem = dataUseProblem(program, argv.slice(walk.program + 1), word);
+  return problem ? { path: ["command"], message: `${problem}${vouch}` } : undefined;
+}
+
+/** Why a template in `args` (what follows `program`) is not known to be data, or undefined. */
+function dataUseProblem(program: string, args: readonly string[], written: string): string | undefined {
+  const table = DATA_PROGRAMS[program];
+  if (table) return dataArgumentsProblem(program, table, args);
+  if (program === "git") return gitDataProblem(args);
+  const interpreter = INTERPRETERS[program];
+  if (interpreter) {
+    // Program text written in the command is the author's own code, which hookwise read
+    // (the templates are its data); a script file or a module is code it cannot read.
+    if (interpreter.operand === "text") return undefined;
+    const inline = inlineProgram(program, args);
+    if (inline === "inline") return undefined;
+    if (inline !== undefined && PYTHON_DATA_MODULES.has(inline)) return undefined;
+    return inline === undefined
+      ? `${program} runs a script hookwise cannot read, which may turn {{…}} values into code (a test file to load, a path to import); write the code in the command (-c, -e), where the values are its data`
+      : `python -m ${inline} is not one of the modules hookwise knows to read its arguments as data (${[...PYTHON_DATA_MODULES].join(", ")})`;
+  }
+  return `${written} is not one of the programs hookwise knows to read {{…}} values as data only (cat, grep, sort, wc, diff, find, sed, awk, jq … see the list in the docs)`;
+}
+
+/** "inline" when the interpreter runs program text given in the command, the module of `python -m`, or undefined (a script). */
+function inlineProgram(program: string, args: readonly string[]): string | undefined {
+  const table = INTERPRETERS[program]!.options;
+  for (let at = 0; at < args.length && args[at] !== "--" && isOptionWord(args[at]!, table); ) {
+    const read = readOption(args, at, table);
+    if (read.unknown !== undefined) return undefined;
+    for (const option of read.found) {
+      if (option.kind === "program") return option.name === "-m" ? option.value[0] : "inline";
+      // A shell's -c is a flag: its first operand is the command text.
+      if (option.name === "-c" && INTERPRETERS[program] === INTERPRETERS.sh) return "inline";
+    }
+    at = read.next;
+  }
+  return undefined;
+}
+
+function gitDataProblem(args: readonly string[]): string | undefined {
+  let at = 0;
+  while (at < args.length && isOptionWord(args[at]!, GIT_GLOBAL)) {
+    const read = readOption(args, at, GIT_GLOBAL);
+    if (read.unknown !== undefined) return `git's global option ${read.unknown} is not one hookwise knows`;
+    at = read.next;
+  }
+  const subcommand = args[at] ?? "";
+  const table = GIT_DATA_SUBCOMMANDS[subcommand];
+  if (!table) {
+    return `git ${subcommand} is not one of the git commands hookwise knows to read {{…}} values as data only (${Object.keys(GIT_DATA_SUBCOMMANDS).join(", ")})`;
+  }
+  return dataArgumentsProblem(`git ${subcommand}`, table, args.slice(at + 1));
+}
+
+/**
+ * A data program's arguments: a template may be an operand, or the value of one of its data
+ * options; an option it does not list, before a templated word, may take that word as its
+ * value (or be one that reads code), so it is refused there.
+ */
+function dataArgumentsProblem(program: string, table: OptionTable, args: readonly string[]): string | undefined {
+  const honoursEnd = !NO_END_OF_OPTIONS.has(program);
+  for (let at = 0; at < args.length; at++) {
+    const word = args[at]!;
+    if (word === "--") {
+      if (honoursEnd) return undefined;
+      continue; // find and echo read it as an operand: what follows is still read as options
+    }
+    const prefix = literalPrefix(word);
+    const isOption = prefix.length > 1 ? prefix.startsWith("-") : prefix === "-" && hasInputTemplate(word);
+    if (!isOption) continue; // an operand (a leading "-" in its value is refused when it runs)
+    const option = optionName(word, table);
+    const kind = table.options.get(option.name)?.kind;
+    if (hasInputTemplate(word)) {
+      // A template in the option word itself: only as the value of a data option.
+      if (kind === "data" && option.value !== undefined && !hasInputTemplate(option.name)) continue;
+      return `a {{…}} template in the option word ${JSON.stringify(word)} of ${program}: only the value of a data option (${dataOptions(table)}) may be templated`;
+    }
+    if (kind === "data") {
+      if (option.value === undefined) at++; // its value is the next word, data whatever it holds
+      continue;
+    }
+    if (kind === "flag") continue;
+    if (args.slice(at + 1).some(hasInputTemplate)) {
+      return `${program}'s option ${word} is not one hookwise knows (it may take the next word as its value, or read code); drop it, or put -- before the templated operands`;
+    }
+  }
+  return undefined;
+}
+
+/** An option word's name and attached value: `--name=value`, `-n5` (a short option's rest), `-name` for find. */
+function optionName(word: string, table: OptionTable): { name: string; value?: string } {
+  if (word.startsWith("--")) {
+    const equals = word.indexOf("=");
+    return equals < 0 ? { name: word } : { name: word.slice(0, equals), value: word.slice(equals + 1) };
+  }
+  if (table.options.has(word) || !table.clusters) return { name: word };
+  // A cluster of flags (`-rn`), possibly ending in a data option with its value attached (`-m5`, `-rne{{q}}`).
+  for (let index = 1; index < word.length; index++) {
+    const name = `-${word[index]}`;
+    const kind = table.options.get(name)?.kind;
+    if (kind === "data") return index + 1 < word.length ? { name, value: word.slice(index + 1) } : { name };
+    if (kind !== "flag") return { name: word };
+  }
+  return { name: `-${word.at(-1)}` };
+}
+
+function dataOptions(table: OptionTable): string {
+  const names = [...table.options].filter(([, info]) => info.kind === "data").map(([name]) => name);
+  return names.length ? names.join(", ") : "none";
+}

@@ -24,15 +24,19 @@ import { renderTemplate } from "../templates.js";
 import { defineAction } from "./action-module.js";
 import { injectText } from "./inject-text.js";
 import { type ArgvResult, runArgv } from "./run-argv.js";
-import { renderedArgvProblem, shellTemplateProblem } from "./shell-rule.js";
+import { renderedArgvProblem, shellTemplateProblem, unvouchedTemplate, VOUCH } from "./shell-rule.js";
 import { ShellWordsError, splitShellWords } from "./split-shell-words.js";
 
 const description = "Runs a command without a shell: argv split first, {{…}} fills arguments.";
 
-function checkCommand(
-  config: { command: string; cwd?: string | undefined; env: Record<string, string> },
-  context: z.RefinementCtx,
-): void {
+interface ShellCommand {
+  command: string;
+  cwd?: string | undefined;
+  env: Record<string, string>;
+  templates_are_data: boolean;
+}
+
+function checkCommand(config: ShellCommand, context: z.RefinementCtx): void {
   let argv: string[];
   try {
     argv = splitShellWords(config.command);
@@ -41,8 +45,28 @@ function checkCommand(
     context.addIssue({ code: "custom", path: ["command"], message: error.message });
     return;
   }
-  const problem = shellTemplateProblem(argv, config.cwd, config.env);
+  const problem = shellTemplateProblem(argv, config.cwd, config.env, config.templates_are_data);
   if (problem) context.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
+}
+
+/** `templates_are_data: true` where hookwise could not tell on its own: the author's word, reported. */
+function vouchedWarnings(config: ShellCommand): { path: string[]; message: string }[] {
+  if (!config.templates_are_data) return [];
+  let argv: string[];
+  try {
+    argv = splitShellWords(config.command);
+  } catch {
+    return [];
+  }
+  const unvouched = unvouchedTemplate(argv, config.cwd, config.env);
+  if (!unvouched) return [];
+  const what = unvouched.message.split("; if ")[0];
+  return [
+    {
+      path: ["templates_are_data"],
+      message: `${what}; ${VOUCH} lets it run on your word that the program reads the value as data only`,
+    },
+  ];
 }
 
 /** A command the rule refuses when it is about to run (defence in depth; see shell-rule.ts). */
@@ -82,14 +106,21 @@ export const shell = defineAction({
           .enum(["ignore", "inject"])
           .default("ignore")
           .describe("ignore: log a failure; inject: show it (and its output) to the model"),
+        templates_are_data: z
+          .boolean()
+          .default(false)
+          .describe(
+            "you vouch that the program reads {{…}} values (in its arguments, env and cwd) as data only; needed for programs hookwise does not know to do so; validate reports it as a warning",
+          ),
       })
       .superRefine((config, context) => checkCommand(config, context))
       .describe(description),
   events: "any",
+  warnings: (config) => vouchedWarnings(config),
   kind: (config) => (config.on_error === "inject" ? "transform" : "inspect"),
   compile: (config, services) => {
     const argv = splitShellWords(config.command);
-    const problem = shellTemplateProblem(argv, config.cwd, config.env);
+    const problem = shellTemplateProblem(argv, config.cwd, config.env, config.templates_are_data);
     if (problem) throw new ShellRefusedError(`${problem.path.join(".")}: ${problem.message}`);
     return async (evaluation: Evaluation) => {
       const render = (text: string) => renderTemplate(text, evaluation, services.workspace);
@@ -126,5 +157,6 @@ export const shell = defineAction({
     timeout: 30,
     max_output: 16_384,
     on_error: "ignore",
+    templates_are_data: false,
   },
 });

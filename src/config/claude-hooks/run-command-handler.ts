@@ -8,6 +8,7 @@
  * the exit at the latest, and then what still holds it is killed. Output is capped. Never throws:
  * `error` says why it could not start.
  */
+import { killGroup, spawnInGroup } from "../../tools/process-groups.js";
 
 export interface CommandResult {
   exitCode: number | null;
@@ -36,15 +37,6 @@ const SHELLS = { sh: "/bin/sh", bash: "bash" } as const;
 
 /** How long after the command exits its output may still arrive (held open by leftovers). */
 const DRAIN_MS = 250;
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is gone already.
-  }
-}
 
 /** Collects a stream up to `max` bytes (what a hook prints past that is dropped, and noted). */
 function collector(max: number): { push(chunk: Buffer): void; text(): string; readonly truncated: boolean } {
@@ -81,14 +73,13 @@ export function runCommandHandler(
     let timedOut = false;
     let settled = false;
     let drain: ReturnType<typeof setTimeout> | undefined;
-    // node:child_process loads at the first spawn (it pulls in node:net, which start-up does not need).
-    const child = process.getBuiltinModule("node:child_process").spawn(program, argv, {
+    // A group of its own, tracked: a timeout or an abort ends everything the command started,
+    // and what it leaves running dies with hookwise (tools/process-groups.ts).
+    const child = spawnInGroup(program, argv, {
       cwd: options.cwd,
       env: options.env,
-      shell: false,
-      detached: true,
       stdio: ["pipe", "pipe", "pipe"],
-    });
+    }) as import("node:child_process").ChildProcessWithoutNullStreams;
     const finish = (result: CommandResult) => {
       if (settled) return;
       settled = true;

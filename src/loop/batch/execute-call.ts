@@ -2,6 +2,11 @@
  * A call's operation and what follows it: the before-observers, the tool
  * body, `tool_error` recovery, `tool_result` transforms (chained rewrites, fail closed), then
  * inspections.
+ *
+ * What the body returns or throws is where a tool's output enters the run, whatever the
+ * toolset (MCP, OpenAPI, code, a sub-agent): every registered secret is masked out of it
+ * there (secrets/secret-registry.ts), before a hook, the transcript, the store, a span, an
+ * event or the result sees it.
  */
 
 import type { ToolResultOutput } from "@ai-sdk/provider-utils";
@@ -9,6 +14,7 @@ import type { EventPayload } from "../../events/payloads.js";
 import type { BlockingOutcome } from "../../hooks/blocking.js";
 import type { HookContext } from "../../hooks/hook-context.js";
 import type { HookSelection } from "../../hooks/hook-registry.js";
+import { maskSecretsIn } from "../../secrets/secret-registry.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
 import { errorMessage } from "../../tools/tool-output.js";
 import { abortable, abortError } from "../abortable.js";
@@ -71,11 +77,8 @@ export function executeCall(state: RunState, input: ExecuteInput): CallOutcome |
 }
 
 /** The body answered: inspections of tool_call (after the operation), then tool_result. */
-function afterBody(
-  state: RunState,
-  input: ExecuteInput,
-  result: unknown,
-): CallOutcome | Promise<CallOutcome> {
+function afterBody(state: RunState, input: ExecuteInput, body: unknown): CallOutcome | Promise<CallOutcome> {
+  const result = maskSecretsIn(body);
   if (input.selection.inspects.length) {
     input.context ??= contextFor(state);
     state.runner.inspect(input.callPayload!, input.context, input.selection);
@@ -84,8 +87,9 @@ function afterBody(
 }
 
 /** The body threw or rejected: `tool_error` hooks may recover, rewrite the result or terminate. */
-async function recoverCallError(state: RunState, input: ExecuteInput, error: unknown): Promise<CallOutcome> {
+async function recoverCallError(state: RunState, input: ExecuteInput, thrown: unknown): Promise<CallOutcome> {
   const { tool, base, args, selection } = input;
+  const error = maskSecretsIn(thrown);
   input.context ??= contextFor(state);
   const context = input.context;
   if (selection.inspects.length) state.runner.inspect(input.callPayload!, context, selection);
@@ -156,8 +160,12 @@ async function observeThenExecute(state: RunState, input: ExecuteInput): Promise
   return executeCall(state, input);
 }
 
+/** The body under the ledger, which keeps what it returned: masked before it is kept. */
 function runOnce(once: OnceGuard, input: ExecuteInput, state: RunState): unknown {
-  return once.run(() => input.tool.execute(input.args, toolOptions(input.base.toolCallId, state)));
+  return once.run(() => {
+    const value = input.tool.execute(input.args, toolOptions(input.base.toolCallId, state));
+    return isPromiseLike(value) ? Promise.resolve(value).then(maskSecretsIn) : maskSecretsIn(value);
+  });
 }
 
 function bodyLater(state: RunState, input: ExecuteInput, value: unknown): Promise<CallOutcome> {

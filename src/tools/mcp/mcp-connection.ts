@@ -9,7 +9,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import { importOptional } from "../../errors/optional-package.js";
+import { type SecretMasker, secretMasker } from "../../secrets/secret-masker.js";
+import { maskSecrets, registerSecret } from "../../secrets/secret-registry.js";
 import { describeSpec, type McpServerSpec, urlSecrets } from "./mcp-server-spec.js";
+import { type StdioCodec, StdioGroupTransport } from "./stdio-group-transport.js";
 
 export interface McpLogger {
   debug(message: string): void;
@@ -20,6 +23,7 @@ const STDERR_TAIL = 2_000;
 
 interface McpSdk {
   Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
+  stdio: StdioCodec;
   StdioClientTransport: typeof import("@modelcontextprotocol/sdk/client/stdio.js").StdioClientTransport;
   StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
   ToolListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ToolListChangedNotificationSchema;
@@ -47,9 +51,18 @@ function loadSdk(): Promise<McpSdk> {
       "@modelcontextprotocol/sdk/types.js",
       purpose,
     ),
+    importOptional<typeof import("@modelcontextprotocol/sdk/shared/stdio.js")>(
+      "@modelcontextprotocol/sdk/shared/stdio.js",
+      purpose,
+    ),
   ]).then(
-    ([client, stdio, http, types]) => ({
+    ([client, stdio, http, types, codec]) => ({
       Client: client.Client,
+      stdio: {
+        ReadBuffer: codec.ReadBuffer,
+        serializeMessage: codec.serializeMessage,
+        getDefaultEnvironment: stdio.getDefaultEnvironment,
+      },
       StdioClientTransport: stdio.StdioClientTransport,
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
       ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
@@ -78,7 +91,7 @@ export class McpConnection {
   readonly #label: string;
   readonly #log: McpLogger;
   readonly #display: McpServerSpec;
-  readonly #secrets: readonly string[];
+  readonly #secrets: SecretMasker;
   #client: Client | undefined;
   #connecting: Promise<Client> | undefined;
   #closed = false;
@@ -90,8 +103,11 @@ export class McpConnection {
     this.#spec = spec;
     this.#label = options.label;
     this.#display = options.display ?? spec;
-    // Longest first, so a value that contains another is masked whole.
-    this.#secrets = [...(options.secrets ?? []), ...urlSecrets(spec)].sort((a, b) => b.length - a.length);
+    // A URL's user, password, query and fragment are secrets as much as a `${VAR}` is.
+    for (const secret of urlSecrets(spec)) registerSecret(secret);
+    this.#secrets = secretMasker(
+      [...(options.secrets ?? []), ...urlSecrets(spec)].map((value) => ({ value })),
+    );
     this.#log = options.log ?? { debug() {}, warn: (message) => console.warn(`[hookwise] ${message}`) };
   }
 
@@ -205,23 +221,32 @@ export class McpConnection {
   }
 
   #mask(text: string): string {
-    return this.#secrets.reduce((masked, secret) => masked.split(secret).join("[redacted]"), text);
+    return maskSecrets(this.#secrets.text(text));
   }
 
-  #transport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
+  #transport({ stdio, StdioClientTransport, StreamableHTTPClientTransport }: McpSdk): Transport {
     const spec = this.#spec;
     if ("url" in spec) {
       return new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: { headers: { ...spec.headers } },
       });
     }
-    const transport = new StdioClientTransport({
-      command: spec.command,
-      args: [...(spec.args ?? [])],
-      ...(spec.env ? { env: { ...spec.env } } : {}),
-      ...(spec.cwd ? { cwd: spec.cwd } : {}),
-      stderr: "pipe",
-    });
+    // Its own process group: closing the connection ends the server and what it started.
+    // Windows has no process groups to signal, and its commands (`npx.cmd`) need the SDK's
+    // way of starting them.
+    const transport =
+      process.platform === "win32"
+        ? new StdioClientTransport({
+            command: spec.command,
+            args: [...(spec.args ?? [])],
+            ...(spec.env ? { env: { ...spec.env } } : {}),
+            ...(spec.cwd ? { cwd: spec.cwd } : {}),
+            stderr: "pipe",
+          })
+        : new StdioGroupTransport(
+            { command: spec.command, args: spec.args ?? [], env: spec.env, cwd: spec.cwd },
+            stdio,
+          );
     // Kept (a short tail) for error messages; a server's chatter goes to debug logs only.
     transport.stderr?.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");

@@ -12,6 +12,7 @@
  * of its `security` whose schemes all have credentials here.
  */
 import { nearest } from "../../errors/nearest.js";
+import { registerSecret } from "../../secrets/secret-registry.js";
 import { EnvVariableError, envReferences, expandEnv, unsetVariableProblem } from "../expand-env.js";
 import type { ApiOperation, SecurityRequirement, SecurityScheme } from "./api-description.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
@@ -111,6 +112,8 @@ export function resolveCredentials(
     else if (scheme!.kind === "basic") {
       const encoded = Buffer.from(`${values.username}:${values.password}`).toString("base64");
       secrets.push(encoded);
+      // Servers echo the header they were sent: the pair's encoding is a secret of its own.
+      registerSecret(encoded, `${name} basic auth`);
       bySchemes.set(name, { in: "header", name: "authorization", value: `Basic ${encoded}` });
     } else if (scheme!.kind === "apiKey") {
       bySchemes.set(name, { in: scheme!.in, name: scheme!.name, value: values.key! });

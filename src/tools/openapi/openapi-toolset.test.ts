@@ -689,6 +689,38 @@ describe("documents", () => {
     const basic = Buffer.from(`bot:${BILLING_TOKEN}`).toString("base64");
     expect(server.requests[0]!.headers.authorization).toBe(`Basic ${basic}`);
   });
+
+  it("basic auth's base64 value, echoed by the server, is redacted (and so is the password in any case)", async () => {
+    const spec = writeSpec(
+      "swagger-whoami.yaml",
+      [
+        "swagger: '2.0'",
+        "info: { title: legacy, version: '1' }",
+        `host: 127.0.0.1:${server.port}`,
+        "basePath: /v1",
+        "schemes: [http]",
+        "securityDefinitions: { basic: { type: basic } }",
+        "paths:",
+        "  /whoami:",
+        "    get: { operationId: whoami, security: [{ basic: [] }], responses: { '200': { description: ok } } }",
+        "",
+      ].join("\n"),
+    );
+    const toolset = await billing({
+      spec,
+      baseUrl: undefined,
+      auth: { basic: { username: "bot", password: "${BILLING_TOKEN}" } },
+    }).built;
+    const error = await failure(call(toolset.tools[0], {}));
+    const basic = Buffer.from(`bot:${BILLING_TOKEN}`).toString("base64");
+    expect(server.requests[0]!.headers.authorization).toBe(`Basic ${basic}`);
+    expect(error.status).toBe(403);
+    const seen = `${error.message}\n${error.body}\n${JSON.stringify(error)}\n${String(error.stack)}`;
+    expect(seen).toContain("this token may not ask");
+    for (const secret of [basic, basic.slice(4, -4), BILLING_TOKEN, BILLING_TOKEN.toUpperCase()]) {
+      expect(seen).not.toContain(secret);
+    }
+  });
 });
 
 describe("documents fetched from a URL", () => {

@@ -1,0 +1,9 @@
+export { type Secret, type SecretMasker, secretMasker } from "./secret-masker.js";
+export {
+  hasSecrets,
+  maskSecrets,
+  maskSecretsIn,
+  registeredSecrets,
+  registerSecret,
+  SHORTEST_SECRET,
+} from "./secret-registry.js";
