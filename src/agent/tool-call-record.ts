@@ -7,7 +7,7 @@
 import type { HookTraceEntry } from "../hooks/trace.js";
 import type { CallOutcome } from "../loop/batch/types.js";
 import type { ModelToolCall } from "../models/language-model.js";
-import { maskDeep } from "../models/secret-values.js";
+import { maskSecretsIn as maskDeep } from "../secrets/secret-registry.js";
 import type { RecordedCall, RunRecord } from "./run-record.js";
 
 export interface CallRecordInput {

@@ -12,7 +12,7 @@ import { SessionBusyError } from "../errors/session-busy-error.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import type { ModelToolCall } from "../models/language-model.js";
-import { maskDeep } from "../models/secret-values.js";
+import { maskSecretsIn as maskDeep } from "../secrets/secret-registry.js";
 import type { SessionRecord, StateStore } from "../state/state-store.js";
 import { toToolOutput } from "../tools/tool-output.js";
 

@@ -19,7 +19,7 @@ import {
 } from "../agent/tool-call-session.js";
 import type { Agent } from "../agent/types.js";
 import { flatUuid } from "../loop/flat-uuid.js";
-import { maskSecrets } from "../models/secret-values.js";
+import { maskSecrets } from "../secrets/secret-registry.js";
 import { withToolProgress } from "../tools/tool-progress.js";
 import { callToolResult } from "./call-tool-result.js";
 import { gatewayTools } from "./gateway-tools.js";
