@@ -63,7 +63,7 @@ export function printableText(text: string): string {
  */
 export function printableOutput(text: string, color = false): string {
   return text.replace(OUTPUT_CONTROL, (match) =>
-    match.length > 1 && color ? match : match.replace(/[^]/, unicodeEscape),
+    match.length > 1 && color ? match : unicodeEscape(match[0] as string) + match.slice(1),
   );
 }
 
