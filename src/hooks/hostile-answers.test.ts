@@ -187,3 +187,59 @@ describe("data in answers is copied once, or refused with its field", () => {
     }
   });
 });
+
+describe("transcript edits keep tool calls and results paired", () => {
+  const call = {
+    role: "assistant",
+    content: [{ type: "tool-call", toolCallId: "c9", toolName: "write", input: {} }],
+  } as const;
+  const result = {
+    role: "tool",
+    content: [
+      { type: "tool-result", toolCallId: "c9", toolName: "write", output: { type: "text", value: "ok" } },
+    ],
+  } as const;
+
+  it.each([
+    ["flow.inject with a call and no result", () => flow.inject([call as never]), "messages"],
+    ["flow.inject with an orphan result", () => flow.inject([result as never]), "messages"],
+    [
+      "editMessages.append with an orphan result",
+      () => ({ type: "editMessages", edits: [], append: [result] }),
+      "append",
+    ],
+  ])("%s: refused, nothing of it persisted", async (_, answer, field) => {
+    const { MemoryStore } = await import("../state/memory-store.js");
+    const store = new MemoryStore();
+    const agent = createAgent({
+      model: scriptedModel([{ text: "one" }, { text: "two" }]),
+      store,
+      hooks: [rawHook("step_end", "transform", answer)],
+    });
+    const first = await agent.run("go", { sessionId: "s" });
+    expect(first.outcome).toBe("error");
+    expect(first.reason).toContain(
+      `hook "hostile" on step_end: returned ${field} that leave tool call "c9" without its call or its result`,
+    );
+    const stored = await store.loadSession("s");
+    expect(JSON.stringify(stored?.messages ?? [])).not.toContain("c9");
+  });
+
+  it("a request patch whose history has an orphan tool result is refused before the provider call", async () => {
+    const model = scriptedModel([{ text: "never" }]);
+    const agent = createAgent({
+      model,
+      hooks: [
+        rawHook("model_request", "transform", () =>
+          flow.patch({ messages: [{ role: "user", content: "hi" }, result as never] }),
+        ),
+      ],
+    });
+    const outcome = await agent.run("go");
+    expect(outcome.outcome).toBe("error");
+    expect(outcome.reason).toContain(
+      'returned patch.messages that leave tool call "c9" without its call or its result',
+    );
+    expect(model.calls).toHaveLength(0);
+  });
+});

@@ -274,3 +274,35 @@ describe("a state server the CLI cannot reach", () => {
     }
   });
 });
+
+describe("a stored session that is not well-formed", () => {
+  it("an orphan tool result in the transcript: refused on load with one line, for run and history", async () => {
+    await cli(["run", config, "--session", "s1", "--prompt", "pay it", "--json"]);
+    const sqlite = new Database(db);
+    const orphan = {
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "ghost",
+          toolName: "bank_pay",
+          output: { type: "text", value: "ok" },
+        },
+      ],
+    };
+    sqlite
+      .prepare("UPDATE sessions SET messages = ? WHERE id = 's1'")
+      .run(JSON.stringify([{ role: "user", content: "hi" }, orphan]));
+    sqlite.close();
+    for (const args of [
+      ["run", config, "--session", "s1", "--prompt", "hi", "--json"],
+      ["history", config, "--session", "s1"],
+    ]) {
+      const line = expectOneLine(
+        await cli(args),
+        `hookwise: The stored session "s1" in ${db} is malformed (messages: tool call "ghost" has its call without its result, or its result without its call)`,
+      );
+      expect(line).toContain("continue with another session id, or delete this one");
+    }
+  });
+});
