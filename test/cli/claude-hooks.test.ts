@@ -386,3 +386,37 @@ export const guarded = {
     }
   });
 });
+
+describe('PreToolUse {"decision":"approve"}', () => {
+  it("is an allow: the trace shows it and the tool runs", async () => {
+    writeFileSync(
+      join(dir, "approve-settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [{ type: "command", command: `echo '{"decision":"approve","reason":"fine"}'` }],
+            },
+          ],
+        },
+      }),
+    );
+    script(["- tool_calls:", bash("echo approved-run"), "- text: done"]);
+    const out = await cli([
+      "run",
+      config(),
+      "--claude-settings",
+      join(dir, "approve-settings.json"),
+      "--prompt",
+      "go",
+      "--json",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const result = JSON.parse(out.stdout);
+    expect(result.steps[0].toolResults[0]).toMatchObject({ executed: true, result: "approved-run\n" });
+    expect(result.events).toContainEqual(
+      expect.objectContaining({ event: "tool_call", kind: "decide", effect: "allow" }),
+    );
+  });
+});
