@@ -24,3 +24,46 @@ describe("lockSession", () => {
     releaseSession(runtime, "s");
   });
 });
+
+describe("a run whose lease was lost", () => {
+  it("is told: its refused commit says the lease lapsed and another run took the session", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { z } = await import("zod");
+    const { createAgent, scriptedModel, tool } = await import("../index.js");
+    const { SqliteStore } = await import("../state/sqlite-store.js");
+    const { sessionLeaseKey } = await import("./session-lease.js");
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-lease-lost-"));
+    const store = new SqliteStore({ path: join(dir, "state.db") });
+    try {
+      const pause = tool({
+        inputSchema: z.object({}),
+        execute: async () => {
+          // The process is blocked past the lease; meanwhile another process takes the
+          // session and commits a turn to it.
+          const until = Date.now() + 200;
+          while (Date.now() < until) {}
+          expect(await store.lease(sessionLeaseKey("s"), "another-process", 10_000)).toBe(true);
+          const record = (await store.loadSession("s"))!;
+          await store.saveSession(record);
+          await new Promise((resolve) => setTimeout(resolve, 60)); // a renewal finds it taken
+          return "done";
+        },
+      });
+      const agent = createAgent({
+        model: scriptedModel([{ text: "first" }, { toolCalls: [{ name: "pause" }] }, { text: "second" }]),
+        tools: { pause },
+        store,
+        sessions: { leaseMs: 90 },
+      });
+      expect((await agent.run("one", { sessionId: "s" })).outcome).toBe("completed");
+      await expect(agent.run("two", { sessionId: "s" })).rejects.toThrow(
+        /this run's lease lapsed .* and the other run committed first/,
+      );
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
