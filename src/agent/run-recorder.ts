@@ -21,6 +21,8 @@ import {
   type RunRecord,
   STEP_MARK,
 } from "./run-record.js";
+import { RunRecordError } from "./run-record-error.js";
+import { runRecordProblem } from "./run-record-shape.js";
 
 const PREFIX = "hookwise:runs:";
 const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -197,7 +199,12 @@ const OWN_KEY = /^\d{15}:[^:]+$/;
 export async function loadRunRecords(store: StateStore, sessionId: string): Promise<RunRecord[]> {
   const keys = await sessionKeys(store, sessionId);
   const records = await Promise.all(keys.map((key) => store.get<RunRecord>(key)));
-  return records.filter((record): record is RunRecord => record !== undefined);
+  return records.filter((record, index): record is RunRecord => {
+    if (record === undefined) return false;
+    const problem = runRecordProblem(record);
+    if (problem) throw new RunRecordError({ key: keys[index]!, location: store.location, problem });
+    return true;
+  });
 }
 
 /** One recorded run of a session (its latest record: a resumed run's replaces the suspended one's). */
@@ -208,7 +215,11 @@ export async function loadRunRecord(
 ): Promise<RunRecord | undefined> {
   const keys = (await sessionKeys(store, sessionId)).filter((key) => key.endsWith(`:${runId}`));
   const key = keys.at(-1);
-  return key === undefined ? undefined : store.get<RunRecord>(key);
+  if (key === undefined) return undefined;
+  const record = await store.get<RunRecord>(key);
+  const problem = record === undefined ? undefined : runRecordProblem(record);
+  if (problem) throw new RunRecordError({ key, location: store.location, problem });
+  return record;
 }
 
 /** Whether runs are recorded by default: when the agent was given a store shared beyond this process. */

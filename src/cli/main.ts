@@ -7,6 +7,7 @@ import { realpathSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { ConfigError, formatIssue } from "../config/config-error.js";
+import { printableOutput } from "../config/printable.js";
 import { cacheCompiledDeps } from "../deps/code-cache.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { MaskedTextStream } from "../models/masked-text-stream.js";
@@ -76,13 +77,16 @@ function ioFromProcess(): CliIO {
  * Every line printed with the configured API keys masked (they are masked at the source
  * too). Output is masked as one text per stream, not piece by piece: a key the model
  * repeats arrives a few characters per delta, so an end that could begin a key waits for
- * the next piece (or `flush`, when the command is done).
+ * the next piece (or `flush`, when the command is done). A control character from data
+ * that no command escaped is escaped here (`printableOutput`), whatever the command.
  */
 function maskedIO(io: CliIO): CliIO & { flush(): void } {
+  let color: boolean | undefined;
   const masked = (printer: CliIO["stdout"]) => {
     const text = new MaskedTextStream(maskSecrets, registeredSecrets);
     const write = (piece: string) => {
-      const out = text.push(piece);
+      color ??= io.color === true;
+      const out = text.push(printableOutput(piece, color));
       if (out !== "") printer.write(out);
     };
     const flush = () => {

@@ -5,6 +5,7 @@
  * oldest first.
  */
 import type { RunRecord } from "../agent/run-record.js";
+import { runRecordProblem } from "../agent/run-record-shape.js";
 import type { ModelMessage } from "../events/payloads.js";
 import { UsageError } from "./usage-error.js";
 
@@ -46,12 +47,13 @@ export function runsFromJsonl(
     if (type === "session") sessionId = String((value as { id?: unknown }).id);
     else if (type === "run") {
       const run = (value as { run?: RunRecord }).run;
-      if (run?.format !== 1 || !Array.isArray(run.attempts) || !Array.isArray(run.steps)) {
+      const problem = runRecordProblem(run);
+      if (problem) {
         throw new UsageError(
-          `${file}:${index + 1}:1: a "run" line must hold a run record (format 1, with attempts and steps), as hookwise history --jsonl writes`,
+          `${file}:${index + 1}:1: a "run" line must hold a run record as hookwise history --jsonl writes it (${problem})`,
         );
       }
-      runs.push(run);
+      runs.push(run as RunRecord);
     } else if (type !== "message") {
       throw new UsageError(
         `${file}:${index + 1}:1: expected a line of type "session", "message" or "run" (got ${JSON.stringify(type)})`,

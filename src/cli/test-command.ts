@@ -15,6 +15,7 @@ import { ConfigError, type ConfigIssue } from "../config/config-error.js";
 import { type ConfigTest, type ConfigTestCase, readConfigTests } from "../config/config-tests.js";
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { manifestHookName } from "../config/manifests/compile-manifest.js";
+import { printable } from "../config/printable.js";
 import { type ScriptEntry, scriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { EXIT } from "./exit-codes.js";
@@ -190,7 +191,7 @@ export async function runConfigTests(configPath: string, io: CliIO): Promise<Tes
 }
 
 function show(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value);
+  const text = printable(JSON.stringify(value) ?? "undefined");
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
@@ -204,7 +205,7 @@ export async function testCommand(
   if (options.json) io.stdout.line(JSON.stringify({ config: configPath, tests: outcomes }, null, 2));
   else {
     for (const outcome of outcomes) {
-      io.stdout.line(`${outcome.passed ? "✓" : "✗"} ${outcome.name}`);
+      io.stdout.line(`${outcome.passed ? "✓" : "✗"} ${printable(outcome.name)}`);
       for (const failure of outcome.failures) {
         io.stdout.line(`    ${failure.expectation}:`);
         io.stdout.line(`      - expected ${show(failure.expected)}`);

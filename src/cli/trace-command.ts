@@ -11,6 +11,7 @@
 import { describeVerdict, verdictOf } from "../agent/run-diff.js";
 import type { RecordedCall, RecordedDecision, RunRecord } from "../agent/run-record.js";
 import { readConfig } from "../config/load-config.js";
+import { printable } from "../config/printable.js";
 import { type ChangeContext, changesOf, reasonOf } from "../hooks/trace-changes.js";
 import { EXIT } from "./exit-codes.js";
 import { recordedRuns } from "./recorded-runs.js";
@@ -32,7 +33,7 @@ const BEFORE_CALLS = new Set([
 
 function short(value: unknown): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  const line = (text ?? "").replace(/\s+/g, " ");
+  const line = printable((text ?? "").replace(/\s+/g, " "));
   return line.length > WIDTH ? `${line.slice(0, WIDTH - 1)}…` : line;
 }
 

@@ -4,7 +4,8 @@
  * results end the chain. The composition rules, in one place.
  */
 import { HookError } from "../errors/hook-error.js";
-import type { AnyEventPayload } from "../events/payloads.js";
+import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
+import { newlyUnpaired, unpairedToolCallIds } from "../events/tool-call-pairs.js";
 import type { BlockingOptions, BlockingOutcome } from "./blocking.js";
 import type { Flow } from "./flow.js";
 import type { RegisteredHook } from "./hook-registry.js";
@@ -23,16 +24,30 @@ export function applyFlow<P extends AnyEventPayload>(
 ): HookError | undefined {
   const payload = outcome.payload as AnyEventPayload & Record<string, unknown>;
   switch (result.type) {
-    case "patch":
+    case "patch": {
+      const request = (payload as { request?: { messages?: readonly ModelMessage[] } }).request;
+      if (result.patch.messages && request?.messages) {
+        const broken = newlyUnpaired(request.messages, result.patch.messages);
+        if (broken.length) return unpaired(hook, "patch.messages", broken);
+      }
       owned(outcome, "patches").push({ hook: hook.name, patch: result.patch });
       return undefined;
-    case "inject":
+    }
+    case "inject": {
+      // Appended after a whole step: a call without its result, or a result without its
+      // call, would break every later request of the session.
+      const broken = unpairedToolCallIds(result.messages);
+      if (broken.size) return unpaired(hook, "messages", [...broken]);
       owned(outcome, "injected").push(...result.messages);
       return undefined;
-    case "editMessages":
+    }
+    case "editMessages": {
+      const broken = result.append ? unpairedToolCallIds(result.append) : undefined;
+      if (broken?.size) return unpaired(hook, "append", [...broken]);
       for (const edit of result.edits) owned(outcome, "edits").push({ hook: hook.name, edit });
       if (result.append) owned(outcome, "injected").push(...result.append);
       return undefined;
+    }
     case "rewriteInput":
       outcome.payload = { ...payload, input: String(result.input) } as P;
       return undefined;
@@ -81,6 +96,16 @@ export function applyFlow<P extends AnyEventPayload>(
       if (TERMINAL.has(result.type)) outcome.terminal = { flow: result, hook: hook.name };
       return undefined;
   }
+}
+
+function unpaired(hook: RegisteredHook, field: string, ids: readonly string[]): HookError {
+  return new HookError({
+    hook: hook.name,
+    event: hook.event,
+    reason: "invalid_result",
+    field,
+    message: `returned ${field} that leave tool call ${ids.map((id) => `"${id}"`).join(", ")} without its call or its result; a tool call and its result go in together`,
+  });
 }
 
 /** The outcome's own list, made on first use (replacing the shared empty one). */

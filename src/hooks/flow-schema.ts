@@ -135,6 +135,9 @@ export const modelMessageSchema = lazy(() =>
 
 const messages = lazy(() => z.array(modelMessageSchema()));
 
+/** Messages the transcript will keep: model messages, storable as JSON (no cycle in a part). */
+const storedMessages = lazy(() => storable().pipe(messages()));
+
 /** `RequestPatch`: every field typed, unknown fields refused (a typo must not pass silently). */
 const placement = lazy(() => z.enum(["end", "user_message", "system"]));
 
@@ -177,12 +180,16 @@ const messageTarget = lazy(() =>
 
 const messageEdit = lazy(() =>
   z.discriminatedUnion("kind", [
-    z.looseObject({ kind: z.literal("replace"), targets: z.array(messageTarget()), messages: messages() }),
+    z.looseObject({
+      kind: z.literal("replace"),
+      targets: z.array(messageTarget()),
+      messages: storedMessages(),
+    }),
     z.looseObject({
       kind: z.literal("compact"),
       remove: z.array(messageTarget()),
       replacement: z.union([
-        messages(),
+        storedMessages(),
         z.custom<(...args: never[]) => unknown>((value) => typeof value === "function"),
       ]),
       reason: optionalText(),
@@ -209,7 +216,7 @@ export const FLOW_SCHEMAS: () => Readonly<Record<FlowType, z.ZodType>> = lazy(()
   repair: z.looseObject({ call: z.looseObject({ toolName: optionalText(), args: storable() }) }),
   rewriteInput: z.looseObject({ input: z.string() }),
   rewriteOutput: z.looseObject({ output: z.string() }),
-  inject: z.looseObject({ messages: messages() }),
+  inject: z.looseObject({ messages: storedMessages() }),
   fallback: z.looseObject({
     model: z.union([
       z.string().min(1),
@@ -218,7 +225,7 @@ export const FLOW_SCHEMAS: () => Readonly<Record<FlowType, z.ZodType>> = lazy(()
       }),
     ]),
   }),
-  editMessages: z.looseObject({ edits: z.array(messageEdit()), append: messages().optional() }),
+  editMessages: z.looseObject({ edits: z.array(messageEdit()), append: storedMessages().optional() }),
 }));
 
 /** The field a reason lives in, for the flows that have one (checked by hand: the common answers). */

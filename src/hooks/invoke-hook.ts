@@ -7,6 +7,7 @@
 
 import { HookError } from "../errors/hook-error.js";
 import type { AnyEventPayload } from "../events/payloads.js";
+import { copyFlow } from "./copy-flow.js";
 import type { Flow } from "./flow.js";
 import { checkFlow } from "./flow-schema.js";
 import type { HookContext } from "./hook-context.js";
@@ -41,9 +42,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 function describe(value: unknown): string {
-  if (typeof value === "object" && value !== null && "type" in value)
-    return `flow.${String((value as Flow).type)}()`;
-  return typeof value === "object" ? (JSON.stringify(value)?.slice(0, 80) ?? "an object") : String(value);
+  try {
+    if (typeof value === "object" && value !== null && "type" in value)
+      return `flow.${String((value as Flow).type)}()`;
+    return typeof value === "object" ? (JSON.stringify(value)?.slice(0, 80) ?? "an object") : String(value);
+  } catch {
+    return "a value that cannot be shown";
+  }
 }
 
 export function check(hook: RegisteredHook, value: unknown): Invocation {
@@ -51,9 +56,27 @@ export function check(hook: RegisteredHook, value: unknown): Invocation {
   if (value === NOT_FIRED) return SILENT;
   if (hook.kind === "inspect") return CONTINUE;
   const accepted = acceptedResults(hook.event, hook.kind);
-  const type = typeof value === "object" ? (value as { type?: unknown }).type : undefined;
+  // Read once into a plain copy: nothing of the hook's own object is read after this.
+  let answer: unknown = value;
+  if (typeof value === "object") {
+    const copied = copyFlow(value);
+    if (!copied.ok) {
+      return {
+        ok: false,
+        error: new HookError({
+          hook: hook.name,
+          event: hook.event,
+          reason: "invalid_result",
+          field: copied.field,
+          message: `returned an answer that cannot be read: ${copied.field}: ${copied.message}`,
+        }),
+      };
+    }
+    answer = copied.flow;
+  }
+  const type = typeof answer === "object" ? (answer as { type?: unknown }).type : undefined;
   if (typeof type === "string" && accepted.includes(type as Flow["type"])) {
-    const checked = checkFlow(value as Flow, hook.name);
+    const checked = checkFlow(answer as Flow, hook.name);
     if (checked.ok) return { ok: true, result: checked.flow };
     return {
       ok: false,
@@ -73,14 +96,24 @@ export function check(hook: RegisteredHook, value: unknown): Invocation {
       event: hook.event,
       reason: "invalid_result",
       message:
-        `returned ${describe(value)}, which a ${hook.kind} hook on ${hook.event} cannot return ` +
+        `returned ${describe(answer)}, which a ${hook.kind} hook on ${hook.event} cannot return ` +
         `(expected ${accepted.length ? accepted.map((name) => `flow.${name}()`).join(", ") : "nothing"} or undefined)`,
     }),
   };
 }
 
+/** What a hook threw, as text: a thrown value may have no `toString`, or one that throws. */
+function thrownText(error: unknown): string {
+  try {
+    const message = error instanceof Error ? error.message : String(error);
+    return typeof message === "string" ? message : "a value that is not an error";
+  } catch {
+    return "a value that is not an error (it cannot be shown as text)";
+  }
+}
+
 export function thrown(hook: RegisteredHook, error: unknown): Invocation {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = thrownText(error);
   return {
     ok: false,
     error: new HookError({

@@ -2,7 +2,7 @@
  * Applies the transcript edits hooks returned (`flow.replaceMessages`, `flow.compact`), in
  * hook order, before the event's injected messages are appended. Targets are found by
  * identity in the live transcript; one an earlier edit already removed makes that edit a
- * no-op (logged). An edit that would separate a tool call from its result fails closed.
+ * no-op (logged), one that was never in it fails closed. An edit that would separate a tool call from its result fails closed.
  * A compaction fires `pre_compact` first (a decide deny or a transform skip cancels it, a
  * failing hook too — fail-closed means no compaction), then builds its replacement and
  * archives what it removed (saved with the session: nothing is lost); a removed message
@@ -151,10 +151,25 @@ export async function applyMessageEdits(
 ): Promise<EditsOutcome> {
   if (edits.length === 0) return APPLIED;
   const userMessage = state.messages[state.userMessageIndex];
+  // What the transcript held before these edits: a target outside it was never there.
+  const before = new Set(state.messages);
   try {
     for (const { hook, edit } of edits) {
       const targets = edit.kind === "replace" ? edit.targets : edit.remove;
       const positions = positionsOf(state.messages, targets);
+      if (positions === undefined && targets.some((target) => !before.has(target))) {
+        const name = edit.kind === "replace" ? "replaceMessages" : "compact";
+        return {
+          kind: "failure",
+          error: new HookError({
+            hook,
+            event,
+            reason: "invalid_result",
+            field: edit.kind === "replace" ? "targets" : "remove",
+            message: `${name} names a message that is not in the transcript: give the message objects read from ctx.messages (a copy is not the message)`,
+          }),
+        };
+      }
       if (positions === undefined) {
         state.log.warn(
           `hook "${hook}": ${edit.kind === "replace" ? "replaceMessages" : "compact"} skipped: a message it names is not in the transcript (an earlier edit replaced it, or it was never there)`,

@@ -4,6 +4,8 @@
  * tool batch → step_end]* → run_end. Decisions (what is next, what is committed) are made
  * here over plain data; hooks are dispatched by the HookRunner.
  */
+
+import { SessionBusyError } from "../errors/session-busy-error.js";
 import { SessionNotKeptError } from "../errors/session-not-kept-error.js";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
@@ -185,6 +187,20 @@ class OpenRun {
 }
 
 Object.assign(OpenRun.prototype, { lease: undefined, signal: undefined, existed: false });
+
+/**
+ * A commit refused because another run committed first, when this run's lease was taken
+ * while it ran: the error says so (the process was paused past the lease), not only that
+ * the session is busy.
+ */
+function leaseLost(open: OpenRun, error: unknown): unknown {
+  if (!open.lease?.lost || !SessionBusyError.isInstance(error) || error.reason !== "changed") return error;
+  return new SessionBusyError({
+    reason: "changed",
+    sessionId: open.sessionId,
+    message: `session "${open.sessionId}" was taken by another run while this one ran: this run's lease lapsed (its process was paused or blocked for longer than the lease lasts) and the other run committed first, so this run's messages were not saved; run it again, or give runs a longer lease (sessions.leaseMs)`,
+  });
+}
 
 /** The run's signal, its session's lease and its turn, given back (after its end, or a failed set-up). */
 async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
@@ -385,7 +401,7 @@ async function closeRun(
       usage: state.usage,
       steps: stepCount(state),
     });
-    throw error;
+    throw leaseLost(open, error);
   }
   state.runner.close();
   if (telemetry) {

@@ -62,12 +62,10 @@ describe("flow.replaceMessages", () => {
   );
 
   test.each(SURFACES)(
-    "a target no longer in the transcript: the edit is skipped and logged (%s)",
+    "a target that was never in the transcript fails closed, naming the hook (%s)",
     async (surface) => {
-      const logger = recordingLogger();
       const agent = createAgent({
         model: scriptedModel([{ text: "ok" }]),
-        logger,
         hooks: [
           defineHook({
             name: "stale",
@@ -78,9 +76,38 @@ describe("flow.replaceMessages", () => {
         ],
       });
       const { result } = await runOn(surface, { agent }, "hi");
+      expect(result.outcome).toBe("error");
+      expect(result.reason).toContain(
+        'hook "stale" on run_start: replaceMessages names a message that is not in the transcript',
+      );
+      expect(JSON.stringify(result.messages)).not.toContain("new");
+    },
+  );
+
+  test.each(SURFACES)(
+    "a target an earlier edit of the same event removed: that edit is skipped and logged (%s)",
+    async (surface) => {
+      const logger = recordingLogger();
+      const agent = createAgent({
+        model: scriptedModel([{ text: "ok" }]),
+        logger,
+        hooks: ["first", "second"].map((name) =>
+          defineHook({
+            name,
+            on: "step_start",
+            kind: "transform",
+            handler: (_event, context) => {
+              const user = context.messages.find((message) => message.role === "user");
+              return user ? flow.replaceMessages(user, note(`by ${name}`)) : undefined;
+            },
+          }),
+        ),
+      });
+      const { result } = await runOn(surface, { agent }, "hi");
       expect(result.outcome).toBe("completed");
-      expect(result.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
-      expect(logger.warnings.join("\n")).toContain('hook "stale": replaceMessages skipped');
+      expect(JSON.stringify(result.messages)).toContain("by first");
+      expect(JSON.stringify(result.messages)).not.toContain("by second");
+      expect(logger.warnings.join("\n")).toContain('hook "second": replaceMessages skipped');
     },
   );
 

@@ -39,10 +39,10 @@ function changingContext(patch: Partial<RequestPatch> = {}) {
   });
 }
 
-function setup(options: Partial<AgentOptions> = {}, provider = "scripted") {
+function setup(options: Partial<AgentOptions> = {}, provider = "scripted", modelId?: string) {
   return () => {
     const scripted = scriptedModel(SCRIPT);
-    const model = { ...scripted, provider };
+    const model = { ...scripted, provider, ...(modelId ? { modelId } : {}) };
     const agent = createAgent({ model, tools: { lookup }, instructions: "You look things up.", ...options });
     return { agent, prompts: () => scripted.calls.map((call) => call.prompt) };
   };
@@ -192,6 +192,29 @@ describe("cache breakpoints", () => {
     const openai = await runBoth(setup({}, "openai.responses"), "Find a and b");
     for (const outcome of [off.run, off.stream, openai.run, openai.stream])
       expect(JSON.stringify(outcome.prompts())).not.toContain("cacheControl");
+  });
+});
+
+describe("cache breakpoints on Bedrock", () => {
+  it("a Claude model on Bedrock gets cache points; a model that is not Claude gets no cache marks", async () => {
+    const claude = await runBoth(
+      setup({}, "amazon-bedrock", "anthropic.claude-3-5-sonnet-20241022-v2:0"),
+      "Find a and b",
+    );
+    for (const outcome of [claude.run, claude.stream])
+      expect(JSON.stringify(outcome.prompts())).toContain("cachePoint");
+    for (const modelId of [
+      "meta.llama3-70b-instruct-v1:0",
+      "amazon.nova-pro-v1:0",
+      "mistral.mistral-large-2407-v1:0",
+    ]) {
+      const other = await runBoth(setup({}, "amazon-bedrock", modelId), "Find a and b");
+      for (const outcome of [other.run, other.stream]) {
+        const prompts = JSON.stringify(outcome.prompts());
+        expect(prompts, modelId).not.toContain("cachePoint");
+        expect(prompts, modelId).not.toContain("cacheControl");
+      }
+    }
   });
 });
 

@@ -22,6 +22,25 @@ describe("PromptBuilder", () => {
     expect(second).toHaveLength(4);
   });
 
+  it("a session's later runs do not convert its earlier messages again: each message once, for all builders", () => {
+    // Each run has a builder of its own over the whole history: a replay of 5,000 runs in
+    // one session converted every earlier run's user message again at each run.
+    const history: ModelMessage[] = [];
+    const prompts = [];
+    for (let run = 0; run < 3; run++) {
+      history.push(user(`question ${run}`), answer(`answer ${run}`));
+      prompts.push(new PromptBuilder().build("Be brief.", history.slice()));
+    }
+    expect(prompts[2]).toEqual(toPrompt("Be brief.", history));
+    expect(prompts[2]![1]).toBe(prompts[0]![1]);
+    expect(prompts[2]![3]).toBe(prompts[1]![3]);
+    // A later builder given the same history again still reuses its own prompt.
+    const builder = new PromptBuilder();
+    const first = builder.build("Be brief.", history.slice());
+    history.push(user("more"));
+    expect(builder.build("Be brief.", history.slice())[1]).toBe(first[1]);
+  });
+
   it("converts the whole history when it no longer extends the previous one (edited, compacted, other system)", () => {
     const builder = new PromptBuilder();
     const transcript = [user("one"), answer("two"), user("three")];

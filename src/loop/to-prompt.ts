@@ -20,7 +20,23 @@ function parts(content: unknown): any[] {
   );
 }
 
+/**
+ * Each message converted once: committed messages never change, and a session's history is
+ * the same objects run after run (a store keeps them), so a session of many runs does not
+ * convert every earlier run's user message again at each of its runs (5,000 replayed runs
+ * made 12.5 million copies).
+ */
+const converted = new WeakMap<ModelMessage, LanguageModelV3Message>();
+
 export function toPromptMessage(message: ModelMessage): LanguageModelV3Message {
+  const known = converted.get(message);
+  if (known) return known;
+  const made = convert(message);
+  if (made !== (message as unknown)) converted.set(message, made);
+  return made;
+}
+
+function convert(message: ModelMessage): LanguageModelV3Message {
   switch (message.role) {
     case "system":
       return message as LanguageModelV3Message;
@@ -62,18 +78,13 @@ export function toPrompt(
  * history again on every step. Anything else (an edited or compacted transcript, another
  * system prompt) is converted whole. The builder keeps no list of the messages it was
  * given (a step's history may be the live transcript): it tells them by its prompt's
- * entries, which are the messages themselves but for the few it converted, whose originals
- * it keeps by position.
+ * entries, which are the messages themselves or their conversions (each message's own,
+ * kept once for all runs: `toPromptMessage`).
  */
 export class PromptBuilder {
   #system: string | undefined;
   #length = 0;
   #prompt: LanguageModelV3Prompt | undefined;
-  // The messages converted to a new prompt message, by position: most runs convert one at
-  // most (a user message of plain text), kept in two fields; any more in a map.
-  #convertedAt = -1;
-  #convertedFrom: ModelMessage | undefined;
-  #moreConverted: Map<number, ModelMessage> | undefined;
 
   build(system: string | undefined, messages: readonly ModelMessage[]): LanguageModelV3Prompt {
     const last = this.#prompt;
@@ -83,20 +94,7 @@ export class PromptBuilder {
       last !== undefined &&
       system === this.#system &&
       messages.length >= kept &&
-      startsWithPrompt(
-        messages,
-        kept,
-        last,
-        offset,
-        this.#convertedAt,
-        this.#convertedFrom,
-        this.#moreConverted,
-      );
-    if (!reuse) {
-      this.#convertedAt = -1;
-      this.#convertedFrom = undefined;
-      this.#moreConverted = undefined;
-    }
+      startsWithPrompt(messages, kept, last, offset);
     // Sized once (a copy then pushes would leave it room for half as many again).
     const prompt: LanguageModelV3Prompt = new Array(messages.length + offset);
     let from = 0;
@@ -104,20 +102,8 @@ export class PromptBuilder {
       for (let index = 0; index < kept + offset; index++) prompt[index] = last[index]!;
       from = kept;
     } else if (system) prompt[0] = { role: "system", content: system };
-    for (let index = from; index < messages.length; index++) {
-      const message = messages[index]!;
-      const converted = toPromptMessage(message);
-      if (converted !== (message as unknown)) {
-        if (this.#convertedAt === -1) {
-          this.#convertedAt = index;
-          this.#convertedFrom = message;
-        } else {
-          this.#moreConverted ??= new Map();
-          this.#moreConverted.set(index, message);
-        }
-      }
-      prompt[index + offset] = converted;
-    }
+    for (let index = from; index < messages.length; index++)
+      prompt[index + offset] = toPromptMessage(messages[index]!);
     this.#system = system;
     this.#length = messages.length;
     // Kept as built: providers read a prompt, they do not change it.
@@ -128,24 +114,18 @@ export class PromptBuilder {
 
 /**
  * Whether `messages` begins with the `length` messages `prompt` was built from (the same
- * objects, in order): each is its prompt entry, or the original of a converted one (`at`
- * and `from`, or in `more`). A function, not a private method: a class with one gives each
- * instance a field of its own for it.
+ * objects, in order): each is its prompt entry, or the message that entry was converted from.
  */
 function startsWithPrompt(
   messages: readonly ModelMessage[],
   length: number,
   prompt: LanguageModelV3Prompt,
   offset: number,
-  at: number,
-  from: ModelMessage | undefined,
-  more: Map<number, ModelMessage> | undefined,
 ): boolean {
   for (let index = 0; index < length; index++) {
-    const message = messages[index];
-    if ((message as unknown) === prompt[index + offset]) continue;
-    const original = index === at ? from : more?.get(index);
-    if (original === undefined || original !== message) return false;
+    const message = messages[index]!;
+    const entry = prompt[index + offset];
+    if ((message as unknown) !== entry && converted.get(message) !== entry) return false;
   }
   return true;
 }

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { yaml } from "../deps/yaml.js";
+import { MAX_NESTING_DEPTH, tooDeepAt } from "../deps/yaml-nesting-depth.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
 import { ScriptFileError } from "./script-file-error.js";
@@ -45,6 +46,17 @@ interface NodeLike {
 }
 
 function parseYaml(text: string, file: string): ParsedScript {
+  const deep = tooDeepAt(text);
+  if (deep !== undefined) {
+    const before = text.slice(0, deep);
+    throw new ScriptFileError({
+      file,
+      line: before.split("\n").length,
+      column: deep - before.lastIndexOf("\n"),
+      path: [],
+      problem: `nested more than ${MAX_NESTING_DEPTH} levels deep; flatten the structure`,
+    });
+  }
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });

@@ -71,7 +71,8 @@ export function createApp(kit: HonoKit, ctx: ServerContext, options: AppOptions)
       });
     }
   });
-  app.use("*", ctx.settings.token ? bearerAuth(ctx.settings.token) : loopbackHostGuard());
+  // Before auth: a browser's preflight carries no credentials, and an allowed page could not
+  // send its JSON POST if the preflight were refused (CORS answers it, allowed origins only).
   if (ctx.settings.cors.length > 0) {
     app.use(
       "*",
@@ -83,6 +84,7 @@ export function createApp(kit: HonoKit, ctx: ServerContext, options: AppOptions)
       }),
     );
   }
+  app.use("*", ctx.settings.token ? bearerAuth(ctx.settings.token) : loopbackHostGuard());
   app.use(
     "*",
     kit.bodyLimit({

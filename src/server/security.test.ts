@@ -45,6 +45,11 @@ describe("auth", () => {
       /refusing to listen on 0\.0\.0\.0 without HOOKWISE_SERVER_TOKEN/,
     );
     await expect(startServer({ serve: { host: "0.0.0.0", token: "short" } })).rejects.toThrow(/too short/);
+    for (const token of [" ".repeat(24), `${"a".repeat(20)} `, "\t".repeat(16)]) {
+      await expect(startServer({ serve: { host: "0.0.0.0", token } }), JSON.stringify(token)).rejects.toThrow(
+        /HOOKWISE_SERVER_TOKEN holds spaces or line breaks/,
+      );
+    }
   });
 
   it("with a token: every API call needs the bearer token; /healthz does not", async () => {
@@ -62,7 +67,10 @@ describe("auth", () => {
     expect(created.status).toBe(201);
     const ok = await server.fetch("/sessions", { headers: { authorization: `bearer ${TOKEN}` } });
     expect(ok.status).toBe(200);
-    expect((await server.fetch("/healthz")).status).toBe(200);
+    const health = await server.fetch("/healthz");
+    expect(health.status).toBe(200);
+    // Public, so it names nothing it serves.
+    expect(await health.json()).toEqual({ status: "ok" });
     // With a token, other host names are fine (a reverse proxy in front).
     expect(await withHost(server.url, "/healthz", "agents.example.com")).toBe(200);
   });
@@ -103,6 +111,27 @@ describe("auth", () => {
     expect(
       (await preflight(server, "https://other.example.com")).headers.get("access-control-allow-origin"),
     ).not.toBe("https://other.example.com");
+    await server.close();
+    // With a token too: the preflight carries none, and an allowed page then posts its JSON.
+    server = await started({
+      config: 'server: { cors: ["https://app.example.com"] }',
+      serve: { env: { HOOKWISE_SERVER_TOKEN: TOKEN } },
+    });
+    const withToken = await preflight(server, "https://app.example.com");
+    expect(withToken.status).toBe(204);
+    expect(withToken.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    expect(withToken.headers.get("access-control-allow-headers")).toContain("Content-Type");
+    const posted = await server.post(
+      "/sessions",
+      {},
+      { authorization: `Bearer ${TOKEN}`, origin: "https://app.example.com" },
+    );
+    expect(posted.status).toBe(201);
+    expect(posted.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    // Everything else still needs the token.
+    expect((await server.fetch("/sessions", { headers: { origin: "https://app.example.com" } })).status).toBe(
+      401,
+    );
   });
 });
 

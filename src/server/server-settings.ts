@@ -55,6 +55,11 @@ export function resolveSettings(
         `Set ${SERVER_TOKEN_ENV} (clients then send "Authorization: Bearer <token>"), or bind 127.0.0.1`,
     );
   }
+  if (token !== undefined && /\s/.test(token)) {
+    throw new HookwiseError(
+      `${SERVER_TOKEN_ENV} holds spaces or line breaks: use one word of at least 16 characters (e.g. openssl rand -hex 24)`,
+    );
+  }
   if (token !== undefined && token.length < 16) {
     throw new HookwiseError(
       `${SERVER_TOKEN_ENV} is too short: use at least 16 characters (e.g. openssl rand -hex 24)`,

@@ -5,6 +5,7 @@
  * never a bare SyntaxError from deep inside a run.
  */
 import type { ModelMessage } from "../events/payloads.js";
+import { unpairedToolCallIds } from "../events/tool-call-pairs.js";
 import { decodeJson } from "./json-codec.js";
 import type { SessionRecord } from "./state-store.js";
 import { StateStoreError } from "./state-store-error.js";
@@ -77,6 +78,15 @@ export function decodeStoredSession(place: StoredPlace, fields: StoredSessionFie
     const problem = transcriptProblem(value);
     if (problem)
       throw malformed(place, "session", fields.id, `${name}${problem.startsWith("[") ? "" : ": "}${problem}`);
+    // Every later request of the session would carry it, and a provider refuses it.
+    const unpaired = name === "messages" ? [...unpairedToolCallIds(value as ModelMessage[])] : [];
+    if (unpaired.length)
+      throw malformed(
+        place,
+        "session",
+        fields.id,
+        `messages: tool call ${unpaired.map((id) => `"${id}"`).join(", ")} has its call without its result, or its result without its call`,
+      );
     return value as ModelMessage[];
   };
   for (const name of ["createdAt", "updatedAt", "version"] as const) {

@@ -46,6 +46,25 @@ export interface RedisStoreOptions {
 /** How long a window's sorted set outlives its last event, beyond the window itself. */
 const WINDOW_SLACK_MS = 60_000;
 
+/**
+ * The database a Redis URL names (`redis://host:6379/2`, or `?db=2`), 0 when it names none;
+ * a string saying what is wrong when it is not a whole number (ioredis would send it to
+ * SELECT, and on the server's refusal stay on database 0 without a word).
+ */
+export function redisDatabase(url: string): number | string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "it is not a URL";
+  }
+  const fromPath = parsed.pathname.length > 1 ? parsed.pathname.slice(1) : undefined;
+  const text = fromPath ?? parsed.searchParams.get("db") ?? "0";
+  if (!/^\d{1,9}$/.test(text))
+    return `the database after the host must be a whole number, as in redis://host:6379/0 (got "${text}")`;
+  return Number(text);
+}
+
 /** The URL without user or password, for messages. */
 export function redactRedisUrl(url: string): string {
   try {
@@ -60,6 +79,7 @@ export function redactRedisUrl(url: string): string {
 
 interface OwnedClient extends RedisClientLike {
   connect(): Promise<void>;
+  select(database: number): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
   on(event: "error", listener: (error: Error) => void): unknown;
@@ -79,6 +99,7 @@ export class RedisStore implements StateStore {
   readonly location: string;
   readonly prefix: string;
   readonly #url: string | undefined;
+  readonly #database: number;
   readonly #sessionTtlMs: number | undefined;
   readonly #place: StoredPlace;
   #client: Promise<RedisClientLike> | undefined;
@@ -102,6 +123,14 @@ export class RedisStore implements StateStore {
         message: `new RedisStore: url must start with redis:// or rediss:// (got ${redactRedisUrl(options.url)})`,
       });
     }
+    const database = options.url === undefined ? 0 : redisDatabase(options.url);
+    if (typeof database === "string") {
+      throw new StateStoreError({
+        kind: "redis",
+        message: `Redis URL ${redactRedisUrl(options.url!)}: ${database}`,
+      });
+    }
+    this.#database = database;
     this.#url = options.url;
     this.prefix = options.prefix ?? "hookwise:";
     this.#sessionTtlMs = options.sessionTtlMs;
@@ -187,6 +216,20 @@ export class RedisStore implements StateStore {
         message: `Cannot reach Redis at ${this.location} (${reason.message}): start it, or point HOOKWISE_STATE_URL / runtime.state.url at a running server`,
         cause: reason,
       });
+    }
+    if (this.#database !== 0) {
+      // ioredis selects the URL's database as it connects and, refused, stays on database 0
+      // without a word: selected again here, a refusal fails the store instead.
+      try {
+        await client.select(this.#database);
+      } catch (error) {
+        client.disconnect();
+        throw new StateStoreError({
+          kind: this.kind,
+          message: `Redis at ${this.location} has no database ${this.#database} (${(error as Error).message}): use a database number the server has (0 to 15 unless its config sets databases)`,
+          cause: error,
+        });
+      }
     }
     return client;
   }

@@ -83,6 +83,9 @@ interface SessionRow {
 /** SQLite's verdicts on a file that is not a (healthy) database. */
 const unreadable = /^SQLITE_(NOTADB|CORRUPT)/;
 
+/** SQLite's words for a table or column that is not there (dropped or altered by hand). */
+const schemaMismatch = /no such (table|column)|has no column named|has \d+ columns but/;
+
 /** A SQL string literal (for commands printed in messages, never executed here). */
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
@@ -117,7 +120,7 @@ export class SqliteStore implements StateStore {
     this.#db = this.#guard(() => new Driver(options.path, { timeout: options.busyTimeoutMs ?? 5_000 }));
     try {
       this.#guard(() => this.#migrate());
-      this.#statements = this.#prepare();
+      this.#statements = this.#guard(() => this.#prepare());
       this.#guard(() => {
         this.#statements.pruneExpired.run({ now: this.#now() });
         this.#statements.pruneSessions.run({ now: this.#now() });
@@ -142,6 +145,8 @@ export class SqliteStore implements StateStore {
       let message: string;
       if (unreadable.test(code)) {
         message = `The state database ${this.path} is not a readable SQLite database (${detail}): move it aside (mv ${this.path} ${this.path}.broken) to start from empty state — its sessions, suspended runs and hook counters are then gone — or point runtime.state at another file`;
+      } else if (code === "SQLITE_ERROR" && schemaMismatch.test(detail)) {
+        message = `The state database ${this.path} does not hold the tables hookwise writes (${detail}; a table was dropped or altered): move it aside (mv ${this.path} ${this.path}.broken) to start from empty state — its sessions, suspended runs and hook counters are then gone — or point runtime.state at another file`;
       } else if (code.startsWith("SQLITE_BUSY")) {
         message = `The state database ${this.path} stayed locked by another process (${detail}); retry, or raise the store's busyTimeoutMs`;
       } else if (

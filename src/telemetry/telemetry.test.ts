@@ -275,6 +275,25 @@ describe.each(SURFACES)("telemetry on %s()", (surface) => {
       expect(text).not.toContain(content);
   });
 
+  test("outputs recorded, inputs not: no tool arguments, input messages or run input in any span", async () => {
+    const { agent } = agentWith([redact], { recordInputs: false, recordOutputs: true });
+    await runOn(surface, agent, "clean up the secret input");
+    const spans = exporter.getFinishedSpans();
+    const text = exportedText(spans);
+    // Outputs are there (the test can see content when it is recorded)...
+    expect(byName(spans, "execute_tool lookup")[0]!.attributes["gen_ai.tool.call.result"]).toBe(
+      "value of api: [redacted]",
+    );
+    // ...inputs are not: the run's input, the tools' arguments, the messages sent to the model.
+    expect(text).not.toContain("clean up the secret input");
+    expect(text).not.toContain('"key":"api"');
+    for (const span of spans) {
+      expect(span.attributes["gen_ai.tool.call.arguments"], span.name).toBeUndefined();
+      expect(span.attributes["gen_ai.input.messages"], span.name).toBeUndefined();
+      expect(span.attributes["hookwise.run.input"], span.name).toBeUndefined();
+    }
+  });
+
   test("a failed attempt is its own chat span, marked failed, with its model_error hooks under it", async () => {
     const onError = defineHook({ name: "note-error", on: "model_error", kind: "inspect", handler: () => {} });
     const agent = createAgent({

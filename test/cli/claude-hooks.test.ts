@@ -330,3 +330,93 @@ describe("validate and explain with claude_hooks", () => {
     expect(out.stdout).toContain("valid (1 warning)");
   });
 });
+
+describe("matchers see the names a model and a hook see", () => {
+  it("a matcher naming a prefix: false tool by its own name fires (validate does not warn), and by its qualified name too", async () => {
+    writeFileSync(
+      join(dir, "guard-tools.mjs"),
+      `import { appendFileSync } from "node:fs";
+export const guarded = {
+  description: "Writes a line",
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  execute: () => { appendFileSync(${JSON.stringify(join(dir, "ran.txt"))}, "ran\\n"); return "ran"; },
+};
+`,
+    );
+    const file = join(dir, "hookwise.yaml");
+    const settings = (matcher: string) => {
+      writeFileSync(
+        join(dir, "guard-settings.json"),
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              { matcher, hooks: [{ type: "command", command: "echo 'guarded stays shut' >&2; exit 2" }] },
+            ],
+          },
+        }),
+      );
+      return join(dir, "guard-settings.json");
+    };
+    writeFileSync(
+      file,
+      [
+        "models:",
+        "  default: scripted:./script.yaml",
+        "toolsets:",
+        "  g: { kind: module, path: ./guard-tools.mjs, prefix: false }",
+        "",
+      ].join("\n"),
+    );
+    script(["- tool_calls:", "  - { name: guarded, args: {} }", "- text: done"]);
+    for (const matcher of ["guarded", "g.guarded"]) {
+      const path = settings(matcher);
+      writeFileSync(
+        file,
+        `${readFileSync(file, "utf8").split("claude_hooks:")[0]}claude_hooks: [${JSON.stringify(path)}]\n`,
+      );
+      const validated = await cli(["validate", file]);
+      expect(validated.code, validated.stderr).toBe(0);
+      expect(validated.stdout + validated.stderr, matcher).not.toContain("matches none");
+      const out = await cli(["run", file, "--prompt", "go", "--json"]);
+      expect(out.code, out.stderr).toBe(0);
+      const result = JSON.parse(out.stdout);
+      expect(result.steps[0].toolResults[0], matcher).toMatchObject({ executed: false, isError: true });
+      expect(result.steps[0].toolResults[0].result).toContain("guarded stays shut");
+      expect(existsSync(join(dir, "ran.txt")), matcher).toBe(false);
+    }
+  });
+});
+
+describe('PreToolUse {"decision":"approve"}', () => {
+  it("is an allow: the trace shows it and the tool runs", async () => {
+    writeFileSync(
+      join(dir, "approve-settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [{ type: "command", command: `echo '{"decision":"approve","reason":"fine"}'` }],
+            },
+          ],
+        },
+      }),
+    );
+    script(["- tool_calls:", bash("echo approved-run"), "- text: done"]);
+    const out = await cli([
+      "run",
+      config(),
+      "--claude-settings",
+      join(dir, "approve-settings.json"),
+      "--prompt",
+      "go",
+      "--json",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const result = JSON.parse(out.stdout);
+    expect(result.steps[0].toolResults[0]).toMatchObject({ executed: true, result: "approved-run\n" });
+    expect(result.events).toContainEqual(
+      expect.objectContaining({ event: "tool_call", kind: "decide", effect: "allow" }),
+    );
+  });
+});

@@ -22,7 +22,11 @@ export function checkClaudeMatchers(
 ): ConfigIssue[] {
   if (settings.length === 0) return [];
   const read = readClaudeSettings(settings, { baseDir: dir });
-  const names = tools.map((tool) => [...(tool.claudeName ? [tool.claudeName] : []), tool.qualifiedName]);
+  const names = tools.map((tool) => [
+    ...(tool.claudeName ? [tool.claudeName] : []),
+    tool.qualifiedName,
+    ...(tool.functionName !== tool.qualifiedName ? [tool.functionName] : []),
+  ]);
   const issues: ConfigIssue[] = [];
   const reported = new Set<string>();
   const documents = new Map<string, SourceDocument>();

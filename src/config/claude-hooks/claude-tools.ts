@@ -2,8 +2,8 @@
  * How Claude Code hooks see hookwise's tools. A tool that declares an alias (the builtin
  * `Read` / `Write` / `Edit`, an MCP tool's `mcp__<server>__<tool>`) is named and shaped as
  * the alias says; any other tool goes by its qualified name with its own arguments (a tool
- * named `Bash` taking `command` needs nothing more). Matchers are checked against both
- * names. Tools are looked up by qualified name (events) and function name (transcripts).
+ * named `Bash` taking `command` needs nothing more). Matchers are checked against every
+ * name: the alias's, the qualified name and the name the model calls it by. Tools are looked up by qualified name (events) and function name (transcripts).
  */
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
@@ -11,7 +11,7 @@ import type { ResolvedTool } from "../../tools/resolved-tool.js";
 export interface ClaudeToolView {
   /** `tool_name`: the alias's name, else the qualified name. */
   readonly name: string;
-  /** Every name a matcher may match: the alias's and the qualified name. */
+  /** Every name a matcher may match: the alias's, the qualified and the function name. */
   readonly names: readonly string[];
   /** `tool_input`: the arguments in the alias's shape. */
   readonly input: unknown;
@@ -55,11 +55,14 @@ export class ClaudeTools {
   /** The view of a call of `qualifiedName` with `args`. */
   view(qualifiedName: string, args: unknown): ClaudeToolView {
     this.#tools();
-    const alias = this.#byQualified.get(qualifiedName)?.alias;
+    const tool = this.#byQualified.get(qualifiedName);
+    const alias = tool?.alias;
+    // The model's name for it too (a `prefix: false` tool's is its own name, `guarded`).
+    const functionName = tool && tool.functionName !== qualifiedName ? [tool.functionName] : [];
     if (!alias) {
       return {
         name: qualifiedName,
-        names: [qualifiedName],
+        names: [qualifiedName, ...functionName],
         input: args,
         mcp: false,
         fromInput: (input) => input,
@@ -67,7 +70,7 @@ export class ClaudeTools {
     }
     return {
       name: alias.name,
-      names: [alias.name, qualifiedName],
+      names: [alias.name, qualifiedName, ...functionName],
       input: aliasInput(alias.toAliasInput, args),
       mcp: alias.name.startsWith("mcp__"),
       fromInput(input) {

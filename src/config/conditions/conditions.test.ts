@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Evaluation } from "../evaluation.js";
 import {
   modelErrorEvaluation,
@@ -11,7 +11,8 @@ import { compileExpression, ExpressionError } from "./expression.js";
 import { CONDITIONS, compileCondition, conditionTypes } from "./index.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { shortCircuit } from "./short-circuit.js";
-import { budgetSpent, passGate, resetSteps } from "./step-budget.js";
+import { budgetSpent, chargeValue, MAX_STEPS, passGate, resetSteps } from "./step-budget.js";
+import { MAX_CEL_DEPTH } from "./to-cel-value.js";
 
 const compile = (value: unknown): Predicate => compileCondition(value, ["condition"]);
 const check = async (value: unknown, evaluation: Evaluation = testEvaluation()) => compile(value)(evaluation);
@@ -565,6 +566,42 @@ describe("compileExpression", () => {
     expect(() => compileExpression("__import__('os')")).toThrow(ExpressionError);
   });
 
+  it("matches() with an identifier for a pattern (a comprehension's variable) is refused at load", () => {
+    for (const expr of [
+      "args.patterns.exists(p, args.a.matches(p))",
+      '["(a+)+$"].exists(p, args.a.matches(p))',
+      "args.a.matches(args.b)",
+    ]) {
+      expect(() => compileExpression(expr), expr).toThrow("matches() pattern must be a string literal");
+    }
+  });
+
+  it("a catastrophic pattern cannot hang the test: it runs in a child process killed after 20 s", async () => {
+    // A synchronous regular expression ignores vitest's timeout: on a backtracking engine this
+    // evaluation would block its worker for hours. In a child, the test ends either way.
+    const module = new URL("./expression.ts", import.meta.url).href;
+    const script = `const { compileExpression } = await import(${JSON.stringify(module)});
+const evaluate = compileExpression('args.command.matches("^(a+)+$") || args.command.matches("^([a-z]+ ?)*$")');
+const started = performance.now();
+const answer = evaluate({ args: { command: "a".repeat(40) + "!" } });
+process.stdout.write(JSON.stringify({ answer, ms: performance.now() - started }));`;
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (err += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    clearTimeout(timer);
+    expect(code, `killed or failed: ${err}`).toBe(0);
+    const { answer, ms } = JSON.parse(out) as { answer: boolean; ms: number };
+    expect(answer).toBe(false);
+    expect(ms).toBeLessThan(1_000);
+  }, 30_000);
+
   it("matches() runs in linear time on a text the model chose; its pattern is a literal the linear engine runs", () => {
     const plain = compileExpression(String.raw`args.command.matches("^(\\w+\\s?)*$")`);
     const started = performance.now();
@@ -600,6 +637,14 @@ describe("compileExpression", () => {
 });
 
 describe("an expression's step budget", () => {
+  // These count steps: the clock stands still (a loaded machine may take more than 1 s for a
+  // million steps, and the clock would stop them first). The clock has tests of its own.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   const paths = Array.from({ length: 3000 }, (_, index) => `src/file-${index}.ts`);
   const evaluationError = (run: () => unknown) => {
     try {
@@ -712,6 +757,58 @@ describe("an expression's step budget", () => {
     expect(() => compileExpression("args.p.map(x, hookwiseSized(x)).size() > 0")).toThrow(
       "unknown function hookwiseSized()",
     );
+  });
+
+  it("exactly the budget passes; one step more fails", () => {
+    resetSteps();
+    for (let step = 0; step < MAX_STEPS; step++) if (!passGate()) throw new Error(`closed at step ${step}`);
+    expect(budgetSpent()).toBeUndefined();
+    expect(passGate()).toBe(false);
+    expect(budgetSpent()?.message).toContain("evaluation stopped after 1,000,000 comprehension steps");
+    // End to end: args' two keys, the list's n items and the n steps of all() are 2n + 2 steps.
+    const all = compileExpression("args.l.all(x, x >= 0)");
+    const n = (MAX_STEPS - 2) / 2;
+    const list = Array.from({ length: n }, () => 1);
+    expect(all({ args: { l: list, e: 0 } })).toBe(true);
+    expect(evaluationError(() => all({ args: { l: list, e: 0, f: 0 } })).detail).toContain(
+      "evaluation stopped after 1,000,000 comprehension steps",
+    );
+  });
+
+  it("the clock starts with the evaluation: converting its values counts, before any step", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      resetSteps();
+      vi.advanceTimersByTime(1_001);
+      expect(passGate()).toBe(false);
+      resetSteps();
+      chargeValue(1000);
+      vi.advanceTimersByTime(1_001);
+      expect(() => chargeValue(100)).toThrow("evaluation stopped after 1000 ms");
+    } finally {
+      vi.useRealTimers();
+    }
+    // A value too big to read is refused while it converts: 1.2 million items, no comprehension.
+    const started = Date.now();
+    const error = evaluationError(() =>
+      compileExpression("size(args.l) > 0")({ args: { l: Array.from({ length: 1_200_000 }, () => 0) } }),
+    );
+    expect(error.detail).toContain("evaluation stopped after");
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("deep values: equality over 3,000 levels is refused at once; 60 levels compare", () => {
+    const nested = (depth: number) => {
+      let value: unknown = 1;
+      for (let level = 0; level < depth; level++) value = { a: value };
+      return value;
+    };
+    const same = compileExpression("args.a.a.a == args.a.a.a");
+    const started = Date.now();
+    const error = evaluationError(() => same({ args: { a: nested(3000) } }));
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(error.detail).toContain(`a value nests more than ${MAX_CEL_DEPTH} levels deep`);
+    expect(same({ args: { a: nested(60) } })).toBe(true);
   });
 
   it("points errors into what was written, and the gate's functions are not for expressions", () => {

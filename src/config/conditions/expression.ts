@@ -32,6 +32,7 @@ import {
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import {
   budgetSpent,
+  chargeValue,
   countSteps,
   GATE_FUNCTION,
   NEVER_FUNCTION,
@@ -107,7 +108,7 @@ function environmentFor(variables: Readonly<Record<string, CelVariableType>>): E
 function convert(value: unknown, type: CelVariableType | undefined): unknown {
   if (type === "int" && typeof value === "number" && Number.isFinite(value)) return BigInt(Math.trunc(value));
   if (type === "double" && typeof value === "bigint") return Number(value);
-  return type === "dyn" ? toCelValue(value) : value;
+  return type === "dyn" ? toCelValue(value, chargeValue) : value;
 }
 
 /** Identifiers the AST names (variables, and macro locals, which are filtered out later). */
@@ -162,14 +163,14 @@ export function compileExpression(expr: string, options: CompileExpressionOption
   before = counted.before;
   const used = [...identifiers(evaluate.ast, new Set())].filter((name) => Object.hasOwn(variables, name));
   return (values) => {
-    const context: Record<string, unknown> = {};
-    for (const name of used) {
-      const value = values[name];
-      if (value !== undefined) context[name] = convert(value, variables[name]);
-    }
     resetSteps();
+    const context: Record<string, unknown> = {};
     let result: unknown;
     try {
+      for (const name of used) {
+        const value = values[name];
+        if (value !== undefined) context[name] = convert(value, variables[name]);
+      }
       result = evaluate(context);
     } catch (error) {
       throw failure("evaluate", budgetSpent() ?? error);

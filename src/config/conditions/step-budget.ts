@@ -8,8 +8,9 @@
  *
  * Each comprehension's step (its predicate or transform) is guarded, in the expression's
  * text, by a gate it must pass first, `(hookwiseGate() ? (step) : hookwiseNever())`: an
- * evaluation may take `MAX_STEPS` steps, and may run `MAX_MS` from its first step (a step that
- * is itself costly, a scan of a long text in each of many steps, is caught by the clock).
+ * evaluation may take `MAX_STEPS` steps, its values' items counted, and may run `MAX_MS`
+ * from its start, converting its values included (a step that is itself costly, a scan of a
+ * long text in each of many steps, is caught by the clock).
  * Past either, every gate closes before its step runs: a closed `all` answers false and a
  * closed `exists` true, which ends each at once, and the other comprehensions fail — so every
  * comprehension under way ends at its next item, and the evaluation then fails with the
@@ -53,15 +54,39 @@ let spent: StepBudgetError | undefined;
 
 function overBudget(): StepBudgetError {
   return new StepBudgetError(
-    `evaluation stopped after ${MAX_STEPS.toLocaleString("en-US")} comprehension steps (all, exists, exists_one, map, filter; each item a comprehension visits, and each item of what a map() step makes, is one): a comprehension inside another over the same list costs the square of its length; check size() first, or bound the list in the tool's input schema (maxItems)`,
+    `evaluation stopped after ${MAX_STEPS.toLocaleString("en-US")} comprehension steps (all, exists, exists_one, map, filter; each item a comprehension visits, each item of what a map() step makes and each item of the values it reads is one): a comprehension inside another over the same list costs the square of its length; check size() first, or bound the list in the tool's input schema (maxItems)`,
   );
 }
 
-/** Before each evaluation: a new budget. */
+/**
+ * Before each evaluation: a new budget, and its clock started — the values' conversion
+ * (`chargeValue`) and every operation after it run within the same `MAX_MS`.
+ */
 export function resetSteps(): void {
   steps = 0;
-  deadline = 0;
+  deadline = performance.now() + MAX_MS;
   spent = undefined;
+}
+
+/** Past the clock: the evaluation's error. */
+function overTime(): StepBudgetError {
+  return new StepBudgetError(
+    `evaluation stopped after ${MAX_MS} ms (converting its values and in its comprehensions: all, exists, exists_one, map, filter): each step scans data the model chose; check size() first`,
+  );
+}
+
+/**
+ * Converting a variable's value for the engine: each list or map converted is charged its
+ * items (a value of a million keys spends the budget before a comprehension visits them),
+ * and the clock is read every so often. Throws the budget's error once it is spent.
+ */
+export function chargeValue(items: number): void {
+  if (spent) throw spent;
+  const before = steps;
+  steps += items;
+  if (steps > MAX_STEPS) spent = overBudget();
+  else if (before >>> 10 !== steps >>> 10 && performance.now() > deadline) spent = overTime();
+  if (spent) throw spent;
 }
 
 /**
@@ -79,12 +104,8 @@ export function passGate(): boolean {
   // The clock at every step, from the first: a step may scan a list the model sent (100 ms
   // for a million items), and steps between two looks, or before the first, would each run
   // past the deadline. A look costs ~50 ns: at most ~50 ms over the 1,000,000 steps.
-  const now = performance.now();
-  if (deadline === 0) deadline = now + MAX_MS;
-  else if (now > deadline) {
-    spent = new StepBudgetError(
-      `evaluation stopped after ${MAX_MS} ms in its comprehensions (all, exists, exists_one, map, filter): each step scans data the model chose; check size() first`,
-    );
+  if (performance.now() > deadline) {
+    spent = overTime();
     return false;
   }
   return true;

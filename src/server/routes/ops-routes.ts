@@ -10,7 +10,8 @@ export function opsRoutes(app: Hono, ctx: ServerContext, version: string): void 
     sendJson(
       ctx,
       c,
-      { status: ctx.draining ? "draining" : "ok", agents: ctx.agents.ids },
+      // Public: says whether the server is up, nothing about what it serves (/agents does).
+      { status: ctx.draining ? "draining" : "ok" },
       ctx.draining ? 503 : 200,
     ),
   );

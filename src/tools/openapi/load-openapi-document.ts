@@ -3,9 +3,10 @@
  * positions (a syntax error is reported at its line:column), validates it against the
  * OpenAPI 3.0 / 3.1 (or Swagger 2.0) specification with `@readme/openapi-parser`, and
  * resolves every `$ref`. External `$ref`s are followed for a document read from a file
- * (relative to it); a document fetched from a URL must be self-contained, so loading it
+ * (relative to it, to files in its folder only: `confine-refs.ts`); a document fetched from a URL must be self-contained, so loading it
  * never reaches a server the configuration did not name.
  */
+import { refOutsideFolder } from "./confine-refs.js";
 import { loadOpenApiParser } from "./load-openapi-parser.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 import { type ParsedSpecText, parseSpecText } from "./parse-spec-text.js";
@@ -55,6 +56,14 @@ export async function loadOpenApiDocument(spec: string, options: LoadDocumentOpt
         `$ref "${external.ref}" points outside the document, which a document fetched from a URL may not do`,
         external.path,
         "a self-contained document (bundle it, e.g. with `redocly bundle`), or a local file",
+      );
+    }
+    const outside = refOutsideFolder(source.file!, value);
+    if (outside) {
+      fail(
+        outside.file ? `${outside.problem} (in ${outside.file})` : outside.problem,
+        outside.file ? external.path : outside.path,
+        "a $ref to a file in the document's folder or below it",
       );
     }
     try {

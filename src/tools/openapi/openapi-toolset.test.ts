@@ -649,6 +649,47 @@ describe("documents", () => {
     expect(schema.properties.body.properties.units.enum).toEqual(["metric", "imperial"]);
   });
 
+  it("external $refs stay in the document's folder: a file outside it is never read", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), "hookwise-openapi-outside-"));
+    try {
+      writeFileSync(
+        join(elsewhere, "secret.yaml"),
+        "Secret:\n  type: string\n  description: TOP-SECRET-VALUE\n",
+      );
+      const outside = join(elsewhere, "secret.yaml");
+      const relativeOutside = `../${elsewhere.split("/").at(-1)}/secret.yaml`;
+      writeSpec("hop.yaml", `Hop:\n  $ref: '${relativeOutside}#/Secret'\n`);
+      const specWith = (ref: string, name: string) =>
+        writeSpec(
+          name,
+          [
+            "openapi: 3.1.0",
+            "info: { title: prefs, version: '1' }",
+            "paths:",
+            "  /p:",
+            "    post:",
+            "      operationId: leak",
+            `      requestBody: { content: { application/json: { schema: { $ref: '${ref}' } } } }`,
+            "      responses: { '200': { description: ok } }",
+            "",
+          ].join("\n"),
+        );
+      for (const [ref, name] of [
+        [`${relativeOutside}#/Secret`, "relative.yaml"],
+        [`${outside}#/Secret`, "absolute.yaml"],
+        ["./hop.yaml#/Hop", "through.yaml"],
+      ] as const) {
+        const error = await setupError({ spec: specWith(ref, name), auth: {} });
+        expect(error.problem, ref).toContain("points outside the document's folder");
+        expect(JSON.stringify(error)).not.toContain("TOP-SECRET-VALUE");
+      }
+      const url = await setupError({ spec: specWith("http://127.0.0.1:9/x.yaml#/X", "url.yaml"), auth: {} });
+      expect(url.problem).toContain("points to a URL");
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it("Swagger 2.0: host and basePath, a body parameter, collectionFormat, basic auth", async () => {
     const spec = writeSpec(
       "swagger.yaml",

@@ -4,6 +4,7 @@
  * on the parsed object can be mapped back (`positionOf`).
  */
 import { yaml } from "../../deps/yaml.js";
+import { MAX_NESTING_DEPTH, tooDeepAt } from "../../deps/yaml-nesting-depth.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 import type { SpecSource } from "./read-spec-source.js";
 import { positionAt } from "./yaml-positions.js";
@@ -14,6 +15,18 @@ export interface ParsedSpecText {
 }
 
 export function parseSpecText(source: SpecSource, toolset: string): ParsedSpecText {
+  const deep = tooDeepAt(source.text);
+  if (deep !== undefined) {
+    const before = source.text.slice(0, deep);
+    throw new OpenApiToolsetError({
+      toolset,
+      at: ["spec"],
+      file: source.display,
+      line: before.split("\n").length,
+      column: deep - before.lastIndexOf("\n"),
+      problem: `the document nests more than ${MAX_NESTING_DEPTH} levels deep`,
+    });
+  }
   const lines = new (yaml().LineCounter)();
   const document = yaml().parseDocument(source.text, { lineCounter: lines, uniqueKeys: true });
   const error = document.errors[0];
