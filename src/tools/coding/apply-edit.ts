@@ -17,7 +17,8 @@ export function applyEdit(text: string, edit: TextEdit, where: string): string {
   if (before === after)
     throw new HookwiseError(`${where}: old_string and new_string are the same; there is nothing to change`);
   if (before === "") {
-    if (text !== "") throw new HookwiseError(`${where}: old_string is empty; only an empty or new file can take it`);
+    if (text !== "")
+      throw new HookwiseError(`${where}: old_string is empty; only an empty or new file can take it`);
     return after;
   }
   const count = text.split(before).length - 1;

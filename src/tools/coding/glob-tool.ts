@@ -23,7 +23,9 @@ export interface GlobResponse {
 
 function shown(response: GlobResponse): string {
   if (response.numFiles === 0) return "No files found";
-  const note = response.truncated ? `\n(Results are truncated: the first ${MAX_FILES} are shown. Use a more specific path or pattern.)` : "";
+  const note = response.truncated
+    ? `\n(Results are truncated: the first ${MAX_FILES} are shown. Use a more specific path or pattern.)`
+    : "";
   return `${response.filenames.join("\n")}${note}`;
 }
 

@@ -35,7 +35,9 @@ function compile(query: GrepQuery): RegExp {
   try {
     return new RegExp(query.pattern, `g${query.ignoreCase ? "i" : ""}${query.multiline ? "ms" : ""}`);
   } catch (error) {
-    throw new HookwiseError(`Grep pattern ${JSON.stringify(query.pattern)} is not a valid regular expression: ${(error as Error).message}`);
+    throw new HookwiseError(
+      `Grep pattern ${JSON.stringify(query.pattern)} is not a valid regular expression: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -44,12 +46,16 @@ function fileFilter(query: GrepQuery, folder: string): (file: string) => boolean
   if (query.glob) {
     const match = picomatch(query.glob, { dot: true });
     // As ripgrep: a glob without a slash is matched against the file's name.
-    tests.push(query.glob.includes("/") ? (file) => match(relative(folder, file)) : (file) => match(basename(file)));
+    tests.push(
+      query.glob.includes("/") ? (file) => match(relative(folder, file)) : (file) => match(basename(file)),
+    );
   }
   if (query.type) {
     const globs = FILE_TYPES[query.type];
     if (!globs)
-      throw new HookwiseError(`Grep type "${query.type}" is not known; known types: ${Object.keys(FILE_TYPES).join(", ")}`);
+      throw new HookwiseError(
+        `Grep type "${query.type}" is not known; known types: ${Object.keys(FILE_TYPES).join(", ")}`,
+      );
     const match = picomatch([...globs], { dot: true });
     tests.push((file) => match(basename(file)));
   }
@@ -117,7 +123,11 @@ export function contentLines(
 ): string[] {
   const shown = new Map<number, boolean>();
   for (const index of hits.matched) {
-    for (let line = Math.max(0, index - options.before); line <= Math.min(hits.lines.length - 1, index + options.after); line++)
+    for (
+      let line = Math.max(0, index - options.before);
+      line <= Math.min(hits.lines.length - 1, index + options.after);
+      line++
+    )
       if (!shown.has(line)) shown.set(line, false);
   }
   for (const index of hits.matched) shown.set(index, true);

@@ -26,7 +26,8 @@ function limited<T>(items: T[], limit: number | undefined): { items: T[]; applie
 }
 
 function shown(response: GrepResponse): string {
-  const note = response.appliedLimit === undefined ? "" : `\n\n[showing the first ${response.appliedLimit}: head_limit]`;
+  const note =
+    response.appliedLimit === undefined ? "" : `\n\n[showing the first ${response.appliedLimit}: head_limit]`;
   if (response.mode === "files_with_matches")
     return response.numFiles === 0
       ? "No files found"
@@ -46,7 +47,10 @@ export function grepTool(root: string) {
     inputSchema: z.strictObject({
       pattern: z.string().min(1).describe("The regular expression to search for"),
       path: z.string().optional().describe("A file or folder to search in (default: the project folder)"),
-      glob: z.string().optional().describe('Only files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}"'),
+      glob: z
+        .string()
+        .optional()
+        .describe('Only files matching this glob, e.g. "*.js" or "src/**/*.{ts,tsx}"'),
       type: z.string().optional().describe('Only files of this type, e.g. "js", "py", "rust"'),
       output_mode: z.enum(["content", "files_with_matches", "count"]).optional(),
       "-i": z.boolean().optional().describe("Case insensitive"),

@@ -23,7 +23,8 @@ export interface ReadResponse {
 function numbered(response: ReadResponse): string {
   const { content, startLine, totalLines } = response.file;
   if (totalLines === 0) return "<system-reminder>The file exists but is empty.</system-reminder>";
-  if (content === "") return `<system-reminder>The file has ${totalLines} lines; offset ${startLine} is past its end.</system-reminder>`;
+  if (content === "")
+    return `<system-reminder>The file has ${totalLines} lines; offset ${startLine} is past its end.</system-reminder>`;
   return content
     .split("\n")
     .map((line, index) => {
