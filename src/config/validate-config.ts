@@ -128,7 +128,8 @@ function checkClaudeHooks(sink: IssueSink, config: ConfigFile): string[] {
         expected: "a settings.json path relative to this config, e.g. .claude/settings.json",
       });
   });
-  sink.issues.push(...readClaudeSettings(files, { baseDir: dir }).issues);
+  const failure = config.claude_hooks_failure ?? "open";
+  sink.issues.push(...readClaudeSettings(files, { baseDir: dir, failure }).issues);
   return files;
 }
 

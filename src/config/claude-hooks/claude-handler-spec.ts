@@ -40,6 +40,8 @@ interface HandlerBase {
   readonly once: boolean;
   /** hookwise's extension: `self` keeps a tool hook off sub-agents' calls. */
   readonly scope: "all" | "self" | "children" | undefined;
+  /** A plugin's handler: the plugin's folder, `$CLAUDE_PLUGIN_ROOT` and `$CLAUDE_PLUGIN_DATA`. */
+  readonly pluginRoot?: string | undefined;
 }
 
 export interface CommandHandlerSpec extends HandlerBase {

@@ -88,6 +88,7 @@ export function claudeHooks(
   const read = readClaudeSettings(sources, {
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
     ...(options.projectDir ? { projectDir: options.projectDir } : {}),
+    ...(options.failure ? { failure: options.failure } : {}),
   });
   const errors = read.issues.filter((issue) => issue.severity === "error");
   if (errors.length) throw new ConfigError(read.issues);

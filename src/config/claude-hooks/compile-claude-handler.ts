@@ -64,7 +64,7 @@ interface DecisionRecord {
   permission: ClaudeVerdict["permission"];
 }
 
-const DEFAULT_TIMEOUT_SECONDS = 600;
+const DEFAULT_TIMEOUT_SECONDS = 60;
 /** The engine's own timer stays out of the way of the handler's, which kills the process group. */
 const GRACE_MS = 5_000;
 

@@ -14,10 +14,13 @@ export async function runClaudeHandler(
   signal?: AbortSignal,
 ): Promise<ClaudeAnswer> {
   const timeoutMs = timeoutSeconds * 1000;
+  const env = spec.pluginRoot
+    ? { ...where.env, CLAUDE_PLUGIN_ROOT: spec.pluginRoot, CLAUDE_PLUGIN_DATA: spec.pluginRoot }
+    : where.env;
   if (spec.type === "command") {
     const result = await runCommandHandler(spec, {
       cwd: where.projectDir,
-      env: where.env,
+      env,
       input,
       timeoutMs,
       signal,
@@ -26,7 +29,7 @@ export async function runClaudeHandler(
   }
   let response: { status: number; body: string };
   try {
-    response = await runHttpHandler(spec, { input, timeoutMs, env: where.env, signal });
+    response = await runHttpHandler(spec, { input, timeoutMs, env, signal });
   } catch (error) {
     throw new ClaudeHookError(`request to ${spec.url} failed: ${(error as Error).message}`);
   }
