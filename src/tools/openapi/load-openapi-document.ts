@@ -11,6 +11,7 @@ import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 import { type ParsedSpecText, parseSpecText } from "./parse-spec-text.js";
 import { readSpecSource, type SpecSource } from "./read-spec-source.js";
 import { validationProblemPath, validationProblemText } from "./validation-problem-path.js";
+import { withoutExtensionRefs } from "./without-extension-refs.js";
 import type { DocumentPath } from "./yaml-positions.js";
 
 export interface ApiDocument {
@@ -32,7 +33,7 @@ const SUPPORTED = /^(3\.0|3\.1)\.\d+$/;
 export async function loadOpenApiDocument(spec: string, options: LoadDocumentOptions): Promise<ApiDocument> {
   const source = await readSpecSource(spec, options);
   const parsed = parseSpecText(source, options.toolset);
-  const value = parsed.value as Record<string, any>;
+  const value = withoutExtensionRefs(parsed.value) as Record<string, any>;
   const fail = (problem: string, path: DocumentPath = [], expected?: string, suggestion?: string): never => {
     throw new OpenApiToolsetError({
       toolset: options.toolset,
