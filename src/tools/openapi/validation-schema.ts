@@ -46,6 +46,7 @@ function convert(value: unknown, seen: Map<object, unknown>): unknown {
   if ("unevaluatedProperties" in out) {
     const rest = out.unevaluatedProperties;
     delete out.unevaluatedProperties;
+    foldPlainMembers(out);
     const properties = { ...(isObject(out.properties) ? out.properties : {}) };
     for (const name of declaredProperties(out)) if (!(name in properties)) properties[name] = {};
     out.properties = properties;
@@ -56,6 +57,36 @@ function convert(value: unknown, seen: Map<object, unknown>): unknown {
     delete out.unevaluatedItems;
   }
   return out;
+}
+
+/** Keywords an `allOf` member may hold and still be merged into its parent. */
+const FOLDABLE = new Set(["type", "properties", "required", "description", "title"]);
+
+/**
+ * `allOf` members that only declare properties are merged into the parent: the validator
+ * reads a closed object with `allOf` as an intersection that lets unknown keys through.
+ */
+function foldPlainMembers(out: Record<string, unknown>): void {
+  if (!Array.isArray(out.allOf)) return;
+  const kept: unknown[] = [];
+  for (const member of out.allOf) {
+    if (
+      !isObject(member) ||
+      !Object.keys(member).every((key) => FOLDABLE.has(key)) ||
+      (member.type ?? "object") !== "object"
+    ) {
+      kept.push(member);
+      continue;
+    }
+    out.properties = {
+      ...(isObject(member.properties) ? member.properties : {}),
+      ...(isObject(out.properties) ? out.properties : {}),
+    };
+    if (Array.isArray(member.required))
+      out.required = [...new Set([...(Array.isArray(out.required) ? out.required : []), ...member.required])];
+  }
+  if (kept.length) out.allOf = kept;
+  else delete out.allOf;
 }
 
 function declaredProperties(schema: Record<string, unknown>): Set<string> {
