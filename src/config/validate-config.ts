@@ -129,7 +129,8 @@ function checkClaudeHooks(sink: IssueSink, config: ConfigFile): string[] {
       });
   });
   const failure = config.claude_hooks_failure ?? "open";
-  sink.issues.push(...readClaudeSettings(files, { baseDir: dir, failure }).issues);
+  // A config answers prompt handlers with its models.
+  sink.issues.push(...readClaudeSettings(files, { baseDir: dir, failure, prompts: true }).issues);
   return files;
 }
 

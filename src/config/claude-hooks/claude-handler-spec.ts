@@ -61,4 +61,13 @@ export interface HttpHandlerSpec extends HandlerBase {
   readonly allowedEnvVars: readonly string[];
 }
 
-export type ClaudeHandlerSpec = CommandHandlerSpec | HttpHandlerSpec;
+/** `type: "prompt"`: a model of the config is asked, and answers `{ "ok": …, "reason": … }`. */
+export interface PromptHandlerSpec extends HandlerBase {
+  readonly type: "prompt";
+  /** The question; `$ARGUMENTS` is replaced by the event's JSON (appended when absent). */
+  readonly prompt: string;
+  /** A model of the config (a name under `models:` or `provider:model-id`); default: its default model. */
+  readonly model: string | undefined;
+}
+
+export type ClaudeHandlerSpec = CommandHandlerSpec | HttpHandlerSpec | PromptHandlerSpec;

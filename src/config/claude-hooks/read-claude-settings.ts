@@ -38,6 +38,8 @@ export interface ReadClaudeSettingsOptions {
    * error (every call it guards would be blocked); otherwise a warning.
    */
   failure?: "open" | "closed";
+  /** Whether `type: "prompt"` handlers can be answered (a model is given); default false. */
+  prompts?: boolean;
 }
 
 export interface ClaudeSettingsRead {
@@ -94,6 +96,7 @@ class Reader {
   /** PATH as the commands will see it (the settings' `env` first). */
   pathVariable: string | undefined = process.env.PATH;
   failure: "open" | "closed" = "open";
+  prompts = false;
 
   /** A file read and parsed (JSON, with positions); undefined after reporting why not. */
   load(path: string, baseDir: string): Source | undefined {
@@ -247,6 +250,7 @@ class Reader {
         source,
         { event, matcher: mapping.subject ? matcher : undefined, at: [...at, "hooks", index] },
         handler,
+        { prompts: this.prompts },
       );
       if (spec && (spec.type !== "command" || this.program(source, spec, [...at, "hooks", index])))
         out.push(source.pluginRoot ? { ...spec, pluginRoot: source.pluginRoot } : spec);
@@ -375,6 +379,7 @@ export function readClaudeSettings(
   reader.projectDir = projectDir;
   reader.pathVariable = env.PATH ?? process.env.PATH;
   reader.failure = options.failure ?? "open";
+  reader.prompts = options.prompts ?? false;
   const handlers = ordered.flatMap((source) => reader.handlers(source));
   if (disabledBy) {
     reader.issues.warn(
