@@ -231,7 +231,14 @@ describe("reading Claude Code settings", () => {
     const file = write(join(plugin, "hooks", "hooks.json"), {
       description: "a Stop loop",
       hooks: {
-        Stop: [{ hooks: [{ type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh" }] }],
+        Stop: [
+          {
+            hooks: [
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's literal ${VAR} syntax
+              { type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh" },
+            ],
+          },
+        ],
       },
     });
     for (const source of [file, plugin]) {
