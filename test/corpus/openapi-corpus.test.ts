@@ -155,6 +155,30 @@ describe("OpenAPI 3.1 (train travel)", () => {
     ]);
   });
 
+  it("with other files' $refs to bundle, an extension's $ref still stops nothing", async () => {
+    const api = join(folder, "split");
+    mkdirSync(join(api, "schemas"), { recursive: true });
+    writeFileSync(join(api, "schemas", "pet.yaml"), "type: object\nproperties:\n  name: { type: string }\n");
+    writeFileSync(
+      join(api, "api.yaml"),
+      [
+        "openapi: 3.1.0",
+        "info: { title: Split, version: '1' }",
+        "x-topics:",
+        "  - { title: Start, content: { $ref: ./docs/missing.md } }",
+        "paths:",
+        "  /pets:",
+        "    post:",
+        "      operationId: addPet",
+        "      requestBody: { content: { application/json: { schema: { $ref: ./schemas/pet.yaml } } } }",
+        "      responses: { '200': { description: ok } }",
+      ].join("\n"),
+    );
+    const { tools } = await load(join(api, "api.yaml"));
+    await call(tools.get("addPet"), { body: { name: "Rex" } });
+    expect(received.map((request) => request.body.toString())).toEqual(['{"name":"Rex"}']);
+  });
+
   it("unevaluatedProperties, enum over allOf, prefixItems and const are enforced; a valid booking is sent as given", async () => {
     const { tools } = await load("train-3.1.yaml");
     const book = tools.get("create-booking");

@@ -6,6 +6,8 @@
  * (relative to it); a document fetched from a URL must be self-contained, so loading it
  * never reaches a server the configuration did not name.
  */
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { loadOpenApiParser } from "./load-openapi-parser.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 import { type ParsedSpecText, parseSpecText } from "./parse-spec-text.js";
@@ -59,7 +61,11 @@ export async function loadOpenApiDocument(spec: string, options: LoadDocumentOpt
       );
     }
     try {
-      bundled = (await parser.bundle(source.file!)) as Record<string, any>;
+      // The bundler reads the document itself: it is given the one without extensions' $refs.
+      const root = source.file!;
+      const read = async (file: { url: string }) =>
+        fileUrlPath(file.url) === root ? JSON.stringify(value) : readFile(fileUrlPath(file.url));
+      bundled = (await parser.bundle(root, { resolve: { file: { read } } } as never)) as Record<string, any>;
     } catch (error) {
       fail(`cannot resolve $ref "${external.ref}": ${firstLine(error)}`, external.path);
     }
@@ -130,6 +136,11 @@ function findExternalRef(
     if (found) return found;
   }
   return undefined;
+}
+
+/** A file resolver's location as a path (it may come as a `file:` URL). */
+function fileUrlPath(url: string): string {
+  return url.startsWith("file:") ? fileURLToPath(url) : url;
 }
 
 function firstLine(error: unknown): string {
