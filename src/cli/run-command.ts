@@ -92,6 +92,8 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
     try {
       if (options.prompt !== undefined) {
         const result = await runOnce(agent, options.prompt, sessionId, options, io, configPath, logs);
+        // A one-shot run is a session's end, as `claude -p` is (a suspended run's is not).
+        if (result.outcome !== "suspended") await agent.endSession(sessionId, { reason: "one_shot" });
         if (options.json) io.stdout.line(JSON.stringify(result, null, 2));
         return exitCodeFor(result.outcome);
       }

@@ -4,8 +4,9 @@
  *   `{ description, inputSchema, execute }` objects);
  * - `mcp`: an MCP server over stdio (`command`, `args`, `env`; started in the config's
  *   folder) or streamable HTTP (`url`, `headers`), see src/tools/mcp;
- * - `builtin`: `filesystem` (under `root`, default the config's folder) or `memory`
- *   (per session, in the StateStore), see src/tools/builtin;
+ * - `builtin`: `filesystem` (under `root`, default the config's folder), `memory`
+ *   (per session, in the StateStore), see src/tools/builtin, or `coding` (Claude Code's
+ *   tools by their names, unprefixed unless `prefix: true`), see src/tools/coding;
  * - `openapi`: a REST API from its OpenAPI document, see openapi-toolset-entry.ts.
  */
 import { existsSync } from "node:fs";
@@ -16,6 +17,7 @@ import type { HookLogger } from "../hooks/hook-context.js";
 import type { StateStore } from "../state/state-store.js";
 import { filesystemToolset } from "../tools/builtin/filesystem-toolset.js";
 import { memoryToolset } from "../tools/builtin/memory-toolset.js";
+import { codingToolset } from "../tools/coding/coding-toolset.js";
 import { resolveTool } from "../tools/resolved-tool.js";
 import type { ToolDefinition } from "../tools/tool.js";
 import type { Toolset } from "../tools/toolset.js";
@@ -136,6 +138,8 @@ const mcpToolsetEntry: ToolsetFactory = async (name, entry, baseDir, context) =>
 
 const builtinToolsetEntry: ToolsetFactory = async (name, entry, baseDir, context) => {
   if (entry.kind !== "builtin") throw new Error("unreachable");
+  if (entry.module === "coding")
+    return codingToolset(name, { root: resolve(baseDir, entry.root ?? "."), prefix: entry.prefix ?? false });
   const prefix = entry.prefix ?? true;
   if (entry.module === "filesystem")
     return filesystemToolset(name, { root: resolve(baseDir, entry.root ?? "."), prefix });

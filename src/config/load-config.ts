@@ -19,6 +19,7 @@ import { createStore, resolveStateConfig, type StateConfig } from "../state/crea
 import type { StateStore } from "../state/state-store.js";
 import { trackResource } from "../tools/open-resources.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
+import { askModel } from "./ask-model.js";
 import { type BuiltModel, buildModel } from "./build-models.js";
 import { buildPolicies } from "./build-policies.js";
 import { type BuiltToolset, buildToolsets as buildAllToolsets, type ConfigSource } from "./build-toolsets.js";
@@ -142,6 +143,9 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         transcriptDir: join(dir, ".hookwise", "claude-transcripts"),
         notifications,
         log,
+        // `type: "prompt"` handlers ask a model of the config: the one they name, else the default.
+        answerPrompt: ({ prompt, model, signal }) =>
+          askModel(modelFor(model ?? defaultModelName()).model, prompt, signal),
         // The config's own files were validated (their warnings are in `warnings` already).
         onWarning: (issue) => {
           if (extraSettings.includes(issue.file)) claudeWarnings.push(issue);
@@ -177,6 +181,8 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   const agents = config.agents.length ? config.agents : [IMPLICIT_AGENT];
   const models = new Map<string, BuiltModel>();
   let scriptSession: string | (() => string | undefined) | undefined;
+  const defaultModelName = () =>
+    config.models.default ? "default" : (Object.keys(config.models)[0] ?? "default");
   const modelFor = (name: string): BuiltModel => {
     let built = models.get(name);
     if (!built) {

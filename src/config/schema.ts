@@ -123,7 +123,7 @@ export const toolsetSchema = lazy(() =>
     }),
     z.strictObject({
       kind: z.literal("builtin"),
-      module: z.enum(["filesystem", "memory"]),
+      module: z.enum(["filesystem", "memory", "coding"]),
       root: z.string().optional(),
       ...prefix(),
     }),

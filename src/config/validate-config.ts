@@ -128,7 +128,9 @@ function checkClaudeHooks(sink: IssueSink, config: ConfigFile): string[] {
         expected: "a settings.json path relative to this config, e.g. .claude/settings.json",
       });
   });
-  sink.issues.push(...readClaudeSettings(files, { baseDir: dir }).issues);
+  const failure = config.claude_hooks_failure ?? "open";
+  // A config answers prompt handlers with its models.
+  sink.issues.push(...readClaudeSettings(files, { baseDir: dir, failure, prompts: true }).issues);
   return files;
 }
 

@@ -5,6 +5,7 @@ export {
   memoryToolset,
   PathEscapeError,
 } from "./builtin/index.js";
+export { type CodingToolsetOptions, codingToolset } from "./coding/index.js";
 export { type NormalizedSchema, normalizeSchema, type Validation } from "./input-schema.js";
 // The REST and MCP toolsets' own modules load at their first use (remote-toolset-functions.ts):
 // what is exported here comes from the modules that define it, never their folders' index.

@@ -15,4 +15,9 @@ export interface ToolAlias {
    * Throws with a clear message for fields this tool cannot take.
    */
   fromAliasInput?(input: unknown): unknown;
+  /**
+   * This tool's result as such hooks expect it (Claude Code's `tool_response`), given the
+   * call's arguments in this tool's shape. Default: the result as the tool returned it.
+   */
+  toAliasOutput?(result: unknown, args: unknown): unknown;
 }

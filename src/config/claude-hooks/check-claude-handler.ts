@@ -1,6 +1,6 @@
 /**
- * One handler of a matcher group, checked: its type (`command` and `http` run; `prompt`,
- * `agent` and `mcp_tool` are reported and skipped), its fields (unknown ones warned; `if`
+ * One handler of a matcher group, checked: its type (`command`, `http` and — when a model
+ * can answer it — `prompt` run; `agent` and `mcp_tool` are reported and skipped), its fields (unknown ones warned; `if`
  * skips the handler rather than running it differently), their types. Returns the handler
  * ready to compile, or undefined when it does not run.
  */
@@ -11,6 +11,7 @@ import type {
   ClaudeHandlerSpec,
   CommandHandlerSpec,
   HttpHandlerSpec,
+  PromptHandlerSpec,
 } from "./claude-handler-spec.js";
 import type { SettingsIssues, SettingsSource } from "./settings-issues.js";
 
@@ -18,9 +19,10 @@ const COMMON = ["type", "timeout", "onFailure", "async", "once", "statusMessage"
 const FIELDS: Readonly<Record<string, readonly string[]>> = {
   command: [...COMMON, "command", "args", "shell"],
   http: [...COMMON, "url", "headers", "allowedEnvVars"],
+  prompt: [...COMMON, "prompt", "model"],
 };
 /** Claude Code handler types hookwise does not run (reported, skipped). */
-const UNSUPPORTED_TYPES = ["prompt", "agent", "mcp_tool"];
+const UNSUPPORTED_TYPES = ["agent", "mcp_tool"];
 /** Fields hookwise does not honour: a handler using one is skipped rather than run differently. */
 const SKIPPING_FIELDS: Readonly<Record<string, string>> = {
   if: "`if` conditions (permission-rule syntax) are not supported",
@@ -153,11 +155,32 @@ function checkFields(
   return skip;
 }
 
+function prompt(
+  issues: SettingsIssues,
+  source: SettingsSource,
+  handler: Record<string, unknown>,
+  at: ConfigPath,
+): Checked<Pick<PromptHandlerSpec, "prompt" | "model">> {
+  const { prompt: text, model } = handler;
+  if (typeof text !== "string" || !text.trim()) {
+    issues.error(source, [...at, "prompt"], "a prompt handler needs a prompt", {
+      expected: 'e.g. "Is every task done? $ARGUMENTS"',
+    });
+    return undefined;
+  }
+  if (model !== undefined && (typeof model !== "string" || !model.trim())) {
+    issues.error(source, [...at, "model"], "model must be the name of a model of the config");
+    return undefined;
+  }
+  return { prompt: text, model: model as string | undefined };
+}
+
 export function checkClaudeHandler(
   issues: SettingsIssues,
   source: SettingsSource,
   place: { event: string; matcher: string | undefined; at: ConfigPath },
   handler: unknown,
+  options: { prompts: boolean } = { prompts: true },
 ): ClaudeHandlerSpec | undefined {
   const { at } = place;
   if (!isObject(handler)) {
@@ -169,14 +192,22 @@ export function checkClaudeHandler(
   const type = handler.type;
   if (typeof type !== "string" || (!FIELDS[type] && !UNSUPPORTED_TYPES.includes(type))) {
     issues.error(source, [...at, "type"], `unknown handler type ${JSON.stringify(type)}`, {
-      expected: "command or http",
+      expected: "command, http or prompt",
       suggestion: typeof type === "string" ? nearest(type, Object.keys(FIELDS)) : undefined,
     });
     return undefined;
   }
+  if (type === "prompt" && !options.prompts) {
+    issues.warn(
+      source,
+      [...at, "type"],
+      `"prompt" handlers need a model to answer them (claudeHooks' answerPrompt option; a config's models): this handler does not run`,
+    );
+    return undefined;
+  }
   if (UNSUPPORTED_TYPES.includes(type)) {
     issues.warn(source, [...at, "type"], `"${type}" handlers are not supported: this handler does not run`, {
-      expected: "command or http",
+      expected: "command, http or prompt",
     });
     return undefined;
   }
@@ -194,6 +225,9 @@ export function checkClaudeHandler(
   if (type === "command") {
     const checked = command(issues, source, handler, at);
     if (checked) spec = { ...base, type: "command", ...checked } satisfies CommandHandlerSpec;
+  } else if (type === "prompt") {
+    const checked = prompt(issues, source, handler, at);
+    if (checked) spec = { ...base, type: "prompt", ...checked } satisfies PromptHandlerSpec;
   } else {
     const checked = http(issues, source, handler, at);
     if (checked) spec = { ...base, type: "http", ...checked } satisfies HttpHandlerSpec;

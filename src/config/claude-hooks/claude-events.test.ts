@@ -140,7 +140,7 @@ describe("tool events", () => {
         hook_event_name: "PostToolUse",
         tool_name: "Bash",
         tool_input: { command: "npm run build" },
-        tool_response: "ran npm run build",
+        tool_response: [{ type: "text", text: "ran npm run build" }],
         tool_use_id: expect.any(String),
       });
       const second = result.requests[1]!.messages;

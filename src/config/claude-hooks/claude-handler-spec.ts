@@ -40,6 +40,8 @@ interface HandlerBase {
   readonly once: boolean;
   /** hookwise's extension: `self` keeps a tool hook off sub-agents' calls. */
   readonly scope: "all" | "self" | "children" | undefined;
+  /** A plugin's handler: the plugin's folder, `$CLAUDE_PLUGIN_ROOT` and `$CLAUDE_PLUGIN_DATA`. */
+  readonly pluginRoot?: string | undefined;
 }
 
 export interface CommandHandlerSpec extends HandlerBase {
@@ -59,4 +61,13 @@ export interface HttpHandlerSpec extends HandlerBase {
   readonly allowedEnvVars: readonly string[];
 }
 
-export type ClaudeHandlerSpec = CommandHandlerSpec | HttpHandlerSpec;
+/** `type: "prompt"`: a model of the config is asked, and answers `{ "ok": …, "reason": … }`. */
+export interface PromptHandlerSpec extends HandlerBase {
+  readonly type: "prompt";
+  /** The question; `$ARGUMENTS` is replaced by the event's JSON (appended when absent). */
+  readonly prompt: string;
+  /** A model of the config (a name under `models:` or `provider:model-id`); default: its default model. */
+  readonly model: string | undefined;
+}
+
+export type ClaudeHandlerSpec = CommandHandlerSpec | HttpHandlerSpec | PromptHandlerSpec;

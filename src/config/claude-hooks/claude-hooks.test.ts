@@ -541,3 +541,26 @@ describe("beyond Claude Code", () => {
     },
   );
 });
+
+describe("timeouts", () => {
+  it("a handler without a timeout gets Claude Code's default of 60 s (30 s on UserPromptSubmit, 1.5 s on SessionEnd)", () => {
+    const command = { type: "command", command: "true" };
+    const set = claudeHooks(
+      {
+        hooks: {
+          PreToolUse: [{ matcher: "Bash", hooks: [command] }],
+          UserPromptSubmit: [{ hooks: [command] }],
+          SessionEnd: [{ hooks: [command] }],
+          Stop: [{ hooks: [{ ...command, timeout: 5 }] }],
+        },
+      },
+      { log: { debug() {}, info() {}, warn() {}, error() {} } },
+    );
+    expect(set.handlers.map((handler) => [handler.claudeEvent, handler.timeoutSeconds])).toEqual([
+      ["PreToolUse", 60],
+      ["UserPromptSubmit", 30],
+      ["SessionEnd", 1.5],
+      ["Stop", 5],
+    ]);
+  });
+});

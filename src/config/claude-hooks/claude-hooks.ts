@@ -20,6 +20,7 @@ import {
 import { contextDeliveryHook } from "./context-queue.js";
 import { CLAUDE_EVENTS } from "./events/index.js";
 import { readClaudeSettings } from "./read-claude-settings.js";
+import type { PromptAnswerer } from "./run-prompt-handler.js";
 
 export interface ClaudeHooksOptions {
   /** Relative settings paths resolve against it. Default: the current folder. */
@@ -44,6 +45,12 @@ export interface ClaudeHooksOptions {
   transcriptDir?: string;
   /** `Notification` handlers run for each notification published here (a config's `notify` bus). */
   notifications?: NotificationSource;
+  /**
+   * Answers `type: "prompt"` handlers: given the prompt (and the model the handler names),
+   * a model's text. Without it such handlers are reported and do not run. A config answers
+   * them with its models (the handler's `model`, else the config's default).
+   */
+  answerPrompt?: PromptAnswerer;
   /** Where warnings and hooks' messages go. Default: the console. */
   log?: HookLogger;
   /** Called with each warning found in the settings. Default: `log.warn` of the formatted warning. */
@@ -88,6 +95,8 @@ export function claudeHooks(
   const read = readClaudeSettings(sources, {
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
     ...(options.projectDir ? { projectDir: options.projectDir } : {}),
+    ...(options.failure ? { failure: options.failure } : {}),
+    prompts: options.answerPrompt !== undefined,
   });
   const errors = read.issues.filter((issue) => issue.severity === "error");
   if (errors.length) throw new ConfigError(read.issues);
@@ -104,6 +113,7 @@ export function claudeHooks(
     tools,
     transcripts: new ClaudeTranscripts(options.transcriptDir, tools),
     log,
+    answerPrompt: options.answerPrompt,
   };
   const hooks: AnyHook[] = [];
   const handlers: ClaudeHandlerInfo[] = [];

@@ -39,7 +39,7 @@ export function listenForNotifications(
         title: note.title,
         notification_type: "notify",
       });
-      const running = runClaudeHandler(spec, input, runtime, spec.timeout ?? 600)
+      const running = runClaudeHandler(spec, input, runtime, spec.timeout ?? 60)
         .then((answer) => {
           if (answer.blocked && answer.stderr)
             runtime.log.warn(`Claude Code hook "${name}": ${answer.stderr}`);

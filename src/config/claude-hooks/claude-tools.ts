@@ -7,6 +7,7 @@
  */
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
+import { claudeToolResponse } from "./claude-tool-response.js";
 
 export interface ClaudeToolView {
   /** `tool_name`: the alias's name, else the qualified name. */
@@ -19,6 +20,8 @@ export interface ClaudeToolView {
   readonly mcp: boolean;
   /** A hook's `updatedInput` as the tool's own arguments; throws when it cannot be. */
   fromInput(input: unknown): unknown;
+  /** `tool_response`: the call's result as Claude Code hooks read it (claude-tool-response.ts). */
+  response(result: unknown): unknown;
 }
 
 /** A call the model sent malformed stays as it was: a view never fails a hook. */
@@ -66,6 +69,7 @@ export class ClaudeTools {
         input: args,
         mcp: false,
         fromInput: (input) => input,
+        response: (result) => claudeToolResponse(result, args, undefined),
       };
     }
     return {
@@ -73,6 +77,7 @@ export class ClaudeTools {
       names: [alias.name, qualifiedName, ...functionName],
       input: aliasInput(alias.toAliasInput, args),
       mcp: alias.name.startsWith("mcp__"),
+      response: (result) => claudeToolResponse(result, args, alias),
       fromInput(input) {
         if (!alias.fromAliasInput) return input;
         try {

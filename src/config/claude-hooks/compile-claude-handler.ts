@@ -24,7 +24,7 @@ import type { ClaudeTranscripts } from "./claude-transcripts.js";
 import { queueContext } from "./context-queue.js";
 import type { ClaudeCall, ClaudeEvent, ClaudeVerdict } from "./events/index.js";
 import type { ClaudeAnswer } from "./read-claude-answer.js";
-import { runClaudeHandler } from "./run-claude-handler.js";
+import { type PromptAnswerer, runClaudeHandler } from "./run-claude-handler.js";
 import { scriptLabel } from "./script-label.js";
 
 /** What every handler of a set shares. */
@@ -37,6 +37,8 @@ export interface ClaudeRuntime {
   readonly tools: ClaudeTools;
   readonly transcripts: ClaudeTranscripts;
   readonly log: HookLogger;
+  /** Answers `type: "prompt"` handlers (the model's text); absent, such handlers were not compiled. */
+  readonly answerPrompt?: PromptAnswerer | undefined;
 }
 
 /** How `explain` and introspection describe a compiled handler. */
@@ -64,7 +66,9 @@ interface DecisionRecord {
   permission: ClaudeVerdict["permission"];
 }
 
-const DEFAULT_TIMEOUT_SECONDS = 600;
+const DEFAULT_TIMEOUT_SECONDS = 60;
+/** Claude Code's default for a prompt handler. */
+const PROMPT_TIMEOUT_SECONDS = 30;
 /** The engine's own timer stays out of the way of the handler's, which kills the process group. */
 const GRACE_MS = 5_000;
 
@@ -105,7 +109,10 @@ export function compileClaudeHandler(
 ): { hooks: AnyHook[]; info: ClaudeHandlerInfo } {
   const name = hookName(spec);
   const matcher: ClaudeMatcher = compileClaudeMatcher(spec.matcher);
-  const timeoutSeconds = spec.timeout ?? event.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  const timeoutSeconds =
+    spec.timeout ??
+    event.timeout ??
+    (spec.type === "prompt" ? PROMPT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS);
   const failure = spec.onFailure ? (spec.onFailure === "block" ? "closed" : "open") : runtime.failure;
   const scope = event.scopable && spec.scope ? spec.scope : event.scope;
   const kind = spec.async ? "inspect" : event.kind;
@@ -206,7 +213,12 @@ export function compileClaudeHandler(
     matcher: spec.matcher,
     origin: spec.origin,
     where: whereOf(spec),
-    target: spec.type === "command" ? [spec.command, ...(spec.args ?? [])].join(" ") : spec.url,
+    target:
+      spec.type === "command"
+        ? [spec.command, ...(spec.args ?? [])].join(" ")
+        : spec.type === "prompt"
+          ? `prompt: ${spec.prompt}`
+          : spec.url,
     timeoutSeconds,
     failure,
     scope,

@@ -9,6 +9,9 @@ let base: string;
 let project: string;
 let home: string;
 const savedHome = process.env.HOME;
+const savedPath = process.env.PATH;
+/** The hook programs these settings name, installed on PATH (a missing one is reported). */
+const PROGRAMS = ["local.sh", "project.sh", "stop.sh", "user.sh", "idle.sh", "a.sh", "b.sh", "c.sh", "x"];
 
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), "hookwise-claude-settings-"));
@@ -18,9 +21,14 @@ beforeEach(() => {
   mkdirSync(join(home, ".claude"), { recursive: true });
   // The user's settings are ~/.claude/settings.json.
   process.env.HOME = home;
+  const bin = join(base, "bin");
+  mkdirSync(bin);
+  for (const program of PROGRAMS) writeFileSync(join(bin, program), "#!/bin/sh\n", { mode: 0o755 });
+  process.env.PATH = `${bin}:${savedPath}`;
 });
 afterEach(() => {
   process.env.HOME = savedHome;
+  process.env.PATH = savedPath;
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -112,7 +120,9 @@ describe("reading Claude Code settings", () => {
       expect.stringMatching(
         /^warning 16:9 hooks.PreToolUse.0.color: unknown field "color" of a matcher group/,
       ),
-      'warning 19:21 hooks.PreToolUse.0.hooks.0.type: "prompt" handlers are not supported: this handler does not run',
+      expect.stringMatching(
+        /^warning 19:21 hooks.PreToolUse.0.hooks.0.type: "prompt" handlers need a model to answer them .*: this handler does not run$/,
+      ),
       "warning 25:13 hooks.PreToolUse.0.hooks.1.if: `if` conditions (permission-rule syntax) are not supported: this handler does not run",
       expect.stringMatching(/^warning 30:13 hooks.PreToolUse.0.hooks.2.timout: unknown field "timout"/),
       'warning 37:20 hooks.Stop.0.matcher: Stop takes no matcher; "x" is ignored',
@@ -193,5 +203,48 @@ describe("reading Claude Code settings", () => {
       allowedEnvVars: [],
     });
     expect(read.projectDir).toBe(project);
+  });
+
+  it("a command's program missing from PATH is a warning, an error when failures block", () => {
+    const file = write(join(project, ".claude", "settings.json"), {
+      hooks: {
+        PreToolUse: [command("uv-missing run .claude/hooks/check.py")],
+        Stop: [{ hooks: [{ type: "command", command: "jq-missing .x", onFailure: "block" }] }],
+        PostToolUse: [command("echo ok"), command("user.sh --flag")],
+      },
+    });
+    expect(readClaudeSettings([file]).issues.map(brief)).toEqual([
+      'warning 8:24 hooks.PreToolUse.0.hooks.0.command: the command\'s program "uv-missing" is not on PATH: this hook would fail at every call and let it through',
+      'error 18:24 hooks.Stop.0.hooks.0.command: the command\'s program "jq-missing" is not on PATH: every call this hook guards would be blocked',
+    ]);
+    const closed = readClaudeSettings([file], { failure: "closed" });
+    expect(closed.issues.map((issue) => [issue.severity, issue.path.join(".")])).toEqual([
+      ["error", "hooks.PreToolUse.0.hooks.0.command"],
+      ["error", "hooks.Stop.0.hooks.0.command"],
+    ]);
+  });
+
+  it("reads a plugin's hooks.json (or its folder), its handlers knowing the plugin's root", () => {
+    const plugin = join(base, "plugins", "ralph");
+    mkdirSync(join(plugin, "hooks"), { recursive: true });
+    mkdirSync(join(plugin, ".claude-plugin"));
+    const file = write(join(plugin, "hooks", "hooks.json"), {
+      description: "a Stop loop",
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's literal ${VAR} syntax
+              { type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh" },
+            ],
+          },
+        ],
+      },
+    });
+    for (const source of [file, plugin]) {
+      const read = readClaudeSettings([source], { projectDir: project });
+      expect(read.issues).toEqual([]);
+      expect(read.handlers).toEqual([expect.objectContaining({ claudeEvent: "Stop", pluginRoot: plugin })]);
+    }
   });
 });

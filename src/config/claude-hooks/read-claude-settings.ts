@@ -13,7 +13,7 @@
  * not run); a structure hookwise cannot run (a handler without a command, a matcher that is
  * not a valid regular expression, a bad timeout) is an error.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { nearest } from "../../errors/nearest.js";
@@ -23,8 +23,9 @@ import { parseSource } from "../source-map.js";
 import { checkClaudeHandler, isObject } from "./check-claude-handler.js";
 import type { ClaudeHandlerSpec, ClaudeSettingsSource, CommandHandlerSpec } from "./claude-handler-spec.js";
 import { compileClaudeMatcher } from "./claude-matcher.js";
-import { commandFile } from "./command-program.js";
+import { commandFile, leadingWords } from "./command-program.js";
 import { CLAUDE_EVENTS } from "./events/index.js";
+import { programOnPath } from "./program-on-path.js";
 import { SettingsIssues, type SettingsSource } from "./settings-issues.js";
 
 export interface ReadClaudeSettingsOptions {
@@ -32,6 +33,13 @@ export interface ReadClaudeSettingsOptions {
   baseDir?: string;
   /** `$CLAUDE_PROJECT_DIR`; default: the folder holding the first project file's `.claude/`. */
   projectDir?: string;
+  /**
+   * The set's failure mode: with `closed`, a command whose program is not on PATH is an
+   * error (every call it guards would be blocked); otherwise a warning.
+   */
+  failure?: "open" | "closed";
+  /** Whether `type: "prompt"` handlers can be answered (a model is given); default false. */
+  prompts?: boolean;
 }
 
 export interface ClaudeSettingsRead {
@@ -85,16 +93,22 @@ class Reader {
   readonly issues = new SettingsIssues();
   /** `$CLAUDE_PROJECT_DIR`, where commands run; set once the sources are loaded. */
   projectDir = ".";
+  /** PATH as the commands will see it (the settings' `env` first). */
+  pathVariable: string | undefined = process.env.PATH;
+  failure: "open" | "closed" = "open";
+  prompts = false;
 
   /** A file read and parsed (JSON, with positions); undefined after reporting why not. */
   load(path: string, baseDir: string): Source | undefined {
-    const file = resolve(baseDir, path);
+    const plugin = pluginOf(resolve(baseDir, path));
+    const file = plugin?.file ?? resolve(baseDir, path);
     const shell: Source = {
       origin: path,
       file: path,
       level: levelOf(file),
       data: undefined,
       document: undefined,
+      ...(plugin ? { pluginRoot: plugin.root } : {}),
     };
     let text: string;
     try {
@@ -236,9 +250,10 @@ class Reader {
         source,
         { event, matcher: mapping.subject ? matcher : undefined, at: [...at, "hooks", index] },
         handler,
+        { prompts: this.prompts },
       );
       if (spec && (spec.type !== "command" || this.program(source, spec, [...at, "hooks", index])))
-        out.push(spec);
+        out.push(source.pluginRoot ? { ...spec, pluginRoot: source.pluginRoot } : spec);
     });
     return out;
   }
@@ -246,7 +261,7 @@ class Reader {
   /** A command's program (or an interpreter's script) written as a path must be there to run. */
   program(source: Source, spec: CommandHandlerSpec, at: ConfigPath): boolean {
     const started = commandFile(spec, this.projectDir);
-    if (!started) return true;
+    if (!started) return this.onPath(source, spec, at);
     const problem =
       started.role === "program"
         ? programProblem(started.file)
@@ -267,6 +282,47 @@ class Reader {
     );
     return false;
   }
+
+  /**
+   * A program named bare must be on PATH: an error when a failure blocks (the set's mode is
+   * `closed`, or the handler's `onFailure` is `block`), since every call it guards would be
+   * blocked; a warning otherwise, since every call would pass unchecked.
+   */
+  onPath(source: Source, spec: CommandHandlerSpec, at: ConfigPath): boolean {
+    const program =
+      spec.args !== undefined ? spec.command : leadingWords(spec.command, this.projectDir, 1)[0];
+    if (!program || program.includes("/") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(program)) return true;
+    if (programOnPath(program, this.pathVariable)) return true;
+    const closed = (spec.onFailure ?? (this.failure === "closed" ? "block" : "continue")) === "block";
+    const message = `the command's program "${program}" is not on PATH: ${
+      closed
+        ? "every call this hook guards would be blocked"
+        : "this hook would fail at every call and let it through"
+    }`;
+    const extra = { expected: "a program installed on PATH, or a path to it" };
+    if (closed) this.issues.error(source, [...at, "command"], message, extra);
+    else this.issues.warn(source, [...at, "command"], message, extra);
+    return !closed;
+  }
+}
+
+/**
+ * A Claude Code plugin's hooks: its folder (holding `hooks/hooks.json`) or that file
+ * itself. The plugin's root is the folder holding `hooks/`, `$CLAUDE_PLUGIN_ROOT` for its
+ * commands. Undefined for a settings file.
+ */
+function pluginOf(path: string): { file: string; root: string } | undefined {
+  try {
+    if (statSync(path).isDirectory()) {
+      const file = join(path, "hooks", "hooks.json");
+      return existsSync(file) ? { file, root: path } : undefined;
+    }
+  } catch {
+    return undefined;
+  }
+  if (basename(path) !== "hooks.json") return undefined;
+  const folder = dirname(path);
+  return { file: path, root: basename(folder) === "hooks" ? dirname(folder) : folder };
 }
 
 function projectDirOf(sources: readonly Source[], options: ReadClaudeSettingsOptions): string {
@@ -321,6 +377,9 @@ export function readClaudeSettings(
     }
   }
   reader.projectDir = projectDir;
+  reader.pathVariable = env.PATH ?? process.env.PATH;
+  reader.failure = options.failure ?? "open";
+  reader.prompts = options.prompts ?? false;
   const handlers = ordered.flatMap((source) => reader.handlers(source));
   if (disabledBy) {
     reader.issues.warn(

@@ -8,6 +8,10 @@ import type { ClaudeHandlerSpec } from "./claude-handler-spec.js";
 const SCRIPT = /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|mts|rb|pl|php|ps1)$/;
 
 export function scriptLabel(spec: ClaudeHandlerSpec): string {
+  if (spec.type === "prompt") {
+    const line = spec.prompt.trim().replace(/\s+/g, " ");
+    return `prompt "${line.length > 30 ? `${line.slice(0, 29)}…` : line}"`;
+  }
   if (spec.type === "http") {
     try {
       const url = new URL(spec.url);

@@ -15,6 +15,8 @@ export interface SettingsSource {
   level: number;
   data: unknown;
   document: SourceDocument | undefined;
+  /** A plugin's hooks (`hooks/hooks.json`): the plugin's folder, `$CLAUDE_PLUGIN_ROOT`. */
+  pluginRoot?: string;
 }
 
 export interface IssueExtra {

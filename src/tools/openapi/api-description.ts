@@ -27,6 +27,8 @@ export interface ApiRequestBody {
   required: boolean;
   schema: JsonSchema;
   description?: string;
+  /** Bytes sent as they are (`application/octet-stream`), from a file or base64 (raw-body.ts). */
+  raw?: boolean;
 }
 
 /** One alternative of an operation's `security`: every scheme named must be satisfied. */

@@ -21,7 +21,8 @@ export interface BuiltRequest {
   method: string;
   url: URL;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text, or an upload's bytes. */
+  body?: string | Uint8Array;
   /** `POST /invoices/{id}` — names the call in messages without its values. */
   label: string;
 }
@@ -92,7 +93,8 @@ export function buildHttpRequest(parts: RequestParts): BuiltRequest {
   const request: BuiltRequest = { method: operation.method, url, headers, label };
   const body = input.bodyProperty === undefined ? undefined : args[input.bodyProperty];
   if (body !== undefined && operation.body) {
-    request.body = JSON.stringify(body);
+    // An upload's bytes were read before (raw-body.ts); anything else is JSON.
+    request.body = operation.body.raw && body instanceof Uint8Array ? body : JSON.stringify(body);
     headers["content-type"] = operation.body.mediaType;
   }
   return request;

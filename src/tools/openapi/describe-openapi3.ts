@@ -9,6 +9,7 @@ import {
   type ParameterLocation,
   type SecurityScheme,
 } from "./api-description.js";
+import { rawBodySchema } from "./raw-body.js";
 import { type SchemaDialect, toJsonSchema } from "./to-json-schema.js";
 
 const LOCATIONS = new Set<ParameterLocation>(["path", "query", "header", "cookie"]);
@@ -76,6 +77,13 @@ function describeOperation(
       if (typeof operation.requestBody.description === "string")
         body.description = operation.requestBody.description;
       described.body = body;
+    } else if (content["application/octet-stream"]) {
+      described.body = {
+        mediaType: "application/octet-stream",
+        required,
+        schema: rawBodySchema("application/octet-stream"),
+        raw: true,
+      };
     } else {
       described.unsupportedBody = { mediaTypes: Object.keys(content), required };
     }

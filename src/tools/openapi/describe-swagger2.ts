@@ -12,6 +12,7 @@ import {
   type ParameterLocation,
   type SecurityScheme,
 } from "./api-description.js";
+import { rawBodySchema } from "./raw-body.js";
 import { toJsonSchema } from "./to-json-schema.js";
 
 const NOT_SCHEMA = new Set(["name", "in", "required", "description", "collectionFormat", "allowEmptyValue"]);
@@ -52,6 +53,13 @@ export function describeSwagger2(document: Record<string, any>): ApiDescription 
           required: body.required === true,
           schema: toJsonSchema(body.schema ?? {}, "2.0"),
           ...(typeof body.description === "string" ? { description: body.description } : {}),
+        };
+      } else if (body && mediaTypes.includes("application/octet-stream")) {
+        described.body = {
+          mediaType: "application/octet-stream",
+          required: body.required === true,
+          schema: rawBodySchema("application/octet-stream"),
+          raw: true,
         };
       } else if (body || form.length) {
         described.unsupportedBody = {

@@ -6,12 +6,15 @@
  * (relative to it, to files in its folder only: `confine-refs.ts`); a document fetched from a URL must be self-contained, so loading it
  * never reaches a server the configuration did not name.
  */
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { refOutsideFolder } from "./confine-refs.js";
 import { loadOpenApiParser } from "./load-openapi-parser.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";
 import { type ParsedSpecText, parseSpecText } from "./parse-spec-text.js";
 import { readSpecSource, type SpecSource } from "./read-spec-source.js";
 import { validationProblemPath, validationProblemText } from "./validation-problem-path.js";
+import { withoutExtensionRefs } from "./without-extension-refs.js";
 import type { DocumentPath } from "./yaml-positions.js";
 
 export interface ApiDocument {
@@ -33,7 +36,7 @@ const SUPPORTED = /^(3\.0|3\.1)\.\d+$/;
 export async function loadOpenApiDocument(spec: string, options: LoadDocumentOptions): Promise<ApiDocument> {
   const source = await readSpecSource(spec, options);
   const parsed = parseSpecText(source, options.toolset);
-  const value = parsed.value as Record<string, any>;
+  const value = withoutExtensionRefs(parsed.value) as Record<string, any>;
   const fail = (problem: string, path: DocumentPath = [], expected?: string, suggestion?: string): never => {
     throw new OpenApiToolsetError({
       toolset: options.toolset,
@@ -67,7 +70,11 @@ export async function loadOpenApiDocument(spec: string, options: LoadDocumentOpt
       );
     }
     try {
-      bundled = (await parser.bundle(source.file!)) as Record<string, any>;
+      // The bundler reads the document itself: it is given the one without extensions' $refs.
+      const root = source.file!;
+      const read = async (file: { url: string }) =>
+        fileUrlPath(file.url) === root ? JSON.stringify(value) : readFile(fileUrlPath(file.url));
+      bundled = (await parser.bundle(root, { resolve: { file: { read } } } as never)) as Record<string, any>;
     } catch (error) {
       fail(`cannot resolve $ref "${external.ref}": ${firstLine(error)}`, external.path);
     }
@@ -138,6 +145,11 @@ function findExternalRef(
     if (found) return found;
   }
   return undefined;
+}
+
+/** A file resolver's location as a path (it may come as a `file:` URL). */
+function fileUrlPath(url: string): string {
+  return url.startsWith("file:") ? fileURLToPath(url) : url;
 }
 
 function firstLine(error: unknown): string {

@@ -121,7 +121,7 @@ describe("tools from the document", () => {
     expect(toolset.endpoints.get("api.create_invoice")).toBe("POST /customers/{customerId}/invoices");
     // The upload (multipart only) cannot be sent as JSON: left out, and said so.
     expect(warnings).toEqual([
-      "spec: POST /reports (post_reports) is left out: its request body is multipart/form-data, and OpenAPI tools send JSON",
+      "spec: POST /reports (post_reports) is left out: its request body is multipart/form-data, and OpenAPI tools send JSON or application/octet-stream",
     ]);
   });
 

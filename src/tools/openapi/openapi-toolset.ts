@@ -29,9 +29,11 @@ import { OpenApiToolsetError, type SettingPath } from "./openapi-toolset-error.j
 import { operationBaseUrl, type ServerSettings } from "./operation-base-url.js";
 import { operationInput } from "./operation-input.js";
 import { operationToolNames } from "./operation-tool-names.js";
+import { rawBody } from "./raw-body.js";
 import { type Redactor, secretRedactor } from "./secret-redactor.js";
 import { selectOperations } from "./select-operations.js";
 import { sendHttpRequest } from "./send-http-request.js";
+import { validationSchema } from "./validation-schema.js";
 
 export interface OpenApiToolsetOptions {
   /** The document: a path (relative to `baseDir`) or an `https://` URL. `${VAR}` is expanded. */
@@ -67,6 +69,22 @@ export interface OpenApiToolset extends Toolset {
 
 const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 1_048_576, retries: 2 };
 const MAX_DOCUMENT_BYTES = 10 * 1_048_576;
+/** Above this, the tools' descriptions and schemas cost a request more than most prompts do. */
+export const SCHEMA_BUDGET_BYTES = 100 * 1024;
+
+/** What the tools cost every model request: their names, descriptions and input schemas as JSON. */
+function schemaBytes(tools: readonly ResolvedTool[]): number {
+  let bytes = 0;
+  for (const tool of tools)
+    bytes += Buffer.byteLength(
+      JSON.stringify({
+        name: tool.functionName,
+        description: tool.description,
+        inputSchema: tool.input.jsonSchema,
+      }),
+    );
+  return bytes;
+}
 
 export async function openapiToolset(name: string, options: OpenApiToolsetOptions): Promise<OpenApiToolset> {
   const env = options.env ?? process.env;
@@ -99,6 +117,7 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
   };
   const context: CallContext = {
     toolset: name,
+    baseDir: options.baseDir ?? process.cwd(),
     headers,
     credentials,
     redactor: secretRedactor(secrets),
@@ -112,10 +131,11 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
   api.operations.forEach((operation, index) => {
     if (!selected[index]) return;
     const tool = names[index]!;
-    if (operation.unsupportedBody?.required) {
+    // Optional or not, a body the tool could not send would be dropped without a word.
+    if (operation.unsupportedBody) {
       warn({
         at: ["spec"],
-        message: `${operation.method} ${operation.path} (${tool}) is left out: its request body is ${operation.unsupportedBody.mediaTypes.join(" or ")}, and OpenAPI tools send JSON`,
+        message: `${operation.method} ${operation.path} (${tool}) is left out: its request body is ${operation.unsupportedBody.mediaTypes.join(" or ")}, and OpenAPI tools send JSON or application/octet-stream`,
       });
       return;
     }
@@ -142,6 +162,12 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
   });
   if (tools.length === 0)
     warn({ at: ["spec"], message: "no operation is selected: the toolset has no tools" });
+  const sent = schemaBytes(tools);
+  if (sent > SCHEMA_BUDGET_BYTES)
+    warn({
+      at: options.operations ? ["operations"] : ["spec"],
+      message: `its ${tools.length} tools' descriptions and schemas are ${Math.round(sent / 1024)} KB, sent with every model request (over ${SCHEMA_BUDGET_BYTES / 1024} KB): list the operations the agent needs under operations: (globs over tool names, "!glob" drops)`,
+    });
   for (const scheme of Object.keys(options.auth ?? {})) {
     if (!used.has(scheme))
       warn({ at: ["auth", scheme], message: `no selected operation requires "${scheme}": it is never sent` });
@@ -151,6 +177,8 @@ export async function openapiToolset(name: string, options: OpenApiToolsetOption
 
 interface CallContext {
   toolset: string;
+  /** The folder uploads are read from (the config's). */
+  baseDir: string;
   headers: Readonly<Record<string, string>>;
   credentials: ApiCredentials;
   redactor: Redactor;
@@ -167,11 +195,19 @@ function operationTool(
   warn: NonNullable<OpenApiToolsetOptions["onWarning"]>,
 ): ResolvedTool {
   const input = operationInput(operation);
-  const execute = (args: Record<string, unknown>, execution: ToolExecutionOptions) => {
+  const execute = async (args: Record<string, unknown>, execution: ToolExecutionOptions) => {
+    let given = args ?? {};
+    if (operation.body?.raw && input.bodyProperty && given[input.bodyProperty] !== undefined) {
+      const label = `${operation.method} ${operation.path}`;
+      given = {
+        ...given,
+        [input.bodyProperty]: await rawBody(given[input.bodyProperty], context.baseDir, label),
+      };
+    }
     const request = buildHttpRequest({
       operation,
       input,
-      args: args ?? {},
+      args: given,
       baseUrl: context.baseUrl,
       headers: context.headers,
       credentials: credentialsFor(operation.security, context.credentials) ?? [],
@@ -192,8 +228,9 @@ function operationTool(
     inputSchema: input.schema,
     execute,
   };
+  const checked = validationSchema(input.schema);
   try {
-    normalizeSchema(input.schema, `tool "${context.toolset}.${tool}"`);
+    normalizeSchema(checked, `tool "${context.toolset}.${tool}"`);
   } catch (error) {
     // A schema the local validator cannot read still reaches the model; the server validates.
     warn({
@@ -208,7 +245,14 @@ function operationTool(
     );
     return { ...resolved, input: { jsonSchema: input.schema, validate: accept, check: accept } };
   }
-  return resolveTool(tool, definition, { toolset: context.toolset, prefix });
+  // The model is sent the document's schema (defaults included, as hints); the input is
+  // checked against its validation form (validation-schema.ts), which fills nothing in.
+  const resolved = resolveTool(
+    tool,
+    { ...definition, inputSchema: checked },
+    { toolset: context.toolset, prefix },
+  );
+  return { ...resolved, input: { ...resolved.input, jsonSchema: input.schema } };
 }
 
 function describe(loaded: ApiDocument): ApiDescription {

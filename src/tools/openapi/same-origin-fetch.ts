@@ -14,7 +14,7 @@ export type SameOriginAnswer =
 export interface SameOriginRequest {
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
   signal: AbortSignal;
 }
 

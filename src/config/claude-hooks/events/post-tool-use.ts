@@ -22,7 +22,7 @@ export const postToolUse: ClaudeEvent = {
     return {
       tool_name: call.tool!.name,
       tool_input: call.tool!.input,
-      tool_response: payload.result,
+      tool_response: call.tool!.response(payload.result),
       tool_use_id: payload.toolCallId,
     };
   },

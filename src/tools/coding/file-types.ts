@@ -1,0 +1,35 @@
+/**
+ * Grep's `type` filter: ripgrep's common file types and the extensions (or names) each
+ * covers, so `type: "py"` finds what `rg --type py` would.
+ */
+export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
+  c: ["*.c", "*.h"],
+  cpp: ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h"],
+  cs: ["*.cs"],
+  css: ["*.css", "*.scss", "*.sass", "*.less"],
+  go: ["*.go"],
+  html: ["*.html", "*.htm"],
+  java: ["*.java"],
+  js: ["*.js", "*.jsx", "*.mjs", "*.cjs", "*.vue"],
+  json: ["*.json", "*.jsonl"],
+  kotlin: ["*.kt", "*.kts"],
+  lua: ["*.lua"],
+  make: ["Makefile", "makefile", "GNUmakefile", "*.mk", "*.mak"],
+  md: ["*.md", "*.markdown", "*.mdx"],
+  markdown: ["*.md", "*.markdown", "*.mdx"],
+  php: ["*.php"],
+  py: ["*.py", "*.pyi"],
+  python: ["*.py", "*.pyi"],
+  rb: ["*.rb", "Gemfile", "Rakefile"],
+  ruby: ["*.rb", "Gemfile", "Rakefile"],
+  rust: ["*.rs"],
+  sh: ["*.sh", "*.bash", "*.zsh", ".bashrc", ".zshrc"],
+  sql: ["*.sql"],
+  swift: ["*.swift"],
+  toml: ["*.toml"],
+  ts: ["*.ts", "*.tsx", "*.mts", "*.cts"],
+  typescript: ["*.ts", "*.tsx", "*.mts", "*.cts"],
+  txt: ["*.txt"],
+  xml: ["*.xml", "*.svg"],
+  yaml: ["*.yaml", "*.yml"],
+};

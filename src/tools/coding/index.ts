@@ -1,0 +1,1 @@
+export { type CodingToolsetOptions, codingToolset } from "./coding-toolset.js";
