@@ -7,7 +7,6 @@
  * decision is recorded in the config's store as a run of the harness's session.
  */
 import { randomUUID } from "node:crypto";
-import type { RunRecord } from "../agent/run-record.js";
 import { saveRunRecord } from "../agent/run-recorder.js";
 import { ConfigError, formatIssue } from "../config/config-error.js";
 import type { HarnessHooks } from "../config/load-harness-hooks.js";
@@ -17,6 +16,7 @@ import { decideHarnessEvent, type HarnessOutcome } from "../harnesses/decide-har
 import { HarnessInputError } from "../harnesses/harness-input-error.js";
 import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../harnesses/types.js";
+import { harnessRunRecord } from "./harness-record.js";
 import type { CliIO } from "./types.js";
 
 export interface HookCommandOptions {
@@ -125,7 +125,10 @@ export async function hookCommand(
       deadline,
     ]);
     const answer = protocol.answer(event, outcome.verdict);
-    await Promise.race([saveRunRecord(hooks.store, recordOf(event, outcome, runId, startedAt)), deadline]);
+    await Promise.race([
+      saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt)),
+      deadline,
+    ]);
     return write(io, answer);
   } catch (error) {
     const reason = reasonOf(error);
@@ -148,58 +151,4 @@ function loggerFor(io: CliIO) {
     warn: (message: string) => io.stderr.line(`hookwise: warning: ${printable(message)}`),
     error: (message: string) => io.stderr.line(`hookwise: error: ${printable(message)}`),
   };
-}
-
-/** The event as a run of the harness's session: `hookwise trace` and `history` show it. */
-function recordOf(event: HarnessEvent, outcome: HarnessOutcome, runId: string, startedAt: number): RunRecord {
-  const { verdict, tool } = outcome;
-  const denied = verdict.decision === "deny";
-  const input =
-    event.prompt ??
-    `${event.name}${event.tool ? ` ${event.tool.name}` : ""}${event.detail ? ` (${event.detail})` : ""}`;
-  const record: RunRecord = {
-    format: 1,
-    runId,
-    sessionId: event.sessionId,
-    agent: event.harness,
-    input,
-    startedAt,
-    endedAt: Date.now(),
-    outcome: denied ? "terminated" : "completed",
-    text: verdict.decision === "none" ? "" : verdict.decision,
-    ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
-    ...(verdict.hook !== undefined ? { hook: verdict.hook } : {}),
-    attempts: [],
-    steps: [],
-    hooks: [],
-    harness: { name: event.harness, event: event.name, payload: event.payload, decision: verdict.decision },
-  };
-  if (tool && event.tool) {
-    const ran = !denied && event.kind !== "approval_request";
-    record.steps.push({
-      index: 0,
-      text: "",
-      finishReason: event.name,
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      calls: [
-        {
-          toolCallId: event.tool.callId,
-          toolName: tool.functionName,
-          qualifiedName: tool.qualifiedName,
-          args: tool.args,
-          ...(tool.ranArgs !== undefined && ran ? { ranArgs: tool.ranArgs } : {}),
-          executed: event.kind !== "tool_call" && event.kind !== "approval_request",
-          ...(denied
-            ? { result: verdict.reason ?? "denied", isError: true }
-            : event.tool.response !== undefined
-              ? { result: verdict.updatedOutput ?? event.tool.response }
-              : {}),
-          ...(verdict.decision === "ask" ? { pending: true } : {}),
-          hooks: [...outcome.trace],
-        },
-      ],
-      hooks: [],
-    });
-  } else record.hooks.push(...outcome.trace);
-  return record;
 }

@@ -10,8 +10,13 @@ import type { RunDiff } from "../agent/run-diff.js";
 import { describeVerdict, diffRuns } from "../agent/run-diff.js";
 import { formatIssue } from "../config/config-error.js";
 import { loadConfig } from "../config/load-config.js";
+import { type HarnessHooks, loadHarnessHooks } from "../config/load-harness-hooks.js";
+import { decideHarnessEvent } from "../harnesses/decide-harness-event.js";
+import { HARNESSES } from "../harnesses/protocols.js";
+import type { HarnessName } from "../harnesses/types.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { EXIT } from "./exit-codes.js";
+import { harnessRunRecord } from "./harness-record.js";
 import { recordedRuns } from "./recorded-runs.js";
 import type { CliIO } from "./types.js";
 
@@ -22,6 +27,8 @@ export interface ReplayReport {
   /** Calls and steps decided otherwise, over every run. */
   changes: number;
 }
+
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 export async function replayReport(
   configPath: string,
@@ -44,7 +51,36 @@ export async function replayReport(
     for (const warning of loaded.warnings) io.stderr.line(formatIssue(warning));
     const report: ReplayReport = { session: sessionId, config: configPath, runs: [], changes: 0 };
     const byAgent = new Map<string, Awaited<ReturnType<typeof loaded.createAgent>>>();
+    const harnesses = new Map<string, HarnessHooks>();
+    try {
+      for (const run of runs) {
+        if (!run.harness) continue;
+        // A harness's event: answered again by this config's hooks and policies, as hookwise hook would.
+        const name = run.harness.name as HarnessName;
+        let hooks = harnesses.get(name);
+        if (!hooks) {
+          hooks = await loadHarnessHooks(configPath, name, { store, logger: quiet });
+          harnesses.set(name, hooks);
+        }
+        const protocol = HARNESSES[name];
+        const event = protocol.parse(run.harness.payload as Record<string, unknown>);
+        const outcome = await decideHarnessEvent(event, {
+          protocol,
+          registry: hooks.registry,
+          policies: hooks.policies,
+          store,
+          log: quiet,
+          runId: run.runId,
+        });
+        const diff = diffRuns(run, harnessRunRecord(event, outcome, run.runId, run.startedAt));
+        report.runs.push({ ...diff, unrecorded: [] });
+        report.changes += diff.calls.length + (diff.outcome.before !== diff.outcome.after ? 1 : 0);
+      }
+    } finally {
+      for (const hooks of harnesses.values()) await hooks.close();
+    }
     for (const run of runs) {
+      if (run.harness) continue;
       const id = loaded.agentIds.includes(run.agent) ? run.agent : loaded.defaultAgentId;
       let agent = byAgent.get(id);
       if (!agent) {
