@@ -63,10 +63,8 @@ async function freePort(): Promise<number> {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "hookwise-install-"));
-  const packed = JSON.parse(sh("npm", ["pack", "--json", "--pack-destination", work], root)) as {
-    filename: string;
-  }[];
-  tarball = join(work, packed[0]!.filename);
+  sh("npm", ["pack", "--pack-destination", work], root); // its prepack builds
+  tarball = join(work, readdirSync(work).find((file) => file.endsWith(".tgz"))!);
   if (spawnSync("redis-server", ["--version"]).status === 0) {
     const port = await freePort();
     const redis = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], {
