@@ -18,6 +18,7 @@ import type { StreamOptions } from "../loop/types.js";
 import { endSession } from "../sessions/end-session.js";
 import { resolveRuntime } from "./agent-runtime.js";
 import { AsyncQueue } from "./async-queue.js";
+import { checkToolReferences } from "./check-tool-references.js";
 import { isMark } from "./run-record.js";
 import { type RunRecorder, recordsByDefault, runRecorder } from "./run-recorder.js";
 import type { Agent, AgentOptions, AgentRuntime, AgentStream } from "./types.js";
@@ -38,6 +39,7 @@ export function createAgent(options: AgentOptions): Agent {
   // The approval channel is checked before anything else is built (its errors are load-time errors).
   const approvals = resolveApprovalSettings(options);
   const runtime = resolveRuntime(options);
+  checkToolReferences(options, runtime);
   bindApprovalSettings(runtime, approvals);
   const recorder = recorderOf(options, runtime);
   return {

@@ -20,21 +20,36 @@ export function defaultStateFolder(configPath: string, cwd: string = process.cwd
   return join(installed ? cwd : dirname(config), ".hookwise");
 }
 
-export function defaultState(configPath: string, cwd: string = process.cwd()): StateConfig {
+export function defaultState(
+  configPath: string,
+  cwd: string = process.cwd(),
+  /** Told why SQLite is not used when better-sqlite3 is installed but does not load. */
+  warn: (message: string) => void = () => {},
+): StateConfig {
   const folder = defaultStateFolder(configPath, cwd);
   const sqlite: StateConfig = { kind: "sqlite", path: join(folder, "state.db") };
   const file: StateConfig = { kind: "file", path: join(folder, "state") };
   if (existsSync(sqlite.path)) return sqlite;
   if (existsSync(file.path)) return file;
-  return hasSqlite() ? sqlite : file;
+  return sqliteLoads(warn) ? sqlite : file;
 }
 
-function hasSqlite(): boolean {
+/** Whether better-sqlite3 is installed and its native part loads (it may not have been built). */
+function sqliteLoads(warn: (message: string) => void): boolean {
+  let Driver: new (path: string) => { close(): void };
   try {
-    requireOptional("better-sqlite3", "The SQLite state store");
-    return true;
+    Driver = requireOptional("better-sqlite3", "The SQLite state store");
   } catch (error) {
     if (MissingPackageError.isInstance(error)) return false;
     throw error;
+  }
+  try {
+    new Driver(":memory:").close();
+    return true;
+  } catch (error) {
+    warn(
+      `better-sqlite3 is installed but does not load (${(error as Error).message.split("\n")[0]}); state is kept in the file store instead (rebuild it with npm rebuild better-sqlite3)`,
+    );
+    return false;
   }
 }

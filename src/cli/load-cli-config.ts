@@ -65,7 +65,9 @@ export function loadCliConfig(
       warn: (message) => io.stderr.line(`  warning: ${printableLines(message, CONTINUATION)}`),
       error: (message) => io.stderr.line(`  error: ${printableLines(message, CONTINUATION)}`),
     },
-    defaultState: defaultState(configPath),
+    defaultState: defaultState(configPath, undefined, (message) =>
+      io.stderr.line(`  warning: ${printableLines(message, CONTINUATION)}`),
+    ),
     claudeSettings,
   });
 }

@@ -116,7 +116,7 @@ describe("hookwise trace shows the web timeline's content", () => {
     expect(steps.length).toBe(2);
     let hooks = 0;
     for (const step of steps) {
-      expect(trace).toContain(`── step ${step.index + 1}`);
+      expect(trace).toContain(`── step ${(step.index ?? Number.NaN) + 1}`);
       if (step.text) expect(trace).toContain(`assistant: ${step.text}`);
       if (step.reasoning) expect(trace).toContain(`reasoning: ${step.reasoning}`);
       for (const item of step.items ?? []) {

@@ -2,7 +2,7 @@
 // TypeScript, AI SDK and provider.
 import { readFile } from "node:fs/promises";
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, wrapLanguageModel } from "ai";
+import { tool as aiTool, generateText, wrapLanguageModel } from "ai";
 import { createAgent, defineHook, flow, policy, scriptedModel, tool } from "hookwise";
 import { hookwiseHooks, hookwiseMiddleware, hookwiseTools } from "hookwise/ai-sdk";
 import { z } from "zod";
@@ -46,7 +46,16 @@ const hooks = hookwiseHooks({ policies: [policy.deny("read_file")] });
 const text: string = (
   await generateText({
     model: wrapLanguageModel({ model: openai.chat("gpt-4.1-mini"), middleware: hookwiseMiddleware(hooks) }),
-    tools: hookwiseTools({ read_file: readFileTool }, hooks),
+    tools: hookwiseTools(
+      {
+        read_file: aiTool({
+          description: "Read a file",
+          inputSchema: z.object({ path: z.string() }),
+          execute: async ({ path }) => readFile(path, "utf8"),
+        }),
+      },
+      hooks,
+    ),
     prompt: "hi",
   })
 ).text;
