@@ -29,7 +29,10 @@ for await (const line of createInterface({ input: process.stdin })) {
       },
     });
   } else if (request.method === "tools/call") {
-    send({ id: request.id, result: { content: [{ type: "text", text: `echo: ${request.params.arguments.word}` }] } });
+    send({
+      id: request.id,
+      result: { content: [{ type: "text", text: `echo: ${request.params.arguments.word}` }] },
+    });
   } else {
     send({ id: request.id, error: { code: -32601, message: `no method ${request.method}` } });
   }

@@ -25,7 +25,11 @@ function completion({ text, call }) {
           ...(call
             ? {
                 tool_calls: [
-                  { id: "call_1", type: "function", function: { name: call.name, arguments: JSON.stringify(call.args) } },
+                  {
+                    id: "call_1",
+                    type: "function",
+                    function: { name: call.name, arguments: JSON.stringify(call.args) },
+                  },
                 ],
               }
             : {}),
