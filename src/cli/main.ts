@@ -404,7 +404,14 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     }
     if (HookwiseError.isInstance(error)) {
       io.stderr.line(`hookwise: ${error.message}`);
-      const usage = ["UsageError", "ConfigFileError", "ConfigReferenceError"].includes(error.name);
+      // A package to install or an API key to set is set-up, as a config mistake is: exit 2.
+      const usage = [
+        "UsageError",
+        "ConfigFileError",
+        "ConfigReferenceError",
+        "MissingApiKeyError",
+        "MissingPackageError",
+      ].includes(error.name);
       return usage ? EXIT.usage : EXIT.error;
     }
     io.stderr.line(
