@@ -10,6 +10,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import { importOptional } from "../../errors/optional-package.js";
 import { describeSpec, type McpServerSpec, urlSecrets } from "./mcp-server-spec.js";
+import { stderrSummary } from "./stderr-summary.js";
 
 export interface McpLogger {
   debug(message: string): void;
@@ -77,6 +78,10 @@ export class McpConnection {
   #connecting: Promise<Client> | undefined;
   #closed = false;
   #stderr = "";
+  /** The start of the server's stderr: where a start-up error says why, before its stack. */
+  #stderrHead = "";
+  /** Whether `#stderr` lost its start (it keeps the last STDERR_TAIL characters). */
+  #stderrCut = false;
   #starts = 0;
 
   constructor(spec: McpServerSpec, options: McpConnectionOptions) {
@@ -159,12 +164,12 @@ export class McpConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => {});
-      const tail = this.#stderr.trim();
+      const tail = stderrSummary(this.#stderrHead, this.#stderr, this.#stderrCut);
       // The server's stderr or the SDK's message may repeat an argument, a URL or a header.
       throw new HookwiseError(
         this.#mask(
           `MCP server ${this.#label} (${describeSpec(this.#display)}) could not start: ${(error as Error).message}` +
-            (tail ? `; its stderr: ${tail.slice(-500)}` : ""),
+            (tail ? `; its stderr: ${tail}` : ""),
         ),
       );
     }
@@ -197,7 +202,10 @@ export class McpConnection {
     // Kept (a short tail) for error messages; a server's chatter goes to debug logs only.
     transport.stderr?.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
+      this.#stderrCut ||= this.#stderr.length + text.length > STDERR_TAIL;
       this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
+      if (this.#stderrHead.length < STDERR_TAIL)
+        this.#stderrHead = (this.#stderrHead + text).slice(0, STDERR_TAIL);
       this.#log.debug(`MCP server ${this.#label} stderr: ${text.trimEnd()}`);
     });
     return transport;
