@@ -1,7 +1,7 @@
 /**
  * What `validate` says of a config's models that `run` would refuse before any request: a
- * provider whose package is not installed (an error: nothing can run it), and a missing API
- * key (a warning: validation often runs where the keys are not, as in CI).
+ * provider whose package is not installed. A missing API key is not checked here:
+ * validation often runs where the keys are not (CI); `run` refuses it when the model is built.
  */
 import type { ConfigIssue, ConfigPath } from "../config/config-error.js";
 import type { ConfigFile } from "../config/schema.js";
@@ -11,7 +11,6 @@ import { getProvider } from "../models/providers/index.js";
 export function checkModels(
   models: ConfigFile["models"],
   source: { file: string; positionOf(path: ConfigPath): { line: number; column: number } },
-  env: NodeJS.ProcessEnv = process.env,
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const [name, entry] of Object.entries(models)) {
@@ -29,16 +28,6 @@ export function checkModels(
         severity: "error",
         message: `the ${provider.name} provider needs the package ${provider.package}, which is not installed`,
         expected: `npm install ${provider.package}`,
-      });
-      continue;
-    }
-    const variable = (typeof entry === "string" ? undefined : entry.api_key_env) ?? provider.apiKeyEnv;
-    if (variable !== undefined && !env[variable]?.trim()) {
-      issues.push({
-        ...at,
-        severity: "warning",
-        message: `the ${provider.name} provider needs an API key and ${variable} is not set here; run refuses to start without it`,
-        expected: `the environment variable ${variable}`,
       });
     }
   }
