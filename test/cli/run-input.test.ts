@@ -19,8 +19,22 @@ async function piped(args: string[], stdin: string) {
   let stdout = "";
   let stderr = "";
   const code = await main(args, {
-    stdout: { line: (text) => void (stdout += `${text}\n`), write: (text) => void (stdout += text) },
-    stderr: { line: (text) => void (stderr += `${text}\n`), write: (text) => void (stderr += text) },
+    stdout: {
+      line: (text) => {
+        stdout += `${text}\n`;
+      },
+      write: (text) => {
+        stdout += text;
+      },
+    },
+    stderr: {
+      line: (text) => {
+        stderr += `${text}\n`;
+      },
+      write: (text) => {
+        stderr += text;
+      },
+    },
     isTTY: false,
     readInput: async () => stdin,
   });
