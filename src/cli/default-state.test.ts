@@ -20,7 +20,11 @@ describe("the CLI's default state", () => {
 
   it("is in the working directory for a config inside node_modules: nothing is written into the installed package", () => {
     const example = join(app, "node_modules", "hookwise", "examples", "quickstart");
-    cpSync(join(ROOT, "examples", "quickstart"), example, { recursive: true });
+    // As the package ships it: no state folder of a run in the checkout.
+    cpSync(join(ROOT, "examples", "quickstart"), example, {
+      recursive: true,
+      filter: (source) => !source.includes(".hookwise"),
+    });
     // Run from the app's folder, as `npx hookwise run …` is (tsx named by its URL: the app has none).
     const tsx = pathToFileURL(join(ROOT, "node_modules/tsx/dist/esm/index.mjs")).href;
     const child = spawnSync(
