@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { z } from "zod";
 import {
   createAgent,
   policy,
@@ -20,7 +19,8 @@ import {
   type StateStore,
   scriptedModel,
   tool,
-} from "../../src/index.js";
+} from "hookwise";
+import { z } from "zod";
 
 // #region agent
 function teller(store: StateStore, script: ScriptStep[], paid: number[]) {

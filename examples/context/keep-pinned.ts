@@ -7,14 +7,7 @@
  *   npx tsx examples/context/keep-pinned.ts
  */
 import { pathToFileURL } from "node:url";
-import {
-  createAgent,
-  defineHook,
-  flow,
-  MemoryStore,
-  type RunResult,
-  scriptedModel,
-} from "../../src/index.js";
+import { createAgent, defineHook, flow, MemoryStore, type RunResult, scriptedModel } from "hookwise";
 
 // #region keep-pinned
 const compactor = defineHook({

@@ -7,7 +7,7 @@
  *   npx tsx examples/context/live-state.ts
  */
 import { pathToFileURL } from "node:url";
-import { createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "../../src/index.js";
+import { createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "hookwise";
 
 // #region live-state
 let apiCallCount = 0; // counts every provider request attempt

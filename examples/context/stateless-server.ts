@@ -7,13 +7,7 @@
  *   npx tsx examples/context/stateless-server.ts
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
-import {
-  loadConfig,
-  MemoryStore,
-  type ModelMessage,
-  type ScriptedModel,
-  scriptedModel,
-} from "../../src/index.js";
+import { loadConfig, MemoryStore, type ModelMessage, type ScriptedModel, scriptedModel } from "hookwise";
 
 const CONFIG = fileURLToPath(new URL("./inject-memories.yaml", import.meta.url));
 

@@ -6,8 +6,8 @@
  *   npx tsx examples/hooks/backup-before-write.ts
  */
 import { pathToFileURL } from "node:url";
+import { createAgent, defineHook, type RunResult, scriptedModel, tool } from "hookwise";
 import { z } from "zod";
-import { createAgent, defineHook, type RunResult, scriptedModel, tool } from "../../src/index.js";
 
 /** The tool's side effect: a pretend file system the example's test inspects. */
 const files = new Map<string, string>([["notes.md", "old notes"]]);

@@ -7,8 +7,8 @@
  *   npx tsx examples/hooks/decide-deny-tool.ts
  */
 import { pathToFileURL } from "node:url";
+import { createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "hookwise";
 import { z } from "zod";
-import { createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "../../src/index.js";
 
 // #region protect-env-files
 const protectEnvFiles = defineHook({

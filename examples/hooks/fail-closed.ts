@@ -6,15 +6,8 @@
  *   npx tsx examples/hooks/fail-closed.ts
  */
 import { pathToFileURL } from "node:url";
+import { createAgent, defineHook, type HookLogger, type RunResult, scriptedModel, tool } from "hookwise";
 import { z } from "zod";
-import {
-  createAgent,
-  defineHook,
-  type HookLogger,
-  type RunResult,
-  scriptedModel,
-  tool,
-} from "../../src/index.js";
 
 // #region failing-hooks
 const flakyGuard = defineHook({

@@ -6,8 +6,8 @@
  *   npx tsx examples/hooks/inspect-audit-log.ts
  */
 import { pathToFileURL } from "node:url";
+import { createAgent, defineHook, type RunResult, scriptedModel, tool } from "hookwise";
 import { z } from "zod";
-import { createAgent, defineHook, type RunResult, scriptedModel, tool } from "../../src/index.js";
 
 export interface AuditEntry {
   event: "tool_call" | "tool_result";

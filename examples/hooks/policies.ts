@@ -8,8 +8,8 @@
  *   npx tsx examples/hooks/policies.ts
  */
 import { pathToFileURL } from "node:url";
+import { createAgent, policy, type RunResult, scriptedModel, tool } from "hookwise";
 import { z } from "zod";
-import { createAgent, policy, type RunResult, scriptedModel, tool } from "../../src/index.js";
 
 // #region policies
 const policies = [

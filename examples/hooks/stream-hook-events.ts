@@ -6,16 +6,8 @@
  *   npx tsx examples/hooks/stream-hook-events.ts
  */
 import { pathToFileURL } from "node:url";
+import { type Agent, createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "hookwise";
 import { z } from "zod";
-import {
-  type Agent,
-  createAgent,
-  defineHook,
-  flow,
-  type RunResult,
-  scriptedModel,
-  tool,
-} from "../../src/index.js";
 
 /** An agent whose model asks to wipe, and two decide hooks on its tool calls. */
 export function wipingAgent(wiped: string[] = []): Agent {

@@ -7,7 +7,7 @@
  *   npx tsx examples/hooks/transform-inject-context.ts
  */
 import { pathToFileURL } from "node:url";
-import { createAgent, defineHook, flow, type RunResult, scriptedModel } from "../../src/index.js";
+import { createAgent, defineHook, flow, type RunResult, scriptedModel } from "hookwise";
 
 // #region inject-context
 let clock = 0; // stands for Date.now(): a value that differs on every attempt

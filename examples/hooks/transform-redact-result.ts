@@ -6,8 +6,8 @@
  *   npx tsx examples/hooks/transform-redact-result.ts
  */
 import { pathToFileURL } from "node:url";
+import { createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "hookwise";
 import { z } from "zod";
-import { createAgent, defineHook, flow, type RunResult, scriptedModel, tool } from "../../src/index.js";
 
 export const CARD_NUMBER = "4111 1111 1111 1111";
 

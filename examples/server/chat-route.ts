@@ -4,9 +4,10 @@
  * The chat id is the hookwise session, so the agent keeps the conversation; the answer is the
  * AI SDK UI message stream, with every hook decision as a `data-hook` part.
  */
+
+import { createAgent, defineHook, flow, scriptedModel, tool } from "hookwise";
+import { toUIMessageStreamResponse } from "hookwise/ai-sdk";
 import { z } from "zod";
-import { toUIMessageStreamResponse } from "../../src/ai-sdk/index.js";
-import { createAgent, defineHook, flow, scriptedModel, tool } from "../../src/index.js";
 
 const agent = createAgent({
   name: "forecaster",

@@ -9,14 +9,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  createAgent,
-  defineHook,
-  filesystemToolset,
-  policy,
-  type RunResult,
-  scriptedModel,
-} from "../../src/index.js";
+import { createAgent, defineHook, filesystemToolset, policy, type RunResult, scriptedModel } from "hookwise";
 
 /** Runs the example in `root` (a folder holding keep.txt); `seen` collects the audit hook's lines. */
 export async function main(root: string, seen: string[] = []): Promise<RunResult> {

@@ -18,9 +18,10 @@ import type { StreamOptions } from "../loop/types.js";
 import { endSession } from "../sessions/end-session.js";
 import { resolveRuntime } from "./agent-runtime.js";
 import { AsyncQueue } from "./async-queue.js";
+import { checkToolReferences } from "./check-tool-references.js";
 import { isMark } from "./run-record.js";
 import { type RunRecorder, recordsByDefault, runRecorder } from "./run-recorder.js";
-import type { Agent, AgentOptions, AgentRuntime, AgentStream } from "./types.js";
+import type { Agent, AgentOptions, AgentRuntime, AgentStream, OutputOf } from "./types.js";
 
 /** Drives `start` on a stream surface; the stream ends after the last event. */
 function streamOf(start: (surface: Surface) => Promise<RunResult>, hookEvents: boolean): AgentStream {
@@ -34,10 +35,21 @@ function streamOf(start: (surface: Surface) => Promise<RunResult>, hookEvents: b
   };
 }
 
-export function createAgent(options: AgentOptions): Agent {
+/**
+ * Makes an agent. With `output: schema`, `result.output` has the schema's type (zod, or any
+ * Standard Schema); without one it is `unknown`.
+ */
+export function createAgent<SCHEMA = unknown>(
+  options: AgentOptions & { output?: SCHEMA },
+): Agent<OutputOf<SCHEMA>> {
+  return makeAgent(options) as Agent<OutputOf<SCHEMA>>;
+}
+
+function makeAgent(options: AgentOptions): Agent {
   // The approval channel is checked before anything else is built (its errors are load-time errors).
   const approvals = resolveApprovalSettings(options);
   const runtime = resolveRuntime(options);
+  checkToolReferences(options, runtime);
   bindApprovalSettings(runtime, approvals);
   const recorder = recorderOf(options, runtime);
   return {

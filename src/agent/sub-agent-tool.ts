@@ -118,11 +118,19 @@ async function runSubAgent(
   });
 }
 
+/** The agent behind each sub-agent tool, for checks that look at what its tools reach. */
+const delegates = new WeakMap<ResolvedTool, AgentRuntime>();
+
+/** The runtime a sub-agent tool delegates to, or undefined for any other tool. */
+export function delegateOf(tool: ResolvedTool): AgentRuntime | undefined {
+  return delegates.get(tool);
+}
+
 /** The tool `agents.<name>` that delegates a task to `agent`. */
 export function subAgentTool(agent: Agent | AgentRuntime, options: SubAgentToolOptions = {}): ResolvedTool {
   const runtime = "runtime" in agent ? agent.runtime : agent;
   const id = options.name ?? runtime.name;
-  return resolveTool(
+  const tool = resolveTool(
     id,
     {
       description:
@@ -134,4 +142,6 @@ export function subAgentTool(agent: Agent | AgentRuntime, options: SubAgentToolO
     },
     { toolset: SUB_AGENT_TOOLSET },
   );
+  delegates.set(tool, runtime);
+  return tool;
 }

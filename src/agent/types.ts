@@ -112,17 +112,30 @@ export interface AgentRuntime extends LoopRuntime {
   readonly options: AgentOptions;
 }
 
-export interface AgentStream extends AsyncIterable<AgentEvent> {
+export interface AgentStream<OUTPUT = unknown> extends AsyncIterable<AgentEvent> {
   /** The run's result; resolves after the last event. */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<OUTPUT>>;
 }
 
-export interface Agent {
+/**
+ * The value a schema validates to: zod 3 and 4 (`_output`), or any Standard Schema
+ * (`~standard.types.output`); `unknown` for a schema whose type is not known (a JSON Schema).
+ */
+export type OutputOf<SCHEMA> = SCHEMA extends { readonly _output: infer T }
+  ? T
+  : SCHEMA extends { readonly "~standard": { readonly types?: infer TYPES } }
+    ? NonNullable<TYPES> extends { readonly output: infer T }
+      ? T
+      : unknown
+    : unknown;
+
+/** An agent; `OUTPUT` is the type of `result.output` (from the `output` schema it was made with). */
+export interface Agent<OUTPUT = unknown> {
   readonly name: string;
   /** Runs a turn: a string, or one user message with text, image and file parts. */
-  run(input: RunInput, options?: RunOptions): Promise<RunResult>;
+  run(input: RunInput, options?: RunOptions): Promise<RunResult<OUTPUT>>;
   /** `run`, surfacing events as they happen. */
-  stream(input: RunInput, options?: StreamOptions): AgentStream;
+  stream(input: RunInput, options?: StreamOptions): AgentStream<OUTPUT>;
   /**
    * Continues a suspended run from the StateStore, in this or any process
    * sharing it. Decisions name pending approvals by id, or carry signed tokens. Undecided
@@ -135,13 +148,13 @@ export interface Agent {
     runId: string,
     decisions: readonly ApprovalDecision[],
     options?: Pick<RunOptions, "signal">,
-  ): Promise<RunResult>;
+  ): Promise<RunResult<OUTPUT>>;
   /** `resume`, surfacing events as they happen (starts with `run-start` with `resumed: true`). */
   resumeStream(
     runId: string,
     decisions: readonly ApprovalDecision[],
     options?: Pick<StreamOptions, "signal" | "hookEvents">,
-  ): AgentStream;
+  ): AgentStream<OUTPUT>;
   /** The approvals a suspended run waits for; an ApprovalError when it is not suspended. */
   pendingApprovals(runId: string): Promise<PendingApproval[]>;
   /**

@@ -4,6 +4,7 @@
  * `ToolLoopAgent`) drives the model and runs the tools.
  */
 
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consoleLogger } from "../agent/agent-runtime.js";
 import type { Agent } from "../agent/types.js";
 import { ConfigError } from "../config/config-error.js";
@@ -12,6 +13,7 @@ import { ConfigError } from "../config/config-error.js";
 import { loadConfig } from "../config/config-functions.js";
 import type { LoadConfigOptions } from "../config/load-config.js";
 import { nodeCrypto } from "../deps/node-crypto.js";
+import { HookwiseError } from "../errors/hookwise-error.js";
 import type { EventName } from "../events/catalogue.js";
 import type { AnyEventPayload, ModelMessage } from "../events/payloads.js";
 import type { AnyHook } from "../hooks/define-hook.js";
@@ -244,7 +246,8 @@ export async function loadHookwiseConfig(
 ): Promise<HookwiseHooks> {
   const config = await loadConfig(path, options);
   try {
-    const agent = await config.createAgent(options.agent);
+    // The model is the AI SDK code's: the config needs none (nor its API key).
+    const agent = await config.createAgent(options.agent, { model: aiSdkModel });
     refuseUnreachableGuards(agent.runtime.registry);
     return new HookwiseHooks(
       agent.runtime.registry,
@@ -256,6 +259,19 @@ export async function loadHookwiseConfig(
     throw options.knownTools === undefined ? withKnownToolsHint(error) : error;
   }
 }
+
+/**
+ * The model of an agent whose hooks run inside AI SDK code: the AI SDK calls its own model,
+ * so this one is never called; it only stands where a config's agent needs one.
+ */
+const aiSdkModel: LanguageModelV3 = {
+  specificationVersion: "v3",
+  provider: "ai-sdk",
+  modelId: "your-model",
+  supportedUrls: {},
+  doGenerate: () => Promise.reject(new HookwiseError("loadHookwiseConfig's agent has no model of its own")),
+  doStream: () => Promise.reject(new HookwiseError("loadHookwiseConfig's agent has no model of its own")),
+};
 
 /** A tool reference the config could not place: the tools may be the AI SDK code's own. */
 function withKnownToolsHint(error: unknown): unknown {

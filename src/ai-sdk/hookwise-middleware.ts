@@ -330,15 +330,44 @@ const reasonOf = (reason: FinishReason) =>
   typeof reason === "string" ? reason : (reason?.unified ?? "unknown");
 
 /**
+ * What `hookwiseMiddleware` returns: a language model middleware that `wrapLanguageModel`
+ * takes in AI SDK 6 (spec V3) and in AI SDK 7 (spec V4) alike. Its call options and results
+ * are typed loosely (`any`) because they are V3's in one and V4's in the other, and a type
+ * naming either would not compile against the other; at run time it reads the subset both
+ * specs share.
+ */
+export interface HookwiseLanguageModelMiddleware {
+  readonly specificationVersion: "v3";
+  transformParams: (options: { type: "generate" | "stream"; params: any; model: any }) => PromiseLike<any>;
+  wrapGenerate: (options: {
+    doGenerate: () => PromiseLike<any>;
+    doStream: () => PromiseLike<any>;
+    params: any;
+    model: any;
+  }) => PromiseLike<any>;
+  wrapStream: (options: {
+    doGenerate: () => PromiseLike<any>;
+    doStream: () => PromiseLike<any>;
+    params: any;
+    model: any;
+  }) => PromiseLike<any>;
+}
+
+/**
  * A middleware for `wrapLanguageModel` that runs hookwise's `model_request` hooks (and
  * policies' request decides) on every provider attempt and `model_response` inspections
  * after it. Takes hooks in code (`{ hooks, policies }`) or a `HookwiseHooks` (e.g.
  * `await loadHookwiseConfig("hookwise.yaml")`).
  */
-export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions): LanguageModelV3Middleware {
+export function hookwiseMiddleware(
+  hooks: HookwiseHooks | HookwiseHooksOptions,
+): HookwiseLanguageModelMiddleware {
   const set = "operation" in hooks ? (hooks as HookwiseHooks) : hookwiseHooks(hooks as HookwiseHooksOptions);
   const label = (model: { provider: string; modelId: string }) => `${model.provider}:${model.modelId}`;
-  return {
+  const middleware: Required<
+    Pick<LanguageModelV3Middleware, "transformParams" | "wrapGenerate" | "wrapStream">
+  > &
+    LanguageModelV3Middleware = {
     specificationVersion: "v3",
     transformParams: async ({ params, type, model }) =>
       beforeCall(set, params, label(model), type === "stream"),
@@ -398,4 +427,5 @@ export function hookwiseMiddleware(hooks: HookwiseHooks | HookwiseHooksOptions):
       return { stream: stream.pipeThrough(watch), ...rest };
     },
   };
+  return middleware;
 }

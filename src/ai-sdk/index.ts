@@ -11,7 +11,11 @@ export {
   type LoadHookwiseConfigOptions,
   loadHookwiseConfig,
 } from "./hookwise-hooks.js";
-export { hookwiseMiddleware, ModelRequestBlockedError } from "./hookwise-middleware.js";
+export {
+  type HookwiseLanguageModelMiddleware,
+  hookwiseMiddleware,
+  ModelRequestBlockedError,
+} from "./hookwise-middleware.js";
 export {
   type HookwiseStepLike,
   type HookwiseTermination,

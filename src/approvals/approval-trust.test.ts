@@ -4,7 +4,14 @@
  * checked before anything runs. The approval channel is validated at construction.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { balanceCall, type Ledger, newStore, payCall, teller } from "../../test/support/approval-fixture.js";
+import {
+  balanceCall,
+  bankTools,
+  type Ledger,
+  newStore,
+  payCall,
+  teller,
+} from "../../test/support/approval-fixture.js";
 import { createAgent, policy, scriptedModel } from "../index.js";
 import { bindingHash, createApprovalSigner, resolveApprovalSigner } from "./approval-signer.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -344,13 +351,15 @@ describe("the approval channel is checked at construction", () => {
   });
 
   test("ask_user without a reachable channel is an error only when the agent cannot suspend", () => {
-    expect(() => createAgent({ model, policies: [policy.askUser("bank.pay")] })).not.toThrow();
+    const tools = bankTools({ ran: [] });
+    expect(() => createAgent({ model, tools, policies: [policy.askUser("bank.pay")] })).not.toThrow();
     expect(() =>
-      createAgent({ model, policies: [policy.askUser("bank.pay")], approvals: { suspend: false } }),
+      createAgent({ model, tools, policies: [policy.askUser("bank.pay")], approvals: { suspend: false } }),
     ).toThrow(/policy ask_user "bank.pay" has no reachable approval channel/);
     expect(() =>
       createAgent({
         model,
+        tools,
         policies: [policy.askUser("bank.pay")],
         approvals: { suspend: false, handler: () => true },
       }),

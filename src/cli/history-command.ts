@@ -10,6 +10,7 @@ import { loadConfig } from "../config/load-config.js";
 import { printable } from "../config/printable.js";
 import { transcriptText } from "../context/transcript-text.js";
 import type { ModelMessage } from "../events/payloads.js";
+import { defaultState } from "./default-state.js";
 import { EXIT } from "./exit-codes.js";
 import { sessionJsonl } from "./session-jsonl.js";
 import type { CliIO } from "./types.js";
@@ -30,8 +31,8 @@ export async function historyCommand(
 ): Promise<number> {
   const loaded = await loadConfig(configPath, {
     logger: { debug() {}, info() {}, warn() {}, error: (message) => io.stderr.line(`  error: ${message}`) },
-    // The store `hookwise run` writes to: SQLite beside the config unless runtime.state says otherwise.
-    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+    // The store `hookwise run` writes to, unless runtime.state says otherwise.
+    defaultState: defaultState(configPath),
   });
   try {
     const session = await loaded.store.loadSession(options.session);

@@ -1,10 +1,12 @@
 /**
  * How the CLI loads a config: hook logs in the live trace (stderr under --json, so stdout
- * holds the result alone), and sessions in SQLite beside the config unless runtime.state
+ * holds the result alone), and sessions in `.hookwise/` (default-state.ts) unless runtime.state
  * says otherwise, so they survive the process.
  */
+
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { printableLines } from "../config/printable.js";
+import { defaultState } from "./default-state.js";
 import type { LiveTrace } from "./live-trace.js";
 import { CONTINUATION, type Printer } from "./render-event.js";
 import type { CliIO } from "./types.js";
@@ -63,7 +65,9 @@ export function loadCliConfig(
       warn: (message) => io.stderr.line(`  warning: ${printableLines(message, CONTINUATION)}`),
       error: (message) => io.stderr.line(`  error: ${printableLines(message, CONTINUATION)}`),
     },
-    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+    defaultState: defaultState(configPath, undefined, (message) =>
+      io.stderr.line(`  warning: ${printableLines(message, CONTINUATION)}`),
+    ),
     claudeSettings,
   });
 }

@@ -108,6 +108,7 @@ function maskedIO(io: CliIO): CliIO & { flush(): void } {
       return io.color;
     },
     ...(io.ask ? { ask: io.ask } : {}),
+    ...(io.readInput ? { readInput: io.readInput } : {}),
     flush() {
       stdout.flush();
       stderr.flush();
@@ -124,6 +125,15 @@ export async function main(argv: readonly string[], given: CliIO = ioFromProcess
   }
 }
 
+/** A subcommand's help epilogue: examples, then what each exit code means. */
+function helpAfter(examples: readonly string[], exitCodes: string): string {
+  return `\nExamples:\n${examples.map((line) => `  $ ${line}`).join("\n")}\n\nExit codes: ${exitCodes}\n`;
+}
+
+const RUN_EXIT_CODES =
+  "0 completed, 3 terminated by a hook, 4 max_steps reached, 5 suspended (approvals pending), 1 error, 2 usage or config error";
+const READ_EXIT_CODES = "0 done, 2 usage or config error (an unknown session among them), 1 error";
+
 async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
   let code = 0;
   const program = new Command()
@@ -138,9 +148,12 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .command("run")
     .description("run an agent of a config")
     .argument("<config>", "the config file (YAML or JSON)")
-    .option("-p, --prompt <text>", "the user input (omit on a terminal for an interactive chat)")
+    .option(
+      "-p, --prompt <text>",
+      "the user input (default: stdin when it is piped; omit both on a terminal for an interactive chat)",
+    )
     .option("-a, --agent <id>", "which agent to run (default: the first)")
-    .option("-s, --session <id>", "continue this session (transcripts persist beside the config)")
+    .option("-s, --session <id>", "continue this session (transcripts persist in .hookwise/)")
     .option("--json", "print the RunResult as one JSON document on stdout")
     .option(
       "--claude-settings <path>",
@@ -152,6 +165,17 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
         "-m, --model <model>",
         "run on this model instead: a name under models: or provider:model-id (e.g. ollama:llama3.2)",
       ).env("HOOKWISE_MODEL"),
+    )
+    .addHelpText(
+      "after",
+      helpAfter(
+        [
+          'hookwise run hookwise.yaml --prompt "What is 17 + 25?"',
+          'echo "What is 17 + 25?" | hookwise run hookwise.yaml --json',
+          "hookwise run hookwise.yaml --session s1   # a chat on a terminal; --session continues it later",
+        ],
+        RUN_EXIT_CODES,
+      ),
     )
     .action(async (config: string, options) => {
       const { runCommand } = await import("./run-command.js");
@@ -186,6 +210,16 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       return text;
     })
     .option("--json", "print the RunResult as one JSON document on stdout")
+    .addHelpText(
+      "after",
+      helpAfter(
+        [
+          "hookwise resume hookwise.yaml --run RUN_ID --approve all",
+          'hookwise resume hookwise.yaml --run RUN_ID --deny APPROVAL_ID --reason "not on Fridays"',
+        ],
+        RUN_EXIT_CODES,
+      ),
+    )
     .action(async (config: string, options: { run: string; json?: boolean }) => {
       const { resumeCommand } = await import("./resume-command.js");
       code = await resumeCommand(config, { run: options.run, decisions, json: options.json }, io);
@@ -201,6 +235,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
         "check as run --model would run it: agents that name no model get this one",
       ).env("HOOKWISE_MODEL"),
     )
+    .addHelpText(
+      "after",
+      helpAfter(
+        ["hookwise validate hookwise.yaml", "hookwise validate hookwise.yaml --model openai:gpt-4.1-mini"],
+        "0 valid (warnings may be printed), 2 the config has errors, each printed with file:line:col, 1 error",
+      ),
+    )
     .action(async (config: string, options: { model?: string }) => {
       const { validateCommand } = await import("./validate-command.js");
       code = await validateCommand(config, io, options);
@@ -211,6 +252,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .description("per agent and event, the hooks that will run, in order")
     .argument("<config>")
     .option("--json", "print the report as one JSON document on stdout (instead of the text)")
+    .addHelpText(
+      "after",
+      helpAfter(
+        ["hookwise explain hookwise.yaml", "hookwise explain hookwise.yaml --json"],
+        "0 done, 2 the config has errors, 1 error",
+      ),
+    )
     .action(async (config: string, options) => {
       const { explainCommand } = await import("./explain-command.js");
       code = explainCommand(config, io, options);
@@ -222,6 +270,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .argument("<config>")
     .option("-a, --agent <id>", "only this agent")
     .option("--json", "print the tools as JSON, input schemas in full")
+    .addHelpText(
+      "after",
+      helpAfter(
+        ["hookwise tools hookwise.yaml", "hookwise tools hookwise.yaml --agent main --json"],
+        "0 done, 2 the config has errors or the agent is unknown, 1 error (a toolset could not start)",
+      ),
+    )
     .action(async (config: string, options: { agent?: string; json?: boolean }) => {
       const { toolsCommand } = await import("./tools-command.js");
       code = await toolsCommand(config, options, io);
@@ -237,6 +292,16 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       "--jsonl",
       "export the session and its recorded runs, one JSON document a line (replay --from reads it)",
     )
+    .addHelpText(
+      "after",
+      helpAfter(
+        [
+          "hookwise history hookwise.yaml --session s1",
+          "hookwise history hookwise.yaml --session s1 --jsonl > s1.jsonl",
+        ],
+        READ_EXIT_CODES,
+      ),
+    )
     .action(async (config: string, options: { session: string; json?: boolean; jsonl?: boolean }) => {
       const { historyCommand } = await import("./history-command.js");
       code = await historyCommand(config, options, io);
@@ -249,6 +314,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .option("-s, --session <id>", "a session recorded in the config's store")
     .option("--from <file>", "a session exported with hookwise history --jsonl")
     .option("--json", "print the comparison as JSON")
+    .addHelpText(
+      "after",
+      helpAfter(
+        ["hookwise replay changed.yaml --session s1", "hookwise replay changed.yaml --from s1.jsonl --json"],
+        READ_EXIT_CODES,
+      ),
+    )
     .action(async (config: string, options: { session?: string; from?: string; json?: boolean }) => {
       const { replayCommand } = await import("./replay-command.js");
       code = await replayCommand(config, options, io);
@@ -259,6 +331,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .description("run the test cases a config declares (tests: in it, or name.test.yaml beside it)")
     .argument("<config>", "the config file")
     .option("--json", "print the results as JSON")
+    .addHelpText(
+      "after",
+      helpAfter(
+        ["hookwise test hookwise.yaml", "hookwise test hookwise.yaml --json"],
+        "0 every case passed, 1 a case failed (or an error), 2 usage or config error",
+      ),
+    )
     .action(async (config: string, options: { json?: boolean }) => {
       const { testCommand } = await import("./test-command.js");
       code = await testCommand(config, options, io);
@@ -270,6 +349,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .argument("<config>", "the config file the session ran with")
     .requiredOption("-s, --session <id>", "the session")
     .option("--json", "print the run records as JSON")
+    .addHelpText(
+      "after",
+      helpAfter(
+        ["hookwise trace hookwise.yaml --session s1", "hookwise trace hookwise.yaml --session s1 --json"],
+        READ_EXIT_CODES,
+      ),
+    )
     .action(async (config: string, options: { session: string; json?: boolean }) => {
       const { traceCommand } = await import("./trace-command.js");
       code = await traceCommand(config, options, io);
@@ -284,6 +370,16 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       "--host <host>",
       "the address to bind (another than loopback needs HOOKWISE_SERVER_TOKEN)",
       "127.0.0.1",
+    )
+    .addHelpText(
+      "after",
+      helpAfter(
+        [
+          "hookwise serve hookwise.yaml",
+          "HOOKWISE_SERVER_TOKEN=secret hookwise serve hookwise.yaml --host 0.0.0.0 --port 8080",
+        ],
+        "0 stopped (Ctrl-C or SIGTERM), 2 usage or config error, 1 error (the port is taken, a package is missing)",
+      ),
     )
     .action(async (config: string, options: { port?: string; host?: string }) => {
       const { serveCommand } = await import("./serve-command.js");
@@ -371,6 +467,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
   program
     .command("schema")
     .description("print the config's JSON Schema")
+    .addHelpText("after", helpAfter(["hookwise schema > hookwise.schema.json"], "0 done"))
     .action(async () => {
       const { schemaCommand } = await import("./schema-command.js");
       code = schemaCommand(io);
@@ -389,7 +486,14 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     }
     if (HookwiseError.isInstance(error)) {
       io.stderr.line(`hookwise: ${error.message}`);
-      const usage = ["UsageError", "ConfigFileError", "ConfigReferenceError"].includes(error.name);
+      // A package to install or an API key to set is set-up, as a config mistake is: exit 2.
+      const usage = [
+        "UsageError",
+        "ConfigFileError",
+        "ConfigReferenceError",
+        "MissingApiKeyError",
+        "MissingPackageError",
+      ].includes(error.name);
       return usage ? EXIT.usage : EXIT.error;
     }
     io.stderr.line(

@@ -1,11 +1,13 @@
 /**
  * The recorded runs a command reads: a session's, from the store `hookwise run` writes to
- * (SQLite beside the config unless `runtime.state` says otherwise), or a JSONL export.
+ * (`.hookwise/` beside the config unless `runtime.state` says otherwise), or a JSONL export.
  */
+
 import { readFileSync } from "node:fs";
 import type { RunRecord } from "../agent/run-record.js";
 import { loadRunRecords } from "../agent/run-recorder.js";
 import { loadConfig } from "../config/load-config.js";
+import { defaultState } from "./default-state.js";
 import { runsFromJsonl } from "./session-jsonl.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
@@ -37,7 +39,7 @@ export async function recordedRuns(
   const session = options.session!;
   const loaded = await loadConfig(configPath, {
     logger: { debug() {}, info() {}, warn() {}, error: (message) => io.stderr.line(`  error: ${message}`) },
-    defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+    defaultState: defaultState(configPath),
   });
   try {
     const runs = await loadRunRecords(loaded.store, session);

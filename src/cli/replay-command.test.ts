@@ -75,8 +75,8 @@ describe("hookwise replay", () => {
     expect(out.code).toBe(0);
     const changes = out.stdout.split("\n").filter((line) => line.startsWith("  step "));
     expect(changes).toEqual([
-      '  step 0 · fs.delete_file {"path":"old.md"}: ran → denied by policy: "deleting is not allowed"',
-      '  step 0 · fs.delete_file {"path":"tmp.md"}: ran → denied by policy: "deleting is not allowed"',
+      '  step 1 · fs.delete_file {"path":"old.md"}: ran → denied by policy: "deleting is not allowed"',
+      '  step 1 · fs.delete_file {"path":"tmp.md"}: ran → denied by policy: "deleting is not allowed"',
     ]);
     expect(out.stdout).toContain("2 difference(s)");
     expect(existsSync(join(dir, "ran.log"))).toBe(false);

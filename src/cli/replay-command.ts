@@ -110,11 +110,11 @@ export function printReplay(report: ReplayReport, io: CliIO): void {
       out.line(`  outcome: ${run.outcome.before} → ${run.outcome.after}`);
     for (const change of run.calls) {
       out.line(
-        `  step ${change.step} · ${change.tool} ${JSON.stringify(change.args)}: ${describeVerdict(change.before)} → ${describeVerdict(change.after)}`,
+        `  step ${change.step + 1} · ${change.tool} ${JSON.stringify(change.args)}: ${describeVerdict(change.before)} → ${describeVerdict(change.after)}`,
       );
     }
     for (const step of run.steps) {
-      const where = step.step < 0 ? "run" : `step ${step.step}`;
+      const where = step.step < 0 ? "run" : `step ${step.step + 1}`;
       for (const item of step.onlyNow) out.line(`  ${where} · now: ${item}`);
       for (const item of step.onlyThen) out.line(`  ${where} · no longer: ${item}`);
     }

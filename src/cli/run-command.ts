@@ -67,7 +67,33 @@ export function approvalChannel(
   return { prompt, overrides: { approvals: { handler: approvalPrompt(io.stdout, prompt.ask) } } };
 }
 
+/** All of the process's stdin, as text. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * The prompt of a one-shot run: `--prompt`, else stdin when it is piped (`echo hi | hookwise
+ * run cfg.yaml`; its final newline dropped); undefined on a terminal (the chat). An empty or
+ * blank prompt is a usage error, never a run.
+ */
+async function promptOf(options: RunCommandOptions, io: CliIO): Promise<string | undefined> {
+  if (options.prompt === undefined && io.isTTY) return undefined;
+  const text = options.prompt ?? (await (io.readInput ?? readStdin)()).replace(/\r?\n$/, "");
+  if (text.trim() === "") {
+    throw new UsageError(
+      options.prompt === undefined
+        ? "no prompt: stdin was empty; pass --prompt TEXT or pipe the prompt on stdin"
+        : "the prompt is empty: pass --prompt TEXT with some text, or pipe the prompt on stdin",
+    );
+  }
+  return text;
+}
+
 export async function runCommand(configPath: string, options: RunCommandOptions, io: CliIO): Promise<number> {
+  const prompt = await promptOf(options, io);
   const logs = new LogRoute(options.json ? io.stderr : io.stdout);
   const loaded = await loadCliConfig(configPath, io, options.json, options.claudeSettings, logs);
   try {
@@ -90,15 +116,13 @@ export async function runCommand(configPath: string, options: RunCommandOptions,
         : `hookwise · agent ${agent.name} · model ${model.provider}:${model.modelId}`;
     (options.json ? io.stderr : io.stdout).line(banner);
     try {
-      if (options.prompt !== undefined) {
-        const result = await runOnce(agent, options.prompt, sessionId, options, io, configPath, logs);
+      if (prompt !== undefined) {
+        const result = await runOnce(agent, prompt, sessionId, options, io, configPath, logs);
         // A one-shot run is a session's end, as `claude -p` is (a suspended run's is not).
         if (result.outcome !== "suspended") await agent.endSession(sessionId, { reason: "one_shot" });
         if (options.json) io.stdout.line(JSON.stringify(result, null, 2));
         return exitCodeFor(result.outcome);
       }
-      if (!io.isTTY)
-        throw new UsageError("no --prompt given and stdin is not a terminal; pass --prompt TEXT");
       return await chat(
         agent,
         sessionId,

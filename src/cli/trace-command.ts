@@ -102,7 +102,7 @@ export function traceLines(
       const attempts = run.attempts.filter((item) => item.step === step.index);
       const model = attempts.at(-1)?.model;
       lines.push(
-        `  ── step ${step.index}${attempts.length > 1 ? ` · ${attempts.length} attempts` : ""}${model ? ` · ${model}` : ""}`,
+        `  ── step ${step.index + 1}${attempts.length > 1 ? ` · ${attempts.length} attempts` : ""}${model ? ` · ${model}` : ""}`,
       );
       for (const attempt of attempts) {
         if (attempt.error)

@@ -10,4 +10,6 @@ export interface CliIO {
   color?: boolean;
   /** Reads one answer on the terminal (tests pass one; default: readline on stdin). */
   ask?: (question: string) => Promise<string>;
+  /** All of stdin, when it is not a terminal (tests pass one; default: the process's stdin). */
+  readInput?: () => Promise<string>;
 }

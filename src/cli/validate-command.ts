@@ -13,6 +13,7 @@ import { positionOf } from "../config/source-map.js";
 import { validateConfigText } from "../config/validate-config.js";
 import { LanguageServers } from "../lsp/language-servers.js";
 import { lspToolset } from "../lsp/lsp-toolset.js";
+import { checkModels } from "./check-models.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
 
@@ -57,6 +58,7 @@ export async function validateCommand(
         throw error instanceof UsageError ? error : new UsageError(`--model: ${(error as Error).message}`);
       }
     }
+    issues.push(...checkModels(validated.config.models, configSource));
     issues.push(
       ...checkReferences(validated.config, dir, configSource, catalogue, {
         modelGiven: model !== undefined,

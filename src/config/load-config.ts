@@ -4,6 +4,7 @@
  * lazily when an agent is first created, and closed by `close()`.
  */
 import { dirname, join, resolve } from "node:path";
+import { referencesChecked } from "../agent/check-tool-references.js";
 import { createAgent } from "../agent/create-agent.js";
 import { subAgentTool } from "../agent/sub-agent-tool.js";
 import type { Agent, AgentOptions } from "../agent/types.js";
@@ -335,6 +336,8 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       model = modelFor(name).model;
     }
     return createAgent({
+      // Checked above, against the config's lines and every agent's tools.
+      ...{ [referencesChecked]: true },
       name: agent.id,
       model,
       instructions: agent.instructions,

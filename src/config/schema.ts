@@ -206,6 +206,11 @@ export const stateSchema = lazy(() =>
       session_ttl: sessionTtl(),
     }),
     z.strictObject({
+      kind: z.literal("file"),
+      path: z.string().default(".hookwise/state").describe("a folder: state.json and one file per session"),
+      session_ttl: sessionTtl(),
+    }),
+    z.strictObject({
       kind: z.literal("redis"),
       url: z
         .string()

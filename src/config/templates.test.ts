@@ -97,6 +97,15 @@ describe("renderTemplate", () => {
     expect(render(template)).toBe(template);
   });
 
+  it("fills {{turn}} {{tokens}} … as {turn} {tokens} …: one brace style for every placeholder", () => {
+    const template = "Turn {{turn}}: {{ tokens }} tokens, pressure {{pressure}}, {{tool.name}}";
+    expect(render(template, { stats: true })).toBe(
+      render("Turn {turn}: {tokens} tokens, pressure {pressure}, {{tool.name}}", { stats: true }),
+    );
+    expect(render(template, { stats: true })).toMatch(/^Turn 4: 1234 tokens, pressure 0\.46, /);
+    expect(render("{{turn}}")).toBe("{{turn}}");
+  });
+
   it("leaves other single-brace words alone", () => {
     expect(render('{"json": {name}} {turns}', { stats: true })).toBe('{"json": {name}} {turns}');
   });

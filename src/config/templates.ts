@@ -3,7 +3,8 @@
  * negative indices (`items.-1`), `{{tool.result}}` as JSON, `{{tool.error}}`,
  * `{{run.input}}`, `{{session.id}}`, `{{workspace}}`, `{{request.step}}` and
  * `{{request.attempt}}` (which provider request, which try of it); and, in log / notify messages,
- * `{turn}` `{tokens}` `{tools}` `{pressure}`. Missing paths render empty; never throws.
+ * `{{turn}}` `{{tokens}}` `{{tools}}` `{{pressure}}` (or with single braces: `{turn}`). Missing paths
+ * render empty; never throws.
  */
 import type { Evaluation } from "./evaluation.js";
 import { printable } from "./printable.js";
@@ -85,6 +86,13 @@ export function lookup(expression: string, evaluation: Evaluation, workspace: st
 /** `{{…}}`, or (group 2) one of the `{stat}` words; one pass, so filled values are never re-scanned. */
 const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}|\{(turn|tokens|tools|pressure|messages|max_turns)\}/g;
 
+const STATS = new Set(["turn", "tokens", "tools", "pressure", "messages", "max_turns"]);
+
+function statText(evaluation: Evaluation, stat: keyof Evaluation["stats"]): string {
+  const value = evaluation.stats[stat];
+  return stat === "pressure" ? value.toFixed(2) : String(value);
+}
+
 /** Whether a template has a placeholder (its text can change from one rendering to the next). */
 export function isTemplated(text: string): boolean {
   PLACEHOLDER.lastIndex = 0;
@@ -107,12 +115,15 @@ export function renderTemplate(
     PLACEHOLDER,
     (whole, expression: string | undefined, stat: keyof Evaluation["stats"]) => {
       if (expression !== undefined) {
+        // `{{turn}}` is `{turn}`: one brace style for every placeholder of a config.
+        const word = expression.trim();
+        if (STATS.has(word))
+          return options.stats ? statText(evaluation, word as keyof Evaluation["stats"]) : whole;
         const value = stringify(lookup(expression, evaluation, workspace));
         return options.printable ? printable(value) : value;
       }
       if (!options.stats) return whole;
-      const value = evaluation.stats[stat];
-      return stat === "pressure" ? value.toFixed(2) : String(value);
+      return statText(evaluation, stat);
     },
   );
 }

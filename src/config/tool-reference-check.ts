@@ -57,7 +57,10 @@ export function toolReferenceCheck(
     )
       return undefined;
     const headIsGlob = head !== undefined && !exact && picomatch.scan(head).isGlob;
-    if (head !== undefined && !headIsGlob && head !== "agents" && !toolsets.includes(head)) {
+    // A prefix some known tool has (`knownTools` of AI SDK code) is a toolset too.
+    const ownedByATool =
+      head !== undefined && tools.some((tool) => tool.qualifiedName.startsWith(`${head}.`));
+    if (head !== undefined && !headIsGlob && head !== "agents" && !toolsets.includes(head) && !ownedByATool) {
       const known = toolsets.concat(
         tools.some((tool) => tool.qualifiedName.startsWith("lsp.")) ? ["lsp"] : [],
       );

@@ -83,6 +83,21 @@ export function requireOptional<T>(specifier: string, purpose: string): T {
   }
 }
 
+/**
+ * Throws a `MissingPackageError` when `pkg` is not installed, without loading it: for a
+ * feature that loads its package on first use (a provider model) but must say at load time
+ * that it cannot work. A package that resolves to no entry (ESM-only exports) is installed.
+ */
+export function assertInstalled(pkg: string, purpose: string): void {
+  const target = redirects.get(pkg) ?? pkg;
+  require ??= createRequire(import.meta.url);
+  try {
+    require.resolve(target);
+  } catch (error) {
+    if (isMissing(error, target)) throw new MissingPackageError(pkg, purpose, error);
+  }
+}
+
 let require: NodeRequire | undefined;
 
 function isMissing(error: unknown, pkg: string): boolean {

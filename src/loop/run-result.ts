@@ -60,7 +60,7 @@ export interface PendingApproval {
   token?: string;
 }
 
-export interface RunResult {
+export interface RunResult<OUTPUT = unknown> {
   outcome: RunOutcome;
   text: string;
   /** Why the run ended when it did not complete. */
@@ -82,9 +82,10 @@ export interface RunResult {
   approvals?: PendingApproval[];
   /**
    * The final answer as a value, validated against the agent's `output` schema (only when
-   * it has one and the run completed).
+   * it has one and the run completed). Typed from the schema: `createAgent({ output: z.object(…) })`
+   * gives `result.output` that object's type.
    */
-  output?: unknown;
+  output?: OUTPUT;
 }
 
 export type AgentEvent =

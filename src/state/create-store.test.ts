@@ -82,7 +82,7 @@ describe("createStore", () => {
 
   it("rejects an unknown kind, listing the known ones", () => {
     expect(() => createStore({ kind: "postgres" } as never)).toThrow(
-      'Unknown state store kind "postgres"; expected one of: memory, sqlite, redis.',
+      'Unknown state store kind "postgres"; expected one of: memory, sqlite, file, redis.',
     );
   });
 });

@@ -4,6 +4,7 @@
  * kind is its own module plus one line here.
  */
 import { isAbsolute, resolve } from "node:path";
+import { FileStore } from "./file-store.js";
 import { MemoryStore } from "./memory-store.js";
 import { RedisStore, redactRedisUrl } from "./redis-store.js";
 import { SqliteStore } from "./sqlite-store.js";
@@ -29,6 +30,11 @@ const storeFactories = {
     new SqliteStore({
       path:
         config.path === ":memory:" || isAbsolute(config.path) ? config.path : resolve(baseDir, config.path),
+      ...(config.session_ttl !== undefined ? { sessionTtlMs: ms(config.session_ttl) } : {}),
+    }),
+  file: (config: { kind: "file"; path: string; session_ttl?: number }, baseDir: string) =>
+    new FileStore({
+      path: isAbsolute(config.path) ? config.path : resolve(baseDir, config.path),
       ...(config.session_ttl !== undefined ? { sessionTtlMs: ms(config.session_ttl) } : {}),
     }),
   redis: (config: { kind: "redis"; url?: string; prefix?: string; session_ttl?: number }) => {

@@ -116,7 +116,7 @@ describe("hookwise trace shows the web timeline's content", () => {
     expect(steps.length).toBe(2);
     let hooks = 0;
     for (const step of steps) {
-      expect(trace).toContain(`── step ${step.index}`);
+      expect(trace).toContain(`── step ${(step.index ?? Number.NaN) + 1}`);
       if (step.text) expect(trace).toContain(`assistant: ${step.text}`);
       if (step.reasoning) expect(trace).toContain(`reasoning: ${step.reasoning}`);
       for (const item of step.items ?? []) {
@@ -145,7 +145,7 @@ describe("hookwise trace shows the web timeline's content", () => {
     // What the trace spells out, as the web does.
     expect(trace).toContain("attempt 1: failed: ");
     expect(trace).toContain("(retryable)");
-    expect(trace).toMatch(/── step 0 · 2 attempts · scripted:\S+/);
+    expect(trace).toMatch(/── step 1 · 2 attempts · scripted:\S+/);
     expect(trace).toContain(`read arguments:\n          - {"path":"a.md"}\n          + {"path":"docs/a.md"}`);
     expect(trace).toContain(`system:\n        - ${INSTRUCTIONS}\n        + Answer tersely.`);
     expect(trace).toContain("extraContext:\n        + today is Monday");

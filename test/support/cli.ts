@@ -32,6 +32,8 @@ export async function cli(args: readonly string[]): Promise<CliOutput> {
       },
     },
     isTTY: false,
+    // Nothing piped: stdin ends at once, as `< /dev/null`.
+    readInput: async () => "",
   });
   return { code, stdout, stderr };
 }

@@ -1,11 +1,11 @@
 /**
  * A provider model whose package loads on the first request. `createModel("anthropic:…")`
  * stays synchronous and cheap (a config with five providers loads none of them until a
- * model is called), and a provider package that is not installed is a
- * `MissingPackageError` naming it when the model is first used.
+ * model is called); a provider package that is not installed is a `MissingPackageError`
+ * naming it when the model is made, so a config that names it fails to load.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { importOptional } from "../../errors/optional-package.js";
+import { assertInstalled, importOptional } from "../../errors/optional-package.js";
 
 export interface LazyModelOptions<M> {
   /** The AI SDK provider string the loaded model reports (`openai.responses`). */
@@ -20,6 +20,8 @@ export interface LazyModelOptions<M> {
 }
 
 export function lazyModel<M>(options: LazyModelOptions<M>): LanguageModelV3 {
+  // Not installed: an error when the model is made (a config's load), not at its first request.
+  assertInstalled(options.package, options.purpose);
   let loading: Promise<LanguageModelV3> | undefined;
   let loaded: LanguageModelV3 | undefined;
   const load = (): Promise<LanguageModelV3> => {

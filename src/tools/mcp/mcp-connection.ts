@@ -13,6 +13,7 @@ import { type SecretMasker, secretMasker } from "../../secrets/secret-masker.js"
 import { maskSecrets, registerSecret } from "../../secrets/secret-registry.js";
 import { describeSpec, type McpServerSpec, urlSecrets } from "./mcp-server-spec.js";
 import { type StdioCodec, StdioGroupTransport } from "./stdio-group-transport.js";
+import { stderrSummary } from "./stderr-summary.js";
 
 export interface McpLogger {
   debug(message: string): void;
@@ -96,6 +97,10 @@ export class McpConnection {
   #connecting: Promise<Client> | undefined;
   #closed = false;
   #stderr = "";
+  /** The start of the server's stderr: where a start-up error says why, before its stack. */
+  #stderrHead = "";
+  /** Whether `#stderr` lost its start (it keeps the last STDERR_TAIL characters). */
+  #stderrCut = false;
   #starts = 0;
   readonly #toolsChanged = new Set<() => void>();
 
@@ -203,12 +208,12 @@ export class McpConnection {
       await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => {});
-      const tail = this.#stderr.trim();
+      const tail = stderrSummary(this.#stderrHead, this.#stderr, this.#stderrCut);
       // The server's stderr or the SDK's message may repeat an argument, a URL or a header.
       throw new HookwiseError(
         this.#mask(
           `MCP server ${this.#label} (${describeSpec(this.#display)}) could not start: ${(error as Error).message}` +
-            (tail ? `; its stderr: ${tail.slice(-500)}` : ""),
+            (tail ? `; its stderr: ${tail}` : ""),
         ),
       );
     }
@@ -250,7 +255,10 @@ export class McpConnection {
     // Kept (a short tail) for error messages; a server's chatter goes to debug logs only.
     transport.stderr?.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
+      this.#stderrCut ||= this.#stderr.length + text.length > STDERR_TAIL;
       this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
+      if (this.#stderrHead.length < STDERR_TAIL)
+        this.#stderrHead = (this.#stderrHead + text).slice(0, STDERR_TAIL);
       this.#log.debug(`MCP server ${this.#label} stderr: ${text.trimEnd()}`);
     });
     return transport;
