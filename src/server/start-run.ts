@@ -145,23 +145,58 @@ export async function startMessage(
 }
 
 /** Decides one pending approval: its run continues in this server (a refusal runs nothing). */
-export async function startDecision(
+export function startDecision(
   ctx: ServerContext,
   options: { approval: string; approved: boolean; reason?: string },
 ): Promise<LiveRun> {
+  return startDecisions(ctx, [options]);
+}
+
+/**
+ * Decides pending approvals of one run together (a chat answering each of its step's
+ * approvals): the run continues in this server with all of them at once.
+ */
+export async function startDecisions(
+  ctx: ServerContext,
+  decided: readonly { approval: string; approved: boolean; reason?: string }[],
+  /** The session they must belong to, when the client named one (a chat's id). */
+  sessionId?: string,
+): Promise<LiveRun> {
   refuseWhileDraining(ctx);
-  const { item, decision } = await ctx.inbox.find(options.approval, {
-    approved: options.approved,
-    ...(options.reason !== undefined ? { reason: options.reason } : {}),
-  });
+  const found = [];
+  for (const options of decided) {
+    found.push(
+      await ctx.inbox.find(options.approval, {
+        approved: options.approved,
+        ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      }),
+    );
+  }
+  const { item } = found[0]!;
+  const other = found.find((entry) => entry.item.runId !== item.runId);
+  if (other) {
+    throw new HttpError(
+      409,
+      "approvals_of_several_runs",
+      `approvals "${item.id}" and "${other.item.id}" belong to different runs; decide each run's approvals on their own`,
+    );
+  }
+  if (sessionId !== undefined && item.sessionId !== sessionId) {
+    throw new HttpError(
+      409,
+      "wrong_session",
+      `approval "${item.id}" belongs to session "${item.sessionId}", not "${sessionId}"; nothing was run`,
+    );
+  }
   const agent = await ctx.agents.get(item.agent);
   const lease = await takeLease(ctx, item.sessionId);
+  const decisions = found.map((entry) => entry.decision);
   const run = start(ctx, lease, {
     sessionId: item.sessionId,
     agent: item.agent,
     kind: "resume",
     // The server owns a resumed run: no client's disconnect stops it, only a shutdown.
-    stream: (signal) => agent.resumeStream(item.runId, [decision], { signal }),
+    stream: (signal) => agent.resumeStream(item.runId, decisions, { signal }),
   });
   try {
     await run.started;

@@ -316,8 +316,12 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     };
     const reason = reasonOf(entry);
     if (reason !== undefined) attributes["hookwise.hook.reason"] = reason;
-    const toolCallId = (firing.payload as { toolCallId?: unknown }).toolCallId;
-    if (typeof toolCallId === "string") attributes["gen_ai.tool.call.id"] = toolCallId;
+    // A firing about a tool call names it, answered or not (approval_request's too).
+    const { toolCallId, toolName } = firing.payload as { toolCallId?: unknown; toolName?: unknown };
+    if (typeof toolCallId === "string") {
+      attributes["gen_ai.tool.call.id"] = toolCallId;
+      if (typeof toolName === "string") attributes["gen_ai.tool.name"] = toolName;
+    }
     const digests = rewriteDigests(entry, firing.payload, after);
     if (digests) {
       attributes["hookwise.hook.before_digest"] = digests.before;

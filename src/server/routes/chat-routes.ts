@@ -16,9 +16,16 @@ import { readBody } from "../request-body.js";
 import type { ServerContext } from "../server-context.js";
 import { checkSessionId } from "../session-directory.js";
 import { SseChannel } from "../sse-channel.js";
-import { startMessage } from "../start-run.js";
+import { startDecisions, startMessage } from "../start-run.js";
 
-const part = z.looseObject({ type: z.string(), text: z.string().optional() });
+const part = z.looseObject({
+  type: z.string(),
+  text: z.string().optional(),
+  state: z.string().optional(),
+  approval: z
+    .looseObject({ id: z.string(), approved: z.boolean().optional(), reason: z.string().optional() })
+    .optional(),
+});
 const chatBody = z.looseObject({
   id: z.string().describe("the chat id: the hookwise session"),
   messages: z
@@ -30,13 +37,31 @@ const chatBody = z.looseObject({
   agent: z.string().optional().describe("the agent of a new session (default: the config's first)"),
 });
 
+type ChatMessage = z.output<typeof chatBody>["messages"][number];
+
+/**
+ * The approvals the user answered in the chat (`addToolApprovalResponse`): the assistant
+ * message's tool parts in state `approval-responded`.
+ */
+function answeredApprovals(last: ChatMessage): { approval: string; approved: boolean; reason?: string }[] {
+  if (last.role !== "assistant") return [];
+  const answered = [];
+  for (const item of last.parts ?? []) {
+    const approved = item.approval?.approved;
+    if (item.state !== "approval-responded" || approved === undefined) continue;
+    const reason = item.approval!.reason;
+    answered.push({ approval: item.approval!.id, approved, ...(reason ? { reason } : {}) });
+  }
+  return answered;
+}
+
 function inputOf(messages: z.output<typeof chatBody>["messages"]): string {
   const last = messages.at(-1)!;
   if (last.role !== "user") {
     throw new HttpError(
       400,
       "invalid_body",
-      `messages: the last message must be the user's, got role "${last.role}"`,
+      `messages: the last message must be the user's (or the assistant's with answered tool approvals), got role "${last.role}"`,
     );
   }
   const text = (last.parts ?? [])
@@ -98,6 +123,13 @@ export function chatRoutes(app: Hono, ctx: ServerContext): void {
       );
     }
     const sessionId = checkSessionId(body.id);
+    // Approvals answered in the chat: the suspended run continues, streamed as the rest of
+    // the message it suspended in.
+    const answered = answeredApprovals(body.messages.at(-1)!);
+    if (answered.length > 0) {
+      const run = await startDecisions(ctx, answered, sessionId);
+      return uiStream(ctx, run, c.req.raw.signal, true);
+    }
     const text = inputOf(body.messages);
     if (!(await ctx.directory.get(sessionId))) {
       const { created } = await ctx.directory.create(sessionId, ctx.agents.check(body.agent));
