@@ -51,6 +51,7 @@ describe("/metrics", () => {
         },
         { text: "120." },
         { tool_calls: [{ name: "bank_pay", args: { amount: 3 } }] },
+        { text: "Paid 3." },
       ],
     });
     const json = { accept: "application/json" };
@@ -64,6 +65,7 @@ describe("/metrics", () => {
     const text = await response.text();
     for (const family of [
       "hookwise_runs_total counter",
+      "hookwise_run_suspensions_total counter",
       "hookwise_steps_total counter",
       "hookwise_hook_firings_total counter",
       "hookwise_denials_total counter",
@@ -79,7 +81,9 @@ describe("/metrics", () => {
     }
     const values = samples(text);
     expect(values.get('hookwise_runs_total{agent="teller",outcome="completed"}')).toBe(1);
-    expect(values.get('hookwise_runs_total{agent="teller",outcome="suspended"}')).toBe(1);
+    // Suspended is not an end: the run is counted once, when its resumption ends it.
+    expect(values.get('hookwise_runs_total{agent="teller",outcome="suspended"}')).toBeUndefined();
+    expect(values.get('hookwise_run_suspensions_total{agent="teller"}')).toBe(1);
     // The suspended step has not finished: it finishes when its run is resumed.
     expect(values.get('hookwise_steps_total{agent="teller"}')).toBe(2);
     expect(values.get('hookwise_hook_firings_total{hook="no-wipe",event="tool_call",effect="deny"}')).toBe(1);
@@ -91,6 +95,14 @@ describe("/metrics", () => {
     expect(
       values.get('hookwise_http_requests_total{method="POST",route="/sessions/:id/messages",status="200"}'),
     ).toBe(2);
+
+    const [approval] = ((await (await server.fetch("/approvals")).json()) as { approvals: { id: string }[] })
+      .approvals;
+    await (await server.post(`/approvals/${approval!.id}`, { decision: "approve" }, json)).json();
+    const after = samples(await (await server.fetch("/metrics")).text());
+    expect(after.get('hookwise_runs_total{agent="teller",outcome="completed"}')).toBe(2);
+    expect(after.get('hookwise_runs_total{agent="teller",outcome="suspended"}')).toBeUndefined();
+    expect(after.get('hookwise_run_suspensions_total{agent="teller"}')).toBe(1);
   });
 
   it("renders histograms cumulatively and escapes label values", () => {
