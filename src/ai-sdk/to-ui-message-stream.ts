@@ -139,7 +139,11 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
               input: approval.args,
             });
           }
-          out.push({ type: "tool-approval-request", approvalId: approval.id, toolCallId: approval.toolCallId });
+          out.push({
+            type: "tool-approval-request",
+            approvalId: approval.id,
+            toolCallId: approval.toolCallId,
+          });
         }
         // A suspended (or failed) run ends its step here: it never got a step-finish.
         if (stepOpen) out.push({ type: "finish-step" });

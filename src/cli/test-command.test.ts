@@ -128,9 +128,7 @@ describe("hookwise test", () => {
     const wrong = join(config, "../hookwise.test.yaml");
     writeFileSync(wrong, readFileSync(wrong, "utf8").replace("times: 3", "times: 4"));
     const failing = JSON.parse((await cli(["test", config, "--json"])).stdout);
-    expect(failing.tests[0].failures).toEqual([
-      { expectation: "hook_fired policy", expected: 4, actual: 3 },
-    ]);
+    expect(failing.tests[0].failures).toEqual([{ expectation: "hook_fired policy", expected: 4, actual: 3 }]);
   });
 
   it("points at the line and column of a malformed test", async () => {

@@ -176,10 +176,11 @@ async function runCase(
     // Streamed, to see each call's body start, also in a step the run suspended in.
     const started = new Set<string>();
     const live = agent.stream(test.prompt!, { sessionId: `test-${test.name}` });
-    for await (const event of live)
-      if (event.type === "tool-execution-start") started.add(event.toolCallId);
+    for await (const event of live) if (event.type === "tool-execution-start") started.add(event.toolCallId);
     await live.result;
-    const qualifiedNames = new Map(agent.runtime.tools.map((tool) => [tool.functionName, tool.qualifiedName]));
+    const qualifiedNames = new Map(
+      agent.runtime.tools.map((tool) => [tool.functionName, tool.qualifiedName]),
+    );
     return { records, issues, observed: { started, qualifiedNames } };
   } finally {
     await loaded.close();

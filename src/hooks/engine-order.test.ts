@@ -361,7 +361,14 @@ describe("the hook trace", () => {
             toolName: "echo",
             detail: { text: "x" },
           },
-          { event: "tool_call", hook: "guard", kind: "decide", effect: "allow", toolCallId: "c1", toolName: "echo" },
+          {
+            event: "tool_call",
+            hook: "guard",
+            kind: "decide",
+            effect: "allow",
+            toolCallId: "c1",
+            toolName: "echo",
+          },
           { event: "tool_result", hook: "watch", kind: "inspect", effect: "observed" },
           {
             event: "tool_call",

@@ -362,7 +362,12 @@ export class HookRunner {
     try {
       const { hook, firing, payload } = pending;
       const { outcome } = resumption;
-      const invocation = this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing, payload);
+      const invocation = this.#failure(
+        hook,
+        this.#deadlines!.outcome(pending, value, threw),
+        firing,
+        payload,
+      );
       const stops =
         resumption.index < resumption.selection.transforms.length
           ? this.#transformed(hook, invocation, outcome, resumption.options, firing)

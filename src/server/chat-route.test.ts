@@ -158,7 +158,11 @@ describe.each([
     const suspended = state.messages[1]!;
     // Ran, denied with its reason, awaiting approval: no call is left "input-available".
     expect(toolParts(suspended)).toEqual([
-      expect.objectContaining({ type: "tool-bank_balance", state: "output-available", output: { balance: 120 } }),
+      expect.objectContaining({
+        type: "tool-bank_balance",
+        state: "output-available",
+        output: { balance: 120 },
+      }),
       expect.objectContaining({
         type: "tool-bank_wipe",
         state: "output-error",
@@ -166,7 +170,9 @@ describe.each([
       }),
       expect.objectContaining({ type: "tool-bank_pay", state: "approval-requested", input: { amount: 5 } }),
     ]);
-    const hooks = suspended.parts.filter((part) => part.type === "data-hook").map((part) => (part as any).data);
+    const hooks = suspended.parts
+      .filter((part) => part.type === "data-hook")
+      .map((part) => (part as any).data);
     expect(hooks).toContainEqual(
       expect.objectContaining({ hook: "policy", effect: "ask", toolCallId: "p5", toolName: "bank_pay" }),
     );
@@ -183,11 +189,18 @@ describe.each([
     expect(toolParts(reply)).toEqual([
       expect.objectContaining({ type: "tool-bank_balance", state: "output-available", input: {} }),
       expect.objectContaining({ type: "tool-bank_wipe", state: "output-error", input: {} }),
-      expect.objectContaining({ type: "tool-bank_pay", state: "output-available", input: { amount: 5 }, output: "paid 5" }),
+      expect.objectContaining({
+        type: "tool-bank_pay",
+        state: "output-available",
+        input: { amount: 5 },
+        output: "paid 5",
+      }),
     ]);
     const texts = reply.parts.filter((part) => part.type === "text").map((part) => (part as any).text);
     expect(texts).toEqual(["Checking.", "Done as you decided."]);
-    expect(reply.parts.filter((part) => part.type === "data-hook").length).toBeGreaterThanOrEqual(hooks.length);
+    expect(reply.parts.filter((part) => part.type === "data-hook").length).toBeGreaterThanOrEqual(
+      hooks.length,
+    );
     expect(reply.parts.findLast((part) => part.type === "data-outcome")).toMatchObject({
       data: { outcome: "completed" },
     });
