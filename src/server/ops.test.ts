@@ -4,6 +4,11 @@
  * `/agents`, and `/openapi.json` — a valid OpenAPI 3.1 document that describes every route
  * the app serves.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { validate } from "@readme/openapi-parser";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../../test/support/server.js";
@@ -184,6 +189,73 @@ describe("/healthz, /agents, /openapi.json", () => {
       expect(documented.sort()).toEqual([...new Set(routes)].sort());
     } finally {
       await loaded.close();
+    }
+  });
+
+  it("names every operation, its error answers and its server, and passes Redocly's recommended rules", async () => {
+    const document = openApiDocument("1.2.3") as any;
+    expect(document.servers).toEqual([expect.objectContaining({ url: "http://127.0.0.1:8787" })]);
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (method === "parameters") continue;
+        const where = `${method} ${path}`;
+        expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z]+$/);
+        ids.push(operation.operationId);
+        const statuses = Object.keys(operation.responses);
+        expect(
+          statuses.some((status) => status.startsWith("4")),
+          where,
+        ).toBe(true);
+        expect(statuses, where).toContain("500");
+        if (operation.requestBody)
+          expect(statuses, where).toEqual(expect.arrayContaining(["400", "413", "415"]));
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    // Redocly's own linter, its recommended ruleset: no error and no warning.
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-openapi-"));
+    try {
+      writeFileSync(join(dir, "openapi.json"), JSON.stringify(document));
+      const cli = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
+      const lint = spawnSync(
+        process.execPath,
+        [cli, "lint", "--extends", "recommended", "--format", "json", join(dir, "openapi.json")],
+        {
+          encoding: "utf8",
+          env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        },
+      );
+      const report = JSON.parse(lint.stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: unknown[];
+      };
+      expect(report.problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("answers what it documents: a body that is not JSON is a 415, served with this server's address", async () => {
+    const server = await started({});
+    const document = (await (await server.fetch("/openapi.json")).json()) as any;
+    expect(document.servers[0].url).toBe(server.url);
+    for (const [path, operationId] of [
+      ["/sessions", "createSession"],
+      ["/api/chat", "chat"],
+      ["/approvals/a1", "decideApproval"],
+    ] as const) {
+      const response = await server.fetch(path, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "hello",
+      });
+      expect(response.status, path).toBe(415);
+      const documented = Object.values(document.paths as Record<string, Record<string, any>>)
+        .flatMap((item) => Object.values(item))
+        .find((operation) => operation.operationId === operationId);
+      expect(Object.keys(documented.responses), operationId).toContain("415");
     }
   });
 
