@@ -139,6 +139,7 @@ export function suspendStep(
     },
     onceKeys: [...(resumeContexts.get(state)?.onceKeys ?? [])],
   };
+  if (state.telemetry) suspension.trace = state.telemetry.link;
   commitStep(state, requested, [], false);
   if (state.isStreaming) surfaceSettled(state, entries);
   const approvals = listApprovals(runtime, state.runId, entries);
