@@ -51,18 +51,61 @@ function recorder(ctx: ServerContext, run: LiveRun, lease: Lease) {
   const events: TimelineEvent[] = [];
   const startedAt = Date.now();
   let input = "";
+  let ended = false;
+  // A new run's timeline so far is saved as it starts and after each step, so that every
+  // replica on the store can show it while it runs (`GET /runs/:id`).
+  let saving: Promise<void> = Promise.resolve();
+  const saveSoFar = (event: { type: string; runId?: string; sessionId?: string }) => {
+    if (run.kind !== "message" || ended) return;
+    const runId = event.type === "run-start" ? event.runId! : (events[0] as { runId?: string })?.runId;
+    if (runId === undefined) return;
+    const sofar: RunTimeline = {
+      runId,
+      sessionId: run.sessionId,
+      agent: run.agent,
+      input,
+      startedAt,
+      events: events.slice(),
+    };
+    saving = saving
+      .then(() => (ended ? undefined : ctx.directory.saveTimeline(sofar)))
+      .catch(() => {
+        // The next step (or the end) saves it again; the live process serves it meanwhile.
+      });
+  };
   run.subscribe({
     event: (event) => {
       if (event.type === "run-start") input = event.input;
       appendEvent(events, event);
+      if (event.type === "run-start" || event.type === "step-finish") saveSoFar(event);
     },
   });
   const observe = ctx.metrics.observer(run.agent);
   run.subscribe({ event: (event) => event.type !== "attempt-error" && observe(event) });
   return async (_run: LiveRun, outcome: { result?: RunResult }): Promise<void> => {
     try {
+      ended = true;
+      await saving;
       const result = outcome.result;
-      if (!result) return;
+      if (!result) {
+        // It ended without a result (it failed to start, or was cut short): a timeline saved
+        // so far must not read as running.
+        const runId = (events[0] as { runId?: string } | undefined)?.runId;
+        if (run.kind === "message" && runId !== undefined) {
+          await ctx.directory.saveTimeline({
+            runId,
+            sessionId: run.sessionId,
+            agent: run.agent,
+            input,
+            startedAt,
+            endedAt: Date.now(),
+            outcome: "error",
+            reason: "the run ended without a result",
+            events,
+          });
+        }
+        return;
+      }
       // The run-finish event reaches listeners after this, so it joins the timeline here.
       appendEvent(events, { type: "run-finish", result });
       const previous = run.kind === "resume" ? await ctx.directory.timeline(result.runId) : undefined;
