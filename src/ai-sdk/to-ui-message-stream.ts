@@ -41,6 +41,8 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
   let stepOpen = false;
   let resumed = false;
   const calls = new Set<string>();
+  /** Calls whose result was sent. */
+  const settled = new Set<string>();
   /** The arguments each call ran with, for announcing a call only its result showed. */
   const ranWith = new Map<string, unknown>();
   const closeOpen = (out: HookwiseUIMessageChunk[]) => {
@@ -98,6 +100,7 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
         break;
       case "tool-result":
         closeOpen(out);
+        settled.add(event.toolCallId);
         // A reader drops a result of a call it never saw: announce it first — unless the
         // run is resumed, whose calls the message it continues announced already.
         if (!calls.has(event.toolCallId) && !resumed) {
@@ -144,6 +147,20 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
             approvalId: approval.id,
             toolCallId: approval.toolCallId,
           });
+        }
+        // A call deferred behind one awaiting approval (a sequential batch) ends in a state
+        // too: not run yet, said as an error the resumed run's output replaces.
+        if (result.outcome === "suspended") {
+          const waiting = new Set(approvals.map((approval) => approval.toolCallId));
+          const names = [...new Set(approvals.map((approval) => approval.qualifiedName))].join(", ");
+          for (const id of calls) {
+            if (settled.has(id) || waiting.has(id)) continue;
+            out.push({
+              type: "tool-output-error",
+              toolCallId: id,
+              errorText: `not run yet: it runs once the approval of ${names || "an earlier call"} is decided`,
+            });
+          }
         }
         // A suspended (or failed) run ends its step here: it never got a step-finish.
         if (stepOpen) out.push({ type: "finish-step" });

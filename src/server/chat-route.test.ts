@@ -35,7 +35,12 @@ const SCRIPT = [
 type Sdk = typeof ai6;
 
 /** A plain-object chat state: what `useChat` keeps in React state. */
-function chatOf(sdk: Sdk, api: string, id: string) {
+function chatOf(
+  sdk: Sdk,
+  api: string,
+  id: string,
+  extra: Partial<ConstructorParameters<typeof ai6.AbstractChat<ai6.UIMessage>>[0]> = {},
+) {
   const state: ai6.ChatState<ai6.UIMessage> = {
     status: "ready",
     error: undefined,
@@ -59,6 +64,7 @@ function chatOf(sdk: Sdk, api: string, id: string) {
         state,
         transport: new sdk.DefaultChatTransport({ api }) as never,
         onError: (error) => errors.push(error),
+        ...(extra as object),
       });
     }
   }
@@ -227,6 +233,42 @@ describe.each([
       input: { amount: 5 },
       errorText: expect.stringContaining("not this month"),
     });
+  });
+});
+
+describe.each([
+  ["AI SDK 6", ai6],
+  ["AI SDK 7", ai7 as unknown as Sdk],
+] as const)("a call deferred behind an approval (%s)", (_name, sdk) => {
+  it("ends the suspended step in a state too, so the approval sends itself; the continuation gives its output", async () => {
+    const server = await started({
+      script: [
+        {
+          tool_calls: [
+            { name: "bank_pay", args: { amount: 5 }, id: "p5" },
+            { name: "bank_balance", args: {}, id: "b2" },
+          ],
+        },
+        { text: "Paid, and your balance is 120." },
+      ],
+    });
+    const { chat, state, errors } = chatOf(sdk, `${server.url}/api/chat`, "chat-deferred", {
+      sendAutomaticallyWhen: sdk.lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
+    await chat.sendMessage({ text: "Pay 5 then tell me my balance" });
+    const parts = toolParts(state.messages[1]!);
+    expect(parts.map((part) => part.state)).toEqual(["approval-requested", "output-error"]);
+    expect(parts[1]!.errorText).toMatch(/^not run yet: it runs once the approval of bank\.pay is decided/);
+    expect(server.ledger()).toEqual([]);
+    // Approving is all the user does: the chat sends it by itself.
+    await chat.addToolApprovalResponse({ id: parts[0]!.approval!.id, approved: true });
+    await expect.poll(() => server.ledger(), { timeout: 10_000 }).toEqual(["pay 5", "balance"]);
+    await expect
+      .poll(() => toolParts(state.messages[1]!).map((part) => part.state), { timeout: 10_000 })
+      .toEqual(["output-available", "output-available"]);
+    await expect.poll(() => state.status).toBe("ready");
+    expect(toolParts(state.messages[1]!)[1]).toMatchObject({ output: { balance: 120 }, input: {} });
+    expect(errors).toEqual([]);
   });
 });
 
