@@ -3,8 +3,12 @@
  * `POST /api/chat` takes the transport's body `{ id, messages, trigger }` — the chat id is
  * the session (created on first use), the last user message is the input (the session
  * keeps the transcript, so earlier messages are not re-read) — and answers with the run as
- * UI message chunks, hook decisions as `data-hook` parts. `GET /api/chat/:id/stream` is the
- * transport's reconnect: the session's running run from its start, or 204.
+ * UI message chunks, hook decisions as `data-hook` parts, a call awaiting a human as a
+ * `tool-approval-request`. A request whose last message is the assistant's, with tool parts
+ * the user answered (`addToolApprovalResponse`: state `approval-responded`), decides those
+ * approvals and streams the resumed run as the rest of that message.
+ * `GET /api/chat/:id/stream` is the transport's reconnect: the session's running run from
+ * its start, or 204.
  */
 import type { Context, Hono } from "hono";
 import { uiMessageChunker } from "../../ai-sdk/to-ui-message-stream.js";
