@@ -55,12 +55,21 @@ describe("decide: deny a tool call", () => {
     const toolMessage = result.messages.find((message) => message.role === "tool");
     expect(JSON.stringify(toolMessage)).toContain("secrets.env is protected");
     expect(result.events).toEqual([
-      { event: "tool_call", hook: "protect-env-files", kind: "decide", effect: "allow" },
+      {
+        event: "tool_call",
+        hook: "protect-env-files",
+        kind: "decide",
+        effect: "allow",
+        toolCallId: expect.any(String),
+        toolName: "delete_file",
+      },
       {
         event: "tool_call",
         hook: "protect-env-files",
         kind: "decide",
         effect: "deny",
+        toolCallId: expect.any(String),
+        toolName: "delete_file",
         detail: "secrets.env is protected",
       },
     ]);

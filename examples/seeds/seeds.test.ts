@@ -219,6 +219,8 @@ describe.each(SURFACES)("on %s()", (surface) => {
         hook: "gate",
         kind: "decide",
         effect: "deny",
+        toolCallId: expect.any(String),
+        toolName: "filesystem_delete_file",
         detail: "Direct file deletion is not allowed in this project",
       });
     });

@@ -6,8 +6,12 @@
  * Text and reasoning of a step are parts that open at their first delta and close at the
  * step's end (or before its tool calls). A tool result that is an error — a denied, failed
  * or invalid call — is a `tool-output-error` whose text is the message the model received.
- * A suspended run ends with one `data-approval` part per pending approval; a run that
- * ended in error sends an `error` chunk. Cancelling the stream stops reading the run; to
+ * Every step ends (`finish-step`), a suspended one too: its calls that ran have their
+ * output, its denied ones their error, and each call awaiting a human gets the AI SDK's
+ * own `tool-approval-request` (answered with `addToolApprovalResponse` and the next
+ * message), plus a `data-approval` part; a run that ended in error sends an `error` chunk.
+ * A resumed run continues the message its suspension ended: it never announces again a
+ * call of that message (which would reset the call's input). Cancelling the stream stops reading the run; to
  * also stop the run, pass the same signal to `agent.stream(input, { signal })`.
  */
 import type { AgentEvent, RunResult } from "../loop/run-result.js";
@@ -34,7 +38,13 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
   let text: string | undefined;
   let reasoning: string | undefined;
   let parts = 0;
+  let stepOpen = false;
+  let resumed = false;
   const calls = new Set<string>();
+  /** Calls whose result was sent. */
+  const settled = new Set<string>();
+  /** The arguments each call ran with, for announcing a call only its result showed. */
+  const ranWith = new Map<string, unknown>();
   const closeOpen = (out: HookwiseUIMessageChunk[]) => {
     if (text !== undefined) out.push({ type: "text-end", id: text });
     if (reasoning !== undefined) out.push({ type: "reasoning-end", id: reasoning });
@@ -45,6 +55,7 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
     const out: HookwiseUIMessageChunk[] = [];
     switch (event.type) {
       case "run-start":
+        resumed = event.resumed === true;
         out.push({ type: "start", messageId: options.messageId ?? event.runId });
         out.push({
           type: "data-run",
@@ -57,6 +68,7 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
         });
         break;
       case "step-start":
+        stepOpen = true;
         out.push({ type: "start-step" });
         break;
       case "text-delta":
@@ -83,16 +95,21 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
           input: event.args,
         });
         break;
+      case "tool-execution-start":
+        ranWith.set(event.toolCallId, event.args);
+        break;
       case "tool-result":
         closeOpen(out);
-        // A reader drops a result of a call it never saw: announce it first.
-        if (!calls.has(event.toolCallId)) {
+        settled.add(event.toolCallId);
+        // A reader drops a result of a call it never saw: announce it first — unless the
+        // run is resumed, whose calls the message it continues announced already.
+        if (!calls.has(event.toolCallId) && !resumed) {
           calls.add(event.toolCallId);
           out.push({
             type: "tool-input-available",
             toolCallId: event.toolCallId,
             toolName: event.toolName,
-            input: null,
+            input: ranWith.get(event.toolCallId) ?? {},
           });
         }
         out.push(
@@ -108,12 +125,47 @@ export function uiMessageChunker(options: Omit<ToUIMessageStreamOptions, "onFini
         break;
       case "step-finish":
         closeOpen(out);
+        stepOpen = false;
         out.push({ type: "finish-step" });
         break;
       case "run-finish": {
         closeOpen(out);
         const { result } = event;
-        for (const approval of result.approvals ?? []) {
+        const approvals = result.approvals ?? [];
+        for (const approval of approvals) {
+          if (!calls.has(approval.toolCallId) && !resumed) {
+            calls.add(approval.toolCallId);
+            out.push({
+              type: "tool-input-available",
+              toolCallId: approval.toolCallId,
+              toolName: approval.toolName,
+              input: approval.args,
+            });
+          }
+          out.push({
+            type: "tool-approval-request",
+            approvalId: approval.id,
+            toolCallId: approval.toolCallId,
+          });
+        }
+        // A call deferred behind one awaiting approval (a sequential batch) ends in a state
+        // too: not run yet, said as an error the resumed run's output replaces.
+        if (result.outcome === "suspended") {
+          const waiting = new Set(approvals.map((approval) => approval.toolCallId));
+          const names = [...new Set(approvals.map((approval) => approval.qualifiedName))].join(", ");
+          for (const id of calls) {
+            if (settled.has(id) || waiting.has(id)) continue;
+            out.push({
+              type: "tool-output-error",
+              toolCallId: id,
+              errorText: `not run yet: it runs once the approval of ${names || "an earlier call"} is decided`,
+            });
+          }
+        }
+        // A suspended (or failed) run ends its step here: it never got a step-finish.
+        if (stepOpen) out.push({ type: "finish-step" });
+        stepOpen = false;
+        for (const approval of approvals) {
           out.push({ type: "data-approval", id: approval.id, data: approval });
         }
         out.push({

@@ -1,8 +1,7 @@
 /**
  * The AI SDK UI message stream chunks hookwise writes, typed here so the subpath needs no
- * `ai` install. Only fields every AI SDK 5, 6 and 7 client accepts are used: AI SDK 5
- * validates chunks strictly, so a field added later (`finishReason`, `title`…) would make
- * its `useChat` reject the stream.
+ * `ai` install. Only chunks and fields every AI SDK 6 and 7 client accepts are used (tool
+ * approvals came with AI SDK 6); a field added later (`finishReason`, `title`…) is left out.
  */
 
 import type { HookTraceEntry } from "../hooks/trace.js";
@@ -47,6 +46,8 @@ export type HookwiseUIMessageChunk =
   | { type: "tool-input-available"; toolCallId: string; toolName: string; input: unknown }
   | { type: "tool-output-available"; toolCallId: string; output: unknown }
   | { type: "tool-output-error"; toolCallId: string; errorText: string }
+  /** A call awaiting a human: its part's state becomes `approval-requested`. */
+  | { type: "tool-approval-request"; approvalId: string; toolCallId: string }
   | DataChunk
   | { type: "finish-step" }
   | { type: "error"; errorText: string }

@@ -19,6 +19,7 @@ export async function requestApproval(
   const approvalId = nodeCrypto().randomUUID();
   const event = payload(state, "approval_request", {
     approvalId,
+    toolCallId: call.toolCallId,
     toolName: call.toolName,
     qualifiedName: call.qualifiedName,
     args: call.args,

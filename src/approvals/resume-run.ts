@@ -56,6 +56,7 @@ function resumePoint(
     runId: record.runId,
     sessionId: record.sessionId,
     oneShot: record.oneShot === true,
+    suspendedSpan: record.trace,
     restore(state) {
       bindResumeContext(state, { claim, onceKeys });
       state.messages = record.messages.slice();

@@ -139,7 +139,9 @@ export function suspendStep(
     },
     onceKeys: [...(resumeContexts.get(state)?.onceKeys ?? [])],
   };
+  if (state.telemetry) suspension.trace = state.telemetry.link;
   commitStep(state, requested, [], false);
+  if (state.isStreaming) surfaceSettled(state, entries);
   const approvals = listApprovals(runtime, state.runId, entries);
   const names = [...new Set(approvals.map((approval) => approval.qualifiedName))].join(", ");
   return {
@@ -150,6 +152,36 @@ export function suspendStep(
     saveSuspension: (oneShot) =>
       saveSuspension(runtime, state, oneShot ? { ...suspension, oneShot } : suspension),
   };
+}
+
+/**
+ * A stream shows what the suspended batch already settled — the calls that ran, and the
+ * denied ones with their reason — so a watcher sees each call's true state while the run
+ * waits. Nothing is committed: a resume commits the same results (a call that ran is not
+ * run again).
+ */
+function surfaceSettled(state: RunState, entries: readonly BatchEntry[]): void {
+  for (const entry of entries) {
+    if (entry.kind !== "settled") continue;
+    const { outcome } = entry;
+    if (outcome.executed && !outcome.replayed) {
+      state.emit({
+        type: "tool-execution-start",
+        step: state.step,
+        toolCallId: outcome.toolCallId,
+        toolName: outcome.toolName,
+        args: outcome.args,
+      });
+    }
+    state.emit({
+      type: "tool-result",
+      step: state.step,
+      toolCallId: outcome.toolCallId,
+      toolName: outcome.toolName,
+      result: outcome.result,
+      isError: outcome.isError,
+    });
+  }
 }
 
 /** Writes the suspended run (and its session guard). A resume that lost its claim writes nothing. */

@@ -72,6 +72,8 @@ export interface SuspendedRunRecord {
   pending: PendingStep;
   /** Exactly-once keys this run used in earlier resumes; deleted when the run finishes. */
   onceKeys: string[];
+  /** The suspended run's span, when telemetry recorded it: the resumed run's span links to it. */
+  trace?: { traceId: string; spanId: string };
   /**
    * The run was given no sessionId: its session is kept while it waits, and after its resume
    * for the agent's one-shot time (`sessions.oneShotTtlMs`) on every store.

@@ -3,7 +3,7 @@
  * with a diff of what was expected and what happened, a malformed test file is an error
  * with file:line:col. (Every example config passes its own tests: test/cli/examples.test.ts.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -91,8 +91,44 @@ describe("hookwise test", () => {
     const out = await cli(["test", failing]);
     expect(out.code).toBe(1);
     expect(out.stdout).toContain(
-      'hook_fired policy (deny):\n      - expected 2\n      + actual   "1 (its firings: allow, deny)"',
+      "hook_fired policy (deny):\n      - expected 2\n      + actual   1\n        (its firings: allow, deny)",
     );
+    const json = JSON.parse((await cli(["test", failing, "--json"])).stdout);
+    expect(json.tests[0].failures[0]).toMatchObject({ expected: 2, actual: 1 });
+  });
+
+  it("a run that suspends: ran lists what ran before it, denied takes either name, counts are numbers", async () => {
+    const config = project(
+      `tests:
+  - name: asks before paying
+    prompt: tidy up
+    model:
+      - tool_calls:
+          - { name: fs_read_file, args: { path: a.md } }
+          - { name: fs_delete_file, args: { path: a.md } }
+          - { name: fs_pay, args: { path: a.md } }
+      - text: never reached
+    expect:
+      outcome: suspended
+      ran: [fs.read_file, fs_read_file]
+      not_ran: [fs.pay, fs.delete_file]
+      denied: [fs.delete_file, fs_delete_file]
+      hook_fired: { id: policy, times: 3 }
+`,
+      "    - { decision: ask_user, tool: fs.pay }\n",
+    );
+    writeFileSync(
+      join(config, "../tools.mjs"),
+      `${TOOLS}export const pay = { inputSchema: { type: "object", properties: {} }, execute: () => "paid" };\n`,
+    );
+    const out = await cli(["test", config]);
+    expect(out.stdout).toContain("✓ asks before paying");
+    expect(out.code).toBe(0);
+    // A wrong count reads as a number, in text and JSON.
+    const wrong = join(config, "../hookwise.test.yaml");
+    writeFileSync(wrong, readFileSync(wrong, "utf8").replace("times: 3", "times: 4"));
+    const failing = JSON.parse((await cli(["test", config, "--json"])).stdout);
+    expect(failing.tests[0].failures).toEqual([{ expectation: "hook_fired policy", expected: 4, actual: 3 }]);
   });
 
   it("points at the line and column of a malformed test", async () => {

@@ -27,7 +27,19 @@ export interface TestFailure {
   expectation: string;
   expected: unknown;
   actual: unknown;
+  /** More on what was seen (a hook's firings), when it helps. */
+  seen?: string;
 }
+
+/** What a case's run showed beyond its records. */
+export interface CaseObservations {
+  /** Calls whose body started: a suspended run's record lists none of its pending step's results. */
+  started?: ReadonlySet<string>;
+  /** `toolset.tool` of each function name the model can call. */
+  qualifiedNames?: ReadonlyMap<string, string>;
+}
+
+type NamedCall = { qualifiedName: string; toolName: string };
 
 export interface TestOutcome {
   name: string;
@@ -47,22 +59,31 @@ function calls(records: readonly RunRecord[]) {
   return records.flatMap((record) => record.steps.flatMap((step) => step.calls));
 }
 
-function named(list: readonly { qualifiedName: string; toolName: string }[]): string[] {
+function named(list: readonly NamedCall[]): string[] {
   return [...new Set(list.map((call) => call.qualifiedName))];
 }
 
-function has(list: readonly { qualifiedName: string; toolName: string }[], name: string): boolean {
+/** A call answers to its `toolset.tool` name (what hooks and policies use) and to the model's. */
+function has(list: readonly NamedCall[], name: string): boolean {
   return list.some((call) => call.qualifiedName === name || call.toolName === name);
 }
 
 /** What a case's expectations say of its records. */
-export function checkExpectations(test: ConfigTest, records: readonly RunRecord[]): TestFailure[] {
+export function checkExpectations(
+  test: ConfigTest,
+  records: readonly RunRecord[],
+  observed: CaseObservations = {},
+): TestFailure[] {
   const failures: TestFailure[] = [];
   const expect = test.expect;
   const last = records.at(-1);
-  const all = calls(records);
+  // A call the record knows only by the model's name (a suspended step) gets its qualified one.
+  const all = calls(records).map((call) => {
+    const qualified = observed.qualifiedNames?.get(call.toolName);
+    return call.qualifiedName === call.toolName && qualified ? { ...call, qualifiedName: qualified } : call;
+  });
   const denied = all.filter((call) => verdictOf(call).kind === "denied");
-  const ran = all.filter((call) => call.executed);
+  const ran = all.filter((call) => call.executed || observed.started?.has(call.toolCallId) === true);
   if (expect.outcome !== undefined && last?.outcome !== expect.outcome)
     failures.push({ expectation: "outcome", expected: expect.outcome, actual: last?.outcome });
   for (const name of expect.denied ?? [])
@@ -82,12 +103,14 @@ export function checkExpectations(test: ConfigTest, records: readonly RunRecord[
     const count = mine.filter((entry) => effect === undefined || entry.effect === effect).length;
     if (times === undefined ? count === 0 : count !== times) {
       const what = effect === undefined ? "" : ` (${effect})`;
-      const seen = mine.length === 0 ? "no firing" : `${mine.map((entry) => entry.effect).join(", ")}`;
-      failures.push({
+      const failure: TestFailure = {
         expectation: `hook_fired ${id}${what}`,
         expected: times ?? "at least once",
-        actual: `${count}${effect === undefined ? "" : ` (its firings: ${seen})`}`,
-      });
+        actual: count,
+      };
+      if (effect !== undefined)
+        failure.seen = `its firings: ${mine.length === 0 ? "none" : mine.map((entry) => entry.effect).join(", ")}`;
+      failures.push(failure);
     }
   }
   if (expect.fired_in_order) {
@@ -108,7 +131,7 @@ async function runCase(
   testCase: ConfigTestCase,
   io: CliIO,
   checkOnly: boolean,
-): Promise<{ records: RunRecord[]; issues: ConfigIssue[] }> {
+): Promise<{ records: RunRecord[]; issues: ConfigIssue[]; observed?: CaseObservations }> {
   const { file, test } = testCase;
   const store = new MemoryStore();
   const loaded = await loadConfig(configPath, {
@@ -151,8 +174,15 @@ async function runCase(
       const replayed: ReplayedRun[] = await replayRuns(agent, runsFromJsonl(text, path).runs, { store });
       return { records: replayed.map((run) => run.replayed), issues };
     }
-    await agent.run(test.prompt!, { sessionId: `test-${test.name}` });
-    return { records, issues };
+    // Streamed, to see each call's body start, also in a step the run suspended in.
+    const started = new Set<string>();
+    const live = agent.stream(test.prompt!, { sessionId: `test-${test.name}` });
+    for await (const event of live) if (event.type === "tool-execution-start") started.add(event.toolCallId);
+    await live.result;
+    const qualifiedNames = new Map(
+      agent.runtime.tools.map((tool) => [tool.functionName, tool.qualifiedName]),
+    );
+    return { records, issues, observed: { started, qualifiedNames } };
   } finally {
     await loaded.close();
   }
@@ -182,7 +212,7 @@ export async function runConfigTests(configPath: string, io: CliIO): Promise<Tes
     issues.push(...ran.issues);
     if (issues.length) continue;
     const failures = ran.records.length
-      ? checkExpectations(testCase.test, ran.records)
+      ? checkExpectations(testCase.test, ran.records, ran.observed)
       : [{ expectation: "a run", expected: "a finished run", actual: "none" }];
     outcomes.push({ name: testCase.test.name, file: testCase.file, passed: failures.length === 0, failures });
   }
@@ -210,6 +240,7 @@ export async function testCommand(
         io.stdout.line(`    ${failure.expectation}:`);
         io.stdout.line(`      - expected ${show(failure.expected)}`);
         io.stdout.line(`      + actual   ${show(failure.actual)}`);
+        if (failure.seen !== undefined) io.stdout.line(`        (${failure.seen})`);
       }
     }
     io.stdout.line(`${outcomes.length} test(s), ${failed.length} failed`);

@@ -134,6 +134,8 @@ export interface EventPayloads {
   };
   approval_request: Base<"approval_request"> & {
     approvalId: string;
+    /** The call waiting for the approval. */
+    toolCallId: string;
     toolName: string;
     qualifiedName: string;
     args: unknown;

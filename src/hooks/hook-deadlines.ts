@@ -13,6 +13,7 @@
  * once: between the two, an idle timer may hold the process open for one tick, never more.
  */
 
+import type { AnyEventPayload } from "../events/payloads.js";
 import type { RegisteredHook } from "./hook-registry.js";
 import { check, failure, type Invocation, thrown } from "./invoke-hook.js";
 
@@ -46,6 +47,8 @@ export class Pending {
   done = false;
   /** What telemetry's observer made for this firing, when one watches (the runner's). */
   firing: unknown = undefined;
+  /** The event it fired for (the runner's), so its traced decision names the call it decided. */
+  payload: AnyEventPayload | undefined = undefined;
   previous: Pending | undefined = undefined;
   next: Pending | undefined = undefined;
   reader: PendingReader | undefined;
@@ -189,6 +192,7 @@ export class HookDeadlines {
       pending.stamp = undefined;
       pending.done = false;
       pending.firing = undefined;
+      pending.payload = undefined;
     }
     if (this.#expiredOnEntry(pending, value)) return pending;
     this.#link(pending);

@@ -141,6 +141,9 @@ describe("HookRunner: the synchronous path leaves what the promise path leaves",
           hook: "h",
           kind,
           effect: "error",
+          // An inspection's failure names the call too: it is about that call.
+          toolCallId: "c1",
+          toolName: "echo",
           detail: 'hook "h" on tool_call: threw: boom',
         },
       ]);
@@ -187,7 +190,15 @@ describe("HookRunner: trace entries", () => {
       { name: "d", on: "tool_call", kind: "decide", handler: () => flow.deny("not today") },
     ] as AnyHook[]);
     expect(entries).toEqual([
-      { event: "tool_call", hook: "d", kind: "decide", effect: "deny", detail: "not today" },
+      {
+        event: "tool_call",
+        hook: "d",
+        kind: "decide",
+        effect: "deny",
+        toolCallId: "c1",
+        toolName: "echo",
+        detail: "not today",
+      },
     ]);
     expect(Object.isFrozen(entries[0])).toBe(false);
     expect(live).toEqual([{ type: "hook", event: "tool_call", firings: [entries[0]] }]);

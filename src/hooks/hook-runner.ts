@@ -19,7 +19,7 @@ import type { HookObserver } from "./hook-observer.js";
 import type { HookRegistry, HookSelection, RegisteredHook } from "./hook-registry.js";
 import { mergeSelections } from "./hook-registry.js";
 import { callHandler, type Invocation, isPending, isPlainAnswer, settleNow } from "./invoke-hook.js";
-import { detailOf, type HookLiveEvent, type HookTraceEntry, TraceLog } from "./trace.js";
+import { detailOf, type HookLiveEvent, type HookTraceEntry, nameCall, TraceLog } from "./trace.js";
 
 /** `traced`: its trace entry is written already (it failed open, or answered nothing). */
 type InvokedHook = Invocation & { traced?: boolean };
@@ -360,14 +360,19 @@ export class HookRunner {
     // Its firings are collected apart, whatever else is under way.
     const outer = this.#open();
     try {
-      const { hook, firing } = pending;
+      const { hook, firing, payload } = pending;
       const { outcome } = resumption;
-      const invocation = this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing);
+      const invocation = this.#failure(
+        hook,
+        this.#deadlines!.outcome(pending, value, threw),
+        firing,
+        payload,
+      );
       const stops =
         resumption.index < resumption.selection.transforms.length
           ? this.#transformed(hook, invocation, outcome, resumption.options, firing)
           : // A decide's answer is traced as it is read.
-            this.#decided(hook, this.#traced(hook, invocation, firing), outcome, resumption.decided);
+            this.#decided(hook, this.#traced(hook, invocation, firing, payload), outcome, resumption.decided);
       if (stops) {
         this.#ended(resumption, outcome);
         return;
@@ -434,12 +439,13 @@ export class HookRunner {
         read: (entered, value, threw) => {
           const outer = this.#open();
           try {
-            const { hook, firing } = entered;
+            const { hook, firing, payload } = entered;
             resolve(
               this.#traced(
                 hook,
-                this.#failure(hook, this.#deadlines!.outcome(entered, value, threw), firing),
+                this.#failure(hook, this.#deadlines!.outcome(entered, value, threw), firing, payload),
                 firing,
+                payload,
               ),
             );
           } catch (error) {
@@ -467,11 +473,12 @@ export class HookRunner {
     const result = invocation.result;
     const failure = result === undefined ? undefined : applyFlow(hook, result, outcome, options);
     if (failure) {
-      this.#traceEffect(hook, "error", failure.message, firing);
+      this.#traceEffect(hook, "error", failure.message, firing, outcome.payload);
       outcome.failure = failure;
       return true;
     }
-    if (!invocation.traced) this.#traceResult(hook, result, invocation.notFired, firing, outcome.payload);
+    if (!invocation.traced)
+      this.#traceResult(hook, result, invocation.notFired, firing, outcome.payload, outcome.payload);
     return outcome.terminal !== undefined;
   }
 
@@ -554,9 +561,15 @@ export class HookRunner {
         }
         const pending = this.#race().enter(hook, value, reader);
         pending.firing = firing;
+        pending.payload = payload;
         continue;
       }
-      const called = this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
+      const called = this.#traced(
+        hook,
+        this.#failure(hook, settleNow(hook, value), firing, payload),
+        firing,
+        payload,
+      );
       if (!called.ok) this.#inspectFailed(called.error);
     }
     return group;
@@ -610,11 +623,12 @@ export class HookRunner {
 
   /** An inspection that answered with a promise, once it settled (or expired): traced, counted off. */
   #inspectSettled(pending: Pending, value: unknown, threw: boolean): void {
-    const { hook, firing } = pending;
+    const { hook, firing, payload } = pending;
     const invocation = this.#traced(
       hook,
-      this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing),
+      this.#failure(hook, this.#deadlines!.outcome(pending, value, threw), firing, payload),
       firing,
+      payload,
     );
     if (!invocation.ok) this.#inspectFailed(invocation.error);
     const inspections = this.#pendingInspections!;
@@ -679,14 +693,20 @@ export class HookRunner {
         ? this.#race().enterNext(hook, value, sequence)
         : this.#race().enter(hook, value);
       pending.firing = firing;
+      pending.payload = payload;
       return pending;
     }
-    return this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing), firing);
+    return this.#traced(hook, this.#failure(hook, settleNow(hook, value), firing, payload), firing, payload);
   }
 
-  #traced(hook: RegisteredHook, invocation: InvokedHook, firing: unknown): InvokedHook {
+  #traced(
+    hook: RegisteredHook,
+    invocation: InvokedHook,
+    firing: unknown,
+    payload: AnyEventPayload | undefined,
+  ): InvokedHook {
     if (invocation.ok && !invocation.traced)
-      this.#traceResult(hook, invocation.result, invocation.notFired, firing, undefined);
+      this.#traceResult(hook, invocation.result, invocation.notFired, firing, undefined, payload);
     return invocation;
   }
 
@@ -713,22 +733,29 @@ export class HookRunner {
         ? this.#race().enterNext(hook, value, sequence)
         : this.#race().enter(hook, value);
       pending.firing = firing;
+      pending.payload = payload;
       return pending;
     }
-    return this.#failure(hook, settleNow(hook, value), firing);
+    return this.#failure(hook, settleNow(hook, value), firing, payload);
   }
 
-  #failure(hook: RegisteredHook, invocation: Invocation, firing: unknown): InvokedHook {
+  /** `payload`: the event the hook fired for, so a traced decision names the tool call it decided. */
+  #failure(
+    hook: RegisteredHook,
+    invocation: Invocation,
+    firing: unknown,
+    payload: AnyEventPayload | undefined,
+  ): InvokedHook {
     if (invocation.ok) return invocation;
     const { error } = invocation;
     // An aborted run never fails open: nothing should go on after the abort.
     if (hook.failOpen && hook.kind !== "inspect" && error.reason !== "aborted") {
       this.#log.warn(`hook failed open (onError: fail_open): ${error.message}`);
-      this.#traceEffect(hook, "fail_open", error.message, firing);
+      this.#traceEffect(hook, "fail_open", error.message, firing, payload);
       return { ok: true, result: undefined, traced: true };
     }
     const effect = error.reason === "timeout" || error.reason === "aborted" ? error.reason : "error";
-    this.#traceEffect(hook, effect, error.message, firing);
+    this.#traceEffect(hook, effect, error.message, firing, payload);
     return invocation;
   }
 
@@ -738,10 +765,11 @@ export class HookRunner {
     notFired: boolean | undefined,
     firing: unknown,
     after: AnyEventPayload | undefined,
+    payload: AnyEventPayload | undefined,
   ): void {
     if (notFired) return;
     if (result === undefined || hook.kind === "inspect") this.#recordQuiet(hook, firing, after);
-    else this.#traceEffect(hook, result.type, detailOf(result), firing, after);
+    else this.#traceEffect(hook, result.type, detailOf(result), firing, payload, after);
   }
 
   #traceEffect(
@@ -749,9 +777,11 @@ export class HookRunner {
     effect: string,
     detail: unknown,
     firing: unknown,
+    payload: AnyEventPayload | undefined,
     after?: AnyEventPayload,
   ): void {
     const entry: HookTraceEntry = { event: hook.event, hook: hook.name, kind: hook.kind, effect };
+    if (payload !== undefined) nameCall(entry, payload);
     if (detail !== undefined) entry.detail = detail;
     this.#record(entry, firing, after);
   }

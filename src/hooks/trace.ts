@@ -1,4 +1,5 @@
 import type { EventName, HookKind } from "../events/catalogue.js";
+import type { AnyEventPayload } from "../events/payloads.js";
 import type { Flow } from "./flow.js";
 
 /**
@@ -12,6 +13,13 @@ export interface HookTraceEntry {
   kind: HookKind;
   /** The result type (`deny`, `patch`, …), `continue`, `observed`, or `error` / `timeout` / `aborted` / `fail_open`. */
   effect: string;
+  /**
+   * The tool call a decision was about, on an event about one (`tool_call`, `tool_result`,
+   * `tool_error`, `invalid_tool_call`, `approval_request`): its id and the tool's name as
+   * the model called it. Absent on a firing that answered nothing (one shared entry).
+   */
+  toolCallId?: string;
+  toolName?: string;
   detail?: unknown;
 }
 
@@ -172,4 +180,12 @@ export function detailOf(result: Flow): unknown {
     default:
       return undefined;
   }
+}
+
+/** Names on a decision's entry the tool call its event was about, when it was about one. */
+export function nameCall(entry: HookTraceEntry, payload: AnyEventPayload): void {
+  const { toolCallId, toolName } = payload as { toolCallId?: unknown; toolName?: unknown };
+  if (typeof toolCallId !== "string") return;
+  entry.toolCallId = toolCallId;
+  if (typeof toolName === "string") entry.toolName = toolName;
 }

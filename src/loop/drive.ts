@@ -43,6 +43,8 @@ export interface ResumePoint {
   readonly sessionId: string;
   /** The suspended run was given no sessionId (its session is kept for the one-shot time). */
   readonly oneShot: boolean;
+  /** The suspended run's span, when telemetry recorded it (the resumed run's span links to it). */
+  readonly suspendedSpan?: { traceId: string; spanId: string } | undefined;
   /** Puts the saved transcript, steps, trace and usage back into the new run state. */
   restore(state: RunState): void;
   /** Settles the pending batch, commits the step, and continues with `runSteps`. */
@@ -317,6 +319,7 @@ async function setUp(
       sessionId,
       agentPath,
       resumed: resumed !== undefined,
+      suspendedSpan: resumed?.suspendedSpan,
     });
   const input = given.text;
   const state = new LoopState(runtime, {

@@ -181,6 +181,8 @@ describe("RunResult", () => {
         hook: "stopper",
         kind: "transform",
         effect: "terminate",
+        toolCallId: expect.any(String),
+        toolName: expect.any(String),
         detail: "no wiping today",
       });
     }

@@ -35,7 +35,12 @@ const SCRIPT = [
 type Sdk = typeof ai6;
 
 /** A plain-object chat state: what `useChat` keeps in React state. */
-function chatOf(sdk: Sdk, api: string, id: string) {
+function chatOf(
+  sdk: Sdk,
+  api: string,
+  id: string,
+  extra: Partial<ConstructorParameters<typeof ai6.AbstractChat<ai6.UIMessage>>[0]> = {},
+) {
   const state: ai6.ChatState<ai6.UIMessage> = {
     status: "ready",
     error: undefined,
@@ -59,6 +64,7 @@ function chatOf(sdk: Sdk, api: string, id: string) {
         state,
         transport: new sdk.DefaultChatTransport({ api }) as never,
         onError: (error) => errors.push(error),
+        ...(extra as object),
       });
     }
   }
@@ -102,6 +108,8 @@ describe.each([
       hook: "no-wipe",
       kind: "decide",
       effect: "deny",
+      toolCallId: "w1",
+      toolName: "bank_wipe",
       detail: "wiping accounts is not allowed",
     });
     expect(reply!.parts.find((part) => part.type === "data-outcome")).toMatchObject({
@@ -114,6 +122,153 @@ describe.each([
     expect(state.messages).toHaveLength(4);
     const session = (await (await server.fetch("/sessions/chat-1")).json()) as any;
     expect(session.messages.filter((message: { role: string }) => message.role === "user")).toHaveLength(2);
+  });
+});
+
+const ASKING = [
+  {
+    text: "Checking.",
+    tool_calls: [
+      { name: "bank_balance", args: {}, id: "b1" },
+      { name: "bank_wipe", args: {}, id: "w1" },
+      { name: "bank_pay", args: { amount: 5 }, id: "p5" },
+    ],
+  },
+  { text: "Done as you decided." },
+  { text: "Anything else?" },
+];
+
+type ToolPart = {
+  type: string;
+  state: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+  approval?: { id: string; approved?: boolean; reason?: string };
+};
+
+const toolParts = (message: ai6.UIMessage) =>
+  message.parts.filter((part) => part.type.startsWith("tool-")) as unknown as ToolPart[];
+
+describe.each([
+  ["AI SDK 6", ai6],
+  ["AI SDK 7", ai7 as unknown as Sdk],
+] as const)("tool approvals in the chat (%s): addToolApprovalResponse and the next message", (_name, sdk) => {
+  it("a suspended step ends with every call in its true state; approving in the chat runs the payment in the same message", async () => {
+    const server = await started({ script: ASKING });
+    const { chat, state, errors } = chatOf(sdk, `${server.url}/api/chat`, "chat-ask");
+    await chat.sendMessage({ text: "Pay 5, wipe, and tell me my balance" });
+    expect(errors).toEqual([]);
+    expect(state.status).toBe("ready");
+    expect(state.messages).toHaveLength(2);
+    const suspended = state.messages[1]!;
+    // Ran, denied with its reason, awaiting approval: no call is left "input-available".
+    expect(toolParts(suspended)).toEqual([
+      expect.objectContaining({
+        type: "tool-bank_balance",
+        state: "output-available",
+        output: { balance: 120 },
+      }),
+      expect.objectContaining({
+        type: "tool-bank_wipe",
+        state: "output-error",
+        errorText: expect.stringContaining("wiping accounts is not allowed"),
+      }),
+      expect.objectContaining({ type: "tool-bank_pay", state: "approval-requested", input: { amount: 5 } }),
+    ]);
+    const hooks = suspended.parts
+      .filter((part) => part.type === "data-hook")
+      .map((part) => (part as any).data);
+    expect(hooks).toContainEqual(
+      expect.objectContaining({ hook: "policy", effect: "ask", toolCallId: "p5", toolName: "bank_pay" }),
+    );
+    expect(server.ledger()).toEqual(["balance"]);
+
+    const pay = toolParts(suspended).find((part) => part.type === "tool-bank_pay")!;
+    await chat.addToolApprovalResponse({ id: pay.approval!.id, approved: true });
+    await chat.sendMessage();
+    expect(errors).toEqual([]);
+    expect(server.ledger()).toEqual(["balance", "pay 5"]);
+    // The continuation is the rest of the same message: nothing shown before is lost.
+    expect(state.messages).toHaveLength(2);
+    const reply = state.messages[1]!;
+    expect(toolParts(reply)).toEqual([
+      expect.objectContaining({ type: "tool-bank_balance", state: "output-available", input: {} }),
+      expect.objectContaining({ type: "tool-bank_wipe", state: "output-error", input: {} }),
+      expect.objectContaining({
+        type: "tool-bank_pay",
+        state: "output-available",
+        input: { amount: 5 },
+        output: "paid 5",
+      }),
+    ]);
+    const texts = reply.parts.filter((part) => part.type === "text").map((part) => (part as any).text);
+    expect(texts).toEqual(["Checking.", "Done as you decided."]);
+    expect(reply.parts.filter((part) => part.type === "data-hook").length).toBeGreaterThanOrEqual(
+      hooks.length,
+    );
+    expect(reply.parts.findLast((part) => part.type === "data-outcome")).toMatchObject({
+      data: { outcome: "completed" },
+    });
+    // The inbox has nothing left; the chat goes on.
+    expect(((await (await server.fetch("/approvals")).json()) as any).approvals).toEqual([]);
+    await chat.sendMessage({ text: "Thanks" });
+    expect(state.messages).toHaveLength(4);
+    expect(errors).toEqual([]);
+  });
+
+  it("denying in the chat: the payment never runs and its part ends in an error with the reason", async () => {
+    const server = await started({ script: ASKING });
+    const { chat, state, errors } = chatOf(sdk, `${server.url}/api/chat`, "chat-deny");
+    await chat.sendMessage({ text: "Pay 5" });
+    const pay = toolParts(state.messages[1]!).find((part) => part.type === "tool-bank_pay")!;
+    expect(pay.state).toBe("approval-requested");
+    await chat.addToolApprovalResponse({ id: pay.approval!.id, approved: false, reason: "not this month" });
+    await chat.sendMessage();
+    expect(errors).toEqual([]);
+    expect(server.ledger()).toEqual(["balance"]);
+    expect(state.messages).toHaveLength(2);
+    expect(toolParts(state.messages[1]!).find((part) => part.type === "tool-bank_pay")).toMatchObject({
+      state: "output-error",
+      input: { amount: 5 },
+      errorText: expect.stringContaining("not this month"),
+    });
+  });
+});
+
+describe.each([
+  ["AI SDK 6", ai6],
+  ["AI SDK 7", ai7 as unknown as Sdk],
+] as const)("a call deferred behind an approval (%s)", (_name, sdk) => {
+  it("ends the suspended step in a state too, so the approval sends itself; the continuation gives its output", async () => {
+    const server = await started({
+      script: [
+        {
+          tool_calls: [
+            { name: "bank_pay", args: { amount: 5 }, id: "p5" },
+            { name: "bank_balance", args: {}, id: "b2" },
+          ],
+        },
+        { text: "Paid, and your balance is 120." },
+      ],
+    });
+    const { chat, state, errors } = chatOf(sdk, `${server.url}/api/chat`, "chat-deferred", {
+      sendAutomaticallyWhen: sdk.lastAssistantMessageIsCompleteWithApprovalResponses,
+    });
+    await chat.sendMessage({ text: "Pay 5 then tell me my balance" });
+    const parts = toolParts(state.messages[1]!);
+    expect(parts.map((part) => part.state)).toEqual(["approval-requested", "output-error"]);
+    expect(parts[1]!.errorText).toMatch(/^not run yet: it runs once the approval of bank\.pay is decided/);
+    expect(server.ledger()).toEqual([]);
+    // Approving is all the user does: the chat sends it by itself.
+    await chat.addToolApprovalResponse({ id: parts[0]!.approval!.id, approved: true });
+    await expect.poll(() => server.ledger(), { timeout: 10_000 }).toEqual(["pay 5", "balance"]);
+    await expect
+      .poll(() => toolParts(state.messages[1]!).map((part) => part.state), { timeout: 10_000 })
+      .toEqual(["output-available", "output-available"]);
+    await expect.poll(() => state.status).toBe("ready");
+    expect(toolParts(state.messages[1]!)[1]).toMatchObject({ output: { balance: 120 }, input: {} });
+    expect(errors).toEqual([]);
   });
 });
 

@@ -29,15 +29,89 @@ const busy = error(
   "The session is running another message (after `server.busy_wait`), or waits on approvals",
 );
 
-export function openApiDocument(version: string): Record<string, unknown> {
-  return {
+/** Each operation's id, by `method path`. */
+const OPERATION_IDS: Record<string, string> = {
+  "get /healthz": "getHealth",
+  "get /metrics": "getMetrics",
+  "get /openapi.json": "getOpenApiDocument",
+  "get /agents": "listAgents",
+  "get /sessions": "listSessions",
+  "post /sessions": "createSession",
+  "get /sessions/{id}": "getSession",
+  "delete /sessions/{id}": "endSession",
+  "post /sessions/{id}/messages": "sendMessage",
+  "get /sessions/{id}/events": "followSessionEvents",
+  "get /runs/{runId}": "getRunTimeline",
+  "post /api/chat": "chat",
+  "get /api/chat/{id}/stream": "reconnectChat",
+  "get /approvals": "listApprovals",
+  "post /approvals/{id}": "decideApproval",
+  "get /events": "followEvents",
+};
+
+/** Operations that read a JSON body: a body that is not JSON, too large or malformed is refused. */
+const WITH_BODY = new Set(["createSession", "sendMessage", "chat", "decideApproval"]);
+/** Operations with a session or chat id in their path: an id that cannot be one is a 400. */
+const WITH_SESSION_ID = new Set([
+  "getSession",
+  "endSession",
+  "sendMessage",
+  "followSessionEvents",
+  "reconnectChat",
+]);
+/** Operations that start or continue a run: refused while the server drains. */
+const STARTS_RUN = new Set(["sendMessage", "chat", "decideApproval"]);
+
+/**
+ * Gives every operation its id and the answers every endpoint can give besides its own:
+ * 401 (a token is set and missing or wrong), 421 (no token, and the request named a host
+ * that is not loopback), 500, and by what it does 400 / 413 / 415 / 503.
+ */
+function completeOperations(paths: Record<string, Record<string, Record<string, unknown>>>): void {
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (method === "parameters") continue;
+      const id = OPERATION_IDS[`${method} ${path}`];
+      if (id === undefined) throw new Error(`openapi-document: no operationId for ${method} ${path}`);
+      const responses = operation.responses as Record<string, unknown>;
+      const add = (status: string, description: string) => {
+        responses[status] ??= error(description);
+      };
+      if (WITH_BODY.has(id)) {
+        add("400", "The body does not match the operation's schema, or is not valid JSON");
+        add("413", "The body is over server.body_limit");
+        add("415", "The body is not sent as JSON (Content-Type: application/json)");
+      }
+      if (WITH_SESSION_ID.has(id)) add("400", "The id cannot be a session id");
+      if (STARTS_RUN.has(id)) add("503", "The server is shutting down; retry on another instance");
+      if (path !== "/healthz")
+        add("401", "The server has a token and the request's bearer token is missing or wrong");
+      add("421", "No token is set and the request was addressed to a host that is not loopback");
+      add("500", "An internal error (see the server's log)");
+      operation.operationId = id;
+      // Responses in status order, as a reader looks them up.
+      operation.responses = Object.fromEntries(
+        Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
+      );
+    }
+  }
+}
+
+/** `serverUrl`: where the document was asked for (its origin); the default address otherwise. */
+export function openApiDocument(
+  version: string,
+  serverUrl = "http://127.0.0.1:8787",
+): Record<string, unknown> {
+  const document = {
     openapi: "3.1.0",
     info: {
       title: "hookwise server",
       version,
+      license: { name: "MIT", identifier: "MIT" },
       description:
         "Agents of a hookwise config over HTTP: sessions, streamed runs, the AI SDK UI message stream, an approval inbox, notifications and metrics. With HOOKWISE_SERVER_TOKEN set, every endpoint but /healthz needs `Authorization: Bearer <token>`.",
     },
+    servers: [{ url: serverUrl, description: "This hookwise serve" }],
     security: [{ bearerAuth: [] }, {}],
     paths: {
       "/healthz": {
@@ -156,7 +230,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         post: {
           summary: "AI SDK UI message stream (useChat's DefaultChatTransport)",
           description:
-            "The body is the transport's { id, messages, trigger }; the chat id is the session. The answer is the UI message stream protocol (x-vercel-ai-ui-message-stream: v1): text, tool parts, and data parts data-run, data-hook, data-approval, data-outcome.",
+            "The body is the transport's { id, messages, trigger }; the chat id is the session. The answer is the UI message stream protocol (x-vercel-ai-ui-message-stream: v1): text, tool parts, and data parts data-run, data-hook (each decision, naming the tool call it was about), data-approval, data-outcome. A call waiting for a human is a tool-approval-request; a body whose last message is the assistant's with tool parts in state approval-responded (the client's addToolApprovalResponse) decides those approvals, and the answer continues that message with the resumed run.",
           requestBody: body({
             type: "object",
             required: ["id", "messages"],
@@ -169,9 +243,11 @@ export function openApiDocument(version: string): Record<string, unknown> {
           }),
           responses: {
             "200": sse("The UI message stream"),
-            "400": error("Invalid body"),
+            "400": error("Invalid body, unsupported trigger, or no user message"),
+            "403": error("A forged approval token"),
+            "404": error("An answered approval is no longer pending"),
             "409": busy,
-            "413": error("The body is over server.body_limit"),
+            "410": error("An approved approval expired (it can still be denied)"),
           },
         },
       },
@@ -213,6 +289,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
                 "application/json": { schema: ref("RunResult") },
               },
             },
+            "400": error("Invalid body"),
             "403": error("A forged token"),
             "404": error("No such pending approval"),
             "409": error("The session is busy, or the approval cannot be used (binding, conflict)"),
@@ -328,6 +405,11 @@ export function openApiDocument(version: string): Record<string, unknown> {
             hook: { type: "string" },
             kind: { enum: ["inspect", "decide", "transform"] },
             effect: { type: "string" },
+            toolCallId: {
+              type: "string",
+              description: "The tool call the firing was about, when it was about one",
+            },
+            toolName: { type: "string", description: "That call's tool, as the model named it" },
             detail: {},
           },
         },
@@ -346,4 +428,6 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
     },
   };
+  completeOperations(document.paths as never);
+  return document;
 }

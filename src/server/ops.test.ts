@@ -4,6 +4,11 @@
  * `/agents`, and `/openapi.json` — a valid OpenAPI 3.1 document that describes every route
  * the app serves.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { validate } from "@readme/openapi-parser";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../../test/support/server.js";
@@ -51,6 +56,7 @@ describe("/metrics", () => {
         },
         { text: "120." },
         { tool_calls: [{ name: "bank_pay", args: { amount: 3 } }] },
+        { text: "Paid 3." },
       ],
     });
     const json = { accept: "application/json" };
@@ -64,6 +70,7 @@ describe("/metrics", () => {
     const text = await response.text();
     for (const family of [
       "hookwise_runs_total counter",
+      "hookwise_run_suspensions_total counter",
       "hookwise_steps_total counter",
       "hookwise_hook_firings_total counter",
       "hookwise_denials_total counter",
@@ -79,7 +86,9 @@ describe("/metrics", () => {
     }
     const values = samples(text);
     expect(values.get('hookwise_runs_total{agent="teller",outcome="completed"}')).toBe(1);
-    expect(values.get('hookwise_runs_total{agent="teller",outcome="suspended"}')).toBe(1);
+    // Suspended is not an end: the run is counted once, when its resumption ends it.
+    expect(values.get('hookwise_runs_total{agent="teller",outcome="suspended"}')).toBeUndefined();
+    expect(values.get('hookwise_run_suspensions_total{agent="teller"}')).toBe(1);
     // The suspended step has not finished: it finishes when its run is resumed.
     expect(values.get('hookwise_steps_total{agent="teller"}')).toBe(2);
     expect(values.get('hookwise_hook_firings_total{hook="no-wipe",event="tool_call",effect="deny"}')).toBe(1);
@@ -91,6 +100,14 @@ describe("/metrics", () => {
     expect(
       values.get('hookwise_http_requests_total{method="POST",route="/sessions/:id/messages",status="200"}'),
     ).toBe(2);
+
+    const [approval] = ((await (await server.fetch("/approvals")).json()) as { approvals: { id: string }[] })
+      .approvals;
+    await (await server.post(`/approvals/${approval!.id}`, { decision: "approve" }, json)).json();
+    const after = samples(await (await server.fetch("/metrics")).text());
+    expect(after.get('hookwise_runs_total{agent="teller",outcome="completed"}')).toBe(2);
+    expect(after.get('hookwise_runs_total{agent="teller",outcome="suspended"}')).toBeUndefined();
+    expect(after.get('hookwise_run_suspensions_total{agent="teller"}')).toBe(1);
   });
 
   it("renders histograms cumulatively and escapes label values", () => {
@@ -172,6 +189,73 @@ describe("/healthz, /agents, /openapi.json", () => {
       expect(documented.sort()).toEqual([...new Set(routes)].sort());
     } finally {
       await loaded.close();
+    }
+  });
+
+  it("names every operation, its error answers and its server, and passes Redocly's recommended rules", async () => {
+    const document = openApiDocument("1.2.3") as any;
+    expect(document.servers).toEqual([expect.objectContaining({ url: "http://127.0.0.1:8787" })]);
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (method === "parameters") continue;
+        const where = `${method} ${path}`;
+        expect(operation.operationId, where).toMatch(/^[a-z][A-Za-z]+$/);
+        ids.push(operation.operationId);
+        const statuses = Object.keys(operation.responses);
+        expect(
+          statuses.some((status) => status.startsWith("4")),
+          where,
+        ).toBe(true);
+        expect(statuses, where).toContain("500");
+        if (operation.requestBody)
+          expect(statuses, where).toEqual(expect.arrayContaining(["400", "413", "415"]));
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    // Redocly's own linter, its recommended ruleset: no error and no warning.
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-openapi-"));
+    try {
+      writeFileSync(join(dir, "openapi.json"), JSON.stringify(document));
+      const cli = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
+      const lint = spawnSync(
+        process.execPath,
+        [cli, "lint", "--extends", "recommended", "--format", "json", join(dir, "openapi.json")],
+        {
+          encoding: "utf8",
+          env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        },
+      );
+      const report = JSON.parse(lint.stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: unknown[];
+      };
+      expect(report.problems).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("answers what it documents: a body that is not JSON is a 415, served with this server's address", async () => {
+    const server = await started({});
+    const document = (await (await server.fetch("/openapi.json")).json()) as any;
+    expect(document.servers[0].url).toBe(server.url);
+    for (const [path, operationId] of [
+      ["/sessions", "createSession"],
+      ["/api/chat", "chat"],
+      ["/approvals/a1", "decideApproval"],
+    ] as const) {
+      const response = await server.fetch(path, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "hello",
+      });
+      expect(response.status, path).toBe(415);
+      const documented = Object.values(document.paths as Record<string, Record<string, any>>)
+        .flatMap((item) => Object.values(item))
+        .find((operation) => operation.operationId === operationId);
+      expect(Object.keys(documented.responses), operationId).toContain("415");
     }
   });
 

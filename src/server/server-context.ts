@@ -55,7 +55,8 @@ export function createServerContext(
     settings,
     agents,
     directory: new SessionDirectory(loaded.store),
-    leases: new SessionLeases(loaded.store),
+    // Requests take the same lease time as runs (runtime.session_lease, default 30 s).
+    leases: new SessionLeases(loaded.store, leaseSettings(loaded.config.runtime?.session_lease)),
     runs,
     inbox: new ApprovalInbox(agents),
     feed: new ServerFeed(loaded.notifications, { store: loaded.store, log: options.log }),
@@ -64,4 +65,8 @@ export function createServerContext(
     closing: options.closing,
     draining: false,
   };
+}
+
+function leaseSettings(seconds: number | undefined): { ttlMs?: number } {
+  return seconds === undefined ? {} : { ttlMs: seconds * 1000 };
 }

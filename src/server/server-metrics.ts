@@ -11,10 +11,16 @@ import { Counter, Gauge, Histogram, type Metric, renderMetrics } from "./prometh
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export class ServerMetrics {
-  readonly runs = new Counter("hookwise_runs_total", "Runs that ended, by agent and outcome.", [
-    "agent",
-    "outcome",
-  ]);
+  readonly runs = new Counter(
+    "hookwise_runs_total",
+    "Runs that ended, by agent and outcome; a run that suspended and was resumed counts once, when it ends.",
+    ["agent", "outcome"],
+  );
+  readonly suspensions = new Counter(
+    "hookwise_run_suspensions_total",
+    "Times a run suspended to wait for approvals, by agent.",
+    ["agent"],
+  );
   readonly steps = new Counter(
     "hookwise_steps_total",
     "Steps that finished (a model call and its tool batch), by agent.",
@@ -55,6 +61,7 @@ export class ServerMetrics {
 
   readonly #all: Metric[] = [
     this.runs,
+    this.suspensions,
     this.steps,
     this.hookFirings,
     this.denials,
@@ -104,7 +111,9 @@ export class ServerMetrics {
           }
           break;
         case "run-finish":
-          this.runs.inc({ agent, outcome: event.result.outcome });
+          // A suspension is not an end: the run counts when its resumption ends it.
+          if (event.result.outcome === "suspended") this.suspensions.inc({ agent });
+          else this.runs.inc({ agent, outcome: event.result.outcome });
           if (runStart !== undefined) this.runSeconds.observe({ agent }, (now() - runStart) / 1000);
           break;
         default:

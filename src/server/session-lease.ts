@@ -1,11 +1,13 @@
 /**
- * A session takes one run at a time — across processes: the lease is a StateStore key
- * taken with `setIfAbsent`, renewed while its holder lives and given back at the end. A
- * crashed holder's lease lapses after `ttlMs`. A caller that finds it taken waits for it
- * (polling, up to its bound) or gives up; two runs of one session never interleave.
+ * A session takes one request's run at a time — across processes: the lease is a StateStore
+ * key naming its holder (token, pid, host), renewed every third of its time while the run
+ * lives and given back at the end. A holder that died on this machine (its pid is gone) is
+ * taken over at once; one on another machine lapses `leaseMs` after its last renewal
+ * (`runtime.session_lease`, default 30 s). A caller that finds it taken waits for it (up to
+ * its bound) or gives up; two runs of one session never interleave.
  */
-import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
+import { SessionBusyError } from "../errors/session-busy-error.js";
+import { acquireSessionLease } from "../sessions/session-lease.js";
 import type { StateStore } from "../state/state-store.js";
 
 export interface Lease {
@@ -14,10 +16,8 @@ export interface Lease {
 }
 
 export interface SessionLeasesOptions {
-  /** How long a lease outlives a holder that stopped renewing it (default 60 s). */
+  /** How long a lease outlives a holder that stopped renewing it (default 30 s). */
   ttlMs?: number;
-  /** How often a waiting caller looks again (default 50 ms). */
-  pollMs?: number;
 }
 
 const KEY = "server:leases:";
@@ -25,12 +25,10 @@ const KEY = "server:leases:";
 export class SessionLeases {
   readonly #store: StateStore;
   readonly #ttlMs: number;
-  readonly #pollMs: number;
 
   constructor(store: StateStore, options: SessionLeasesOptions = {}) {
     this.#store = store;
-    this.#ttlMs = options.ttlMs ?? 60_000;
-    this.#pollMs = options.pollMs ?? 50;
+    this.#ttlMs = options.ttlMs ?? 30_000;
   }
 
   /** Whether someone holds the session now. */
@@ -40,30 +38,16 @@ export class SessionLeases {
 
   /** Takes the session's lease, waiting up to `waitMs`; undefined when it stayed taken. */
   async acquire(sessionId: string, waitMs: number): Promise<Lease | undefined> {
-    const token = randomUUID();
-    const key = KEY + sessionId;
-    const deadline = Date.now() + waitMs;
-    while (!(await this.#store.setIfAbsent(key, token, { ttlMs: this.#ttlMs }))) {
-      if (Date.now() + this.#pollMs > deadline) return undefined;
-      await sleep(this.#pollMs);
+    try {
+      const lease = await acquireSessionLease(this.#store, sessionId, {
+        waitMs,
+        leaseMs: this.#ttlMs,
+        key: KEY + sessionId,
+      });
+      return { sessionId, release: () => lease.release() };
+    } catch (error) {
+      if (SessionBusyError.isInstance(error)) return undefined;
+      throw error;
     }
-    const renew = setInterval(async () => {
-      try {
-        if ((await this.#store.get(key)) === token) await this.#store.set(key, token, { ttlMs: this.#ttlMs });
-      } catch {
-        // A store that failed now is retried at the next tick; the lease lapses if it keeps failing.
-      }
-    }, this.#ttlMs / 3);
-    renew.unref();
-    let released = false;
-    return {
-      sessionId,
-      release: async () => {
-        if (released) return;
-        released = true;
-        clearInterval(renew);
-        if ((await this.#store.get(key)) === token) await this.#store.delete(key);
-      },
-    };
   }
 }

@@ -51,18 +51,61 @@ function recorder(ctx: ServerContext, run: LiveRun, lease: Lease) {
   const events: TimelineEvent[] = [];
   const startedAt = Date.now();
   let input = "";
+  let ended = false;
+  // A new run's timeline so far is saved as it starts and after each step, so that every
+  // replica on the store can show it while it runs (`GET /runs/:id`).
+  let saving: Promise<void> = Promise.resolve();
+  const saveSoFar = (event: { type: string; runId?: string; sessionId?: string }) => {
+    if (run.kind !== "message" || ended) return;
+    const runId = event.type === "run-start" ? event.runId! : (events[0] as { runId?: string })?.runId;
+    if (runId === undefined) return;
+    const sofar: RunTimeline = {
+      runId,
+      sessionId: run.sessionId,
+      agent: run.agent,
+      input,
+      startedAt,
+      events: events.slice(),
+    };
+    saving = saving
+      .then(() => (ended ? undefined : ctx.directory.saveTimeline(sofar)))
+      .catch(() => {
+        // The next step (or the end) saves it again; the live process serves it meanwhile.
+      });
+  };
   run.subscribe({
     event: (event) => {
       if (event.type === "run-start") input = event.input;
       appendEvent(events, event);
+      if (event.type === "run-start" || event.type === "step-finish") saveSoFar(event);
     },
   });
   const observe = ctx.metrics.observer(run.agent);
   run.subscribe({ event: (event) => event.type !== "attempt-error" && observe(event) });
   return async (_run: LiveRun, outcome: { result?: RunResult }): Promise<void> => {
     try {
+      ended = true;
+      await saving;
       const result = outcome.result;
-      if (!result) return;
+      if (!result) {
+        // It ended without a result (it failed to start, or was cut short): a timeline saved
+        // so far must not read as running.
+        const runId = (events[0] as { runId?: string } | undefined)?.runId;
+        if (run.kind === "message" && runId !== undefined) {
+          await ctx.directory.saveTimeline({
+            runId,
+            sessionId: run.sessionId,
+            agent: run.agent,
+            input,
+            startedAt,
+            endedAt: Date.now(),
+            outcome: "error",
+            reason: "the run ended without a result",
+            events,
+          });
+        }
+        return;
+      }
       // The run-finish event reaches listeners after this, so it joins the timeline here.
       appendEvent(events, { type: "run-finish", result });
       const previous = run.kind === "resume" ? await ctx.directory.timeline(result.runId) : undefined;
@@ -145,23 +188,58 @@ export async function startMessage(
 }
 
 /** Decides one pending approval: its run continues in this server (a refusal runs nothing). */
-export async function startDecision(
+export function startDecision(
   ctx: ServerContext,
   options: { approval: string; approved: boolean; reason?: string },
 ): Promise<LiveRun> {
+  return startDecisions(ctx, [options]);
+}
+
+/**
+ * Decides pending approvals of one run together (a chat answering each of its step's
+ * approvals): the run continues in this server with all of them at once.
+ */
+export async function startDecisions(
+  ctx: ServerContext,
+  decided: readonly { approval: string; approved: boolean; reason?: string }[],
+  /** The session they must belong to, when the client named one (a chat's id). */
+  sessionId?: string,
+): Promise<LiveRun> {
   refuseWhileDraining(ctx);
-  const { item, decision } = await ctx.inbox.find(options.approval, {
-    approved: options.approved,
-    ...(options.reason !== undefined ? { reason: options.reason } : {}),
-  });
+  const found = [];
+  for (const options of decided) {
+    found.push(
+      await ctx.inbox.find(options.approval, {
+        approved: options.approved,
+        ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      }),
+    );
+  }
+  const { item } = found[0]!;
+  const other = found.find((entry) => entry.item.runId !== item.runId);
+  if (other) {
+    throw new HttpError(
+      409,
+      "approvals_of_several_runs",
+      `approvals "${item.id}" and "${other.item.id}" belong to different runs; decide each run's approvals on their own`,
+    );
+  }
+  if (sessionId !== undefined && item.sessionId !== sessionId) {
+    throw new HttpError(
+      409,
+      "wrong_session",
+      `approval "${item.id}" belongs to session "${item.sessionId}", not "${sessionId}"; nothing was run`,
+    );
+  }
   const agent = await ctx.agents.get(item.agent);
   const lease = await takeLease(ctx, item.sessionId);
+  const decisions = found.map((entry) => entry.decision);
   const run = start(ctx, lease, {
     sessionId: item.sessionId,
     agent: item.agent,
     kind: "resume",
     // The server owns a resumed run: no client's disconnect stops it, only a shutdown.
-    stream: (signal) => agent.resumeStream(item.runId, [decision], { signal }),
+    stream: (signal) => agent.resumeStream(item.runId, decisions, { signal }),
   });
   try {
     await run.started;

@@ -134,9 +134,15 @@ export interface SessionLease {
 export async function acquireSessionLease(
   store: StateStore,
   sessionId: string,
-  options: { waitMs: number; leaseMs: number; signal?: AbortSignal },
+  options: {
+    waitMs: number;
+    leaseMs: number;
+    signal?: AbortSignal;
+    /** The store key of the lease (default: the session's run lease); a server's requests take another. */
+    key?: string;
+  },
 ): Promise<SessionLease> {
-  const key = sessionLeaseKey(sessionId);
+  const key = options.key ?? sessionLeaseKey(sessionId);
   const started = Date.now();
   const identity = processIdentity();
   // JSON of a Holder, written out: this runs for every run.

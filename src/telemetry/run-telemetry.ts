@@ -22,6 +22,7 @@ import type { HookObserver } from "../hooks/hook-observer.js";
 import type { RegisteredHook } from "../hooks/hook-registry.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
 import type { LanguageModel, ModelToolCall, ModelTurn } from "../models/language-model.js";
+import { inputMessages, outputMessages, systemInstructions } from "./genai-messages.js";
 import { effectOf, reasonOf, rewriteDigests } from "./hook-effect.js";
 import type { RunSummary, TelemetrySettings, ToolSummary } from "./types.js";
 
@@ -90,6 +91,19 @@ export interface RunIdentity {
   readonly sessionId: string;
   readonly agentPath: readonly string[];
   readonly resumed: boolean;
+  /** A resumed run's suspended part: its span, which the resumed run's span links to. */
+  readonly suspendedSpan?: TraceLink | undefined;
+}
+
+/** A span elsewhere (another trace, another process): what a link names. */
+export interface TraceLink {
+  traceId: string;
+  spanId: string;
+}
+
+/** Hooks hookwise adds to record a run: internal bookkeeping, never exported as spans. */
+function isInternalHook(name: string): boolean {
+  return name.startsWith("hookwise:record-");
 }
 
 /**
@@ -111,9 +125,18 @@ export function startRunTelemetry(
   };
   if (settings.functionId !== undefined) attributes["hookwise.function_id"] = settings.functionId;
   if (run.resumed) attributes["hookwise.run.resumed"] = true;
+  const links =
+    run.suspendedSpan === undefined
+      ? undefined
+      : [
+          {
+            context: { ...run.suspendedSpan, traceFlags: otel().TraceFlags.SAMPLED },
+            attributes: { "hookwise.link": "suspended_run" },
+          },
+        ];
   const span = tracer.startSpan(
     `invoke_agent ${run.agentName}`,
-    { kind: otel().SpanKind.INTERNAL, attributes },
+    { kind: otel().SpanKind.INTERNAL, attributes, ...(links ? { links } : {}) },
     otel().context.active(),
   );
   if (!span.isRecording()) {
@@ -140,10 +163,22 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     this.#common = settings.functionId === undefined ? {} : { "hookwise.function_id": settings.functionId };
   }
 
-  #start(name: string, parent: Context, attributes: Attributes, startTime?: number): Scope {
+  /** The run's span, for a later part of the run (resumed after a suspension) to link to. */
+  get link(): TraceLink {
+    const { traceId, spanId } = this.#run.span.spanContext();
+    return { traceId, spanId };
+  }
+
+  #start(
+    name: string,
+    parent: Context,
+    attributes: Attributes,
+    startTime?: number,
+    kind: "INTERNAL" | "CLIENT" = "INTERNAL",
+  ): Scope {
     const span = this.#tracer.startSpan(
       name,
-      { kind: otel().SpanKind.INTERNAL, attributes: { ...this.#common, ...attributes }, startTime },
+      { kind: otel().SpanKind[kind], attributes: { ...this.#common, ...attributes }, startTime },
       parent,
     );
     return { span, context: otel().trace.setSpan(parent, span) };
@@ -173,10 +208,14 @@ export class RunTelemetry implements HookObserver<HookFiring> {
 
   /** A provider request attempt begins (its model_request hooks are next). */
   attemptStarted(attempt: number): Span {
-    const scope = this.#start("chat", this.#stepOrRun().context, {
-      "gen_ai.operation.name": "chat",
-      "hookwise.attempt": attempt,
-    });
+    // A call to the model's provider: a CLIENT span, as the GenAI conventions have it.
+    const scope = this.#start(
+      "chat",
+      this.#stepOrRun().context,
+      { "gen_ai.operation.name": "chat", "hookwise.attempt": attempt },
+      undefined,
+      "CLIENT",
+    );
     this.#attempt = scope;
     return scope.span;
   }
@@ -196,8 +235,9 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     if (request.topP !== undefined) attributes["gen_ai.request.top_p"] = request.topP;
     if (request.seed !== undefined) attributes["gen_ai.request.seed"] = request.seed;
     if (this.#settings.recordInputs) {
-      if (request.system !== undefined) attributes["gen_ai.system_instructions"] = request.system;
-      attributes["gen_ai.input.messages"] = json(request.messages);
+      if (request.system !== undefined)
+        attributes["gen_ai.system_instructions"] = json(systemInstructions(request.system));
+      attributes["gen_ai.input.messages"] = json(inputMessages(request.messages));
     }
     span.setAttributes(attributes);
   }
@@ -209,16 +249,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     if (usage.outputTokens !== undefined) attributes["gen_ai.usage.output_tokens"] = usage.outputTokens;
     if (turn.response?.id !== undefined) attributes["gen_ai.response.id"] = turn.response.id;
     if (turn.response?.modelId !== undefined) attributes["gen_ai.response.model"] = turn.response.modelId;
-    if (this.#settings.recordOutputs) {
-      const message: Record<string, unknown> = { role: "assistant", text: turn.text };
-      if (turn.toolCalls.length)
-        message.toolCalls = turn.toolCalls.map((call) => ({
-          id: call.toolCallId,
-          name: call.toolName,
-          arguments: call.args,
-        }));
-      attributes["gen_ai.output.messages"] = json([message]);
-    }
+    if (this.#settings.recordOutputs) attributes["gen_ai.output.messages"] = json(outputMessages(turn));
     span.setAttributes(attributes);
     span.end();
   }
@@ -304,6 +335,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
   }
 
   fired(firing: HookFiring, entry: HookTraceEntry, after: AnyEventPayload | undefined): void {
+    if (isInternalHook(entry.hook)) return;
     const ended = now();
     const effect = effectOf(entry);
     const attributes: Attributes = {
@@ -316,8 +348,12 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     };
     const reason = reasonOf(entry);
     if (reason !== undefined) attributes["hookwise.hook.reason"] = reason;
-    const toolCallId = (firing.payload as { toolCallId?: unknown }).toolCallId;
-    if (typeof toolCallId === "string") attributes["gen_ai.tool.call.id"] = toolCallId;
+    // A firing about a tool call names it, answered or not (approval_request's too).
+    const { toolCallId, toolName } = firing.payload as { toolCallId?: unknown; toolName?: unknown };
+    if (typeof toolCallId === "string") {
+      attributes["gen_ai.tool.call.id"] = toolCallId;
+      if (typeof toolName === "string") attributes["gen_ai.tool.name"] = toolName;
+    }
     const digests = rewriteDigests(entry, firing.payload, after);
     if (digests) {
       attributes["hookwise.hook.before_digest"] = digests.before;

@@ -208,12 +208,14 @@ describe.each(SURFACES)("telemetry on %s()", (surface) => {
         "hookwise.hook.kind": "decide",
         "hookwise.hook.effect": "allowed",
         "gen_ai.tool.call.id": "c1",
+        "gen_ai.tool.name": "lookup",
       }),
       expect.objectContaining({
         "hookwise.hook.effect": "denied",
         "hookwise.hook.result": "deny",
         "hookwise.hook.reason": "deleting is not allowed",
         "gen_ai.tool.call.id": "c2",
+        "gen_ai.tool.name": "remove",
       }),
     ]);
     for (const attributes of decisions)

@@ -109,6 +109,13 @@ describe("hookwise trace shows the web timeline's content", () => {
           ran?: unknown;
           result?: unknown;
           isError?: boolean;
+          /** A tool card's decisions: the hook rows about that call. */
+          decisions?: {
+            type: string;
+            entry?: { event: string; hook: string; kind: string; effect: string; detail?: unknown };
+            changes?: { field: string; before: unknown; after: unknown }[];
+            note?: string;
+          }[];
         }[];
       }[];
     };
@@ -119,7 +126,9 @@ describe("hookwise trace shows the web timeline's content", () => {
       expect(trace).toContain(`── step ${(step.index ?? Number.NaN) + 1}`);
       if (step.text) expect(trace).toContain(`assistant: ${step.text}`);
       if (step.reasoning) expect(trace).toContain(`reasoning: ${step.reasoning}`);
-      for (const item of step.items ?? []) {
+      // A tool card's decisions read like the step's own rows.
+      const rows = (step.items ?? []).flatMap((item) => [item, ...(item.decisions ?? [])]);
+      for (const item of rows as NonNullable<typeof step.items>) {
         if (item.type === "hook") {
           const { entry } = item;
           hooks++;

@@ -56,6 +56,47 @@ const SCRIPT = [
   { text: "Paid 5; wiping is not allowed." },
 ];
 
+/** Five calls in one step: two run, one is rewritten, one gated, one waits for a human, one after it waits its turn. */
+const SUSPENDING_CONFIG = CONFIG.replace(
+  '    - { decision: ask_user, tool: bank.pay, reason: "payments need a human" }',
+  `    - { decision: ask_user, tool: bank.pay, reason: "payments need a human" }
+    - { decision: allow, tool: bank.balance }
+    - { decision: allow, tool: bank.echo }`,
+).replace(
+  "  hooks:\n",
+  `  hooks:
+    - id: loud
+      on: tool_call
+      condition: { type: tool_name, match: "bank.echo" }
+      action: { type: transform_params, transformation: { set: { text: "HELLO" } } }
+`,
+);
+
+const SUSPENDING_SCRIPT = [
+  {
+    text: "On it.",
+    tool_calls: [
+      { name: "bank_balance", args: {}, id: "b1" },
+      { name: "bank_echo", args: { text: "hi" }, id: "e1" },
+      { name: "bank_wipe", args: {}, id: "w1" },
+      { name: "bank_pay", args: { amount: 5 }, id: "p5" },
+      { name: "bank_balance", args: {}, id: "b2" },
+    ],
+  },
+  { text: "All done." },
+];
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 describe("web UI in headless Chromium", () => {
   if (!available && !required) {
     it.skip(`skipped: no Chromium at ${CHROMIUM} (install the chromium package, or set HOOKWISE_CHROMIUM)`, () => {});
@@ -157,5 +198,93 @@ describe("web UI in headless Chromium", () => {
     // Offline: every request the page made went to this server.
     expect(requests.filter((url) => !url.startsWith(server.url))).toEqual([]);
     expect(errors).toEqual([]);
+  }, 60_000);
+  it("while suspended: each decision under its call, each call's true status, approve right there", async () => {
+    const { chromium } = await import("playwright-core");
+    const suspending = await startServer({
+      replaceConfig: SUSPENDING_CONFIG,
+      script: SUSPENDING_SCRIPT,
+      serve: { webRoot },
+    });
+    const profile = mkdtempSync(join(tmpdir(), "hookwise-chromium-"));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1400, height: 1200 },
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(suspending.url);
+      await page.getByTestId("new-session").click();
+      await page.getByTestId("message-input").fill("Do all of it");
+      await page.getByTestId("send").click();
+
+      const timeline = page.getByTestId("timeline");
+      await expect
+        .poll(() => timeline.getByTestId("outcome").first().textContent(), { timeout: 15_000 })
+        .toContain("suspended");
+      const cards = timeline.getByTestId("tool");
+      const statusOf = async () =>
+        Promise.all(
+          (await cards.all()).map(async (card) => [
+            await card.locator("strong").first().textContent(),
+            await card.getByTestId("tool-status").textContent(),
+          ]),
+        );
+      await expect.poll(statusOf).toEqual([
+        ["bank_balance", "ran"],
+        ["bank_echo", "ran"],
+        ["bank_wipe", "denied"],
+        ["bank_pay", "awaiting approval"],
+        ["bank_balance", "not run yet"],
+      ]);
+      await page.screenshot({ path: join(ARTIFACTS, "4-suspended-calls.png"), fullPage: true });
+      // Each decision sits under its own call: the rewrite's diff under bank_echo, named so.
+      const echo = cards.nth(1);
+      expect(await echo.getByTestId("decisions").textContent()).toContain("loud");
+      expect(await echo.locator(".diff-field").allTextContents()).toContain("bank_echo arguments");
+      expect(await echo.locator(".diff-added").allTextContents()).toContainEqual(
+        expect.stringContaining("HELLO"),
+      );
+      expect(await timeline.textContent()).not.toContain("bank_wipe arguments");
+      expect(await cards.nth(2).getByTestId("decisions").textContent()).toContain(
+        "wiping accounts is not allowed",
+      );
+      // No decision about a call is left loose in the step (the policy's allows included).
+      const loose = timeline.locator("[data-testid=step] > ul > [data-testid=hook]");
+      expect(await loose.filter({ hasText: "tool_call" }).count()).toBe(0);
+      expect(await loose.filter({ hasText: "model_request" }).count()).toBe(1);
+      for (const index of [0, 1])
+        expect(await cards.nth(index).getByTestId("decisions").textContent()).toMatch(/policy.*allow/s);
+      // The page speaks to the person in front of it.
+      const body = await page.locator("body").textContent();
+      expect(body).not.toMatch(/agent\.resume|hookwise resume/);
+      expect(await cards.nth(3).getByTestId("approval-here").textContent()).toContain(
+        "payments need a human",
+      );
+      expect(suspending.ledger()).toEqual(["balance", "echo HELLO"]);
+
+      await cards.nth(3).getByTestId("approve-here").click();
+      await expect
+        .poll(() => timeline.getByTestId("outcome").last().textContent(), { timeout: 15_000 })
+        .toContain("completed");
+      await expect.poll(statusOf).toEqual([
+        ["bank_balance", "ran"],
+        ["bank_echo", "ran"],
+        ["bank_wipe", "denied"],
+        ["bank_pay", "ran"],
+        ["bank_balance", "ran"],
+      ]);
+      expect(suspending.ledger()).toEqual(["balance", "echo HELLO", "pay 5", "balance"]);
+      await page.screenshot({ path: join(ARTIFACTS, "5-approved-here.png"), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+      await suspending.close();
+    }
   }, 60_000);
 });

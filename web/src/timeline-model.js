@@ -3,6 +3,8 @@
  * shows: steps with their attempts, tool calls (what the model asked, what ran, what came
  * back), and every hook firing with what it decided or changed — before and after, read
  * the same way `hookwise trace` reads a recorded run (`src/hooks/trace-changes.ts`).
+ * A firing about a tool call (its entry names the call) sits under that call's card, so
+ * each call reads as its arguments, each rewrite, each verdict, its approval, its result.
  */
 import { changesOf } from "../../src/hooks/trace-changes.ts";
 
@@ -24,10 +26,17 @@ export function appendEvent(events, event) {
   return events;
 }
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-function keysOf(value) {
-  return value && typeof value === "object" ? Object.keys(value).sort().join(",") : typeof value;
+/**
+ * Where a call stands: `ran` / `failed` (its body ran), `denied` (a decision refused it),
+ * `running`, `awaiting approval` (the suspended run waits for a human on it), `not run yet`
+ * (the run suspended before it ran), `not run` (the run ended without it), `pending`.
+ */
+export function callStatus(card, run) {
+  if (card.done) return card.executed ? (card.isError ? "failed" : "ran") : "denied";
+  if (card.executed) return "running";
+  if (run.suspended) return card.approval ? "awaiting approval" : "not run yet";
+  if (run.ended) return "not run";
+  return "pending";
 }
 
 export function buildRun(events, instructions) {
@@ -35,10 +44,19 @@ export function buildRun(events, instructions) {
   let step;
   let input = "";
   const cards = new Map();
-  // Pass 1: the arguments each call really ran with, for attributing rewrites.
+  // Pass 1: the arguments each call really ran with.
   const ranWith = new Map();
   for (const event of events)
     if (event.type === "tool-execution-start") ranWith.set(event.toolCallId, event.args);
+  // The last finish tells whether the run waits now, and for which calls' approvals.
+  const finish = [...events].reverse().find((event) => event.type === "run-finish");
+  const lastStart = events.findLastIndex((event) => event.type === "run-start");
+  const lastFinish = events.findLastIndex((event) => event.type === "run-finish");
+  const ended = lastFinish > lastStart;
+  const suspended = ended && finish.result.outcome === "suspended";
+  const waiting = new Map();
+  if (suspended)
+    for (const approval of finish.result.approvals ?? []) waiting.set(approval.toolCallId, approval);
 
   for (const event of events) {
     switch (event.type) {
@@ -77,6 +95,8 @@ export function buildRun(events, instructions) {
           result: undefined,
           isError: false,
           done: false,
+          decisions: [],
+          approval: waiting.get(event.toolCallId),
         };
         cards.set(event.toolCallId, card);
         step?.items.push(card);
@@ -96,21 +116,20 @@ export function buildRun(events, instructions) {
             result: event.result,
             isError: event.isError,
             done: true,
+            executed: ranWith.has(event.toolCallId),
+            decisions: [],
           });
         }
         break;
       }
       case "hook": {
         const context = { instructions, input };
-        if (event.effect === "rewriteArgs") {
-          const candidates = (step?.items ?? []).filter((item) => item.type === "tool" && !item.done);
-          const card =
-            candidates.find((item) => same(item.ran, event.detail)) ??
-            candidates.find((item) => keysOf(item.current) === keysOf(event.detail)) ??
-            candidates[0];
-          context.args = card?.current;
-          context.toolName = card?.toolName;
-          if (card) card.current = event.detail;
+        // A decision about a call names it: it goes under that call's card.
+        const card = event.toolCallId === undefined ? undefined : cards.get(event.toolCallId);
+        if (card && event.effect === "rewriteArgs") {
+          context.args = card.current;
+          context.toolName = card.toolName;
+          card.current = event.detail;
         } else if (event.effect === "rewriteOutput") {
           const lastStep = [...segments].reverse().find((segment) => segment.kind === "step");
           context.output = lastStep?.text ?? "";
@@ -118,7 +137,8 @@ export function buildRun(events, instructions) {
         const { changes, note } = changesOf(event, context);
         const row = { type: "hook", entry: event, changes };
         if (note) row.note = note;
-        if (step) step.items.push(row);
+        if (card) card.decisions.push(row);
+        else if (step) step.items.push(row);
         else segments.push({ kind: "hooks", items: [row] });
         break;
       }
@@ -137,7 +157,7 @@ export function buildRun(events, instructions) {
         break;
     }
   }
-  return { input, segments };
+  return { input, segments, status: { ended, suspended } };
 }
 
 /** The text the assistant said in a run, over all its steps. */

@@ -110,6 +110,8 @@ describe("a .claude/settings.json, as is, guards a hookwise agent", () => {
         hook: ".claude/settings.json:PreToolUse[0][0] block-rm.sh",
         kind: "decide",
         effect: "deny",
+        toolCallId: expect.any(String),
+        toolName: "Bash",
         detail: expect.stringContaining("rm -rf) is not allowed"),
       });
       // A command it does not object to runs.
@@ -167,7 +169,14 @@ describe("a .claude/settings.json, as is, guards a hookwise agent", () => {
       expect(result.events).toContainEqual(
         expect.objectContaining({ event: "tool_call", hook, kind: "transform", effect: "rewriteArgs" }),
       );
-      expect(result.events).toContainEqual({ event: "tool_call", hook, kind: "decide", effect: "allow" });
+      expect(result.events).toContainEqual({
+        event: "tool_call",
+        hook,
+        kind: "decide",
+        effect: "allow",
+        toolCallId: expect.any(String),
+        toolName: "Bash",
+      });
       // The transcript keeps what the model asked for; the result records what ran.
       expect(JSON.stringify(result.messages.find((message) => message.role === "assistant"))).toContain(
         "python -c",
@@ -269,6 +278,8 @@ describe("failures: open as in Claude Code, or closed", () => {
         hook,
         kind: "transform",
         effect: "fail_open",
+        toolCallId: expect.any(String),
+        toolName: "Bash",
         detail: expect.stringMatching(/exited with code 1: .*hook bug: cannot handle Bash/s),
       });
       expect(warnings.join("\n")).toContain("failed open");

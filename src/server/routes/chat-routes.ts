@@ -3,8 +3,12 @@
  * `POST /api/chat` takes the transport's body `{ id, messages, trigger }` — the chat id is
  * the session (created on first use), the last user message is the input (the session
  * keeps the transcript, so earlier messages are not re-read) — and answers with the run as
- * UI message chunks, hook decisions as `data-hook` parts. `GET /api/chat/:id/stream` is the
- * transport's reconnect: the session's running run from its start, or 204.
+ * UI message chunks, hook decisions as `data-hook` parts, a call awaiting a human as a
+ * `tool-approval-request`. A request whose last message is the assistant's, with tool parts
+ * the user answered (`addToolApprovalResponse`: state `approval-responded`), decides those
+ * approvals and streams the resumed run as the rest of that message.
+ * `GET /api/chat/:id/stream` is the transport's reconnect: the session's running run from
+ * its start, or 204.
  */
 import type { Context, Hono } from "hono";
 import { uiMessageChunker } from "../../ai-sdk/to-ui-message-stream.js";
@@ -16,9 +20,16 @@ import { readBody } from "../request-body.js";
 import type { ServerContext } from "../server-context.js";
 import { checkSessionId } from "../session-directory.js";
 import { SseChannel } from "../sse-channel.js";
-import { startMessage } from "../start-run.js";
+import { startDecisions, startMessage } from "../start-run.js";
 
-const part = z.looseObject({ type: z.string(), text: z.string().optional() });
+const part = z.looseObject({
+  type: z.string(),
+  text: z.string().optional(),
+  state: z.string().optional(),
+  approval: z
+    .looseObject({ id: z.string(), approved: z.boolean().optional(), reason: z.string().optional() })
+    .optional(),
+});
 const chatBody = z.looseObject({
   id: z.string().describe("the chat id: the hookwise session"),
   messages: z
@@ -30,13 +41,31 @@ const chatBody = z.looseObject({
   agent: z.string().optional().describe("the agent of a new session (default: the config's first)"),
 });
 
+type ChatMessage = z.output<typeof chatBody>["messages"][number];
+
+/**
+ * The approvals the user answered in the chat (`addToolApprovalResponse`): the assistant
+ * message's tool parts in state `approval-responded`.
+ */
+function answeredApprovals(last: ChatMessage): { approval: string; approved: boolean; reason?: string }[] {
+  if (last.role !== "assistant") return [];
+  const answered = [];
+  for (const item of last.parts ?? []) {
+    const approved = item.approval?.approved;
+    if (item.state !== "approval-responded" || approved === undefined) continue;
+    const reason = item.approval!.reason;
+    answered.push({ approval: item.approval!.id, approved, ...(reason ? { reason } : {}) });
+  }
+  return answered;
+}
+
 function inputOf(messages: z.output<typeof chatBody>["messages"]): string {
   const last = messages.at(-1)!;
   if (last.role !== "user") {
     throw new HttpError(
       400,
       "invalid_body",
-      `messages: the last message must be the user's, got role "${last.role}"`,
+      `messages: the last message must be the user's (or the assistant's with answered tool approvals), got role "${last.role}"`,
     );
   }
   const text = (last.parts ?? [])
@@ -98,6 +127,13 @@ export function chatRoutes(app: Hono, ctx: ServerContext): void {
       );
     }
     const sessionId = checkSessionId(body.id);
+    // Approvals answered in the chat: the suspended run continues, streamed as the rest of
+    // the message it suspended in.
+    const answered = answeredApprovals(body.messages.at(-1)!);
+    if (answered.length > 0) {
+      const run = await startDecisions(ctx, answered, sessionId);
+      return uiStream(ctx, run, c.req.raw.signal, true);
+    }
     const text = inputOf(body.messages);
     if (!(await ctx.directory.get(sessionId))) {
       const { created } = await ctx.directory.create(sessionId, ctx.agents.check(body.agent));

@@ -21,7 +21,7 @@ export function opsRoutes(app: Hono, ctx: ServerContext, version: string): void 
     return c.body(ctx.metrics.render(), 200, { "content-type": PROMETHEUS_CONTENT_TYPE });
   });
 
-  app.get("/openapi.json", (c) => sendJson(ctx, c, openApiDocument(version)));
+  app.get("/openapi.json", (c) => sendJson(ctx, c, openApiDocument(version, new URL(c.req.url).origin)));
 
   app.get("/agents", async (c) => {
     const agents = await Promise.all(

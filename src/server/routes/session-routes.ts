@@ -122,6 +122,7 @@ export function sessionRoutes(app: Hono, ctx: ServerContext): void {
     }
     const timeline = await ctx.directory.timeline(runId);
     if (!timeline) throw new HttpError(404, "unknown_run", `no run "${runId}" in this server's timelines`);
-    return sendJson(ctx, c, { ...timeline, live: false });
+    // A run another replica is running: its timeline as of its last step.
+    return sendJson(ctx, c, { ...timeline, live: timeline.endedAt === undefined });
   });
 }

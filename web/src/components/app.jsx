@@ -179,7 +179,12 @@ export function App() {
       <section class="timeline" data-testid="timeline">
         <h3>Timeline</h3>
         {[...runs].reverse().map((run) => (
-          <RunTimeline key={run.runId} run={run} instructions={agent?.instructions} />
+          <RunTimeline
+            key={run.runId}
+            run={run}
+            instructions={agent?.instructions}
+            onDecide={(approval, decision) => decide({ ...approval, sessionId: selected }, decision)}
+          />
         ))}
       </section>
     </div>

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { assistantText, outcomeOf } from "../timeline-model.js";
 
 const OUTCOME_TEXT = {
-  suspended: "waiting for approval (see the inbox)",
+  suspended: "waiting for your approval: approve or deny it in the timeline or the inbox",
   terminated: "terminated",
   max_steps: "stopped: too many steps",
   error: "failed",

@@ -1,5 +1,6 @@
+import { useState } from "preact/hooks";
 import { reasonOf } from "../../../src/hooks/trace-changes.ts";
-import { buildRun } from "../timeline-model.js";
+import { buildRun, callStatus } from "../timeline-model.js";
 import { DiffView, Json } from "./diff-view.jsx";
 
 const SERVER_HOOK = "hookwise-server:";
@@ -28,20 +29,67 @@ function HookRow({ row }) {
   );
 }
 
-function ToolCard({ card }) {
+/** The approval a call waits for, decided right here. */
+function ApprovalHere({ approval, onDecide }) {
+  const [state, setState] = useState("");
+  const decide = async (decision) => {
+    setState(decision === "approve" ? "approving…" : "denying…");
+    try {
+      await onDecide(approval, decision);
+    } catch (error) {
+      setState(error.message);
+    }
+  };
+  return (
+    <div class="approval-here" data-testid="approval-here">
+      <div>
+        <strong>Waiting for your approval</strong>
+        {approval.reason && <span class="reason"> — {approval.reason}</span>}
+      </div>
+      <div class="muted">If you approve it here, it runs with these arguments:</div>
+      <Json value={approval.args} />
+      {onDecide && (
+        <div class="buttons">
+          <button type="button" data-testid="approve-here" onClick={() => decide("approve")}>
+            Approve
+          </button>
+          <button type="button" class="deny" data-testid="deny-here" onClick={() => decide("deny")}>
+            Deny
+          </button>
+        </div>
+      )}
+      {state && <div class="muted">{state}</div>}
+    </div>
+  );
+}
+
+function ToolCard({ card, status, onDecide }) {
   const rewritten =
     card.executed && card.asked !== undefined && JSON.stringify(card.asked) !== JSON.stringify(card.ran);
+  const said = callStatus(card, status);
   return (
-    <li class={`tool ${card.isError ? "tool-error" : ""}`} data-testid="tool">
+    <li
+      class={`tool status-${said.replaceAll(" ", "-")} ${card.isError ? "tool-error" : ""}`}
+      data-testid="tool"
+    >
       <div class="tool-line">
         <span class="badge">tool</span> <strong>{card.toolName}</strong>{" "}
-        <span class="muted">{card.executed ? "ran" : card.done ? "did not run" : "pending"}</span>
+        <span class="badge call-status" data-testid="tool-status">
+          {said}
+        </span>
       </div>
-      {rewritten ? (
-        <DiffView field="arguments: the model's → what ran" before={card.asked} after={card.ran} />
-      ) : (
-        card.asked !== undefined && <Json value={card.asked} />
+      {card.asked !== undefined && <Json value={card.asked} />}
+      {card.decisions.length > 0 && (
+        <ul class="decisions" data-testid="decisions">
+          {card.decisions.map((row, index) => (
+            <HookRow key={index} row={row} />
+          ))}
+        </ul>
       )}
+      {rewritten && (
+        <DiffView field="arguments: the model's → what ran" before={card.asked} after={card.ran} />
+      )}
+      {said === "awaiting approval" && <ApprovalHere approval={card.approval} onDecide={onDecide} />}
       {card.done && (
         <div class={card.isError ? "result error" : "result"}>
           <span class="muted">{card.isError ? "error →" : "result →"}</span> <Json value={card.result} />
@@ -51,7 +99,7 @@ function ToolCard({ card }) {
   );
 }
 
-function Step({ segment, attempts }) {
+function Step({ segment, attempts, status, onDecide }) {
   const mine = attempts.filter((attempt) => attempt.step === segment.index);
   return (
     <section class="step" data-testid="step">
@@ -73,7 +121,7 @@ function Step({ segment, attempts }) {
           item.type === "hook" ? (
             <HookRow key={index} row={item} />
           ) : (
-            <ToolCard key={item.toolCallId} card={item} />
+            <ToolCard key={item.toolCallId} card={item} status={status} onDecide={onDecide} />
           ),
         )}
         {segment.text && <li class="said">“{segment.text}”</li>}
@@ -82,8 +130,10 @@ function Step({ segment, attempts }) {
   );
 }
 
-export function RunTimeline({ run, instructions }) {
-  const { segments } = buildRun(run.events, instructions);
+const SUSPENDED_TEXT = "waiting for your approval: approve or deny each waiting call above";
+
+export function RunTimeline({ run, instructions, onDecide }) {
+  const { segments, status } = buildRun(run.events, instructions);
   const finish = [...segments].reverse().find((segment) => segment.kind === "finish");
   const attempts = finish?.result?.attempts ?? [];
   return (
@@ -97,7 +147,9 @@ export function RunTimeline({ run, instructions }) {
               </header>
             );
           case "step":
-            return <Step key={index} segment={segment} attempts={attempts} />;
+            return (
+              <Step key={index} segment={segment} attempts={attempts} status={status} onDecide={onDecide} />
+            );
           case "hooks":
             return (
               <ul key={index} class="loose">
@@ -116,7 +168,11 @@ export function RunTimeline({ run, instructions }) {
                 <span class={`badge outcome outcome-${segment.result.outcome}`}>
                   {segment.result.outcome}
                 </span>
-                {segment.result.reason && <span class="reason"> {segment.result.reason}</span>}
+                {segment.result.outcome === "suspended" ? (
+                  <span class="reason"> {SUSPENDED_TEXT}</span>
+                ) : (
+                  segment.result.reason && <span class="reason"> {segment.result.reason}</span>
+                )}
                 {segment.result.hook && <span class="muted"> (hook {segment.result.hook})</span>}
               </footer>
             );
