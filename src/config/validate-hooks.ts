@@ -184,7 +184,8 @@ export function validateHooks(
     if (value.action !== undefined) {
       const errors = sink.issues.length;
       checkAction(sink, value.action, [...at, "action"], event);
-      if (sink.issues.length === errors) checkActionKind(sink, value.action, [...at, "action"], event);
+      if (!sink.issues.slice(errors).some((issue) => issue.severity === "error"))
+        checkActionKind(sink, value.action, [...at, "action"], event);
     }
     if (typeof value.id === "string") {
       const first = seen.get(value.id);
@@ -201,7 +202,9 @@ export function validateHooks(
         seen.set(value.id, at);
       }
     }
-    if (parsed.success && event && sink.issues.length === before) entries.push({ ...parsed.data, on: event });
+    // A warning (a risk the author took on) keeps the entry; an error drops it.
+    const failed = sink.issues.slice(before).some((issue) => issue.severity === "error");
+    if (parsed.success && event && !failed) entries.push({ ...parsed.data, on: event });
   });
   return entries;
 }

@@ -516,7 +516,7 @@ describe("a shell action's program", () => {
   it("a relative program that does not exist: line:col, the resolved path, the nearest file; nothing runs", async () => {
     mkdirSync(join(dir, "scripts"));
     writeFileSync(join(dir, "scripts", "audit.sh"), "#!/bin/sh\n", { mode: 0o755 });
-    const file = config(...hook("./scripts/audti.sh {{tool.fqn}}"));
+    const file = config(...hook("./scripts/audti.sh --check"));
     await refusedByBoth(
       file,
       `${file}:9:39: runtime.hooks[0].action.command: program ./scripts/audti.sh does not exist (${join(dir, "scripts", "audti.sh")}); expected a program relative to the config's folder, an absolute path, or a name on PATH; did you mean "./scripts/audit.sh"?`,

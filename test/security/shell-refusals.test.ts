@@ -293,8 +293,8 @@ const ACCEPTED: [string, { cwd?: string; env?: Record<string, string> }][] = [
   [`git grep --count -e ${X} -- src`, {}],
 ];
 
-function problem(command: string, options: { cwd?: string; env?: Record<string, string> }) {
-  return shellTemplateProblem(splitShellWords(command), options.cwd, options.env);
+function problem(command: string, options: { cwd?: string; env?: Record<string, string> }, vouched = false) {
+  return shellTemplateProblem(splitShellWords(command), options.cwd, options.env, vouched);
 }
 
 describe("the shell template rule, as a table", () => {
@@ -309,8 +309,10 @@ describe("the shell template rule, as a table", () => {
     expect(() => splitShellWords(command)).toThrow(why);
   });
 
+  // Not code hookwise knows of: accepted, on the author's word (templates_are_data) where the
+  // program is not one hookwise knows to read data (test/security/shell-template-rule.test.ts).
   it.each(ACCEPTED)("accepts %s %j", (command, options) => {
-    expect(problem(command, options)).toBeUndefined();
+    expect(problem(command, options, true)).toBeUndefined();
   });
 
   it.each([
@@ -502,7 +504,7 @@ agents:
     const file = config(
       `    - id: show
       on: tool_call
-      action: { type: shell, command: "sh ./show.sh", env: { FILE: "{{tool.params.x}}", QUERY: "{{tool.params.x}}" } }`,
+      action: { type: shell, command: "sh ./show.sh", env: { FILE: "{{tool.params.x}}", QUERY: "{{tool.params.x}}" }, templates_are_data: true }`,
       "$(touch pwned); touch pwned",
     );
     expect((await cli(["validate", file])).code).toBe(0);
@@ -565,7 +567,7 @@ setTimeout(() => writeFileSync(${JSON.stringify(late)}, "parent"), 3000);
         `    - id: slow-check
       on: tool_call
       timeout: 1
-      action: { type: shell, command: "${process.execPath} slow.mjs {{tool.params.x}}", on_error: inject }`,
+      action: { type: shell, command: "${process.execPath} slow.mjs {{tool.params.x}}", on_error: inject, templates_are_data: true }`,
         "a.txt",
       );
       const loaded = await loadConfig(file);

@@ -133,7 +133,9 @@ describe("the template rule, program by program", () => {
   });
 
   it("find and echo do not honour --: a value after it that starts with - is refused when it runs", () => {
-    expect(renderedArgvProblem(["echo", "--", X], ["echo", "--", "-n"])).toMatch(/would be read as an option/);
+    expect(renderedArgvProblem(["echo", "--", X], ["echo", "--", "-n"])).toMatch(
+      /would be read as an option/,
+    );
     expect(renderedArgvProblem(["find", ".", "--", X], ["find", ".", "--", "-delete"])).toMatch(
       /would be read as an option/,
     );
@@ -163,10 +165,15 @@ describe("validate", () => {
   });
 
   it("with templates_are_data: true, accepts it and reports a warning", async () => {
-    const file = config("vouched.yaml", `{ type: shell, command: "./lint.sh ${X}", templates_are_data: true }`);
+    const file = config(
+      "vouched.yaml",
+      `{ type: shell, command: "./lint.sh ${X}", templates_are_data: true }`,
+    );
     const out = await cli(["validate", file]);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stdout + out.stderr).toMatch(/warning: runtime\.hooks\[0\]\.action\.templates_are_data: .*lint\.sh/);
+    expect(out.stdout + out.stderr).toMatch(
+      /warning: runtime\.hooks\[0\]\.action\.templates_are_data: .*lint\.sh/,
+    );
   });
 
   it("refuses wget -e even with templates_are_data: true", async () => {

@@ -107,10 +107,14 @@ export const GIT_DATA_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = {
     data: "-n --max-count --since --until --author --grep --skip",
   }),
   show: optionTable({ flag: "--stat --name-only --name-status --oneline -s --no-patch" }),
-  diff: optionTable({ flag: "--stat --cached --staged --name-only --name-status --numstat -w --ignore-all-space" }),
+  diff: optionTable({
+    flag: "--stat --cached --staged --name-only --name-status --numstat -w --ignore-all-space",
+  }),
   status: optionTable({ flag: "-s -b --short --branch --porcelain" }),
   blame: optionTable({ flag: "-w -s -e --show-email --porcelain", data: "-L" }),
-  "ls-files": optionTable({ flag: "-c -m -o -d -z --cached --modified --others --deleted --exclude-standard" }),
+  "ls-files": optionTable({
+    flag: "-c -m -o -d -z --cached --modified --others --deleted --exclude-standard",
+  }),
   grep: optionTable({
     flag: "-i -v -n -l -c -w -E -F -P --ignore-case --invert-match --line-number --files-with-matches --count --word-regexp --extended-regexp --fixed-strings --perl-regexp --cached",
     data: "-e -m --max-count",

@@ -32,8 +32,8 @@
  * that depends on the value (a leading `-`) when the command runs.
  */
 import { hasInputTemplate } from "./has-input-template.js";
-import { ENV_HINT, INTERPRETERS, interpreterProblem } from "./shell-interpreters.js";
 import { DATA_PROGRAMS, GIT_DATA_SUBCOMMANDS, PYTHON_DATA_MODULES } from "./shell-data-programs.js";
+import { ENV_HINT, INTERPRETERS, interpreterProblem } from "./shell-interpreters.js";
 import { isOptionWord, type OptionTable, optionTable, readOption } from "./shell-options.js";
 import { RESOLVES_FROM_CWD, type WrapperWalk, walkWrappers } from "./shell-wrappers.js";
 
@@ -457,7 +457,9 @@ function commandProblem(argv: readonly string[]): string | undefined {
 
 /** Modules that run code their arguments name (tests, a debugger, a profiler, an installer). */
 const PYTHON_CODE_MODULES = new Set(
-  "unittest doctest pdb runpy trace profile cProfile timeit pip code idlelib venv ensurepip pydoc site test".split(" "),
+  "unittest doctest pdb runpy trace profile cProfile timeit pip code idlelib venv ensurepip pydoc site test".split(
+    " ",
+  ),
 );
 
 /** `python -m MODULE {{x}}` where the module runs what its arguments name (`-m pytest`, `-m unittest`). */
@@ -782,7 +784,11 @@ function gitDataProblem(args: readonly string[]): string | undefined {
  * options; an option it does not list, before a templated word, may take that word as its
  * value (or be one that reads code), so it is refused there.
  */
-function dataArgumentsProblem(program: string, table: OptionTable, args: readonly string[]): string | undefined {
+function dataArgumentsProblem(
+  program: string,
+  table: OptionTable,
+  args: readonly string[],
+): string | undefined {
   const honoursEnd = !NO_END_OF_OPTIONS.has(program);
   for (let at = 0; at < args.length; at++) {
     const word = args[at]!;

@@ -103,6 +103,7 @@ describe("shell action", () => {
       {
         type: "shell",
         command: `${NODE} ${join(FIXTURES, "record-argv.mjs")} --file {{tool.params.path}} x`,
+        templates_are_data: true,
       },
       evaluation,
     );
@@ -120,6 +121,7 @@ describe("shell action", () => {
         command: `sh -c 'printf "%s" "$TARGET" > from-env.txt'`,
         env: { TARGET: "{{tool.params.path}}" },
         cwd: "{{workspace}}",
+        templates_are_data: true,
       },
       evaluation,
     );

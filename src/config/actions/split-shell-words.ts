@@ -77,7 +77,10 @@ export function splitShellWords(command: string): string[] {
   return words;
 }
 
-/** The refusal for templates in this argv (see shell-rule.ts), or undefined. */
+/**
+ * The refusal for templates in this argv that are code or choose what runs, whatever the
+ * author says (see shell-rule.ts; `templates_are_data: true` does not lift it), or undefined.
+ */
 export function templatedCode(argv: readonly string[]): string | undefined {
-  return shellTemplateProblem(argv, undefined)?.message;
+  return shellTemplateProblem(argv, undefined, {}, true)?.message;
 }

@@ -187,6 +187,7 @@ runtime:
         command: "${process.execPath} ${RECORD_ARGV} {{tool.params.path}}"
         cwd: ./workspace
         on_error: inject
+        templates_are_data: true
 `,
       "script.yaml": `
 - tool_calls: [{ name: fs_write_file, args: { path: "${ATTACK}", content: "x" } }]
