@@ -239,7 +239,7 @@ describe("a state server the CLI cannot reach", () => {
         expect(line).toContain("has no database 99999 (ERR DB index is out of range)");
         expect(out.stdout).toBe("");
         // Nothing was written to database 0 instead.
-        const { default: Redis } = await import("ioredis");
+        const { Redis } = await import("ioredis");
         const client = new Redis(server.url.replace(/\/\d*$/, "/0"));
         expect(await client.dbsize()).toBe(0);
         client.disconnect();
