@@ -33,7 +33,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const get = (path: string) =>
-  sameOriginFetch(new URL(path, base), { method: "GET", headers: { authorization: "Bearer secret" } });
+  sameOriginFetch(new URL(path, base), {
+    method: "GET",
+    headers: { authorization: "Bearer secret" },
+    signal: AbortSignal.timeout(10_000),
+  });
 
 describe("sameOriginFetch", () => {
   it("follows 5 redirects and refuses the 6th", async () => {
