@@ -182,3 +182,43 @@ describe("the approval inbox", () => {
     }
   });
 });
+
+describe("the inbox with two sessions waiting", () => {
+  it("GET /sessions/:id (and its 409) shows only that session's approvals; GET /approvals lists the oldest first", async () => {
+    const { server, id: first } = await setup();
+    const suspend = async (session: string) => {
+      const stream = readSse(await server.post(`/sessions/${session}/messages`, { text: "pay invoice 5" }));
+      for (;;) {
+        const { value } = await stream.next();
+        if (value!.event === "run-finish")
+          return value!.data.result as { runId: string; approvals: { id: string }[] };
+      }
+    };
+    const a = await suspend(first);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // suspended at distinct times
+    const { id: second } = (await (await server.post("/sessions", { agent: "teller" })).json()) as {
+      id: string;
+    };
+    const b = await suspend(second);
+    expect(server.ledger()).toEqual([]);
+
+    const listed = ((await (await server.fetch("/approvals")).json()) as any).approvals;
+    expect(listed.map((item: any) => item.sessionId)).toEqual([first, second]);
+    expect(listed.map((item: any) => item.id)).toEqual([a.approvals[0]!.id, b.approvals[0]!.id]);
+
+    for (const [session, run] of [
+      [first, a],
+      [second, b],
+    ] as const) {
+      const read = (await (await server.fetch(`/sessions/${session}`)).json()) as any;
+      expect(read.pendingApprovals.map((item: any) => item.id)).toEqual([run.approvals[0]!.id]);
+      expect(read.pendingApprovals.every((item: any) => item.sessionId === session)).toBe(true);
+      const busy = await server.post(`/sessions/${session}/messages`, { text: "again" });
+      expect(busy.status).toBe(409);
+      const body = JSON.stringify(await busy.json());
+      expect(body).toContain(run.approvals[0]!.id);
+      const other = run === a ? b : a;
+      expect(body).not.toContain(other.approvals[0]!.id);
+    }
+  });
+});
