@@ -313,6 +313,7 @@ class HarnessRun {
     const request = this.payload<EventPayload<"approval_request">>({
       type: "approval_request",
       approvalId: call.toolCallId,
+      toolCallId: call.toolCallId,
       toolName: call.toolName,
       qualifiedName: call.qualifiedName,
       args: call.args,
