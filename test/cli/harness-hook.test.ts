@@ -316,7 +316,7 @@ runtime:
       on: tool_result
       action: { type: transform_result, transformation: { append_to_result: "(reviewed)" } }
 `);
-    const before = (command: string) => ({
+    const beforeTool = (command: string) => ({
       session_id: "g",
       hook_event_name: "BeforeTool",
       tool_name: "run_shell_command",
@@ -324,9 +324,9 @@ runtime:
       cwd: "/tmp",
       timestamp: "2026-01-01T00:00:00Z",
     });
-    const denied = await hook(config, "gemini", before("rm -rf /"));
+    const denied = await hook(config, "gemini", beforeTool("rm -rf /"));
     expect(denied.json).toEqual({ decision: "deny", reason: "no recursive deletes" });
-    const rewritten = await hook(config, "gemini", before("ls"));
+    const rewritten = await hook(config, "gemini", beforeTool("ls"));
     expect(rewritten.json.hookSpecificOutput.tool_input).toEqual({
       command: "ls",
       description: "checked by hookwise",

@@ -12,8 +12,8 @@ import { importOptional } from "../../errors/optional-package.js";
 import { type SecretMasker, secretMasker } from "../../secrets/secret-masker.js";
 import { maskSecrets, registerSecret } from "../../secrets/secret-registry.js";
 import { describeSpec, type McpServerSpec, urlSecrets } from "./mcp-server-spec.js";
-import { type StdioCodec, StdioGroupTransport } from "./stdio-group-transport.js";
 import { stderrSummary } from "./stderr-summary.js";
+import { type StdioCodec, StdioGroupTransport } from "./stdio-group-transport.js";
 
 export interface McpLogger {
   debug(message: string): void;
