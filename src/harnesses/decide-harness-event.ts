@@ -174,6 +174,16 @@ class HarnessRun {
     return { outcome, selection };
   }
 
+  /** `blocking`, then how it stopped (if it did), then the observers and inspections. */
+  async guarded<P extends AnyEventPayload>(
+    payload: P,
+  ): Promise<{ outcome: BlockingOutcome<P>; stopped: HarnessVerdict | undefined }> {
+    const { outcome, selection } = await this.blocking(payload);
+    const stopped = this.stopped(outcome);
+    await this.after(outcome.payload, selection, stopped === undefined);
+    return { outcome, stopped };
+  }
+
   /** Observers (when the operation goes on) and inspections, with the final payload. */
   async after(payload: AnyEventPayload, selection: HookSelection, goesOn: boolean): Promise<void> {
     if (goesOn && selection.observers.length) await this.runner.observe(payload, this.context, selection);
@@ -348,9 +358,7 @@ class HarnessRun {
       result: use.response,
       isError: false,
     });
-    const { outcome, selection } = await this.blocking(payload);
-    const stopped = this.stopped(outcome);
-    await this.after(outcome.payload, selection, stopped === undefined);
+    const { outcome, stopped } = await this.guarded(payload);
     if (stopped) return { verdict: stopped, tool: about };
     const verdict: HarnessVerdict = { decision: "none" };
     const context = messageTexts(outcome.injected);
@@ -385,9 +393,7 @@ class HarnessRun {
       args: use.input,
       error: use.error,
     });
-    const { outcome, selection } = await this.blocking(payload);
-    const stopped = this.stopped(outcome);
-    await this.after(outcome.payload, selection, stopped === undefined);
+    const { outcome, stopped } = await this.guarded(payload);
     if (stopped) return { verdict: stopped, tool: about };
     const flow = outcome.terminal?.flow;
     // A recovery's result cannot replace the harness's error; the model reads it beside it.
@@ -411,9 +417,7 @@ class HarnessRun {
       type: "run_start",
       input: this.event.prompt ?? "",
     });
-    const { outcome, selection } = await this.blocking(payload);
-    const stopped = this.stopped(outcome);
-    await this.after(outcome.payload, selection, stopped === undefined);
+    const { outcome, stopped } = await this.guarded(payload);
     if (stopped) return stopped;
     const context = messageTexts(outcome.injected);
     if (outcome.payload.input !== payload.input) {
@@ -437,9 +441,7 @@ class HarnessRun {
       outcome: "completed",
       continuations: this.event.stopActive ? 1 : 0,
     });
-    const { outcome, selection } = await this.blocking(payload);
-    const stopped = this.stopped(outcome);
-    await this.after(outcome.payload, selection, stopped === undefined);
+    const { outcome, stopped } = await this.guarded(payload);
     if (stopped) {
       if (stopped.failed && this.event.stopActive) {
         this.options.log.error(
@@ -461,9 +463,7 @@ class HarnessRun {
       type: "session_start",
       sessionId: this.event.sessionId,
     });
-    const { outcome, selection } = await this.blocking(payload);
-    const stopped = this.stopped(outcome);
-    await this.after(outcome.payload, selection, stopped === undefined);
+    const { outcome, stopped } = await this.guarded(payload);
     if (stopped) return stopped;
     const context = messageTexts(outcome.injected);
     return context.length ? { decision: "none", context } : NONE;
@@ -477,9 +477,7 @@ class HarnessRun {
       tokens: 0,
       remove: [],
     });
-    const { outcome, selection } = await this.blocking(payload);
-    const stopped = this.stopped(outcome);
-    await this.after(outcome.payload, selection, stopped === undefined);
+    const { outcome, stopped } = await this.guarded(payload);
     return stopped ?? NONE;
   }
 
@@ -507,9 +505,7 @@ class HarnessRun {
       history: messages,
       isFirstStep: false,
     });
-    const { outcome, selection } = await this.blocking(payload);
-    const stopped = this.stopped(outcome);
-    await this.after(outcome.payload, selection, stopped === undefined);
+    const { outcome, stopped } = await this.guarded(payload);
     return stopped ?? NONE;
   }
 
