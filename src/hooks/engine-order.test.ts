@@ -259,6 +259,10 @@ describe("match patterns", () => {
           resolveTool("read", echoTool([]), { toolset: "fs" }),
           resolveTool("get", echoTool([]), { toolset: "web" }),
           resolveTool("local", echoTool([])),
+          // Tools the model does not call: hooks matching only them never fire (a pattern
+          // matching no tool of the agent at all is refused by createAgent).
+          resolveTool("send", echoTool([]), { toolset: "mail" }),
+          resolveTool("nothing", echoTool([])),
         ],
         hooks: [
           hook("qualified-glob", "fs.*"),

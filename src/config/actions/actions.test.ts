@@ -116,7 +116,7 @@ describe("registry", () => {
       shell: "inspect",
       lsp_diagnose: "transform",
     });
-    expect(ACTIONS.get("gate")!.events).toEqual(["tool_call", "agent_spawn"]);
+    expect(ACTIONS.get("gate")!.events).toEqual(["tool_call", "agent_spawn", "run_start", "run_end"]);
     expect(ACTIONS.get("transform_params")!.events).toEqual(["tool_call"]);
     expect(ACTIONS.get("transform_result")!.events).toEqual(["tool_result"]);
     expect(ACTIONS.get("log")!.events).toBe("any");
@@ -466,6 +466,8 @@ describe("chain", () => {
     expect(actionEvents({ type: "chain", actions: [log, { type: "gate" }] })).toEqual([
       "tool_call",
       "agent_spawn",
+      "run_start",
+      "run_end",
     ]);
     expect(
       actionEvents({
