@@ -135,9 +135,9 @@ describe("hookwise run", () => {
     const config = join(dir, "hookwise.yaml");
     writeFileSync(
       join(dir, "stop.yaml"),
-      `models: { default: "scripted:./script.yaml" }\ntoolsets: { calc: { kind: module, path: ./tools.mjs } }\nruntime:\n  hooks:\n    - { id: no-input, on: turn_start, condition: { type: content_contains, keyword: forbidden }, action: { type: gate, reason: x } }\n`,
+      `models: { default: "scripted:./script.yaml" }\ntoolsets: { calc: { kind: module, path: ./tools.mjs } }\nruntime:\n  hooks:\n    - { id: no-input, on: tool_end, condition: { type: content_contains, keyword: forbidden }, action: { type: gate, reason: x } }\n`,
     );
-    // gate on turn_start is invalid: validation error → exit 2 before anything runs.
+    // gate on tool_end (tool_result) is invalid: validation error → exit 2 before anything runs.
     expect((await cli(["run", join(dir, "stop.yaml"), "--prompt", "forbidden"])).code).toBe(2);
 
     writeFileSync(

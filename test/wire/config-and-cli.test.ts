@@ -190,7 +190,7 @@ runtime: { state: { kind: memory } }
     expect(io.out() + io.err()).not.toContain(WIRE_KEY);
   });
 
-  it("a missing key: exit 1, one line naming the variable, no stack trace, nothing sent", async () => {
+  it("a missing key: exit 2 (a setup error, as a missing provider package is), one line naming the variable, no stack trace, nothing sent", async () => {
     const path = configFile(`
 models:
   default: { provider: openai-chat, model: gpt-wire, base_url: "${server.url}", api_key_env: ${WIRE_KEY_ENV} }
@@ -200,7 +200,7 @@ runtime: { state: { kind: memory } }
     const code = await withEnv({ [WIRE_KEY_ENV]: undefined, HOOKWISE_MODEL: undefined }, () =>
       main(["run", path, "--prompt", "x", "--json"], io),
     );
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(io.err()).toBe(
       `hookwise: models.default: openai-chat needs an API key: set the environment variable ${WIRE_KEY_ENV} (named by api_key_env)\n`,
     );
