@@ -85,8 +85,7 @@ function maskedIO(io: CliIO): CliIO & { flush(): void } {
   const masked = (printer: CliIO["stdout"]) => {
     const text = new MaskedTextStream(maskSecrets, registeredSecrets);
     const write = (piece: string) => {
-      color ??= io.color === true;
-      const out = text.push(printableOutput(piece, color));
+      const out = text.push(printableOutput(piece, () => (color ??= io.color === true)));
       if (out !== "") printer.write(out);
     };
     const flush = () => {

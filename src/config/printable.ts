@@ -61,9 +61,12 @@ export function printableText(text: string): string {
  * character, so `--json` output stays valid and keeps its data. With `color`, the CLI's
  * own colour codes pass; any other ESC is escaped.
  */
-export function printableOutput(text: string, color = false): string {
+export function printableOutput(text: string, color: boolean | (() => boolean) = false): string {
+  // `color` is asked only when a colour code is met: knowing it loads the terminal module.
   return text.replace(OUTPUT_CONTROL, (match) =>
-    match.length > 1 && color ? match : unicodeEscape(match[0] as string) + match.slice(1),
+    match.length > 1 && (typeof color === "function" ? color() : color)
+      ? match
+      : unicodeEscape(match[0] as string) + match.slice(1),
   );
 }
 
