@@ -138,9 +138,15 @@ export async function decideHarnessEvent(
   });
   const context = new OperationContext(source, 1);
   const session = new HarnessRun(event, options, runner, context, agentPath);
-  const outcome = await session.decide();
-  // Inspections (audit logs, notifications) finish before the process answers.
-  await runner.settle();
+  let outcome: Omit<HarnessOutcome, "trace">;
+  try {
+    outcome = await session.decide();
+    // Inspections (audit logs, notifications) finish before the process answers.
+    await runner.settle();
+  } finally {
+    // Its hooks' deadline timer would keep the process alive for up to a second.
+    runner.close();
+  }
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
   return { ...outcome, trace: runner.events() };
 }
