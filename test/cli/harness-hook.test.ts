@@ -220,6 +220,30 @@ runtime:
   });
 });
 
+describe("a harness session's evidence", () => {
+  it("history lists each event with its decision, and replay shows what a changed config decides otherwise", async () => {
+    const { dir, config } = project(GUARD);
+    await hook(config, "claude", claudePre({ command: "rm -rf /" }, "Bash", "evidence"));
+    await hook(config, "claude", claudePre({ file_path: "/tmp/a" }, "Read", "evidence"));
+    const history = await cli(["history", config, "--session", "evidence"]);
+    expect(history.code).toBe(0);
+    expect(history.stdout).toContain("2 hook events");
+    expect(history.stdout).toMatch(/PreToolUse Bash \{"command":"rm -rf \/"\} → deny: no recursive deletes/);
+    expect(history.stdout).toMatch(/PreToolUse Read .* → allow/);
+    // The changed config denies every read: the recorded Read is now denied, the Bash call allowed.
+    writeFileSync(
+      join(dir, "changed.yaml"),
+      "harness: claude\nruntime:\n  policies:\n    - { decision: deny, tool: read_file, reason: no reads }\n",
+    );
+    const replay = await cli(["replay", join(dir, "changed.yaml"), "--session", "evidence"]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toMatch(
+      /shell \{"command":"rm -rf \/"\}: denied by policy: "no recursive deletes" → /,
+    );
+    expect(replay.stdout).toMatch(/read_file \{"file_path":"\/tmp\/a"\}: .* → denied by policy: "no reads"/);
+  });
+});
+
 describe("hookwise hook fails closed", () => {
   it("blocks malformed stdin, an unknown event and a missing field with exit 2 and the reason", async () => {
     const { config } = project(GUARD);
