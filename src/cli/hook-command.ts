@@ -11,6 +11,7 @@ import { saveRunRecord } from "../agent/run-recorder.js";
 import { ConfigError, formatIssue } from "../config/config-error.js";
 import type { HarnessHooks } from "../config/load-harness-hooks.js";
 import { printable } from "../config/printable.js";
+import { loadPackage } from "../deps/load-package.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { decideHarnessEvent, type HarnessOutcome } from "../harnesses/decide-harness-event.js";
 import { HarnessInputError } from "../harnesses/harness-input-error.js";
@@ -121,6 +122,7 @@ export async function hookCommand(
         log: loggerFor(io),
         runId,
         signal: controller.signal,
+        telemetry: hooks.telemetry,
       }),
       deadline,
     ]);
@@ -140,8 +142,30 @@ export async function hookCommand(
     return write(io, protocol.refuse(reason, eventName));
   } finally {
     clearTimeout(timer);
+    // The process ends with the answer: spans still batched are sent first.
+    if (hooks?.telemetry) await flushSpans(timeoutMs);
     await hooks?.close().catch((error: unknown) => io.stderr.line(`hookwise: ${reasonOf(error)}`));
   }
+}
+
+/**
+ * Sends the spans the registered provider still holds (a batch processor's), bounded: an
+ * exporter that cannot be reached never holds the harness's tool call. A provider is
+ * registered by the program's own OpenTelemetry setup, e.g. `NODE_OPTIONS=--import …`.
+ */
+async function flushSpans(timeoutMs: number): Promise<void> {
+  const { trace } = loadPackage<typeof import("@opentelemetry/api")>("@opentelemetry/api");
+  const provider = trace.getTracerProvider() as { getDelegate?: () => unknown };
+  const delegate = (provider.getDelegate?.() ?? provider) as { forceFlush?: () => Promise<void> };
+  if (typeof delegate.forceFlush !== "function") return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    delegate.forceFlush().catch(() => {}),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, Math.min(timeoutMs, 5000));
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 function loggerFor(io: CliIO) {

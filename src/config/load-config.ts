@@ -484,7 +484,9 @@ async function callConfigTool(
 }
 
 /** `runtime.telemetry` as `createAgent({ telemetry })` takes it (the block given: on unless `enabled: false`). */
-function telemetryOptions(telemetry: ConfigFile["runtime"]["telemetry"]): Pick<AgentOptions, "telemetry"> {
+export function telemetryOptions(
+  telemetry: ConfigFile["runtime"]["telemetry"],
+): Pick<AgentOptions, "telemetry"> {
   if (telemetry === undefined) return {};
   return {
     telemetry: {

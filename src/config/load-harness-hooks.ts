@@ -10,11 +10,13 @@ import type { HarnessName } from "../harnesses/types.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
 import { compilePolicies, type Policy } from "../policy/policy.js";
 import type { StateStore } from "../state/state-store.js";
+import { resolveTelemetry } from "../telemetry/resolve-telemetry.js";
+import type { TelemetrySettings } from "../telemetry/types.js";
 import { buildPolicies } from "./build-policies.js";
 import { checkReferences, toolCatalogue } from "./check-references.js";
 import { ConfigError, type ConfigIssue } from "./config-error.js";
 import { harnessesOf } from "./harness-tools-of.js";
-import { type LoadConfigOptions, type LoadedConfig, loadConfig } from "./load-config.js";
+import { type LoadConfigOptions, type LoadedConfig, loadConfig, telemetryOptions } from "./load-config.js";
 
 export interface HarnessHooks {
   readonly config: LoadedConfig;
@@ -22,6 +24,8 @@ export interface HarnessHooks {
   readonly registry: HookRegistry;
   readonly policies: readonly Policy[];
   readonly store: StateStore;
+  /** `runtime.telemetry`: each event is a span tree; undefined when the config asks for none. */
+  readonly telemetry: TelemetrySettings | undefined;
   readonly warnings: readonly ConfigIssue[];
   close(): Promise<void>;
 }
@@ -67,6 +71,7 @@ export async function loadHarnessHooks(
       registry,
       policies,
       store: config.store,
+      telemetry: resolveTelemetry(telemetryOptions(config.config.runtime.telemetry).telemetry),
       warnings: [...config.warnings, ...issues],
       close: () => config.close(),
     };

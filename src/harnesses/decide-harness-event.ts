@@ -18,6 +18,8 @@ import { Scratchpad } from "../hooks/scratchpad.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
 import { decidingPolicy, type Policy, policyDecisionOf } from "../policy/policy.js";
 import type { StateStore } from "../state/state-store.js";
+import { type RunTelemetry, startRunTelemetry } from "../telemetry/run-telemetry.js";
+import type { RunSummary, TelemetrySettings } from "../telemetry/types.js";
 import { type HarnessTool, harnessTool } from "./harness-tools.js";
 import type { HarnessEvent, HarnessProtocol, HarnessVerdict } from "./types.js";
 
@@ -32,6 +34,8 @@ export interface HarnessDispatchOptions {
   /** The run id this event is recorded under. */
   readonly runId: string;
   readonly signal?: AbortSignal;
+  /** Spans for this event (the config's `runtime.telemetry`): undefined, none. */
+  readonly telemetry?: TelemetrySettings | undefined;
 }
 
 /** What was decided, and about what, for the session's record. */
@@ -130,25 +134,82 @@ export async function decideHarnessEvent(
     messages: [],
     usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
   };
+  const spans = startRunTelemetry(options.telemetry, {
+    agentName: event.harness,
+    runId: options.runId,
+    sessionId: event.sessionId,
+    agentPath,
+    resumed: false,
+  });
   const runner = new HookRunner({
     registries: [{ registry: options.registry, depth: 0 }],
     log,
     keep: { capacity: 8 },
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(spans ? { observer: spans } : {}),
   });
   const context = new OperationContext(source, 1);
   const session = new HarnessRun(event, options, runner, context, agentPath);
+  spans?.annotate({ "hookwise.harness": event.harness, "hookwise.harness.event": event.name });
+  if (spans && event.tool) spans.toolStarted({ toolCallId: event.tool.callId, toolName: event.tool.name });
   let outcome: Omit<HarnessOutcome, "trace">;
   try {
     outcome = await session.decide();
     // Inspections (audit logs, notifications) finish before the process answers.
     await runner.settle();
+  } catch (error) {
+    spans?.toolFailed(event.tool?.callId ?? "", error);
+    spans?.runEnded(harnessSummary(event, undefined, error));
+    throw error;
   } finally {
     // Its hooks' deadline timer would keep the process alive for up to a second.
     runner.close();
   }
+  if (spans) endSpans(spans, event, outcome);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
   return { ...outcome, trace: runner.events() };
+}
+
+/** The event's run span (and its tool's), ended with what was decided. */
+function endSpans(spans: RunTelemetry, event: HarnessEvent, outcome: Omit<HarnessOutcome, "trace">): void {
+  const { verdict } = outcome;
+  spans.annotate({ "hookwise.harness.decision": verdict.decision });
+  if (event.tool) {
+    const denied = verdict.decision === "deny";
+    spans.toolEnded(event.tool.callId, {
+      kind: denied
+        ? "denied"
+        : event.kind === "tool_call" || event.kind === "approval_request"
+          ? verdict.decision
+          : "result",
+      qualifiedName: outcome.tool?.qualifiedName,
+      // The harness runs its own tools: a result or an error is of a call that ran.
+      executed: event.kind === "tool_result" || event.kind === "tool_error",
+      isError: event.kind === "tool_error",
+      args: outcome.tool?.ranArgs ?? event.tool.input,
+      result: verdict.updatedOutput ?? event.tool.response,
+      ...(verdict.hook !== undefined && verdict.decision !== "none" ? { hook: verdict.hook } : {}),
+      ...(denied ? { reason: verdict.reason } : {}),
+    });
+  }
+  spans.runEnded(harnessSummary(event, outcome.verdict));
+}
+
+function harnessSummary(
+  event: HarnessEvent,
+  verdict: HarnessVerdict | undefined,
+  error?: unknown,
+): RunSummary {
+  return {
+    outcome: error !== undefined ? "error" : verdict?.decision === "deny" ? "denied" : "completed",
+    text: event.output ?? "",
+    input: event.prompt ?? "",
+    usage: { inputTokens: 0, outputTokens: 0 },
+    steps: 0,
+    ...(error !== undefined ? { reason: error instanceof Error ? error.message : String(error) } : {}),
+    ...(verdict?.decision === "deny" && verdict.reason !== undefined ? { reason: verdict.reason } : {}),
+    ...(verdict?.hook !== undefined && verdict.decision !== "none" ? { hook: verdict.hook } : {}),
+  };
 }
 
 /** One event's dispatch: the payload of its hookwise event, its hooks, and the verdict. */

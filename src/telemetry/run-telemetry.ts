@@ -163,6 +163,11 @@ export class RunTelemetry implements HookObserver<HookFiring> {
     this.#common = settings.functionId === undefined ? {} : { "hookwise.function_id": settings.functionId };
   }
 
+  /** Adds attributes to the run's span (what a caller outside the loop knows of the run). */
+  annotate(attributes: Attributes): void {
+    this.#run.span.setAttributes(attributes);
+  }
+
   /** The run's span, for a later part of the run (resumed after a suspension) to link to. */
   get link(): TraceLink {
     const { traceId, spanId } = this.#run.span.spanContext();
@@ -274,7 +279,7 @@ export class RunTelemetry implements HookObserver<HookFiring> {
 
   // ── tool calls ─────────────────────────────────────────────────────────────────────
 
-  toolStarted(call: ModelToolCall): void {
+  toolStarted(call: Pick<ModelToolCall, "toolCallId" | "toolName">): void {
     this.#tools.set(
       call.toolCallId,
       this.#start(`execute_tool ${call.toolName}`, this.#stepOrRun().context, {
