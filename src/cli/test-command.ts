@@ -16,9 +16,11 @@ import { type ConfigTest, type ConfigTestCase, readConfigTests } from "../config
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { manifestHookName } from "../config/manifests/compile-manifest.js";
 import { printable } from "../config/printable.js";
+import type { HookLogger } from "../hooks/hook-context.js";
 import { type ScriptEntry, scriptedModel } from "../models/scripted-model.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { EXIT } from "./exit-codes.js";
+import { checkHarnessAnswers, type HarnessAnswered, runHarnessCase } from "./harness-test-case.js";
 import { runsFromJsonl } from "./session-jsonl.js";
 import type { CliIO } from "./types.js";
 import { UsageError } from "./usage-error.js";
@@ -131,18 +133,22 @@ async function runCase(
   testCase: ConfigTestCase,
   io: CliIO,
   checkOnly: boolean,
-): Promise<{ records: RunRecord[]; issues: ConfigIssue[]; observed?: CaseObservations }> {
+): Promise<{
+  records: RunRecord[];
+  issues: ConfigIssue[];
+  observed?: CaseObservations;
+  answers?: HarnessAnswered[];
+}> {
   const { file, test } = testCase;
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (m: string) => io.stderr.line(`  warning: ${m}`),
+    error: (m: string) => io.stderr.line(`  error: ${m}`),
+  };
+  if (test.events !== undefined) return runEventsCase(configPath, testCase, logger, checkOnly);
   const store = new MemoryStore();
-  const loaded = await loadConfig(configPath, {
-    store,
-    logger: {
-      debug() {},
-      info() {},
-      warn: (m) => io.stderr.line(`  warning: ${m}`),
-      error: (m) => io.stderr.line(`  error: ${m}`),
-    },
-  });
+  const loaded = await loadConfig(configPath, { store, logger });
   try {
     const records: RunRecord[] = [];
     const model = test.model
@@ -188,6 +194,30 @@ async function runCase(
   }
 }
 
+/** A case written as harness hook events: answered in order, then its names checked. */
+async function runEventsCase(
+  configPath: string,
+  testCase: ConfigTestCase,
+  logger: HookLogger,
+  checkOnly: boolean,
+) {
+  const run = await runHarnessCase(configPath, testCase, logger, checkOnly);
+  const issues = run.issues.length
+    ? run.issues
+    : checkTestReferences(testCase, {
+        config: { toolsets: {} },
+        tools: run.tools,
+        hooks: run.hooks.filter((name) => !isMark(name)),
+      });
+  const qualifiedNames = new Map(run.tools.map((tool) => [tool.functionName, tool.qualifiedName]));
+  return {
+    records: run.records,
+    issues,
+    observed: { started: run.started, qualifiedNames },
+    answers: run.answers,
+  };
+}
+
 /** Every hook id of the config, a disabled one's and every agent's included. */
 function configHookIds(loaded: LoadedConfig): string[] {
   const { validated } = loaded;
@@ -212,7 +242,10 @@ export async function runConfigTests(configPath: string, io: CliIO): Promise<Tes
     issues.push(...ran.issues);
     if (issues.length) continue;
     const failures = ran.records.length
-      ? checkExpectations(testCase.test, ran.records, ran.observed)
+      ? [
+          ...checkExpectations(testCase.test, ran.records, ran.observed),
+          ...(ran.answers ? checkHarnessAnswers(testCase.test, ran.answers) : []),
+        ]
       : [{ expectation: "a run", expected: "a finished run", actual: "none" }];
     outcomes.push({ name: testCase.test.name, file: testCase.file, passed: failures.length === 0, failures });
   }

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { lazy } from "../deps/load-package.js";
 import { z } from "../deps/zod.js";
+import { HARNESS_NAMES } from "../harnesses/types.js";
 import { ConfigError, type ConfigIssue, type ConfigPath } from "./config-error.js";
 import { readConfigFile } from "./read-config-file.js";
 import { parseSource, positionOf } from "./source-map.js";
@@ -42,8 +43,30 @@ export const testExpectSchema = lazy(() =>
       .min(2)
       .optional()
       .describe("hooks whose first firings came in this order (priority, file order)"),
+    decision: harnessDecision()
+      .optional()
+      .describe("events: what the last event was answered (allow, deny, ask, none)"),
+    decisions: z
+      .array(harnessDecision())
+      .min(1)
+      .optional()
+      .describe("events: what each event was answered, in order"),
+    reason_contains: z
+      .union([z.string(), names()])
+      .optional()
+      .describe("events: text the last event's reason holds"),
+    answer: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("events: fields the last event's JSON answer has (the harness's own format)"),
+    exit_code: z.number().int().min(0).optional().describe("events: the last event's exit code"),
   }),
 );
+
+/** Expectations only a case of harness events can have. */
+const HARNESS_EXPECTATIONS = ["decision", "decisions", "reason_contains", "answer", "exit_code"] as const;
+
+const harnessDecision = lazy(() => z.enum(["allow", "deny", "ask", "none"]));
 
 export const testCaseSchema = lazy(() =>
   z
@@ -57,10 +80,33 @@ export const testCaseSchema = lazy(() =>
         .optional()
         .describe("the model's answers, one per attempt (as in a scripted model's script)"),
       session: z.string().optional().describe("a session exported with hookwise history --jsonl, replayed"),
+      harness: z
+        .enum(HARNESS_NAMES)
+        .optional()
+        .describe("events: the harness that sends them (default: the one the config guards)"),
+      events: z
+        .array(z.record(z.string(), z.unknown()))
+        .min(1)
+        .optional()
+        .describe(
+          "hook events as the harness sends them on stdin (session_id and the call ids may be left out), answered in order in one session",
+        ),
       expect: testExpectSchema(),
     })
-    .refine((value) => (value.prompt === undefined) !== (value.session === undefined), {
-      message: "a test needs exactly one of prompt: or session:",
+    .refine(
+      (value) =>
+        [value.prompt, value.session, value.events].filter((given) => given !== undefined).length === 1,
+      { message: "a test needs exactly one of prompt:, session: or events:" },
+    )
+    .superRefine((value, context) => {
+      if (value.events !== undefined) return;
+      for (const key of HARNESS_EXPECTATIONS)
+        if (value.expect[key] !== undefined)
+          context.addIssue({
+            code: "custom",
+            path: ["expect", key],
+            message: `${key} is what a harness hook event was answered: it needs events:, not ${value.prompt !== undefined ? "prompt:" : "session:"}`,
+          });
     }),
 );
 
