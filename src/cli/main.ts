@@ -424,9 +424,13 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .option("--remove", "take out the entries setup added, and nothing else")
     .option("-a, --agent <id>", "guard with this agent's hooks and policies (default: the first agent)")
     .option("--project <dir>", "the project whose settings file changes (default: the current folder)")
+    .option(
+      "--no-trust",
+      "codex: do not record Codex's trust in the new entries (Codex skips them until you trust them in its hooks review)",
+    )
     .addHelpText(
       "after",
-      "\nExample:\n  npx hookwise setup claude hookwise.yaml            # writes .claude/settings.json\n  npx hookwise setup gemini hookwise.yaml --dry-run  # shows the change to .gemini/settings.json\n\nExit codes: 0 done (or nothing to change), 1 the settings file cannot be read or written, 2 a usage or config error.",
+      "\nExample:\n  npx hookwise setup claude hookwise.yaml            # writes .claude/settings.json\n  npx hookwise setup gemini hookwise.yaml --dry-run  # shows the change to .gemini/settings.json\n  npx hookwise setup codex hookwise.yaml             # writes .codex/hooks.json and trusts its entries in ~/.codex/config.toml\n\nExit codes: 0 done (or nothing to change), 1 the settings file cannot be read or written, or Codex's trust could not be recorded, 2 a usage or config error.",
     )
     .action(
       async (
@@ -438,6 +442,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
           remove?: boolean;
           agent?: string;
           project?: string;
+          trust?: boolean;
         },
       ) => {
         const { setupCommand } = await import("./setup-command.js");

@@ -29,6 +29,8 @@ export interface SetupOptions {
   agent?: string;
   /** The project's folder (default: the current one). */
   project?: string;
+  /** Codex: record its trust in the entries written (default true). */
+  trust?: boolean;
 }
 
 /** Quoted for the POSIX shell the harness runs hook commands with. */
@@ -155,6 +157,7 @@ export async function setupCommand(
     candidate.includes(configArg);
 
   const { text, object } = readSettings(file);
+  const trustsHooks = protocol.name === "codex" && options.trust !== false;
   let next: SettingsObject;
   let events: string[] = [];
   if (options.remove) next = withoutOurs(object, protocol.settings, isOurs);
@@ -181,24 +184,102 @@ export async function setupCommand(
     io.stdout.line(
       `${label}: nothing to change${options.remove ? " (no entry of hookwise setup is in it)" : ""}`,
     );
-    return 0;
+    return trustsHooks && !options.remove && !options.dryRun
+      ? trustCodexEntries(file, projectDir, isOurs, io)
+      : 0;
   }
   if (options.dryRun) {
     io.stdout.line(lineDiff(text.replace(/\n$/, ""), nextText.replace(/\n$/, ""), label));
+    if (trustsHooks && !options.remove)
+      io.stdout.line("(and Codex's trust in the new entries would be recorded in its config.toml)");
     io.stdout.line("(dry run: nothing was written)");
     return 0;
   }
+  // Codex's trust in the entries about to go is taken out with them (keys name their places).
+  const untrusted = options.remove && protocol.name === "codex" ? ourKeys(file, object, isOurs) : [];
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.hookwise-${process.pid}.tmp`;
   writeFileSync(temporary, nextText);
   renameSync(temporary, file);
-  if (options.remove) io.stdout.line(`${label}: removed the entries of hookwise setup`);
-  else {
-    io.stdout.line(`${label}: ${protocol.label} now runs hookwise on ${events.join(", ")}`);
-    io.stdout.line(`  command: ${command}`);
-    io.stdout.line(
-      `  undo: hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
-    );
+  if (options.remove) {
+    io.stdout.line(`${label}: removed the entries of hookwise setup`);
+    if (untrusted.length) {
+      const { codexHome, readCodexConfig, withTrust, writeCodexConfig } = await import(
+        "../harnesses/codex/trust.js"
+      );
+      const tomlFile = join(codexHome(), "config.toml");
+      const toml = readCodexConfig(tomlFile);
+      const nextToml = withTrust(
+        toml,
+        untrusted.map((key) => ({ key })),
+      );
+      if (nextToml !== toml) {
+        writeCodexConfig(tomlFile, nextToml);
+        io.stdout.line(`${tomlFile}: removed Codex's trust in them`);
+      }
+    }
+    return 0;
   }
-  return 0;
+  io.stdout.line(`${label}: ${protocol.label} now runs hookwise on ${events.join(", ")}`);
+  io.stdout.line(`  command: ${command}`);
+  io.stdout.line(
+    `  undo: hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
+  );
+  return trustsHooks ? trustCodexEntries(file, projectDir, isOurs, io) : 0;
+}
+
+/** The keys Codex names setup's entries of a hooks file by (`<file>:pre_tool_use:0:0`). */
+function ourKeys(file: string, settings: SettingsObject, isOurs: (command: string) => boolean): string[] {
+  const keys: string[] = [];
+  const hooks = (settings.hooks ?? {}) as Record<string, { hooks?: { command?: unknown }[] }[]>;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const snake = event.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+    groups.forEach((group, groupIndex) => {
+      group?.hooks?.forEach((hook, index) => {
+        if (typeof hook?.command === "string" && isOurs(hook.command))
+          keys.push(`${file}:${snake}:${groupIndex}:${index}`);
+      });
+    });
+  }
+  return keys;
+}
+
+/**
+ * Records Codex's trust in setup's entries, as its hooks review would: without it Codex
+ * skips them without a word, so a failure here is exit 1 with what to do.
+ */
+async function trustCodexEntries(
+  file: string,
+  projectDir: string,
+  isOurs: (command: string) => boolean,
+  io: CliIO,
+): Promise<number> {
+  const { codexHome, listCodexHooks, oursOf, readCodexConfig, withTrust, writeCodexConfig } = await import(
+    "../harnesses/codex/trust.js"
+  );
+  const tomlFile = join(codexHome(), "config.toml");
+  try {
+    const ours = oursOf(await listCodexHooks(projectDir), isOurs).filter((hook) =>
+      hook.key.startsWith(`${file}:`),
+    );
+    if (ours.length === 0)
+      throw new HookwiseError(`Codex does not list the entries of ${file} for ${projectDir}`);
+    const toml = readCodexConfig(tomlFile);
+    const next = withTrust(
+      toml,
+      ours.map((hook) => ({ key: hook.key, hash: hook.currentHash })),
+    );
+    if (next !== toml) writeCodexConfig(tomlFile, next);
+    io.stdout.line(
+      `${tomlFile}: Codex trusts the ${ours.length} entr${ours.length === 1 ? "y" : "ies"} of hookwise setup`,
+    );
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.line(
+      `hookwise: ${message}. Codex skips hooks it has not trusted: trust the new entries in Codex's hooks review, or run this again with codex on PATH (--no-trust to leave it to the review)`,
+    );
+    return 1;
+  }
 }

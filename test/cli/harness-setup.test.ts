@@ -82,12 +82,40 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     const cursor = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8"));
     expect(cursor.version).toBe(1);
     expect(cursor.hooks.beforeShellExecution[0].command).toContain("--harness cursor");
-    expect((await setup(dir, "codex", "hookwise.yaml")).code).toBe(0);
+    expect((await setup(dir, "codex", "hookwise.yaml", "--no-trust")).code).toBe(0);
     const codex = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
     expect(codex.hooks.PreToolUse[0].hooks[0].command).toContain("--harness codex");
     expect((await setup(dir, "gemini", "hookwise.yaml")).code).toBe(0);
     const gemini = JSON.parse(readFileSync(join(dir, ".gemini", "settings.json"), "utf8"));
     expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: ".*" });
+  });
+
+  it("codex: says it could not record Codex's trust (exit 1) when codex is not there, and --remove takes the trust out with the entries", async () => {
+    const dir = project();
+    const codexHome = join(dir, "codex-home");
+    mkdirSync(codexHome);
+    const env = { CODEX_HOME: codexHome, PATH: "/usr/bin:/bin" };
+    const run = (...args: string[]) =>
+      cliProcess(["setup", "codex", join(dir, "hookwise.yaml"), "--project", dir, ...args], {
+        env,
+        timeoutMs: 60_000,
+      });
+    const missing = await run();
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('"codex" is not on PATH');
+    expect(missing.stderr).toContain("Codex skips hooks it has not trusted");
+    expect(existsSync(join(dir, ".codex", "hooks.json"))).toBe(true);
+    // Trust as setup records it, beside the user's own settings and another hook's trust.
+    const key = `${join(dir, ".codex", "hooks.json")}:pre_tool_use:0:0`;
+    const other = `${join(dir, ".codex", "hooks.json")}:stop:0:0`;
+    const toml = `model = "o4"\n\n[hooks.state.${JSON.stringify(key)}]\ntrusted_hash = "sha256:abc"\n\n[hooks.state.${JSON.stringify(other)}]\ntrusted_hash = "sha256:def"\n`;
+    writeFileSync(join(codexHome, "config.toml"), toml);
+    const removed = await run("--remove");
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain("removed Codex's trust in them");
+    expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toBe(
+      `model = "o4"\n\n[hooks.state.${JSON.stringify(other)}]\ntrusted_hash = "sha256:def"\n`,
+    );
   });
 
   it("writes a command that answers the harness's event from any folder, as the harness's shell runs it", async () => {

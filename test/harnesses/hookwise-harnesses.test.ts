@@ -10,9 +10,17 @@
  *   the count lives in the config's store across the separate hook processes of one session.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
@@ -24,7 +32,6 @@ import { runClaude } from "../support/harnesses/run-claude.js";
 import { runCodex, writeCodexConfig } from "../support/harnesses/run-codex.js";
 import { runGemini } from "../support/harnesses/run-gemini.js";
 import { type HarnessResult, killAllHarnesses } from "../support/harnesses/run-harness.js";
-import { trustCodexHooks } from "../support/harnesses/trust-codex-hooks.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const forbiddenReason = "hookwise-policy: commands containing forbidden are not allowed";
@@ -163,12 +170,12 @@ describe.skipIf(!harnesses.available)(
   `hookwise setup codex, Codex ${harnesses.versions.codex} without --dangerously-bypass-hook-trust`,
   () => {
     // Codex runs a hook only once its hash is trusted (hooks.state in config.toml; see
-    // test/fixtures/harnesses/README.md) and silently skips it otherwise. hookwise setup does not
-    // record that trust yet, so plain `codex exec` runs the forbidden command.
-    /** Sets up hookwise for Codex, optionally trusts the entries, runs a forbidden command. */
+    // test/fixtures/harnesses/README.md) and silently skips it otherwise: hookwise setup
+    // records that trust for its own entries, through Codex's own listing of them.
+    /** Sets up hookwise for Codex (with `setupArgs`), runs a forbidden command. */
     async function forbiddenRun(
-      trust: boolean,
-    ): Promise<{ cwd: string; trusted: string[]; result: HarnessResult }> {
+      setupArgs: string[] = [],
+    ): Promise<{ cwd: string; home: string; setup: string; result: HarnessResult }> {
       const folder = mkdtempSync(join(tmpdir(), "hookwise-codex-trust-"));
       folders.push(folder);
       const cwd = join(folder, "project");
@@ -178,15 +185,18 @@ describe.skipIf(!harnesses.available)(
       const fake = await startFakeOpenAiResponses([turnsFor.codex(COMMANDS[0]!), { text: "Done." }]);
       try {
         writeCodexConfig(home, fake.origin, cwd);
-        await promisify(execFile)(
+        const setup = await promisify(execFile)(
           process.execPath,
-          [join(built!, "cli.mjs"), "setup", "codex", "hookwise.yaml"],
+          [join(built!, "cli.mjs"), "setup", "codex", "hookwise.yaml", ...setupArgs],
           {
             cwd,
-            env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: join(home, ".codex") },
+            env: {
+              PATH: `${dirname(harnesses.bin.codex)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+              HOME: home,
+              CODEX_HOME: join(home, ".codex"),
+            },
           },
         );
-        const trusted = trust ? await trustCodexHooks(home, cwd) : [];
         const result = await runCodex({
           cwd,
           home,
@@ -195,23 +205,25 @@ describe.skipIf(!harnesses.available)(
           keepConfig: true,
           bypassHookTrust: false,
         });
-        return { cwd, trusted, result };
+        return { cwd, home, setup: setup.stdout, result };
       } finally {
         await fake.close();
       }
     }
 
-    it.fails("the entries hookwise setup writes are trusted: a gated command does not run", async () => {
-      const { cwd, result } = await forbiddenRun(false);
+    it("hookwise setup records Codex's trust in its entries: a gated command does not run", async () => {
+      const { cwd, home, setup, result } = await forbiddenRun();
+      expect(setup).toContain("Codex trusts the 1 entry of hookwise setup");
+      const toml = readFileSync(join(home, ".codex", "config.toml"), "utf8");
+      expect(toml).toContain(`[hooks.state.${JSON.stringify(`${cwd}/.codex/hooks.json:pre_tool_use:0:0`)}]`);
       expect(result.timedOut).toBe(false);
       expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
     }, 180_000);
 
-    it("once Codex's trust in them is recorded (hooks.state trusted_hash), a gated command does not run", async () => {
-      const { cwd, trusted, result } = await forbiddenRun(true);
-      expect(trusted).toEqual([`${cwd}/.codex/hooks.json:pre_tool_use:0:0`]);
+    it("with --no-trust Codex skips the entries it was not told to trust, as it does any unreviewed hook", async () => {
+      const { cwd, result } = await forbiddenRun(["--no-trust"]);
       expect(result.timedOut).toBe(false);
-      expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
+      expect(existsSync(join(cwd, "denied.txt"))).toBe(true);
     }, 180_000);
   },
 );
