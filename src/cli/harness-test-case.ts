@@ -17,7 +17,7 @@ import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessName, HarnessVerdict } from "../harnesses/types.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { MemoryStore } from "../state/memory-store.js";
-import { harnessRunRecord } from "./harness-record.js";
+import { harnessRunRecord } from "../config/harness-record.js";
 
 /** One event of a case, answered. */
 export interface HarnessAnswered {

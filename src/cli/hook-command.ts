@@ -17,7 +17,7 @@ import { decideHarnessEvent, type HarnessOutcome } from "../harnesses/decide-har
 import { HarnessInputError } from "../harnesses/harness-input-error.js";
 import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../harnesses/types.js";
-import { harnessRunRecord } from "./harness-record.js";
+import { harnessRunRecord } from "../config/harness-record.js";
 import type { CliIO } from "./types.js";
 
 export interface HookCommandOptions {

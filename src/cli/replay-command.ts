@@ -16,7 +16,7 @@ import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessName } from "../harnesses/types.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { EXIT } from "./exit-codes.js";
-import { harnessRunRecord } from "./harness-record.js";
+import { harnessRunRecord } from "../config/harness-record.js";
 import { recordedRuns } from "./recorded-runs.js";
 import type { CliIO } from "./types.js";
 

@@ -42,41 +42,53 @@ export async function loadHarnessHooks(
 ): Promise<HarnessHooks> {
   const config = await loadConfig(path, options);
   try {
-    const guarded = harnessesOf(config.config);
-    if (!guarded.includes(harness)) {
-      const label = HARNESSES[harness].label;
-      throw new HarnessInputError(
-        guarded.length
-          ? `${path} guards ${guarded.join(", ")}, not ${harness}: add it to harness: (harness: [${[...guarded, harness].join(", ")}]) to guard ${label}`
-          : `${path} does not say it guards ${label}: add "harness: ${harness}" at its top level (its tool names are then ${label}'s)`,
-      );
-    }
-    // Toolsets are not started: their tools stay unknown, so references to them only warn.
-    const catalogue = toolCatalogue(config.config, [], Object.keys(config.config.toolsets));
-    const issues = checkReferences(config.config, config.dir, config.source, catalogue, { modelGiven: true });
-    if (issues.some((issue) => issue.severity === "error")) throw new ConfigError(issues);
-    const agentId = options.agent ?? config.defaultAgentId;
-    if (!config.agentIds.includes(agentId)) {
-      throw new HarnessInputError(`unknown agent "${agentId}" (agents: ${config.agentIds.join(", ")})`);
-    }
-    const registry = new HookRegistry(config.hooksFor(agentId));
-    const policies = buildPolicies([
-      ...config.validated.appPolicies,
-      ...(config.validated.agentPolicies.get(agentId) ?? []),
-    ]);
-    if (policies.length) registry.register(compilePolicies(policies));
-    return {
-      config,
-      agentId,
-      registry,
-      policies,
-      store: config.store,
-      telemetry: resolveTelemetry(telemetryOptions(config.config.runtime.telemetry).telemetry),
-      warnings: [...config.warnings, ...issues],
-      close: () => config.close(),
-    };
+    return { ...harnessHooksOf(config, harness, options.agent), close: () => config.close() };
   } catch (error) {
     await config.close();
     throw error;
   }
+}
+
+/**
+ * The hooks and policies a loaded config answers a harness's events with (`hookwise serve`
+ * builds them once per harness). The config stays open: closing it is the caller's.
+ */
+export function harnessHooksOf(
+  config: LoadedConfig,
+  harness: HarnessName,
+  agent?: string,
+): Omit<HarnessHooks, "close"> {
+  const path = config.file;
+  const guarded = harnessesOf(config.config);
+  if (!guarded.includes(harness)) {
+    const label = HARNESSES[harness].label;
+    throw new HarnessInputError(
+      guarded.length
+        ? `${path} guards ${guarded.join(", ")}, not ${harness}: add it to harness: (harness: [${[...guarded, harness].join(", ")}]) to guard ${label}`
+        : `${path} does not say it guards ${label}: add "harness: ${harness}" at its top level (its tool names are then ${label}'s)`,
+    );
+  }
+  // Toolsets are not started: their tools stay unknown, so references to them only warn.
+  const catalogue = toolCatalogue(config.config, [], Object.keys(config.config.toolsets));
+  const issues = checkReferences(config.config, config.dir, config.source, catalogue, { modelGiven: true });
+  if (issues.some((issue) => issue.severity === "error")) throw new ConfigError(issues);
+  const agentId = agent ?? config.defaultAgentId;
+  if (!config.agentIds.includes(agentId)) {
+    throw new HarnessInputError(`unknown agent "${agentId}" (agents: ${config.agentIds.join(", ")})`);
+  }
+  const registry = new HookRegistry(config.hooksFor(agentId));
+  const policies = buildPolicies([
+    ...config.validated.appPolicies,
+    ...(config.validated.agentPolicies.get(agentId) ?? []),
+  ]);
+  if (policies.length) registry.register(compilePolicies(policies));
+  return {
+    config,
+    agentId,
+    registry,
+    policies,
+    store: config.store,
+    telemetry: resolveTelemetry(telemetryOptions(config.config.runtime.telemetry).telemetry),
+    warnings: [...config.warnings, ...issues],
+  };
 }
