@@ -8,8 +8,10 @@ afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
 
+/** A memory store standing for a shared one (the mailbox refuses a store of one process). */
 function mailbox(): { box: ApprovalMailbox; store: MemoryStore } {
   const store = new MemoryStore();
+  Object.defineProperty(store, "sharing", { value: "shared" });
   stores.push(store);
   return { box: new ApprovalMailbox(store), store };
 }
@@ -36,6 +38,14 @@ describe("ApprovalMailbox", () => {
     const stored = await Promise.all((await store.keys("approval-")).map((key) => store.get(key)));
     expect(JSON.stringify(stored)).not.toContain(secret);
     expect(posted.id).toBe(listed!.id);
+  });
+
+  it("refuses a store only its own process sees: nobody else could decide", async () => {
+    const store = new MemoryStore();
+    stores.push(store);
+    await expect(new ApprovalMailbox(store).post(call(1_000))).rejects.toThrow(
+      /approvals: inbox needs a state store that hookwise serve can share/,
+    );
   });
 
   it("takes exactly one of many concurrent decisions, and the waiter sees that one", async () => {

@@ -14,6 +14,7 @@
  * up as soon as a decision is announced.
  */
 import { randomUUID } from "node:crypto";
+import { HookwiseError } from "../errors/hookwise-error.js";
 import { maskSecretsIn } from "../secrets/secret-registry.js";
 import type { StateStore } from "../state/state-store.js";
 
@@ -72,6 +73,11 @@ export class ApprovalMailbox {
     waiter: string;
     waitMs: number;
   }): Promise<WaitingApproval> {
+    if (this.#store.sharing === "process") {
+      throw new HookwiseError(
+        `approvals: inbox needs a state store that hookwise serve can share (runtime.state: sqlite, file or redis), not the "${this.#store.kind}" store of this process alone, so "${call.qualifiedName}" is denied`,
+      );
+    }
     const now = Date.now();
     const approval: WaitingApproval = {
       id: `wait_${randomUUID().replaceAll("-", "")}`,

@@ -10,7 +10,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hookCommand } from "../../src/cli/hook-command.js";
 import { CLI, gatewayDir, stdioGateway, textOf } from "../gateway/gateway-fixture.js";
 import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";
 import { BANK_CONFIG, startServer, type TestServer } from "../support/server.js";
@@ -168,6 +170,35 @@ describe("hookwise hook with approvals: inbox, decided by hookwise serve on the 
     const { approvals } = (await (await server.fetch("/approvals")).json()) as { approvals: any[] };
     expect(approvals.filter((entry) => entry.sessionId === "sess-none")).toEqual([]);
   }, 60_000);
+});
+
+describe("hookwise hook with approvals: inbox on a store nobody else sees", () => {
+  it("denies at once, saying the inbox needs a shared store", async () => {
+    const dir = tempDir();
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(config, hookConfig("{ kind: memory }"));
+    let stdout = "";
+    const sink = { line: () => {}, write: () => {} };
+    const io = {
+      stdout: { line: () => {}, write: (text: string) => void (stdout += text) },
+      stderr: sink,
+      isTTY: false,
+    };
+    const started = Date.now();
+    const code = await hookCommand(
+      config,
+      { harness: "claude" },
+      io,
+      Readable.from([Buffer.from(JSON.stringify(claudePre("deploy prod", "sess-memory")))]),
+    );
+    expect(code).toBe(0);
+    const output = JSON.parse(stdout).hookSpecificOutput;
+    expect(output.permissionDecision).toBe("deny");
+    expect(output.permissionDecisionReason).toContain(
+      "approvals: inbox needs a state store that hookwise serve can share",
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });
 
 describe("hookwise mcp with approvals: inbox, for a client without elicitation", () => {
