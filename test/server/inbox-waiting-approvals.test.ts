@@ -6,66 +6,16 @@
  * waiting process answers allow or deny; no decision in time is a denial. On SQLite (no
  * notifications: the waiter polls) and on a real redis-server (notified).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hookCommand } from "../../src/cli/hook-command.js";
-import { CLI, gatewayDir, stdioGateway, textOf } from "../gateway/gateway-fixture.js";
+import { gatewayDir, stdioGateway, textOf } from "../gateway/gateway-fixture.js";
+import { claudePre, hookConfig, hookProcess } from "../support/inbox-hook.js";
 import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";
 import { BANK_CONFIG, startServer, type TestServer } from "../support/server.js";
-
-function hookConfig(state: string, wait?: number): string {
-  return `harness: claude
-runtime:
-  state: ${state}
-  approvals: inbox
-${wait !== undefined ? `  approval_wait: ${wait}\n` : ""}  policies:
-    - { decision: ask_user, tool: Bash, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
-`;
-}
-
-const claudePre = (command: string, session: string) => ({
-  session_id: session,
-  transcript_path: "/tmp/t.jsonl",
-  cwd: "/tmp",
-  permission_mode: "default",
-  hook_event_name: "PreToolUse",
-  tool_name: "Bash",
-  tool_input: { command, description: "deploy it" },
-  tool_use_id: `toolu_${Math.random().toString(36).slice(2)}`,
-});
-
-interface HookRun {
-  child: ChildProcess;
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
-/** `hookwise hook CONFIG --harness claude` as Claude Code runs it: the event on stdin. */
-function hookProcess(config: string, payload: unknown, timeout = 40): HookRun {
-  const child = spawn(
-    process.execPath,
-    [...CLI, "hook", config, "--harness", "claude", "--timeout", String(timeout)],
-    {
-      stdio: ["pipe", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  child.stdin!.end(JSON.stringify(payload));
-  const timer = setTimeout(() => child.kill("SIGKILL"), (timeout + 20) * 1000);
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-  return { child, done };
-}
 
 /** Polls GET /approvals until an item of `sessionId` is listed (bounded). */
 async function waitingItem(server: TestServer, sessionId: string, ms = 30_000): Promise<any> {

@@ -15,7 +15,8 @@ function Approval({ item, onDecide, onOpen }) {
   return (
     <li class="approval" data-testid="approval">
       <div>
-        <strong>{item.qualifiedName}</strong>{" "}
+        {/* A waiting hook or gateway call: the tool by the name its agent or client calls it. */}
+        <strong>{item.waiter ? item.toolName : item.qualifiedName}</strong>{" "}
         {item.waiter ? (
           // A hook or gateway process waits for this answer (no run here to open).
           <span class="muted" data-testid="waiter">
