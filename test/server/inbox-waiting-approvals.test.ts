@@ -113,6 +113,28 @@ describe("hookwise hook with approvals: inbox, decided by hookwise serve on the 
     expect([409, 410]).toContain(late.status);
   }, 60_000);
 
+  it("Gemini CLI, which has no prompt of its own, waits in the inbox too: approved, it is told allow", async () => {
+    const hook = hookProcess(
+      config,
+      {
+        session_id: "sess-gemini",
+        hook_event_name: "BeforeTool",
+        tool_name: "run_shell_command",
+        tool_input: { command: "deploy prod" },
+        cwd: "/tmp",
+        timestamp: "2026-01-01T00:00:00Z",
+      },
+      40,
+      "gemini",
+    );
+    const item = await waitingItem(server, "sess-gemini");
+    expect(item).toMatchObject({ toolName: "run_shell_command", waiter: "Gemini CLI (hookwise hook)" });
+    expect((await decide(server, item.id, "approve")).status).toBe(200);
+    const answer = await hook.done;
+    expect(answer.code).toBe(0);
+    expect(JSON.parse(answer.stdout)).toMatchObject({ decision: "allow" });
+  }, 60_000);
+
   it("a call the policy does not ask about is answered at once, nothing is posted", async () => {
     const answer = await hookProcess(config, claudePre("ls", "sess-none")).done;
     expect(answer.code).toBe(0);

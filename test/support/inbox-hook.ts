@@ -1,18 +1,19 @@
 /**
  * A harness hook that waits in the approval inbox, for the inbox tests: a config guarding
- * Claude Code whose policy asks about `deploy` commands with `approvals: inbox`, and a real
+ * Claude Code and Gemini CLI whose policy asks about `deploy` shell commands with
+ * `approvals: inbox`, and a real
  * `hookwise hook` process given Claude Code's PreToolUse on stdin.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { CLI } from "../gateway/gateway-fixture.js";
 
 export function hookConfig(state: string, wait?: number): string {
-  return `harness: claude
+  return `harness: [claude, gemini]
 runtime:
   state: ${state}
   approvals: inbox
 ${wait !== undefined ? `  approval_wait: ${wait}\n` : ""}  policies:
-    - { decision: ask_user, tool: Bash, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
+    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
 `;
 }
 
@@ -32,11 +33,11 @@ export interface HookRun {
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
-/** `hookwise hook CONFIG --harness claude` as Claude Code runs it: the event on stdin. */
-export function hookProcess(config: string, payload: unknown, timeout = 40): HookRun {
+/** `hookwise hook CONFIG --harness claude` as Claude Code runs it (or another harness): the event on stdin. */
+export function hookProcess(config: string, payload: unknown, timeout = 40, harness = "claude"): HookRun {
   const child = spawn(
     process.execPath,
-    [...CLI, "hook", config, "--harness", "claude", "--timeout", String(timeout)],
+    [...CLI, "hook", config, "--harness", harness, "--timeout", String(timeout)],
     {
       stdio: ["pipe", "pipe", "pipe"],
     },
