@@ -152,7 +152,12 @@ describe("hookwise hook with approvals: inbox on a store nobody else sees", () =
     let stdout = "";
     const sink = { line: () => {}, write: () => {} };
     const io = {
-      stdout: { line: () => {}, write: (text: string) => void (stdout += text) },
+      stdout: {
+        line: () => {},
+        write: (text: string) => {
+          stdout += text;
+        },
+      },
       stderr: sink,
       isTTY: false,
     };
@@ -174,7 +179,7 @@ describe("hookwise hook with approvals: inbox on a store nobody else sees", () =
 });
 
 describe("hookwise mcp with approvals: inbox, for a client without elicitation", () => {
-  it("waits; approved through serve's endpoint, the tool runs exactly once", async () => {
+  it("waits; approved through serve's endpoint, the tool runs exactly once; denied, it never runs", async () => {
     const dir = tempDir();
     const state = `{ kind: sqlite, path: ${join(dir, "state.db")} }`;
     const where = gatewayDir(
@@ -184,7 +189,7 @@ describe("hookwise mcp with approvals: inbox, for a client without elicitation",
     const gateway = await stdioGateway(where);
     try {
       const calling = gateway.client.callTool({ name: "files_wipe", arguments: {} });
-      const sessionId = await (async () => {
+      const approval = await (async () => {
         const end = Date.now() + 30_000;
         while (Date.now() < end) {
           const { approvals } = (await (await server.fetch("/approvals")).json()) as { approvals: any[] };
@@ -194,16 +199,25 @@ describe("hookwise mcp with approvals: inbox, for a client without elicitation",
         }
         throw new Error(`nothing listed; gateway stderr: ${gateway.stderr()}`);
       })();
-      expect(sessionId.waiter).toMatch(/^MCP gateway \(client gateway-test\)/);
+      expect(approval.waiter).toMatch(/^MCP gateway \(client gateway-test\)/);
       expect(existsSync(join(where.out, "wiped.txt"))).toBe(false);
       const results = await Promise.all([
-        decide(server, sessionId.id, "approve"),
-        decide(server, sessionId.id, "approve"),
+        decide(server, approval.id, "approve"),
+        decide(server, approval.id, "approve"),
       ]);
       expect(results.map((response) => response.status).sort()).toEqual([200, 409]);
       const result = await calling;
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toContain("wiped");
+      expect(readFileSync(join(where.out, "wiped.txt"), "utf8")).toBe("wiped\n");
+
+      // Denied in the inbox: an error result with the reviewer's reason, and it never ran.
+      const second = gateway.client.callTool({ name: "files_wipe", arguments: {} });
+      const waiting = await waitingItem(server, approval.sessionId);
+      expect((await decide(server, waiting.id, "deny", "one wipe a day")).status).toBe(200);
+      const denied = await second;
+      expect(denied.isError).toBe(true);
+      expect(textOf(denied)).toContain("one wipe a day");
       expect(readFileSync(join(where.out, "wiped.txt"), "utf8")).toBe("wiped\n");
     } finally {
       await gateway.client.close();
