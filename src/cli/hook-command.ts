@@ -89,6 +89,7 @@ export async function hookCommand(
   let eventName: string | undefined;
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  const until = Date.now() + timeoutMs;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort(new DOMException("hookwise hook timed out", "TimeoutError"));
@@ -113,7 +114,7 @@ export async function hookCommand(
     ]);
     const startedAt = Date.now();
     const runId = randomUUID();
-    const outcome = await Promise.race([
+    let outcome = await Promise.race([
       decideHarnessEvent(event, {
         protocol,
         registry: hooks.registry,
@@ -126,6 +127,13 @@ export async function hookCommand(
       }),
       deadline,
     ]);
+    if (outcome.verdict.decision === "ask") {
+      // `approvals: inbox`: a `hookwise serve` on the same store decides, within the deadline.
+      const { decideAskInInbox } = await import("./inbox-approval.js");
+      const log = (line: string) => io.stderr.line(`hookwise: ${line}`);
+      const asked = decideAskInInbox(hooks, event, outcome, { until, signal: controller.signal, log });
+      outcome = await Promise.race([asked, deadline]);
+    }
     const answer = protocol.answer(event, outcome.verdict);
     await Promise.race([
       saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt)),

@@ -68,7 +68,10 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
     const overrides = hasModel ? {} : { model: gatewayRoom.NO_MODEL };
     const agent = await loaded.createAgent(agentId, overrides);
     const log = (line: string) => io.stderr.line(`hookwise mcp: ${line}`);
-    const gateway = new gatewayRoom.McpGateway({ agent, version: packageVersion(), log });
+    const runtime = loaded.config.runtime;
+    const inbox =
+      runtime?.approvals === "inbox" ? { inbox: { waitMs: (runtime.approval_wait ?? 50) * 1000 } } : {};
+    const gateway = new gatewayRoom.McpGateway({ agent, version: packageVersion(), log, ...inbox });
     // An upstream MCP server's tool list changed: the agent is built again with the new
     // list, and the clients are told (notifications/tools/list_changed).
     let rebuilding = Promise.resolve();

@@ -330,6 +330,19 @@ export const runtimeSchema = lazy(() =>
       .describe(
         "seconds a pending approval of a suspended run can be approved (default 86400); after it, deny only",
       ),
+    approvals: z
+      .enum(["inbox"])
+      .optional()
+      .describe(
+        "inbox: an approval asked where no run can suspend (hookwise hook, hookwise mcp without MCP elicitation) waits, bounded by approval_wait, for a decision in the approval inbox of a hookwise serve on the same state store, and is denied if none comes",
+      ),
+    approval_wait: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        "seconds such an approval waits in the inbox before it is denied (default: hookwise hook until 3 s before its --timeout, hookwise mcp 50)",
+      ),
   }),
 );
 

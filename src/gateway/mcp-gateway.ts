@@ -5,8 +5,10 @@
  *
  * Approvals: what the config does not answer itself (an `approval_request` hook, a policy's
  * handler) is asked of the client with MCP elicitation when it declared the capability —
- * accept runs the call once, decline or cancel denies it with the reason — and denied with a
- * reason saying how to approve otherwise.
+ * accept runs the call once, decline or cancel denies it with the reason. A client without
+ * elicitation: with `inbox`, the call waits, bounded, for a decision in the approval inbox of
+ * a `hookwise serve` on the same store (approvals/approval-mailbox.ts) and is denied if none
+ * comes; without, it is denied with a reason saying how to approve.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -18,6 +20,7 @@ import {
   type ToolCallSession,
 } from "../agent/tool-call-session.js";
 import type { Agent } from "../agent/types.js";
+import { ApprovalMailbox } from "../approvals/approval-mailbox.js";
 import { flatUuid } from "../loop/flat-uuid.js";
 import { maskSecrets } from "../secrets/secret-registry.js";
 import { withToolProgress } from "../tools/tool-progress.js";
@@ -35,6 +38,11 @@ export interface McpGatewayOptions {
   log?: (line: string) => void;
   /** Keep a run record per call and each session's transcript in the agent's store (default true). */
   record?: boolean;
+  /**
+   * A client without elicitation: wait this long for a decision in the approval inbox of a
+   * `hookwise serve` on the agent's store (`runtime.approvals: inbox`). Unset: denied at once.
+   */
+  inbox?: { waitMs: number };
 }
 
 /** One client's connection: its MCP server and its hookwise session. */
@@ -51,7 +59,7 @@ export interface GatewayConnection {
 const ELICIT_TIMEOUT_MS = 10 * 60 * 1000;
 
 const HOW_TO_APPROVE =
-  "this MCP client cannot answer approval requests (it did not declare MCP elicitation): use a client that supports elicitation, or answer it in the config (an approval_request hook, or a policy that allows the call)";
+  "this MCP client cannot answer approval requests (it did not declare MCP elicitation): use a client that supports elicitation, set runtime.approvals: inbox to decide it in a running hookwise serve, or answer it in the config (an approval_request hook, or a policy that allows the call)";
 
 export class McpGateway {
   readonly #options: McpGatewayOptions;
@@ -98,7 +106,8 @@ export class McpGateway {
           sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
           record: this.#options.record !== false,
           endReason: "the MCP client disconnected",
-          approve: (approval) => this.#elicit(server, approval, asking.get(approval.toolCallId)),
+          approve: (approval) =>
+            this.#elicit(server, approval, asking.get(approval.toolCallId), session!.sessionId),
         });
         const client = server.getClientVersion();
         this.#options.log?.(
@@ -194,13 +203,48 @@ export class McpGateway {
     await Promise.all([...this.#connections].map((connection) => connection.close()));
   }
 
+  /** Waits for a decision in the approval inbox of a `hookwise serve` on the agent's store. */
+  async #askInbox(
+    server: Server,
+    approval: ToolCallApproval,
+    sessionId: string,
+    waitMs: number,
+  ): Promise<{ approved: boolean; reason?: string }> {
+    const mailbox = new ApprovalMailbox(this.#agent.runtime.store);
+    const client = server.getClientVersion();
+    const posted = await mailbox.post({
+      toolName: approval.toolName,
+      qualifiedName: approval.qualifiedName,
+      args: approval.args,
+      reason: approval.reason ?? "approval required",
+      sessionId,
+      waiter: `MCP gateway (client ${client ? client.name : "unnamed"})`,
+      waitMs,
+    });
+    this.#options.log?.(
+      `"${approval.qualifiedName}" waits up to ${Math.round(waitMs / 1000)} s for approval ${posted.id} in the approval inbox`,
+    );
+    const decision = await mailbox.wait(posted, approval.signal);
+    if (decision.approved)
+      return { approved: true, reason: decision.reason ?? "approved in the approval inbox" };
+    return {
+      approved: false,
+      reason:
+        decision.by === "inbox"
+          ? `"${approval.qualifiedName}" was denied in the approval inbox${decision.reason ? `: ${decision.reason}` : ""}`
+          : (decision.reason ?? "denied"),
+    };
+  }
+
   /** Asks the client to approve a call (MCP elicitation), when it can be asked. */
   async #elicit(
     server: Server,
     approval: ToolCallApproval,
     extra: Extra | undefined,
+    sessionId: string,
   ): Promise<{ approved: boolean; reason?: string }> {
     if (!server.getClientCapabilities()?.elicitation) {
+      if (this.#options.inbox) return this.#askInbox(server, approval, sessionId, this.#options.inbox.waitMs);
       return {
         approved: false,
         reason: `approval required (${approval.reason ?? "ask"}): ${HOW_TO_APPROVE}`,

@@ -3,12 +3,18 @@
  * for, read from the StateStore — so it lists runs suspended by any process sharing the
  * store (another replica, `hookwise run`), and a decision reaches them through the same
  * `agent.resume` as `hookwise resume`: its binding, expiry and exactly-once checks.
+ *
+ * Beside them, the calls that processes with no run to suspend wait on (`hookwise hook`,
+ * `hookwise mcp` with `approvals: inbox`): a decision is written to the store for the
+ * waiting process, once (approvals/approval-mailbox.ts).
  */
 
+import { ApprovalMailbox, type WaitingApproval } from "../approvals/approval-mailbox.js";
 import { isApprovalToken } from "../approvals/approval-signer.js";
 import type { ApprovalDecision } from "../approvals/types.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import type { PendingApproval } from "../loop/run-result.js";
+import type { StateStore } from "../state/state-store.js";
 import type { AgentPool } from "./agent-pool.js";
 import { HttpError } from "./http-error.js";
 
@@ -21,6 +27,9 @@ export interface InboxItem extends Omit<PendingApproval, "token"> {
   suspendedAt: string;
 }
 
+/** A call a hook or gateway process waits on (it has no run): decided with `decideWaiting`. */
+export type WaitingInboxItem = WaitingApproval;
+
 interface Found {
   item: InboxItem;
   token: string | undefined;
@@ -28,9 +37,11 @@ interface Found {
 
 export class ApprovalInbox {
   readonly #agents: AgentPool;
+  readonly #mailbox: ApprovalMailbox | undefined;
 
-  constructor(agents: AgentPool) {
+  constructor(agents: AgentPool, store?: StateStore) {
     this.#agents = agents;
+    this.#mailbox = store ? new ApprovalMailbox(store) : undefined;
   }
 
   async #entries(sessionId?: string): Promise<Found[]> {
@@ -56,8 +67,37 @@ export class ApprovalInbox {
     return found.sort((a, b) => a.item.suspendedAt.localeCompare(b.item.suspendedAt));
   }
 
-  async list(sessionId?: string): Promise<InboxItem[]> {
-    return (await this.#entries(sessionId)).map((entry) => entry.item);
+  /** Suspended runs' approvals, then the calls processes wait on (each oldest first). */
+  async list(sessionId?: string): Promise<(InboxItem | WaitingInboxItem)[]> {
+    const [suspended, waiting] = await Promise.all([this.#entries(sessionId), this.waiting(sessionId)]);
+    return [...suspended.map((entry) => entry.item), ...waiting];
+  }
+
+  /** The calls hook and gateway processes wait on now. */
+  async waiting(sessionId?: string): Promise<WaitingInboxItem[]> {
+    const all = (await this.#mailbox?.list()) ?? [];
+    return sessionId === undefined ? all : all.filter((item) => item.sessionId === sessionId);
+  }
+
+  /**
+   * Decides a call a process waits on; undefined when `id` is not one (a suspended run's
+   * approval, then). Only the first decision counts: another is refused (409).
+   */
+  async decideWaiting(
+    id: string,
+    decision: { approved: boolean; reason?: string },
+  ): Promise<WaitingInboxItem | undefined> {
+    if (!this.#mailbox || !(await this.#mailbox.has(id))) return undefined;
+    const result = await this.#mailbox.decide(id, decision);
+    if (result.status === "decided") return result.approval;
+    if (result.status === "already_decided") {
+      throw new HttpError(409, "approval_decided", `approval "${id}" was decided already; nothing changed`);
+    }
+    throw new HttpError(
+      410,
+      "approval_expired",
+      `approval "${id}" is past its deadline: the waiting call was denied`,
+    );
   }
 
   /** The pending approval with this id (or signed token), and the decision `resume` takes for it. */

@@ -260,7 +260,8 @@ export function openApiDocument(
       },
       "/approvals": {
         get: {
-          summary: "The approval inbox: every approval a suspended run waits for",
+          summary:
+            "The approval inbox: every approval a suspended run waits for, and the calls hookwise hook and hookwise mcp processes wait on (runtime.approvals: inbox)",
           responses: {
             "200": json({
               type: "object",
@@ -274,7 +275,7 @@ export function openApiDocument(
         post: {
           summary: "Approve or deny: the run continues in the server (SSE, or its RunResult as JSON)",
           description:
-            "The same checks as `hookwise resume`: the approval must be pending, unexpired, bound to the same tool and arguments; an approved call runs exactly once. A refusal runs nothing.",
+            "The same checks as `hookwise resume`: the approval must be pending, unexpired, bound to the same tool and arguments; an approved call runs exactly once. A refusal runs nothing. For a call a hook or gateway process waits on (an approval with `waiter`), the decision is that process's answer: `{ approval, decision, sessionId }` as JSON; only the first decision counts (409 `approval_decided` after it, 410 `approval_expired` once the process gave up).",
           requestBody: body({
             type: "object",
             additionalProperties: false,
@@ -382,6 +383,12 @@ export function openApiDocument(
             expiresAt: { type: "string", format: "date-time" },
             input: { type: "string" },
             suspendedAt: { type: "string", format: "date-time" },
+            waiter: {
+              type: "string",
+              description:
+                "Who waits for this decision, for a hook or gateway call (no runId then): Claude Code (hookwise hook), MCP gateway (client …)",
+            },
+            createdAt: { type: "string", format: "date-time" },
           },
         },
         RunResult: {

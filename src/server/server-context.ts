@@ -58,7 +58,7 @@ export function createServerContext(
     // Requests take the same lease time as runs (runtime.session_lease, default 30 s).
     leases: new SessionLeases(loaded.store, leaseSettings(loaded.config.runtime?.session_lease)),
     runs,
-    inbox: new ApprovalInbox(agents),
+    inbox: new ApprovalInbox(agents, loaded.store),
     feed: new ServerFeed(loaded.notifications, { store: loaded.store, log: options.log }),
     metrics,
     scrub,

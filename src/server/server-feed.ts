@@ -12,6 +12,7 @@ import type { StateStore } from "../state/state-store.js";
 export type FeedEvent =
   | { event: "notification"; data: Notification }
   | { event: "inbox"; data: { reason: "suspended" | "resumed"; runId: string; sessionId: string } }
+  | { event: "inbox"; data: { reason: "decided"; approvalId: string; sessionId: string } }
   | { event: "session"; data: { reason: "created" | "ended"; sessionId: string } };
 
 /** The store channel replicas share their feed on. */

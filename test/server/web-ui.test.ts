@@ -6,10 +6,11 @@
  * Screenshots go to test-artifacts/web-ui/ (git-ignored). Without Chromium the test skips
  * with a message — except in CI (HOOKWISE_CI=1), where that is a failure.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claudePre, hookConfig, hookProcess } from "../support/inbox-hook.js";
 import { startServer, type TestServer } from "../support/server.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -287,4 +288,51 @@ describe("web UI in headless Chromium", () => {
       await suspending.close();
     }
   }, 60_000);
+
+  it("a coding agent's hook waiting in the inbox: shown with who waits, approved there, the hook answers allow", async () => {
+    const { chromium } = await import("playwright-core");
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-web-hook-"));
+    const state = `{ kind: sqlite, path: ${join(dir, "state.db")} }`;
+    writeFileSync(join(dir, "hookwise.yaml"), hookConfig(state));
+    const shared = await startServer({
+      replaceConfig: CONFIG.replace("state: { kind: memory }", `state: ${state}`),
+      script: SCRIPT,
+      serve: { webRoot },
+    });
+    const profile = mkdtempSync(join(tmpdir(), "hookwise-chromium-"));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1400, height: 900 },
+    });
+    const hook = hookProcess(join(dir, "hookwise.yaml"), claudePre("deploy prod", "claude-session-1"));
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(shared.url);
+      // Posted by another process to the store: the inbox finds it without a reload.
+      const approval = page.getByTestId("approval");
+      await expect.poll(() => approval.count(), { timeout: 30_000 }).toBe(1);
+      expect(await approval.getByTestId("waiter").textContent()).toContain(
+        "Claude Code (hookwise hook) · session claude-session-1",
+      );
+      expect(await approval.locator("strong").first().textContent()).toBe("Bash");
+      expect(await approval.textContent()).toContain("deploys need a human");
+      expect(await approval.textContent()).toContain("deploy prod");
+      await page.screenshot({ path: join(ARTIFACTS, "6-hook-waiting.png"), fullPage: true });
+      await approval.getByTestId("approve").click();
+      const answer = await hook.done;
+      expect(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision).toBe("allow");
+      await expect.poll(() => page.getByTestId("approval").count(), { timeout: 10_000 }).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      hook.child.kill("SIGKILL");
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+      await shared.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -1,4 +1,7 @@
-/** The approval inbox: `GET /approvals` lists, `POST /approvals/:id` decides (the run continues in the server). */
+/**
+ * The approval inbox: `GET /approvals` lists, `POST /approvals/:id` decides (a suspended run
+ * continues in the server; a waiting hook or gateway call gets its answer).
+ */
 import type { Hono } from "hono";
 import { z } from "../../deps/zod.js";
 import { sendJson } from "../json-response.js";
@@ -17,6 +20,20 @@ export function approvalRoutes(app: Hono, ctx: ServerContext): void {
 
   app.post("/approvals/:id", async (c) => {
     const body = await readBody(c, decisionBody);
+    const id = c.req.param("id");
+    const decision = {
+      approved: body.decision === "approve",
+      ...(body.reason !== undefined ? { reason: body.reason } : {}),
+    };
+    // A call a hook or gateway process waits on: the decision is its answer (no run here).
+    const waiting = await ctx.inbox.decideWaiting(id, decision);
+    if (waiting) {
+      ctx.feed.publish({
+        event: "inbox",
+        data: { reason: "decided", approvalId: id, sessionId: waiting.sessionId },
+      });
+      return sendJson(ctx, c, { approval: id, decision: body.decision, sessionId: waiting.sessionId });
+    }
     const run = await startDecision(ctx, {
       approval: c.req.param("id"),
       approved: body.decision === "approve",

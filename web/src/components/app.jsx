@@ -102,12 +102,17 @@ export function App() {
     });
     loadSessions();
     loadInbox();
-    const stop = follow("/events", (name, data) => {
+    // Hook and gateway processes post their approvals to the store, not to this server's feed.
+    const polling = setInterval(loadInbox, 3000);
+    const stopFeed = follow("/events", (name, data) => {
       if (name === "notification") setNotes((items) => [data, ...items].slice(0, 50));
       else if (name === "inbox") loadInbox();
       else if (name === "session") loadSessions();
     });
-    return stop;
+    return () => {
+      clearInterval(polling);
+      stopFeed();
+    };
   }, [attempt, guard, loadInbox, loadSessions]);
 
   useEffect(() => {
@@ -140,7 +145,8 @@ export function App() {
   };
 
   const decide = async (item, decision, reason) => {
-    setSelected(item.sessionId);
+    // A suspended run continues in its session; a waiting hook or gateway call has none here.
+    if (!item.waiter) setSelected(item.sessionId);
     await api(`/approvals/${encodeURIComponent(item.id)}`, {
       method: "POST",
       body: { decision, ...(reason ? { reason } : {}) },

@@ -15,10 +15,18 @@ function Approval({ item, onDecide, onOpen }) {
   return (
     <li class="approval" data-testid="approval">
       <div>
-        <strong>{item.qualifiedName}</strong>{" "}
-        <button type="button" class="link" onClick={() => onOpen(item.sessionId)}>
-          in “{item.input}”
-        </button>
+        {/* A waiting hook or gateway call: the tool by the name its agent or client calls it. */}
+        <strong>{item.waiter ? item.toolName : item.qualifiedName}</strong>{" "}
+        {item.waiter ? (
+          // A hook or gateway process waits for this answer (no run here to open).
+          <span class="muted" data-testid="waiter">
+            {item.waiter} · session {item.sessionId} · until {new Date(item.expiresAt).toLocaleTimeString()}
+          </span>
+        ) : (
+          <button type="button" class="link" onClick={() => onOpen(item.sessionId)}>
+            in “{item.input}”
+          </button>
+        )}
       </div>
       {item.reason && <div class="reason">{item.reason}</div>}
       <Json value={item.args} />

@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { registerSecret } from "../secrets/secret-registry.js";
+import { MemoryStore } from "../state/memory-store.js";
+import { ApprovalMailbox } from "./approval-mailbox.js";
+
+const stores: MemoryStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+/** A memory store standing for a shared one (the mailbox refuses a store of one process). */
+function mailbox(): { box: ApprovalMailbox; store: MemoryStore } {
+  const store = new MemoryStore();
+  Object.defineProperty(store, "sharing", { value: "shared" });
+  stores.push(store);
+  return { box: new ApprovalMailbox(store), store };
+}
+
+const call = (waitMs: number) => ({
+  toolName: "Bash",
+  qualifiedName: "Bash",
+  args: { command: "deploy" },
+  reason: "deploys need a human",
+  sessionId: "s1",
+  waiter: "Claude Code (hookwise hook)",
+  waitMs,
+});
+
+describe("ApprovalMailbox", () => {
+  it("masks registered secrets in the posted arguments: absent from the listing and the store", async () => {
+    const secret = "mailbox-secret-4f9d2a7c1e";
+    registerSecret(secret, "DEPLOY_TOKEN");
+    const { box, store } = mailbox();
+    const posted = await box.post({ ...call(5_000), args: { command: `deploy --token ${secret}` } });
+    const [listed] = await box.list();
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    expect(JSON.stringify(listed!.args)).toContain("[redacted DEPLOY_TOKEN]");
+    const stored = await Promise.all((await store.keys("approval-")).map((key) => store.get(key)));
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect(posted.id).toBe(listed!.id);
+  });
+
+  it("refuses a store only its own process sees: nobody else could decide", async () => {
+    const store = new MemoryStore();
+    stores.push(store);
+    await expect(new ApprovalMailbox(store).post(call(1_000))).rejects.toThrow(
+      /approvals: inbox needs a state store that hookwise serve can share/,
+    );
+  });
+
+  it("takes exactly one of many concurrent decisions, and the waiter sees that one", async () => {
+    const { box } = mailbox();
+    const posted = await box.post(call(10_000));
+    const waiting = box.wait(posted);
+    const results = await Promise.all([
+      box.decide(posted.id, { approved: true }),
+      box.decide(posted.id, { approved: false, reason: "no" }),
+      box.decide(posted.id, { approved: true }),
+    ]);
+    const won = results.filter((result) => result.status === "decided");
+    expect(won).toHaveLength(1);
+    expect(results.filter((result) => result.status === "already_decided")).toHaveLength(2);
+    const decision = await waiting;
+    const winner = results.indexOf(won[0]!);
+    expect(decision).toMatchObject({ approved: winner !== 1, by: "inbox" });
+    expect(await box.list()).toEqual([]);
+  });
+
+  it("denies when no decision comes in time; a later decision changes nothing", async () => {
+    const { box } = mailbox();
+    const posted = await box.post(call(300));
+    const decision = await box.wait(posted);
+    expect(decision).toMatchObject({ approved: false, by: "timeout" });
+    expect(decision.reason).toContain(posted.id);
+    expect(await box.decide(posted.id, { approved: true })).toEqual({ status: "already_decided" });
+    expect(await box.decide("wait_unknown", { approved: true })).toEqual({ status: "unknown" });
+  });
+
+  it("a cancelled call stops waiting at once, denied", async () => {
+    const { box } = mailbox();
+    const posted = await box.post(call(60_000));
+    const controller = new AbortController();
+    const started = Date.now();
+    const waiting = box.wait(posted, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    expect(await waiting).toMatchObject({ approved: false, by: "cancelled" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await box.decide(posted.id, { approved: true })).toEqual({ status: "already_decided" });
+  });
+
+  it("is woken by the store's notification, not only by polling", async () => {
+    const { box } = mailbox();
+    const posted = await box.post(call(30_000));
+    const waiting = box.wait(posted);
+    // Let the poll back off to its longest pause first.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const decidedAt = Date.now();
+    await box.decide(posted.id, { approved: true });
+    await waiting;
+    expect(Date.now() - decidedAt).toBeLessThan(200);
+  });
+});
