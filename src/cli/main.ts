@@ -425,6 +425,10 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .option("-a, --agent <id>", "guard with this agent's hooks and policies (default: the first agent)")
     .option("--project <dir>", "the project whose settings file changes (default: the current folder)")
     .option(
+      "--server <url>",
+      "answer through a running hookwise serve of the config (POST /hooks/<harness>), the hook itself when it does not answer",
+    )
+    .option(
       "--no-trust",
       "codex: do not record Codex's trust in the new entries (Codex skips them until you trust them in its hooks review)",
     )
@@ -443,6 +447,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
           agent?: string;
           project?: string;
           trust?: boolean;
+          server?: string;
         },
       ) => {
         const { setupCommand } = await import("./setup-command.js");

@@ -31,6 +31,8 @@ export interface SetupOptions {
   project?: string;
   /** Codex: record its trust in the entries written (default true). */
   trust?: boolean;
+  /** A running `hookwise serve` of the config to answer through, falling back to the command itself. */
+  server?: string;
 }
 
 /** Quoted for the POSIX shell the harness runs hook commands with. */
@@ -95,6 +97,62 @@ export function hookCommandLine(
     .join(" ");
 }
 
+/** `--server`: a server's origin, checked (http or https, no credentials, path or query). */
+function serverOrigin(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(
+      `--server must be the URL of a running hookwise serve, e.g. http://127.0.0.1:8787 (got "${text}")`,
+    );
+  }
+  if (
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.username ||
+    url.password ||
+    (url.pathname !== "/" && url.pathname !== "") ||
+    url.search ||
+    url.hash
+  )
+    throw new UsageError(
+      `--server must be a server's origin, http(s)://host:port with nothing after it, e.g. http://127.0.0.1:8787 (got "${text}")`,
+    );
+  return url.origin;
+}
+
+/**
+ * The command that asks a running `hookwise serve` first (`POST /hooks/<harness>`, a few
+ * milliseconds) and runs `local` itself when the server does not answer 200: not running, a
+ * different or changed config, a token it does not have. The event is read once and given to
+ * whichever answers. The server's token, when it has one, comes from `HOOKWISE_SERVER_TOKEN`
+ * in the harness's environment, never from the settings file.
+ */
+function throughServer(
+  local: string,
+  origin: string,
+  harness: HarnessName,
+  configFile: string,
+  projectDir: string,
+): string {
+  const inProject = local.includes('"$');
+  const variable = HARNESSES[harness].settings.projectDirVariable;
+  const configHeader =
+    inProject && variable
+      ? `"x-hookwise-config: $${variable}/"${quote(relative(projectDir, configFile).split(sep).join("/"))}`
+      : quote(`x-hookwise-config: ${configFile}`);
+  const curl = [
+    "curl -sf --connect-timeout 1 --max-time 30",
+    "-H 'content-type: application/json'",
+    `-H ${configHeader}`,
+    `-H "authorization: Bearer $\{HOOKWISE_SERVER_TOKEN:-none}"`,
+    "--data-binary @-",
+    quote(`${origin}/hooks/${harness}`),
+  ].join(" ");
+  // The fallback gets what is left of the harness's 60 s after curl's 30 s at most.
+  return `in=$(cat); printf '%s' "$in" | ${curl} || printf '%s' "$in" | ${local} --timeout 25`;
+}
+
 /** The harness's events the config's hooks and policies need, in the harness's order. */
 function eventsNeeded(protocol: HarnessProtocol, hookEvents: ReadonlySet<string>): string[] {
   const events: string[] = [];
@@ -146,7 +204,11 @@ export async function setupCommand(
   }
   const file = join(options.scope === "user" ? homedir() : projectDir, relativeFile);
   const configFile = resolve(configPath);
-  const command = hookCommandLine(protocol, configFile, projectDir, options.scope, options.agent);
+  const local = hookCommandLine(protocol, configFile, projectDir, options.scope, options.agent);
+  const command =
+    options.server === undefined
+      ? local
+      : throughServer(local, serverOrigin(options.server), protocol.name, configFile, projectDir);
   // Setup's entries are those running hookwise hook for this harness with this config.
   const configArg = command.includes(`"$`)
     ? relative(projectDir, configFile).split(sep).join("/")

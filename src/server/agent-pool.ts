@@ -44,6 +44,8 @@ export class AgentPool {
    * caller: all of them, then.
    */
   get ids(): readonly string[] {
+    // A config that only guards coding-agent harnesses (no model) answers their hooks: no agent runs.
+    if (hooksOnly(this.#loaded)) return [];
     const specialists = new Set(
       this.#loaded.config.agents.filter((agent) => agent.role === "specialist").map((agent) => agent.id),
     );
@@ -58,6 +60,12 @@ export class AgentPool {
 
   /** The agent's id, checked: an unknown one (or a specialist) is a 400 naming the known ones. */
   check(id: string | undefined): string {
+    if (hooksOnly(this.#loaded))
+      throw new HttpError(
+        404,
+        "no_agents",
+        "this server runs no agent: its config only guards coding-agent harnesses (POST /hooks/<harness>); declare a model to run agents",
+      );
     const agentId = id ?? this.defaultId;
     if (!this.ids.includes(agentId) && this.#loaded.agentIds.includes(agentId)) {
       throw new HttpError(
@@ -123,4 +131,9 @@ export class AgentPool {
     );
     return agent;
   }
+}
+
+/** A config for harnesses' hooks alone: it guards a harness and declares no model. */
+export function hooksOnly(loaded: LoadedConfig): boolean {
+  return loaded.config.harness !== undefined && Object.keys(loaded.config.models).length === 0;
 }

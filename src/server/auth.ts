@@ -19,6 +19,7 @@ export const API_PREFIXES = [
   "/metrics",
   "/openapi.json",
   "/agents",
+  "/hooks",
 ] as const;
 
 export function isApiPath(path: string): boolean {

@@ -13,6 +13,7 @@ import { tooLarge } from "./request-body.js";
 import { approvalRoutes } from "./routes/approval-routes.js";
 import { chatRoutes } from "./routes/chat-routes.js";
 import { eventRoutes } from "./routes/event-routes.js";
+import { hookRoutes } from "./routes/hook-routes.js";
 import { messageRoutes } from "./routes/message-routes.js";
 import { opsRoutes } from "./routes/ops-routes.js";
 import { sessionRoutes } from "./routes/session-routes.js";
@@ -100,6 +101,7 @@ export function createApp(kit: HonoKit, ctx: ServerContext, options: AppOptions)
   chatRoutes(app, ctx);
   approvalRoutes(app, ctx);
   eventRoutes(app, ctx);
+  hookRoutes(app, ctx, options.log);
   webAssets(app, kit, options.webRoot);
   return app;
 }

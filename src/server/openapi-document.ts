@@ -46,6 +46,7 @@ const OPERATION_IDS: Record<string, string> = {
   "get /api/chat/{id}/stream": "reconnectChat",
   "get /approvals": "listApprovals",
   "post /approvals/{id}": "decideApproval",
+  "post /hooks/{harness}": "answerHarnessHook",
   "get /events": "followEvents",
 };
 
@@ -295,6 +296,45 @@ export function openApiDocument(
             "404": error("No such pending approval"),
             "409": error("The session is busy, or the approval cannot be used (binding, conflict)"),
             "410": error("The approval expired (it can still be denied)"),
+          },
+        },
+      },
+      "/hooks/{harness}": {
+        parameters: [
+          {
+            name: "harness",
+            in: "path",
+            required: true,
+            description: "The coding-agent harness that sent the event",
+            schema: { enum: ["claude", "codex", "gemini", "cursor"] },
+          },
+        ],
+        post: {
+          summary: "Answer a coding-agent harness's hook event with the served config",
+          description:
+            "The event `hookwise hook` reads on stdin, decided by the config's hooks and policies and recorded in the session, as `hookwise hook` would. The 200 body is what the hook prints on stdout (empty: nothing to say). A request the server would not answer exactly as `hookwise hook` would is refused, and the hook command written by `hookwise setup --server` then decides itself: another config (`x-hookwise-config`), a config changed on disk since the server loaded it, a call that would wait in the approval inbox.",
+          parameters: [
+            {
+              name: "x-hookwise-config",
+              in: "header",
+              required: false,
+              description:
+                "The config file the hook would load itself: refused (409) when it is not the served one",
+              schema: { type: "string" },
+            },
+          ],
+          requestBody: body({ type: "object", additionalProperties: true }),
+          responses: {
+            "200": {
+              description: "The harness's answer, in its own format",
+              content: { "application/json": { schema: { type: "object", additionalProperties: true } } },
+            },
+            "400": error("Not an event this harness sends"),
+            "404": error("No such harness"),
+            "409": error("Another config, a changed config, a harness it does not guard, or an inbox wait"),
+            "413": error("The event is larger than the body limit"),
+            "415": error("The body is not JSON"),
+            "422": error("The answer is an exit code: the hook command answers it itself"),
           },
         },
       },

@@ -1,0 +1,114 @@
+/**
+ * `POST /hooks/:harness`: a coding-agent harness's hook event (the JSON `hookwise hook` reads
+ * on stdin) answered by the served config, which stays loaded — a hook call then costs a
+ * request, not a process that loads the config. The body of a 200 is what the hook prints
+ * on stdout (empty: nothing to say).
+ *
+ * Anything this route would not answer exactly as `hookwise hook` would is refused, and the
+ * hook command falls back to deciding itself (which fails closed on its own): a request
+ * naming another config (`x-hookwise-config`), a config changed on disk since the server
+ * loaded it, an answer that is an exit code rather than JSON, an approval to wait for in
+ * the inbox, a harness the config does not guard.
+ */
+
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import type { Hono } from "hono";
+import { saveRunRecord } from "../../agent/run-recorder.js";
+import { harnessRunRecord } from "../../config/harness-record.js";
+import { type HarnessHooks, harnessHooksOf } from "../../config/load-harness-hooks.js";
+import { z } from "../../deps/zod.js";
+import { decideHarnessEvent } from "../../harnesses/decide-harness-event.js";
+import { HarnessInputError } from "../../harnesses/harness-input-error.js";
+import { HARNESSES } from "../../harnesses/protocols.js";
+import { HARNESS_NAMES, type HarnessName } from "../../harnesses/types.js";
+import { HttpError } from "../http-error.js";
+import { readBody } from "../request-body.js";
+import type { ServerContext } from "../server-context.js";
+
+/** The config file's identity when loaded: a change on disk makes the server's answers stale. */
+function fileStamp(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return "gone";
+  }
+}
+
+export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: string) => void): void {
+  const file = ctx.loaded.file;
+  const loadedStamp = fileStamp(file);
+  const served = realpath(file).catch(() => file);
+  const built = new Map<HarnessName, Omit<HarnessHooks, "close">>();
+  const log = {
+    debug() {},
+    info: (message: string) => serverLog(`hook: ${message}`),
+    warn: (message: string) => serverLog(`hook: warning: ${message}`),
+    error: (message: string) => serverLog(`hook: error: ${message}`),
+  };
+
+  app.post("/hooks/:harness", async (c) => {
+    const name = c.req.param("harness");
+    if (!(HARNESS_NAMES as readonly string[]).includes(name))
+      throw new HttpError(404, "not_found", `no harness "${name}" (${HARNESS_NAMES.join(", ")})`);
+    const harness = name as HarnessName;
+    const wanted = c.req.header("x-hookwise-config");
+    if (wanted !== undefined && (await realpath(wanted).catch(() => wanted)) !== (await served))
+      throw new HttpError(409, "other_config", `this server answers for ${file}, not ${wanted}`);
+    if (fileStamp(file) !== loadedStamp)
+      throw new HttpError(
+        409,
+        "config_changed",
+        `${file} changed since the server loaded it: restart the server to answer with it`,
+      );
+    let hooks = built.get(harness);
+    if (hooks === undefined) {
+      try {
+        hooks = harnessHooksOf(ctx.loaded, harness);
+      } catch (error) {
+        throw new HttpError(409, "not_guarded", (error as Error).message);
+      }
+      built.set(harness, hooks);
+    }
+    const protocol = HARNESSES[harness];
+    // Any JSON object: the harness's protocol checks the fields it needs, with its own messages.
+    const payload = await readBody(c, z.record(z.string(), z.unknown()));
+    let event: ReturnType<typeof protocol.parse>;
+    try {
+      event = protocol.parse(payload);
+    } catch (error) {
+      if (!HarnessInputError.isInstance(error)) throw error;
+      throw new HttpError(400, "bad_event", error.message);
+    }
+    // An ask waits in the inbox, bounded by the hook's own deadline: the hook command waits
+    // itself (asked here first, a call's counters would count it twice).
+    if (
+      ctx.loaded.config.runtime.approvals === "inbox" &&
+      (event.kind === "tool_call" || event.kind === "approval_request")
+    )
+      throw new HttpError(
+        409,
+        "waits_in_inbox",
+        "with approvals: inbox the hook command decides calls itself",
+      );
+    const runId = randomUUID();
+    const startedAt = Date.now();
+    const outcome = await decideHarnessEvent(event, {
+      protocol,
+      registry: hooks.registry,
+      policies: hooks.policies,
+      store: hooks.store,
+      log,
+      runId,
+      signal: ctx.closing,
+      telemetry: hooks.telemetry,
+    });
+    const answer = protocol.answer(event, outcome.verdict);
+    if (answer.exitCode !== 0)
+      throw new HttpError(422, "exit_code", "the answer is an exit code: the hook command answers it itself");
+    await saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt));
+    return c.body(answer.stdout ?? "", 200, { "content-type": "application/json" });
+  });
+}

@@ -1,0 +1,140 @@
+/**
+ * `hookwise serve` answering harness hooks (`POST /hooks/:harness`), and the command
+ * `hookwise setup --server` writes: it asks the running server first and decides itself when
+ * the server does not answer — not running, another config, a config changed since it loaded.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type HookwiseServer, serve } from "../../src/server/serve.js";
+import { cliProcess } from "../support/cli.js";
+
+const dirs: string[] = [];
+const servers: HookwiseServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const CONFIG = `harness: claude
+runtime:
+  policies:
+    - { decision: deny, tool: shell, when: 'args.command.contains("rm -rf")', reason: "no recursive deletes" }
+`;
+
+const pre = (command: string) =>
+  JSON.stringify({
+    session_id: "served",
+    transcript_path: "/tmp/t.jsonl",
+    cwd: "/tmp",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: `toolu_${Math.random().toString(36).slice(2)}`,
+  });
+
+/** Runs a settings file's command as the harness does: `sh -c`, the event on stdin. */
+function runCommand(
+  command: string,
+  input: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], { stdio: ["pipe", "pipe", "pipe"], cwd: tmpdir() });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+async function hookRequests(server: HookwiseServer): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  return [
+    ...text.matchAll(
+      /hookwise_http_requests_total\{[^}]*route="\/hooks\/:harness"[^}]*status="200"[^}]*\} (\d+)/g,
+    ),
+  ]
+    .map((match) => Number(match[1]))
+    .reduce((a, b) => a + b, 0);
+}
+
+async function setUp(): Promise<{ dir: string; config: string; server: HookwiseServer; command: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "hookwise-hook-route-"));
+  dirs.push(dir);
+  const config = join(dir, "hookwise.yaml");
+  writeFileSync(config, CONFIG);
+  // A config for harnesses alone has no model: serve answers their hooks and runs no agent.
+  const server = await serve({ config, port: 0, log: () => {} });
+  servers.push(server);
+  const setup = await cliProcess(["setup", "claude", config, "--project", dir, "--server", server.url], {
+    timeoutMs: 60_000,
+  });
+  expect(setup.code, setup.stderr).toBe(0);
+  const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"));
+  return { dir, config, server, command: settings.hooks.PreToolUse[0].hooks[0].command };
+}
+
+describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 }, () => {
+  it("answers through the running server: a deny in Claude Code's format, nothing for an allowed call", async () => {
+    const { server, command } = await setUp();
+    expect(command).toContain(`${server.url}/hooks/claude`);
+    const denied = await runCommand(command, pre("rm -rf /"));
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: "no recursive deletes",
+    });
+    const allowed = await runCommand(command, pre("ls"));
+    expect(allowed).toMatchObject({ code: 0, stdout: "" });
+    // Both were the server's answers, not the fallback's.
+    expect(await hookRequests(server)).toBe(2);
+  });
+
+  it("decides itself when the server is not running, with the same answer", async () => {
+    const { server, command } = await setUp();
+    await server.close();
+    const denied = await runCommand(command, pre("rm -rf /"));
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("decides itself with the config as it is now when it changed since the server loaded it", async () => {
+    const { config, server, command } = await setUp();
+    writeFileSync(
+      config,
+      CONFIG.replace('contains("rm -rf")', 'contains("ls")').replace("no recursive deletes", "no listings"),
+    );
+    const listing = await runCommand(command, pre("ls"));
+    expect(JSON.parse(listing.stdout).hookSpecificOutput.permissionDecisionReason).toBe("no listings");
+    expect(await hookRequests(server)).toBe(0);
+  });
+
+  it("refuses another config, a harness the config does not guard and a malformed event", async () => {
+    const { server } = await setUp();
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", ...headers },
+      });
+    const other = await post("/hooks/claude", pre("rm -rf /"), {
+      "x-hookwise-config": "/elsewhere/hookwise.yaml",
+    });
+    expect(other.status).toBe(409);
+    expect(((await other.json()) as { error: { code: string } }).error.code).toBe("other_config");
+    const gemini = await post("/hooks/gemini", "{}");
+    expect(gemini.status).toBe(409);
+    expect(((await gemini.json()) as { error: { message: string } }).error.message).toContain("not gemini");
+    const bad = await post("/hooks/claude", JSON.stringify({ hook_event_name: "PreToolUse" }));
+    expect(bad.status).toBe(400);
+    expect((await post("/hooks/claud", "{}")).status).toBe(404);
+  });
+});
