@@ -74,10 +74,15 @@ describe("tools known only once listed (an MCP server's)", () => {
     const server = fileURLToPath(new URL("../../test/fixtures/mcp/stdio-server.mjs", import.meta.url));
     const memory = await mcpToolset("memory", { command: process.execPath, args: [server] });
     try {
-      const calls = scriptedModel([{ toolCalls: [{ name: "memory_echo", args: { text: "x" } }] }, { text: "done" }]);
+      const calls = scriptedModel([
+        { toolCalls: [{ name: "memory_echo", args: { text: "x" } }] },
+        { text: "done" },
+      ]);
       expect(() =>
         createAgent({ model: calls, tools: memory.tools, policies: [policy.deny("memory.ecko")] }),
-      ).toThrow('createAgent: policies[0] (deny) "memory.ecko" matches no tool of the agent; did you mean "memory.echo"?');
+      ).toThrow(
+        'createAgent: policies[0] (deny) "memory.ecko" matches no tool of the agent; did you mean "memory.echo"?',
+      );
       const hook = defineHook({
         name: "audit",
         on: "tool_call",

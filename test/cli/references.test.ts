@@ -471,7 +471,9 @@ describe("an injection names a tool, and literal arguments fit it", () => {
       `${file}:10:74: runtime.hooks[0].action.tool_name: inject_tool_call tool "remote.ecko" names no tool;`,
     );
     expect(run.stderr).toContain('did you mean "remote.echo"?');
-    expect(run.stderr).toContain(`${file}:12:82: hooks[0].tool_name: injection tool "remote.pidd" names no tool;`);
+    expect(run.stderr).toContain(
+      `${file}:12:82: hooks[0].tool_name: injection tool "remote.pidd" names no tool;`,
+    );
     expect(run.stderr).toContain('did you mean "remote.pid"?');
     expect(existsSync(join(dir, "deleted.txt"))).toBe(false);
   });
