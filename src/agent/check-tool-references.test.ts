@@ -1,8 +1,10 @@
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineHook } from "../hooks/define-hook.js";
 import { scriptedModel } from "../models/scripted-model.js";
 import { policy } from "../policy/policy.js";
+import { mcpToolset } from "../tools/mcp/mcp-toolset.js";
 import { tool } from "../tools/tool.js";
 import { createAgent } from "./create-agent.js";
 
@@ -64,5 +66,43 @@ describe("createAgent checks tool references as a config's validate does", () =>
     expect(() => createAgent({ model: model(), policies: [policy.deny("shell")] })).toThrow(
       'createAgent: policies[0] (deny) "shell" matches no tool of the agent (it has no tools)',
     );
+  });
+});
+
+describe("tools known only once listed (an MCP server's)", () => {
+  it("are checked when the toolset is passed to createAgent, once its server listed them", async () => {
+    const server = fileURLToPath(new URL("../../test/fixtures/mcp/stdio-server.mjs", import.meta.url));
+    const memory = await mcpToolset("memory", { command: process.execPath, args: [server] });
+    try {
+      const calls = scriptedModel([
+        { toolCalls: [{ name: "memory_echo", args: { text: "x" } }] },
+        { text: "done" },
+      ]);
+      expect(() =>
+        createAgent({ model: calls, tools: memory.tools, policies: [policy.deny("memory.ecko")] }),
+      ).toThrow(
+        'createAgent: policies[0] (deny) "memory.ecko" matches no tool of the agent; did you mean "memory.echo"?',
+      );
+      const hook = defineHook({
+        name: "audit",
+        on: "tool_call",
+        kind: "inspect",
+        match: "memory.ech",
+        handler: () => undefined,
+      });
+      expect(() => createAgent({ model: calls, tools: memory.tools, hooks: [hook] })).toThrow(
+        'createAgent: hook "audit": match "memory.ech" matches no tool of the agent; did you mean "memory.echo"?',
+      );
+      const agent = createAgent({
+        model: calls,
+        tools: memory.tools,
+        policies: [policy.deny("memory.echo")],
+        hooks: [{ ...hook, match: "memory_*" }],
+      });
+      const result = await agent.run("echo");
+      expect(result.steps[0]?.toolResults[0]?.result).not.toContain("echo: x");
+    } finally {
+      await memory.close();
+    }
   });
 });

@@ -37,12 +37,13 @@ function streamOf(start: (surface: Surface) => Promise<RunResult>, hookEvents: b
 
 /**
  * Makes an agent. With `output: schema`, `result.output` has the schema's type (zod, or any
- * Standard Schema); without one it is `unknown`.
+ * Standard Schema); without one it is `unknown`. The agent's type keeps its `tools`, so a
+ * hook added with `agent.use(defineHook({ match: "read_file", … }))` sees typed `event.args`.
  */
-export function createAgent<SCHEMA = unknown>(
-  options: AgentOptions & { output?: SCHEMA },
-): Agent<OutputOf<SCHEMA>> {
-  return makeAgent(options) as Agent<OutputOf<SCHEMA>>;
+export function createAgent<SCHEMA = unknown, TOOLS = unknown>(
+  options: AgentOptions & { output?: SCHEMA; tools?: TOOLS },
+): Agent<OutputOf<SCHEMA>, TOOLS> {
+  return makeAgent(options) as Agent<OutputOf<SCHEMA>, TOOLS>;
 }
 
 function makeAgent(options: AgentOptions): Agent {

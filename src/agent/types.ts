@@ -7,7 +7,7 @@
 import type { SuspendedRunSummary, SuspendedRunsOptions } from "../approvals/list-suspended-runs.js";
 import type { ApprovalDecision, ApprovalOptions } from "../approvals/types.js";
 import type { ToolChoice } from "../events/payloads.js";
-import type { AnyHook } from "../hooks/define-hook.js";
+import type { AgentHook, AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import type { RetryOptions } from "../loop/backoff.js";
 import type { RunInput } from "../loop/run-input.js";
@@ -129,8 +129,11 @@ export type OutputOf<SCHEMA> = SCHEMA extends { readonly _output: infer T }
       : unknown
     : unknown;
 
-/** An agent; `OUTPUT` is the type of `result.output` (from the `output` schema it was made with). */
-export interface Agent<OUTPUT = unknown> {
+/**
+ * An agent; `OUTPUT` is the type of `result.output` (from the `output` schema it was made
+ * with), `TOOLS` the tools it was given (they type `event.args` in hooks added with `use`).
+ */
+export interface Agent<OUTPUT = unknown, TOOLS = unknown> {
   readonly name: string;
   /** Runs a turn: a string, or one user message with text, image and file parts. */
   run(input: RunInput, options?: RunOptions): Promise<RunResult<OUTPUT>>;
@@ -167,8 +170,11 @@ export interface Agent<OUTPUT = unknown> {
    * transcript stays in the store unless `delete: true`.
    */
   endSession(sessionId: string, options?: EndSessionOptions): Promise<void>;
-  /** Registers a hook on this agent; returns its disposer. */
-  use(hook: AnyHook): () => void;
+  /**
+   * Registers a hook on this agent; returns its disposer. In `use(defineHook({ … }))`, a hook
+   * whose `match` names one of the agent's tools gets `event.args` typed from its schema.
+   */
+  use(hook: AgentHook<TOOLS>): () => void;
   /** The resolved runtime (tools, hooks, store), for introspection and the CLI. */
   readonly runtime: AgentRuntime;
 }

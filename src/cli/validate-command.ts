@@ -55,7 +55,9 @@ export async function validateCommand(
       try {
         overrideModel(validated.config.models, dir, model);
       } catch (error) {
-        throw error instanceof UsageError ? error : new UsageError(`--model: ${(error as Error).message}`);
+        if (error instanceof UsageError) throw error;
+        const message = (error as Error).message;
+        throw new UsageError(message.startsWith("--model:") ? message : `--model: ${message}`);
       }
     }
     issues.push(...checkModels(validated.config.models, configSource));

@@ -3,8 +3,24 @@ import type { EventName, HookKind } from "../events/catalogue.js";
 import type { EventPayload } from "../events/payloads.js";
 import type { HookContext } from "./hook-context.js";
 import type { HookResult } from "./hook-result.js";
+import type { ArgsEvent, ToolArgs } from "./tool-args.js";
 
-export interface HookDefinition<E extends EventName = EventName, K extends HookKind = HookKind> {
+/** A hook's event: the payload, with `args` typed as `ARGS` on the events that carry a call's arguments. */
+export type HookEvent<E extends EventName, ARGS = unknown> = unknown extends ARGS
+  ? EventPayload<E>
+  : E extends ArgsEvent
+    ? Omit<EventPayload<E>, "args"> & { args: ARGS }
+    : EventPayload<E>;
+
+/**
+ * `ARGS` types `event.args` (tool events only); `unknown` unless the hook's `match` names one
+ * tool whose schema is known (see `defineHook`).
+ */
+export interface HookDefinition<
+  E extends EventName = EventName,
+  K extends HookKind = HookKind,
+  ARGS = unknown,
+> {
   name: string;
   on: E;
   kind: K;
@@ -25,14 +41,31 @@ export interface HookDefinition<E extends EventName = EventName, K extends HookK
   when?: "before" | "after";
   /** Where it fires: this agent and its sub-agents (`all`), only this agent, only sub-agents. */
   scope?: "all" | "self" | "children";
-  handler(event: EventPayload<E>, context: HookContext): HookResult<E, K> | Promise<HookResult<E, K>>;
+  handler(event: HookEvent<E, ARGS>, context: HookContext): HookResult<E, K> | Promise<HookResult<E, K>>;
 }
+
+/**
+ * A hook for an agent whose tools are `TOOLS`: what `agent.use()` takes. `defineHook` reads the
+ * tools from it to type `event.args`; `~tools` exists in the type only (nothing is stored).
+ */
+export type AgentHook<TOOLS = unknown> = AnyHook & { readonly "~tools"?: TOOLS };
 
 /** Any hook, whatever its event: what registries and agents hold. */
 export type AnyHook = { [E in EventName]: HookDefinition<E, HookKind> }[EventName];
 
-export function defineHook<E extends EventName, K extends HookKind>(
-  definition: HookDefinition<E, K>,
-): HookDefinition<E, K> {
+/**
+ * A typed hook. Where the agent's tools are known — `agent.use(defineHook({ … }))` — a hook
+ * whose `match` names one tool (`match: "read_file"`) gets `event.args` typed from that
+ * tool's schema (its `tool()` / AI SDK `tool()` input, or its zod `inputSchema`); otherwise
+ * `event.args` is `unknown`.
+ */
+export function defineHook<
+  E extends EventName,
+  K extends HookKind,
+  const M extends string = string,
+  TOOLS = never,
+>(
+  definition: HookDefinition<E, K, ToolArgs<TOOLS, M>> & { match?: M | readonly M[] },
+): HookDefinition<E, K, ToolArgs<TOOLS, M>> & { readonly "~tools"?: TOOLS } {
   return definition;
 }

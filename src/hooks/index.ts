@@ -1,5 +1,11 @@
 export type { BlockingOptions, BlockingOutcome, Validate } from "./blocking.js";
-export { type AnyHook, defineHook, type HookDefinition } from "./define-hook.js";
+export {
+  type AgentHook,
+  type AnyHook,
+  defineHook,
+  type HookDefinition,
+  type HookEvent,
+} from "./define-hook.js";
 export { type Flow, type FlowEditMessages, type FlowType, flow, type MessageEdit } from "./flow.js";
 export type {
   ContextWindowUsage,
@@ -24,4 +30,5 @@ export { NOT_FIRED } from "./invoke-hook.js";
 export { deepMerge, type MergedPatch, mergeRequestPatches, type NamedPatch } from "./merge-request-patch.js";
 export type { RequestPatch } from "./request-patch.js";
 export { Scratchpad } from "./scratchpad.js";
+export type { ToolArgs, ToolInput } from "./tool-args.js";
 export type { HookLiveEvent, HookTraceEntry } from "./trace.js";

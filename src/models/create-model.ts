@@ -6,6 +6,7 @@
  */
 
 import { nearest } from "../errors/nearest.js";
+import { assertInstalled } from "../errors/optional-package.js";
 import { registerSecret } from "../secrets/secret-registry.js";
 import type { LanguageModel } from "./language-model.js";
 import { withModelSettings } from "./model-settings.js";
@@ -95,6 +96,8 @@ export function createModel(spec: ModelSpec, options: CreateModelOptions = {}): 
     }
     apiKey = env[variable]?.trim() || undefined;
     if (apiKey === undefined) {
+      // Without its package too, that is said first: setting the key alone would not help.
+      if (provider.package !== "hookwise") assertInstalled(provider.package, `The ${provider.name} provider`);
       throw new MissingApiKeyError({
         provider: provider.name,
         variable,

@@ -48,6 +48,31 @@ describe("a provider that cannot work", () => {
     expect(ran.stdout).not.toMatch(/attempt|retry|step 1/);
   });
 
+  it("without its package nor its API key: --model names the package to install first (exit 2), said once", async () => {
+    undo.push(redirectOptionalPackage("@ai-sdk/openai", "@ai-sdk/openai-not-installed"));
+    delete process.env.OPENAI_API_KEY;
+    writeFileSync(join(dir, "script.yaml"), "- text: hi\n");
+    const scripted = join(dir, "scripted.yaml");
+    writeFileSync(
+      scripted,
+      "models:\n  default: scripted:./script.yaml\nagents:\n  - id: main\n    instructions: hi\n",
+    );
+    for (const command of ["validate", "run"]) {
+      const out = await cli(
+        [command, scripted, "--model", "openai:gpt-4.1-mini", "--prompt", "hi"].slice(
+          0,
+          command === "run" ? 6 : 4,
+        ),
+      );
+      expect(out.code, `${command}: ${out.stderr}`).toBe(2);
+      expect(out.stderr, command).toContain(
+        "needs the package @ai-sdk/openai, which is not installed: npm install @ai-sdk/openai",
+      );
+      expect(out.stderr, command).not.toContain("OPENAI_API_KEY");
+      expect(out.stderr, command).not.toContain("--model: --model:");
+    }
+  });
+
   it("without its API key: run fails with exit 2 naming the variable (validate checks the file, not the environment)", async () => {
     delete process.env.OPENAI_API_KEY;
     const ran = await cli(["run", config, "--prompt", "hi"]);

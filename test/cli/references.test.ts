@@ -445,6 +445,39 @@ describe("an injection names a tool, and literal arguments fit it", () => {
     expect(out.stderr).toContain('did you mean "calc.add"?');
   });
 
+  it("MCP tools: validate warns (exit 0); run lists them and refuses an injection naming none of them (exit 2)", async () => {
+    const file = config(
+      ...HEAD,
+      `  remote: { kind: mcp, command: ${process.execPath}, args: [${MCP_SERVER}] }`,
+      "runtime:",
+      "  hooks:",
+      "    - id: prime",
+      "      on: run_start",
+      "      action: { type: inject_tool_call, toolset_name: remote, tool_name: ecko, arguments: { text: hi } }",
+      "hooks:",
+      "  - { kind: tool_call, event: on_request_start, toolset_name: remote, tool_name: pidd }",
+    );
+    const validated = await cli(["validate", file]);
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout).toContain(
+      `${file}:10:74: warning: runtime.hooks[0].action.tool_name: inject_tool_call tool "remote.ecko" matches no tool known yet`,
+    );
+    expect(validated.stdout).toContain(
+      `${file}:12:82: warning: hooks[0].tool_name: injection tool "remote.pidd" matches no tool known yet`,
+    );
+    const run = await cli(["run", file, "--prompt", "go"]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `${file}:10:74: runtime.hooks[0].action.tool_name: inject_tool_call tool "remote.ecko" names no tool;`,
+    );
+    expect(run.stderr).toContain('did you mean "remote.echo"?');
+    expect(run.stderr).toContain(
+      `${file}:12:82: hooks[0].tool_name: injection tool "remote.pidd" names no tool;`,
+    );
+    expect(run.stderr).toContain('did you mean "remote.pid"?');
+    expect(existsSync(join(dir, "deleted.txt"))).toBe(false);
+  });
+
   it("a toolset_name for a tool of a prefix: false toolset: the call would miss it", async () => {
     const file = config(
       "models:",

@@ -1,11 +1,26 @@
 // What an app does with hookwise and the peers it installed: a hookwise agent and an AI SDK
-// loop on the app's provider package (answered by a fake fetch, no network), the SQLite and
-// Redis stores, and an MCP toolset through the CLI. Exits non-zero on the first failure.
+// loop on the app's provider package (answered by a fake fetch, no network), the other
+// providers' models, the SQLite and Redis stores, an MCP toolset through the CLI, an OpenAPI
+// toolset, the exact tokenizer and the HTTP server. Exits non-zero on the first failure.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs, tool, wrapLanguageModel } from "ai";
-import { createAgent, defineHook, FileStore, flow, RedisStore, SqliteStore } from "hookwise";
+import {
+  createAgent,
+  defineHook,
+  FileStore,
+  flow,
+  openapiToolset,
+  RedisStore,
+  SqliteStore,
+  serve,
+  useExactTokenizer,
+} from "hookwise";
 import { hookwiseHooks, hookwiseMiddleware, hookwiseTools } from "hookwise/ai-sdk";
 import { z } from "zod";
 
@@ -86,13 +101,16 @@ const sdk = await generateText({
 assert.equal(sdk.text, "I may not read .env.");
 assert.equal(reads, 0, "the denied tool ran in the AI SDK's loop");
 
-// 3. The stores.
-// better-sqlite3 is installed without its native build (see installs.install.ts) unless asked for.
+// 3. The stores: SQLite on the app's own better-sqlite3 (SMOKE_SQLITE=1: its native module is built).
 const sqlite = process.env.SMOKE_SQLITE === "1" ? [new SqliteStore({ path: "smoke-state/state.db" })] : [];
 for (const store of [...sqlite, new FileStore({ path: "smoke-state/files" })]) {
   assert.equal(await store.increment("n"), 1);
   assert.equal(await store.increment("n"), 2);
   await store.close();
+}
+if (sqlite.length) {
+  const { version } = createRequire(import.meta.url)("better-sqlite3/package.json");
+  console.log(`sqlite ${version} ok`);
 }
 if (process.env.REDIS_URL) {
   const redis = new RedisStore({ url: process.env.REDIS_URL, prefix: `smoke-${process.pid}:` });
@@ -106,4 +124,26 @@ const run = execFileSync("npx", ["hookwise", "run", "mcp.yaml", "--prompt", "ech
   encoding: "utf8",
 });
 assert.match(JSON.parse(run).steps[0].toolResults[0].result, /echo: hello/);
+// 5. The other providers' models in hookwise's loop (made, not called).
+for (const model of [
+  createAnthropic({ apiKey: "test" })("claude-sonnet-4-5"),
+  createGoogleGenerativeAI({ apiKey: "test" })("gemini-2.5-flash"),
+  createOpenAICompatible({ name: "local", baseURL: "http://127.0.0.1:1/v1" }).chatModel("local-model"),
+])
+  assert.equal(createAgent({ model }).name, "agent");
+
+// 6. An OpenAPI toolset (its parser), the exact tokenizer, the HTTP server (Hono).
+const pets = await openapiToolset("pets", { spec: "./openapi.json" });
+assert.deepEqual(
+  pets.tools.map((each) => each.qualifiedName),
+  ["pets.listPets"],
+);
+const tokenizer = await useExactTokenizer();
+assert.ok(tokenizer.count("hello world") > 0);
+const server = await serve({ config: "mcp.yaml", host: "127.0.0.1", port: 0, log: () => {} });
+try {
+  assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+} finally {
+  await server.close();
+}
 console.log("smoke ok");

@@ -22,20 +22,37 @@ const agent = createAgent({
   model,
   instructions: "You are a careful assistant.",
   tools: { read_file: readFileTool },
-  hooks: [
-    defineHook({
-      name: "no-secrets",
-      on: "tool_call",
-      kind: "decide",
-      match: "read_file",
-      handler: (event) => {
-        const { path } = event.args as { path: string };
-        return path.includes(".env") ? flow.deny("secrets are off limits") : undefined;
-      },
-    }),
-  ],
   policies: [policy.deny("*"), policy.allow("read_file")],
 });
+// Typed from read_file's schema: no cast (a wrong field would not compile).
+agent.use(
+  defineHook({
+    name: "no-secrets",
+    on: "tool_call",
+    kind: "decide",
+    match: "read_file",
+    handler: (event) => (event.args.path.includes(".env") ? flow.deny("secrets are off limits") : undefined),
+  }),
+);
+// The same from an AI SDK tool().
+createAgent({
+  model,
+  tools: {
+    search: aiTool({
+      description: "Search",
+      inputSchema: z.object({ query: z.string() }),
+      execute: async ({ query }) => [query],
+    }),
+  },
+}).use(
+  defineHook({
+    name: "short-queries",
+    on: "tool_call",
+    kind: "decide",
+    match: "search",
+    handler: (event) => (event.args.query.length > 100 ? flow.deny("too long") : undefined),
+  }),
+);
 const result = await agent.run("Summarise .env");
 const outcome: string = result.outcome;
 
