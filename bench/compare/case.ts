@@ -14,7 +14,8 @@
  */
 import { forkedCase } from "../shared/forks.js";
 import { measureAll, type Timing } from "../shared/measure.js";
-import { ANY_CONTENDER_NAMES, ANY_CONTENDERS, type AnyContenderName, type Contender } from "./contender.js";
+import type { Contender } from "./contender.js";
+import { ANY_CONTENDER_NAMES, ANY_CONTENDERS, type AnyContenderName } from "./contender-list.js";
 import { report } from "./fork-json.js";
 import { BenchCheckError, FINAL_TEXT, Gate, Script, verifyCounts } from "./script.js";
 import { type HookMode, seamHooks } from "./seam-hooks.js";

@@ -23,7 +23,7 @@ import {
   runCase,
   SHORT_STEPS,
 } from "./case.js";
-import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from "./contender.js";
+import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from "./contender-list.js";
 import { measureJsonForked, median } from "./fork-json.js";
 import { BenchCheckError } from "./script.js";
 import type { HookMode } from "./seam-hooks.js";
