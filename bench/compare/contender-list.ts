@@ -19,6 +19,46 @@ export const CONTENDERS = {
   langchain: { heading: ["LangChain", "createAgent"], load: () => import("./contenders/langchain.js") },
 } satisfies Record<string, ContenderEntry>;
 
+/**
+ * hookwise `run()` on the stores a deployed run uses, each timed in turns with its
+ * `reference` in one process (`versus` cases): a store against the in-memory run, a
+ * recorded run against the unrecorded one on the same store.
+ */
+export const STORE_CONTENDERS = {
+  hookwiseSqlite: {
+    heading: ["SQLite", "not recorded"],
+    load: () => import("./contenders/hookwise-sqlite.js"),
+    reference: "hookwiseRun",
+  },
+  hookwiseSqliteRecorded: {
+    heading: ["SQLite", "recorded"],
+    load: () => import("./contenders/hookwise-sqlite-recorded.js"),
+    reference: "hookwiseSqlite",
+  },
+  hookwiseRedis: {
+    heading: ["Redis", "not recorded"],
+    load: () => import("./contenders/hookwise-redis.js"),
+    reference: "hookwiseRun",
+  },
+  hookwiseRedisRecorded: {
+    heading: ["Redis", "recorded"],
+    load: () => import("./contenders/hookwise-redis-recorded.js"),
+    reference: "hookwiseRedis",
+  },
+  hookwiseOwnStore: {
+    heading: ["own store", "not recorded"],
+    load: () => import("./contenders/hookwise-own-store.js"),
+    reference: "hookwiseRun",
+  },
+  hookwiseOwnStoreRecorded: {
+    heading: ["own store", "recorded"],
+    load: () => import("./contenders/hookwise-own-store-recorded.js"),
+    reference: "hookwiseOwnStore",
+  },
+} satisfies Record<string, ContenderEntry>;
+export type StoreContenderName = keyof typeof STORE_CONTENDERS;
+export const STORE_CONTENDER_NAMES = Object.keys(STORE_CONTENDERS) as StoreContenderName[];
+
 /** Contenders bench/scale measures besides the table's. */
 export const EXTRA_CONTENDERS = {
   plainStream: {
@@ -29,6 +69,7 @@ export const EXTRA_CONTENDERS = {
     heading: ["hookwise", "stream(), hookEvents: false"],
     load: () => import("./contenders/hookwise-stream-quiet.js"),
   },
+  ...STORE_CONTENDERS,
 } satisfies Record<string, ContenderEntry>;
 
 /** The table's contenders. */

@@ -17,7 +17,9 @@ export interface ContenderOptions {
 export interface Contender {
   run(): Promise<string>;
   /** Untimed, between timed rounds (e.g. emptying an in-memory session store). */
-  setup?(): void;
+  setup?(): void | Promise<void>;
+  /** After the last round: checks what it kept, frees what it holds (a server, a folder). */
+  close?(): Promise<void>;
 }
 
 export type CreateContender = (options: ContenderOptions) => Promise<Contender> | Contender;
@@ -26,4 +28,9 @@ export interface ContenderEntry {
   /** Column heading, two lines. */
   heading: [string, string];
   load(): Promise<{ create: CreateContender }>;
+  /**
+   * What `versus` cases time it against, in turns in one process (a store's run against
+   * the in-memory one, a recorded run against the unrecorded one).
+   */
+  reference?: string;
 }
