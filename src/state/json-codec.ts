@@ -35,22 +35,34 @@ function reviver(_key: string, value: unknown): unknown {
 const MAX_DEPTH = 200;
 
 /**
- * Whether `value` needs the replacer: it holds bytes or a URL, or something whose JSON the
- * walk cannot foresee (a `toJSON` other than Date's may return bytes), or nests deeper than
- * `MAX_DEPTH` (a cycle does). Reads what `JSON.stringify` reads: own enumerable properties.
+ * Whether `value` (an object) needs the replacer: it holds bytes or a URL, or something whose
+ * JSON the walk cannot foresee (a `toJSON` other than Date's may return bytes), or nests
+ * deeper than `MAX_DEPTH` (a cycle does). Reads what `JSON.stringify` reads: own enumerable
+ * properties. Primitives are skipped without a call: this walk runs for every value stored.
  */
-function needsTags(value: unknown, depth: number): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof URL) return true;
+function needsTags(value: object, depth: number): boolean {
   if (depth > MAX_DEPTH) return true;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (needsTags(value[index], depth + 1)) return true;
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === "object" && item !== null && needsTags(item, depth + 1)) return true;
+    }
     return false;
   }
-  if (value instanceof Date) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof URL) return true;
+    if (value instanceof Date) return false;
+  }
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return true;
   for (const key in value) {
-    if (Object.hasOwn(value, key) && needsTags((value as Record<string, unknown>)[key], depth + 1))
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (
+      typeof child === "object" &&
+      child !== null &&
+      Object.hasOwn(value, key) &&
+      needsTags(child, depth + 1)
+    )
       return true;
   }
   return false;
@@ -58,7 +70,9 @@ function needsTags(value: unknown, depth: number): boolean {
 
 /** `undefined` for `undefined` (JSON has no text for it; the SQLite store keeps it as SQL NULL). */
 export function encodeJson(value: unknown): string | undefined {
-  return needsTags(value, 0) ? JSON.stringify(value, replacer) : JSON.stringify(value);
+  return typeof value === "object" && value !== null && needsTags(value, 0)
+    ? JSON.stringify(value, replacer)
+    : JSON.stringify(value);
 }
 
 /**
