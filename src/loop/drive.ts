@@ -143,7 +143,7 @@ async function driveOpen(
             }
             requested = failure
               ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
-              : firstAnswered(begun, turn!);
+              : firstAnswered(runtime, begun, turn!);
           } else requested = await begun;
           if ("outcome" in requested) end = requested;
           else {
@@ -566,7 +566,7 @@ export async function runSteps(
       }
       requested = failure
         ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
-        : firstAnswered(begun, turn!);
+        : firstAnswered(runtime, begun, turn!);
     } else requested = await begun;
     // A step_start hook's stop ends the run here.
     if ("outcome" in requested) return requested;
@@ -648,7 +648,7 @@ async function hookedStep(
   } catch (error) {
     return firstFailed(runtime, first, cursor.ephemeral, error);
   }
-  return firstAnswered(first, turn);
+  return firstAnswered(runtime, first, turn);
 }
 
 /** The step after its model answered: the answer checked, its tool batch, step_end. */
