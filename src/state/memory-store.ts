@@ -60,7 +60,7 @@ function entryOf(value: unknown, expiresAt: number | undefined): Entry {
     : { value, expiresAt };
 }
 
-function valueOf(entry: Entry | undefined): unknown {
+function readEntry(entry: Entry | undefined): unknown {
   if (entry === undefined) return undefined;
   return entry.json === undefined ? entry.value : decodeJson(entry.json);
 }
@@ -126,7 +126,7 @@ export class MemoryStore implements StateStore {
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    return valueOf(this.#live(key)) as T | undefined;
+    return readEntry(this.#live(key)) as T | undefined;
   }
 
   async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
