@@ -302,3 +302,14 @@ describe("the tree follows docs/architecture.md", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("the benchmarks", () => {
+  it("have no import cycle (a list of contenders imports them; they import only its types)", () => {
+    const graph = new Map<string, string[]>();
+    for (const file of shippedFiles(join(ROOT, "bench"))) {
+      graph.set(relative(SRC, file).split("\\").join("/"), importsOf(file, readFileSync(file, "utf8")));
+    }
+    expect(graph.size).toBeGreaterThan(20);
+    expect(cycles(graph, 1)).toEqual([]);
+  });
+});

@@ -6,6 +6,8 @@
  * - `concurrent`: 100 runs started together and awaited, against 100 runs one after the
  *   other, timed in turns; µs per run of each.
  * - `heap`: runs parked at the same model call; heap used per run after forced GC.
+ * - `versus`: the contender against its `reference` (contender-list.ts), timed in turns;
+ *   µs per run of each (a store against the in-memory run, recorded against unrecorded).
  * Cases that compare two things time both in turns in one process, so a busy moment of the
  * machine hits both alike and their ratio holds. A case measures for about as long as its
  * budget allows, whatever one run costs (from microseconds for the plain loop to a second
@@ -14,12 +16,13 @@
  */
 import { forkedCase } from "../shared/forks.js";
 import { measureAll, type Timing } from "../shared/measure.js";
-import { ANY_CONTENDER_NAMES, ANY_CONTENDERS, type AnyContenderName, type Contender } from "./contender.js";
+import type { Contender } from "./contender.js";
+import { ANY_CONTENDER_NAMES, ANY_CONTENDERS, type AnyContenderName } from "./contender-list.js";
 import { report } from "./fork-json.js";
 import { BenchCheckError, FINAL_TEXT, Gate, Script, verifyCounts } from "./script.js";
 import { type HookMode, seamHooks } from "./seam-hooks.js";
 
-const KINDS = ["time", "steps", "concurrent", "heap"] as const;
+const KINDS = ["time", "steps", "concurrent", "heap", "versus"] as const;
 export type CaseKind = (typeof KINDS)[number];
 
 export interface CaseSpec {
@@ -120,8 +123,8 @@ function scaled(timing: Timing, divisor: number): Timing {
 }
 
 /** A contender for `script`, and its run checked: the run must end with the script's final text. */
-async function prepare(spec: CaseSpec, script: Script, label: string) {
-  const contender: Contender = await (await ANY_CONTENDERS[spec.contender].load()).create({
+async function prepare(spec: CaseSpec, script: Script, label: string, name = spec.contender) {
+  const contender: Contender = await (await ANY_CONTENDERS[name].load()).create({
     script,
     hooks: seamHooks(spec.perSeam, spec.mode),
   });
@@ -131,7 +134,15 @@ async function prepare(spec: CaseSpec, script: Script, label: string) {
       throw new BenchCheckError(`${label}: the run ended with ${JSON.stringify(text)}`);
     script.finished++;
   };
+  opened.push(contender);
   return { run, setup: contender.setup?.bind(contender) };
+}
+
+/** The contenders this process made: closed (and their last checks made) after measuring. */
+const opened: Contender[] = [];
+
+async function closeAll(): Promise<void> {
+  for (const contender of opened.splice(0)) await contender.close?.();
 }
 
 async function measureHeap(spec: CaseSpec, budget: Budget, label: string): Promise<HeapSample> {
@@ -140,11 +151,11 @@ async function measureHeap(spec: CaseSpec, budget: Budget, label: string): Promi
   const gate = new Gate(PARK_AT_STEP);
   const script = new Script(spec.steps, gate);
   const { run, setup } = await prepare(spec, script, label);
-  setup?.();
+  await setup?.();
   // As many runs as reach the gate in about `parkMs` (a run parks about half-way through).
   const runMs = await warm(run, budget.warmupMs, 2, budget.clock);
   const parked = Math.max(budget.minParked, Math.min(budget.parked, Math.floor(budget.parkMs / (runMs / 2))));
-  setup?.();
+  await setup?.();
   gc();
   gc();
   const before = process.memoryUsage().heapUsed;
@@ -170,7 +181,7 @@ async function measureConcurrent(spec: CaseSpec, budget: Budget, label: string):
     },
     second: () => Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => run())),
   };
-  setup?.();
+  await setup?.();
   const runMs = await warm(run, budget.warmupMs, 2, budget.clock);
   // A round is 2 × 100 runs: three (--quick: two) are enough even for the slowest frameworks.
   const { rounds, batch } = plan(2 * CONCURRENT_RUNS * runMs, Math.min(3, budget.minRounds), budget);
@@ -193,11 +204,11 @@ async function measureSteps(spec: CaseSpec, budget: Budget, label: string): Prom
     },
     second: second.run,
   };
-  const setup = () => {
-    first.setup?.();
-    second.setup?.();
+  const setup = async () => {
+    await first.setup?.();
+    await second.setup?.();
   };
-  setup();
+  await setup();
   const shortMs = await warm(first.run, budget.warmupMs / 2, 2, budget.clock);
   const longMs = await warm(second.run, budget.warmupMs / 2, 2, budget.clock);
   const { rounds, batch } = plan(shortRuns * shortMs + longMs, budget.minRounds, budget);
@@ -209,11 +220,35 @@ async function measureSteps(spec: CaseSpec, budget: Budget, label: string): Prom
   };
 }
 
+/** The contender (`second`) against its reference (`first`), timed in turns; µs per run. */
+async function measureVersus(spec: CaseSpec, budget: Budget, label: string): Promise<PairSample> {
+  const reference = ANY_CONTENDERS[spec.contender].reference as AnyContenderName | undefined;
+  if (reference === undefined)
+    throw new BenchCheckError(`bench/compare: ${spec.contender} has no reference to be timed against`);
+  const scripts = [new Script(spec.steps), new Script(spec.steps)] as const;
+  const first = await prepare(spec, scripts[0], `${label}, its reference`, reference);
+  const second = await prepare(spec, scripts[1], label);
+  const setup = async () => {
+    await first.setup?.();
+    await second.setup?.();
+  };
+  await setup();
+  const firstMs = await warm(first.run, budget.warmupMs / 2, 2, budget.clock);
+  const secondMs = await warm(second.run, budget.warmupMs / 2, 2, budget.clock);
+  const { rounds, batch } = plan(firstMs + secondMs, budget.minRounds, budget);
+  const timings = await measureAll(
+    { first: first.run, second: second.run },
+    { warmup: 0, rounds, batch, setup, clock: budget.clock },
+  );
+  verifyCounts(label, [...scripts], spec.perSeam);
+  return timings;
+}
+
 /** One run after another; prints the line bench/shared/forks.ts reads. */
 async function measureTime(spec: CaseSpec, budget: Budget, name: string, label: string): Promise<void> {
   const script = new Script(spec.steps);
   const { run, setup } = await prepare(spec, script, label);
-  setup?.();
+  await setup?.();
   const { rounds, batch } = plan(await warm(run, budget.warmupMs, 2, budget.clock), budget.minRounds, budget);
   await forkedCase({ [name]: { run, setup } }, { warmup: 0, rounds, batch, clock: budget.clock });
   verifyCounts(label, [script], spec.perSeam);
@@ -223,8 +258,13 @@ async function measureTime(spec: CaseSpec, budget: Budget, name: string, label: 
 export async function runCase(name: string, budget: Budget): Promise<void> {
   const spec = parseCase(name);
   const label = `${ANY_CONTENDERS[spec.contender].heading.join(" ")} (${name})`;
-  if (spec.kind === "time") return measureTime(spec, budget, name, label);
-  if (spec.kind === "steps") return report(await measureSteps(spec, budget, label));
-  if (spec.kind === "concurrent") return report(await measureConcurrent(spec, budget, label));
-  report(await measureHeap(spec, budget, label));
+  try {
+    if (spec.kind === "time") await measureTime(spec, budget, name, label);
+    else if (spec.kind === "steps") report(await measureSteps(spec, budget, label));
+    else if (spec.kind === "concurrent") report(await measureConcurrent(spec, budget, label));
+    else if (spec.kind === "versus") report(await measureVersus(spec, budget, label));
+    else report(await measureHeap(spec, budget, label));
+  } finally {
+    await closeAll();
+  }
 }

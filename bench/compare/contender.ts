@@ -1,7 +1,9 @@
 /**
  * A contender: one framework (or the plain loop) set up for one case, whose `run()` does one
  * whole run of the workload and resolves with the run's final text. Each lives in a module
- * of its own under contenders/, loaded only by the processes that measure it.
+ * of its own under contenders/, loaded only by the processes that measure it. This module
+ * holds only the types: the contenders import it, and the list that loads them
+ * (contender-list.ts) imports them, so no import goes back from a contender to the list.
  */
 
 import type { Script } from "./script.js";
@@ -15,7 +17,9 @@ export interface ContenderOptions {
 export interface Contender {
   run(): Promise<string>;
   /** Untimed, between timed rounds (e.g. emptying an in-memory session store). */
-  setup?(): void;
+  setup?(): void | Promise<void>;
+  /** After the last round: checks what it kept, frees what it holds (a server, a folder). */
+  close?(): Promise<void>;
 }
 
 export type CreateContender = (options: ContenderOptions) => Promise<Contender> | Contender;
@@ -24,42 +28,9 @@ export interface ContenderEntry {
   /** Column heading, two lines. */
   heading: [string, string];
   load(): Promise<{ create: CreateContender }>;
+  /**
+   * What `versus` cases time it against, in turns in one process (a store's run against
+   * the in-memory one, a recorded run against the unrecorded one).
+   */
+  reference?: string;
 }
-
-/** The contenders, in table order; `generateText` is the second ratio's reference. */
-export const CONTENDERS = {
-  plain: { heading: ["plain", "loop"], load: () => import("./contenders/plain.js") },
-  hookwiseRun: { heading: ["hookwise", "run()"], load: () => import("./contenders/hookwise-run.js") },
-  hookwiseStream: {
-    heading: ["hookwise", "stream()"],
-    load: () => import("./contenders/hookwise-stream.js"),
-  },
-  generateText: { heading: ["AI SDK", "generateText"], load: () => import("./contenders/generate-text.js") },
-  streamText: { heading: ["AI SDK", "streamText"], load: () => import("./contenders/stream-text.js") },
-  openaiAgents: { heading: ["OpenAI", "Agents"], load: () => import("./contenders/openai-agents.js") },
-  langchain: { heading: ["LangChain", "createAgent"], load: () => import("./contenders/langchain.js") },
-} satisfies Record<string, ContenderEntry>;
-
-/** Contenders bench/scale measures besides the table's. */
-export const EXTRA_CONTENDERS = {
-  plainStream: {
-    heading: ["plain loop", "over doStream"],
-    load: () => import("./contenders/plain-stream.js"),
-  },
-  hookwiseStreamQuiet: {
-    heading: ["hookwise", "stream(), hookEvents: false"],
-    load: () => import("./contenders/hookwise-stream-quiet.js"),
-  },
-} satisfies Record<string, ContenderEntry>;
-
-/** The table's contenders. */
-export type ContenderName = keyof typeof CONTENDERS;
-export const CONTENDER_NAMES = Object.keys(CONTENDERS) as ContenderName[];
-
-/** Every contender a case may name. */
-export const ANY_CONTENDERS: Record<AnyContenderName, ContenderEntry> = {
-  ...CONTENDERS,
-  ...EXTRA_CONTENDERS,
-};
-export type AnyContenderName = ContenderName | keyof typeof EXTRA_CONTENDERS;
-export const ANY_CONTENDER_NAMES = Object.keys(ANY_CONTENDERS) as AnyContenderName[];

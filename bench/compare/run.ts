@@ -7,6 +7,7 @@
  *   npm run bench:compare              (builds dist/ first; ≤ 15 min on 2 cores)
  *   npm run bench:compare -- --quick   (fewer cases, one process each; ≤ 2 min)
  *   … -- --wall                        (wall-clock instead of CPU time per run)
+ *   … -- --stores                      (only the stores' table: SQLite, Redis, recorded runs)
  */
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -23,14 +24,16 @@ import {
   runCase,
   SHORT_STEPS,
 } from "./case.js";
-import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from "./contender.js";
+import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from "./contender-list.js";
 import { measureJsonForked, median } from "./fork-json.js";
 import { BenchCheckError } from "./script.js";
 import type { HookMode } from "./seam-hooks.js";
+import { measureStoreRows, printStoreRows } from "./store-rows.js";
 import { printTable, type Row } from "./table.js";
 
 const quick = process.argv.includes("--quick");
 const wall = process.argv.includes("--wall");
+const storesOnly = process.argv.includes("--stores");
 const SCRIPT = fileURLToPath(import.meta.url);
 const PASS = [...(quick ? ["--quick"] : []), ...(wall ? ["--wall"] : [])];
 
@@ -174,6 +177,18 @@ function heap(config: Config, notes: string[]): Values {
   return each((contender) => median(samples[contender]!.map((sample) => sample.bytesPerRun)) / 1024);
 }
 
+/** The stores' table alone (`--stores`). */
+function storesMain(): void {
+  const loadBefore = loadavg()[0]!;
+  progress("hookwise run() on SQLite, Redis and a store of one's own, recorded or not");
+  const rows = measureStoreRows(SCRIPT, PAIR_FORKS, PASS);
+  console.log(
+    `bench/compare --stores — ${machine()}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`,
+  );
+  printStoreRows(rows);
+  console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
   console.error(`bench/compare${quick ? " --quick" : ""}: every case in processes of its own…`);
@@ -214,6 +229,8 @@ async function main(): Promise<void> {
       ratios: true,
     });
   for (const [name, reason] of Object.entries(SKIPPED)) if (reason) notes.push(`${name}: ${reason}`);
+  progress("hookwise run() on SQLite, Redis and a store of one's own, recorded or not");
+  const storeRows = measureStoreRows(SCRIPT, PAIR_FORKS, PASS);
 
   console.log(
     `bench/compare — ${machine()}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`,
@@ -231,12 +248,13 @@ async function main(): Promise<void> {
   );
   printTable(CONTENDER_NAMES, rows);
   for (const note of notes) console.log(`  - ${note}`);
+  printStoreRows(storeRows);
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 const forkCase = process.argv.find((arg) => arg.startsWith("--case="))?.slice("--case=".length);
 try {
-  if (forkCase === undefined) await main();
+  if (forkCase === undefined) await (storesOnly ? storesMain() : main());
   else await runCase(forkCase, BUDGET);
 } catch (error) {
   // A failed check says all in its message, and so does the parent's (a case failed in its

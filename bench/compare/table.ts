@@ -1,5 +1,5 @@
 /** The comparison's one table: a column per contender, a row per measurement, ratio rows under it. */
-import { CONTENDERS, type ContenderName } from "./contender.js";
+import { CONTENDERS, type ContenderName } from "./contender-list.js";
 
 export interface Row {
   label: string;

@@ -16,7 +16,7 @@ const MARK = "@@timing ";
 
 /** Runs one case when this process is a fork; returns false otherwise (the parent). */
 export async function forkedCase(
-  cases: Record<string, { run: Case; setup?: () => void }>,
+  cases: Record<string, { run: Case; setup?: () => void | Promise<void> }>,
   options: Omit<MeasureOptions, "setup">,
 ): Promise<boolean> {
   const name = process.argv.find((arg) => arg.startsWith("--case="))?.slice("--case=".length);

@@ -22,7 +22,7 @@ export interface MeasureOptions {
   /** Calls per batch. */
   batch: number;
   /** Runs before each round, untimed (e.g. fresh agents, so in-memory stores do not grow). */
-  setup?: () => void;
+  setup?: () => void | Promise<void>;
   /**
    * What a batch is timed by: the wall clock (default), or the CPU time the process used
    * (user + system, all its threads), which leaves out the time it waited for a core on a
@@ -56,11 +56,11 @@ export async function measureAll<K extends string>(
   options: MeasureOptions,
 ): Promise<Record<K, Timing>> {
   const names = Object.keys(cases) as K[];
-  options.setup?.();
+  await options.setup?.();
   for (const name of names) for (let index = 0; index < options.warmup; index++) await cases[name]();
   const samples = new Map<K, number[]>(names.map((name) => [name, []]));
   for (let round = 0; round < options.rounds; round++) {
-    options.setup?.();
+    await options.setup?.();
     // Rotate the order so no case always runs right after the same neighbour.
     for (let offset = 0; offset < names.length; offset++) {
       const name = names[(round + offset) % names.length]!;

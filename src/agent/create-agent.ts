@@ -119,6 +119,7 @@ function recorderOf(options: AgentOptions, runtime: AgentRuntime): RunRecorder |
     ...(options.onRunRecord ? { onRecord: options.onRunRecord } : {}),
   });
   for (const hook of recorder.hooks) runtime.registry.register(hook);
+  runtime.onAnswer = recorder.onAnswer;
   return recorder;
 }
 

@@ -183,15 +183,32 @@ function place(entries: readonly HookTraceEntry[], marks: RunMarks, into: Placin
   return kept;
 }
 
+/** What `fillStep` reads of a run, indexed once per record (not once per step). */
+interface StepSources {
+  /** The result's steps by index. */
+  done: Map<number, RunResult["steps"][number]>;
+  /** Each step's accepted (last) answer. */
+  answers: Map<number, NonNullable<RecordedAttempt["answer"]>>;
+  /** The calls left waiting for an approval. */
+  pending: Set<string>;
+}
+
+function stepSources(result: RunResult, attempts: readonly RecordedAttempt[]): StepSources {
+  const done = new Map<number, RunResult["steps"][number]>();
+  for (const step of result.steps) if (!done.has(step.index)) done.set(step.index, step);
+  const answers = new Map<number, NonNullable<RecordedAttempt["answer"]>>();
+  for (const attempt of attempts) if (attempt.answer) answers.set(attempt.step, attempt.answer);
+  const pending = new Set((result.approvals ?? []).map((approval) => approval.toolCallId));
+  return { done, answers, pending };
+}
+
 /** Fills a placed step from the run's result (its text, usage, tool results) and the attempts. */
 function fillStep(
   recorded: RecordedStep,
-  result: RunResult,
-  attempts: readonly RecordedAttempt[],
+  sources: StepSources,
   callHooks: ReadonlyMap<string, RecordedDecision[]>,
 ): void {
-  const done = result.steps.find((record) => record.index === recorded.index);
-  const pending = new Set((result.approvals ?? []).map((approval) => approval.toolCallId));
+  const done = sources.done.get(recorded.index);
   if (done) {
     recorded.text = done.text;
     if (done.reasoning) recorded.reasoning = done.reasoning;
@@ -199,9 +216,7 @@ function fillStep(
     recorded.usage = done.usage;
   }
   // The calls the model made in the step's accepted (last) answer.
-  const answer = attempts
-    .filter((attempt) => attempt.step === recorded.index && attempt.answer)
-    .at(-1)?.answer;
+  const answer = sources.answers.get(recorded.index);
   if (!done && answer) {
     recorded.text = answer.text;
     recorded.finishReason = answer.finishReason;
@@ -225,7 +240,7 @@ function fillStep(
       recordedCall.result = ran.result;
       recordedCall.isError = ran.isError;
     }
-    if (pending.has(made.id)) recordedCall.pending = true;
+    if (sources.pending.has(made.id)) recordedCall.pending = true;
     recorded.calls.push(recordedCall);
   }
 }
@@ -260,7 +275,8 @@ export function buildRunRecord(
 ): RunRecord {
   const into: Placing = { steps: [], runHooks: [], callHooks: new Map(), step: undefined, call: undefined };
   dropMarks(result, place(result.events, marks, into));
-  for (const recorded of into.steps) fillStep(recorded, result, marks.attempts, into.callHooks);
+  const sources = stepSources(result, marks.attempts);
+  for (const recorded of into.steps) fillStep(recorded, sources, into.callHooks);
   const record: RunRecord = {
     format: 1,
     runId: result.runId,
@@ -311,9 +327,10 @@ export function buildResumedRecord(
   const kept = place(result.events.slice(meta.restored), marks, into);
   dropMarks(result, [...restored, ...kept]);
   const attempts = [...earlier.attempts, ...withModels(marks.attempts, result)];
+  const sources = stepSources(result, attempts);
   for (const recorded of steps)
     if (recorded === waiting || recorded.index > (waiting?.index ?? -1))
-      fillStep(recorded, result, attempts, into.callHooks);
+      fillStep(recorded, sources, into.callHooks);
   const record: RunRecord = {
     ...earlier,
     endedAt: meta.endedAt,

@@ -107,6 +107,28 @@ describe.each(SURFACES)("recording runs (%s)", (surface) => {
     expect(read!.hooks.map((entry) => entry.hook)).toEqual(["redact"]);
     expect(JSON.stringify(await loadRunRecords(store, "s1"))).not.toContain(SECRET);
   });
+
+  it("keeps the model's answers without a model_response hook: a run with none builds no such event", async () => {
+    const { agent, store } = fixture(true);
+    expect(agent.runtime.registry.has("model_response")).toBe(false);
+    const { result } = await runOn(surface, agent, "tidy up", { sessionId: "s1" });
+    const [record] = await loadRunRecords(store, "s1");
+    expect(record!.attempts.filter((attempt) => attempt.answer).map((attempt) => attempt.answer)).toEqual([
+      {
+        text: "",
+        toolCalls: [
+          { id: "c1", name: "read", args: { path: "a.txt" } },
+          { id: "c2", name: "remove", args: { path: "a.txt" } },
+        ],
+        finishReason: "tool-calls",
+        usage: expect.any(Object),
+      },
+      { text: "done", toolCalls: [], finishReason: "stop", usage: expect.any(Object) },
+    ]);
+    expect(record!.attempts.map((attempt) => attempt.model)).toEqual(
+      result.requests.map((request) => request.model),
+    );
+  });
 });
 
 describe("when runs are recorded", () => {

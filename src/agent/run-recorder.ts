@@ -1,8 +1,10 @@
 /**
  * Recording runs (`createAgent({ recordRuns })`, config `runtime.record_runs`). A recording
- * agent registers three marker hooks that cost nothing to the run's decisions: a transform
- * on `step_start` and on `tool_call` (first of their event) that mark where a step's and a
- * call's hooks begin in the trace, and an inspection of every provider answer and error.
+ * agent registers marker hooks that cost nothing to the run's decisions: a transform on
+ * `step_start` and on `tool_call` (first of their event) that mark where a step's and a
+ * call's hooks begin in the trace, and an inspection of every provider error. Provider
+ * answers reach it without a hook (`LoopRuntime.onAnswer`): a run pays no event, trace
+ * entry or copy of its history for them.
  * When the run ends its record is built from the result and the marks (removed from the
  * trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
  * An agent that does not record registers nothing: its runs pay nothing.
@@ -10,6 +12,7 @@
 import type { AnyHook } from "../hooks/define-hook.js";
 import { defineHook } from "../hooks/define-hook.js";
 import type { RunResult } from "../loop/run-result.js";
+import type { ModelAnswer } from "../loop/types.js";
 import type { StateStore } from "../state/state-store.js";
 import {
   ATTEMPT_MARK,
@@ -30,6 +33,8 @@ const FIRST = Number.MIN_SAFE_INTEGER;
 
 export interface RunRecorder {
   readonly hooks: AnyHook[];
+  /** Keeps each answer of the agent's runs (the agent's `LoopRuntime.onAnswer`). */
+  readonly onAnswer: (answer: ModelAnswer) => void;
   /**
    * Builds the record of a finished run (once per result: later calls return the same
    * record), removes its marks from the trace, hands it to `onRecord`.
@@ -99,25 +104,6 @@ export function runRecorder(options: {
     }),
     defineHook({
       name: ATTEMPT_MARK,
-      on: "model_response",
-      kind: "inspect",
-      priority: FIRST,
-      scope: "self",
-      handler: (event, ctx) => {
-        marksOf(ctx.runId).attempts.push({
-          step: ctx.step,
-          attempt: ctx.attempt,
-          answer: {
-            text: event.text,
-            toolCalls: answerCalls(event.toolCalls),
-            finishReason: event.finishReason,
-            usage: { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens },
-          },
-        });
-      },
-    }),
-    defineHook({
-      name: ATTEMPT_MARK,
       on: "model_error",
       kind: "inspect",
       priority: FIRST,
@@ -134,6 +120,24 @@ export function runRecorder(options: {
   ];
   return {
     hooks,
+    onAnswer({ runId, step, attempt, turn }) {
+      marksOf(runId).attempts.push({
+        step,
+        attempt,
+        answer: {
+          text: turn.text,
+          toolCalls: answerCalls(
+            turn.toolCalls.map((call) => ({
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              args: call.rawInput,
+            })),
+          ),
+          finishReason: turn.finishReason,
+          usage: { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens },
+        },
+      });
+    },
     finish(result, meta) {
       const already = finished.get(result);
       if (already) return already;

@@ -143,7 +143,7 @@ async function driveOpen(
             }
             requested = failure
               ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
-              : firstAnswered(begun, turn!);
+              : firstAnswered(runtime, begun, turn!);
           } else requested = await begun;
           if ("outcome" in requested) end = requested;
           else {
@@ -268,7 +268,11 @@ async function setUp(
   const { sessionId } = open;
   const { waitMs, leaseMs } = runtime.sessions;
   // A store only this process sees needs no lease: the queue above is all the turn-taking.
-  if (runtime.store.sharing !== "process")
+  // Nor does a session this run named itself (no sessionId given): its id is new, so no run
+  // elsewhere holds it or has stored it, and the commit's compare-and-swap still refuses a
+  // run that learnt the id meanwhile and committed first (never a silent lost turn).
+  const fresh = open.oneShot === "fresh";
+  if (runtime.store.sharing !== "process" && !fresh)
     open.lease = await acquireSessionLease(runtime.store, sessionId, {
       waitMs: Math.max(0, waitMs - (Date.now() - started)),
       leaseMs,
@@ -283,12 +287,15 @@ async function setUp(
   const { signal } = composed;
 
   // A transcript passed in needs no stored one: a session the store did not keep is no error.
-  const existing = options.messages
-    ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
-        if (SessionNotKeptError.isInstance(error)) return undefined;
-        throw error;
-      })
-    : await runtime.store.loadSession(sessionId);
+  // A session this run named itself is not stored yet: nothing to read.
+  const existing = fresh
+    ? undefined
+    : options.messages
+      ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
+          if (SessionNotKeptError.isInstance(error)) return undefined;
+          throw error;
+        })
+      : await runtime.store.loadSession(sessionId);
   const now = Date.now();
   const session: SessionRecord = existing ?? {
     id: sessionId,
@@ -559,7 +566,7 @@ export async function runSteps(
       }
       requested = failure
         ? await firstFailed(runtime, begun, cursor.ephemeral, failure.error)
-        : firstAnswered(begun, turn!);
+        : firstAnswered(runtime, begun, turn!);
     } else requested = await begun;
     // A step_start hook's stop ends the run here.
     if ("outcome" in requested) return requested;
@@ -641,7 +648,7 @@ async function hookedStep(
   } catch (error) {
     return firstFailed(runtime, first, cursor.ephemeral, error);
   }
-  return firstAnswered(first, turn);
+  return firstAnswered(runtime, first, turn);
 }
 
 /** The step after its model answered: the answer checked, its tool batch, step_end. */

@@ -142,7 +142,8 @@ function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): L
 }
 
 /** The answer of an accepted attempt: its inspections run, the step gets its turn. */
-function accepted(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+function accepted(runtime: LoopRuntime, attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+  runtime.onAnswer?.({ runId: attempt.state.runId, step: attempt.state.step, attempt: attempt.number, turn });
   // A hook added meanwhile gets a history of its own.
   if (attempt.state.runner.wants("model_response")) detachHistory(attempt.state, attempt.request);
   attempt.inspectRequest();
@@ -196,8 +197,8 @@ export function sendFirst(runtime: LoopRuntime, attempt: Attempt): PromiseLike<u
 }
 
 /** The first attempt answered: the step's outcome. */
-export function firstAnswered(attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
-  return accepted(attempt, turn);
+export function firstAnswered(runtime: LoopRuntime, attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
+  return accepted(runtime, attempt, turn);
 }
 
 /** The first attempt failed: `model_error` hooks, retries and fallbacks take the step on. */
@@ -253,7 +254,7 @@ async function requestAttempts(
       }
       recordRequest(state, attempt.request);
       try {
-        return accepted(attempt, surface.turnOf(await callAttempt(runtime, model, attempt)));
+        return accepted(runtime, attempt, surface.turnOf(await callAttempt(runtime, model, attempt)));
       } catch (thrown) {
         error = thrown;
       }

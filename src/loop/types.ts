@@ -64,6 +64,21 @@ export interface LoopRuntime {
   readonly telemetry?: TelemetrySettings;
   /** The final answer's schema (`output`), when the agent has one. */
   readonly output?: OutputSpec;
+  /**
+   * Told every answer a provider gave one of this agent's own runs (not its sub-agents'),
+   * as it is accepted and before its hooks see it: how a recording agent keeps each attempt
+   * without a hook, so a run pays no event, trace entry or history copy for it.
+   */
+  onAnswer?: (answer: ModelAnswer) => void;
+}
+
+/** An attempt's answer, as `LoopRuntime.onAnswer` is told it. */
+export interface ModelAnswer {
+  runId: string;
+  /** The step (0-based) and attempt (1-based) it answered. */
+  step: number;
+  attempt: number;
+  turn: ModelTurn;
 }
 
 export interface RunOptions {

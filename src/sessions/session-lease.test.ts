@@ -384,6 +384,33 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
     // A session continued with an explicit id is kept like any other.
     expect(await store.loadSession(first.sessionId)).toBeDefined();
   });
+
+  it("a run given no sessionId on a shared store takes no lease and reads no session; its commit still keeps it", async () => {
+    const store = sharedStore();
+    const calls: string[] = [];
+    const watched = new Proxy(store, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(property));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const agent = createAgent({ model: scriptedModel([{ text: "one" }, { text: "two" }]), store: watched });
+    const first = (await runOn(surface, agent, "first")).result;
+    // The commit, then the run's record (runs on a shared store are recorded).
+    expect(calls).toEqual(["saveSession", "set"]);
+    expect((await store.loadSession(first.sessionId))!.version).toBe(1);
+
+    // Continued by its id, the run takes the session's lease and reads it as any other.
+    calls.length = 0;
+    const second = (await runOn(surface, agent, "second", { sessionId: first.sessionId })).result;
+    expect(users(second)).toEqual(["first", "second"]);
+    // (and asks whether the session waits on a suspended run: `get`)
+    expect(calls).toEqual(["lease", "loadSession", "get", "saveSession", "releaseLease", "set"]);
+  });
 });
 
 describe("sessions options", () => {

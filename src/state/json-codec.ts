@@ -4,6 +4,10 @@
  * `URL` into a bare string, so those are written as tagged objects and revived as
  * `Uint8Array` and `URL`. Everything else follows JSON: `undefined` properties are
  * dropped, `Date` becomes its ISO string, functions and symbols are not storable.
+ *
+ * Only a value that holds bytes or a URL pays for them: the tagging replacer (a call per
+ * node) runs only when a walk of the value found one, and the reviving reviver only when
+ * the text holds a tag. Everything else is plain `JSON.stringify` / `JSON.parse`.
  */
 
 const tag = "$hookwise";
@@ -27,11 +31,58 @@ function reviver(_key: string, value: unknown): unknown {
   return value;
 }
 
+/** Deeper than this, the walk leaves the value to the replacer (which also reports a cycle). */
+const MAX_DEPTH = 200;
+
+/**
+ * Whether `value` (an object) needs the replacer: it holds bytes or a URL, or something whose
+ * JSON the walk cannot foresee (a `toJSON` other than Date's may return bytes), or nests
+ * deeper than `MAX_DEPTH` (a cycle does). Reads what `JSON.stringify` reads: own enumerable
+ * properties. Primitives are skipped without a call: this walk runs for every value stored.
+ */
+function needsTags(value: object, depth: number): boolean {
+  if (depth > MAX_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (typeof item === "object" && item !== null && needsTags(item, depth + 1)) return true;
+    }
+    return false;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    if (value instanceof Uint8Array || value instanceof ArrayBuffer || value instanceof URL) return true;
+    if (value instanceof Date) return false;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return true;
+  for (const key in value) {
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (
+      typeof child === "object" &&
+      child !== null &&
+      Object.hasOwn(value, key) &&
+      needsTags(child, depth + 1)
+    )
+      return true;
+  }
+  return false;
+}
+
 /** `undefined` for `undefined` (JSON has no text for it; the SQLite store keeps it as SQL NULL). */
 export function encodeJson(value: unknown): string | undefined {
-  return JSON.stringify(value, replacer);
+  return typeof value === "object" && value !== null && needsTags(value, 0)
+    ? JSON.stringify(value, replacer)
+    : JSON.stringify(value);
+}
+
+/**
+ * A text can hold a tag only as the key `"$hookwise"`, or spelled with a `\u` escape (JSON
+ * allows one in any key; this codec never writes one, a hand-edited value may).
+ */
+function mayHoldTags(text: string): boolean {
+  return text.includes(`"${tag}"`) || text.includes("\\u");
 }
 
 export function decodeJson(text: string): unknown {
-  return JSON.parse(text, reviver);
+  return mayHoldTags(text) ? JSON.parse(text, reviver) : JSON.parse(text);
 }

@@ -12,7 +12,10 @@ import { decodeJson, encodeJson } from "./json-codec.js";
 import type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
 
 interface Entry {
+  /** A primitive as given; undefined when the value is kept as `json`. */
   value: unknown;
+  /** An object's JSON text: encoded once when stored, decoded into a fresh copy at each read. */
+  json?: string | undefined;
   expiresAt: number | undefined;
 }
 
@@ -48,10 +51,19 @@ export interface MemoryStoreOptions {
 /**
  * Values go in and out as a persistent store would give them back (the same JSON codec):
  * a copy, bytes and URLs revived, a Date as its ISO text — so code tested on the default
- * store behaves the same on SQLite or Redis.
+ * store behaves the same on SQLite or Redis. An object is kept as its JSON text (encoded
+ * once, as a persistent store writes it) and each read decodes a copy of its own.
  */
-const copy = <T>(value: T): T =>
-  typeof value === "object" && value !== null ? (decodeJson(encodeJson(value)!) as T) : value;
+function entryOf(value: unknown, expiresAt: number | undefined): Entry {
+  return typeof value === "object" && value !== null
+    ? { value: undefined, json: encodeJson(value), expiresAt }
+    : { value, expiresAt };
+}
+
+function readEntry(entry: Entry | undefined): unknown {
+  if (entry === undefined) return undefined;
+  return entry.json === undefined ? entry.value : decodeJson(entry.json);
+}
 
 export class MemoryStore implements StateStore {
   readonly kind = "memory";
@@ -114,14 +126,11 @@ export class MemoryStore implements StateStore {
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    return copy(this.#live(key)?.value) as T | undefined;
+    return readEntry(this.#live(key)) as T | undefined;
   }
 
   async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
-    this.#write(key, {
-      value: copy(value),
-      expiresAt: options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs,
-    });
+    this.#write(key, entryOf(value, options.ttlMs === undefined ? undefined : this.#now() + options.ttlMs));
   }
 
   async delete(key: string): Promise<void> {
@@ -153,7 +162,9 @@ export class MemoryStore implements StateStore {
   }
 
   async lease(key: string, holder: string, ttlMs: number, options: LeaseOptions = {}): Promise<boolean> {
-    const current = this.#live(key)?.value;
+    // A holder is a string, kept as given (an object a key holds is no holder: never equal).
+    const entry = this.#live(key);
+    const current = entry === undefined ? undefined : entry.json === undefined ? entry.value : entry;
     if (current !== undefined && current !== holder && current !== options.replacing) return false;
     this.#write(key, { value: holder, expiresAt: this.#now() + ttlMs });
     return true;
@@ -168,7 +179,8 @@ export class MemoryStore implements StateStore {
   }
 
   async releaseLease(key: string, holder: string): Promise<boolean> {
-    if (this.#live(key)?.value !== holder) return false;
+    const entry = this.#live(key);
+    if (entry === undefined || entry.json !== undefined || entry.value !== holder) return false;
     this.#values.delete(key);
     return true;
   }

@@ -5,7 +5,7 @@
  * `tool_call` and `tool_result` transforms. Each handler is the hook function itself.
  */
 import { z } from "zod";
-import type { Agent, AnyHook, HookLogger } from "../../../src/index.js";
+import type { Agent, AnyHook, HookLogger, StateStore } from "../../../src/index.js";
 import { hookwise } from "../../shared/hookwise.js";
 import { RoundStore } from "../../shared/workload.js";
 import type { ContenderOptions } from "../contender.js";
@@ -38,7 +38,16 @@ export function hookwiseAgent(
   surface: string,
 ): { agent: Agent; store: RoundStore } {
   const store = new RoundStore();
-  const agent = hookwise.createAgent({
+  return { agent: benchAgent({ script, hooks }, surface, { store }), store };
+}
+
+/** The agent over `store`; `recordRuns` as createAgent takes it (default: by the store). */
+export function benchAgent(
+  { script, hooks }: ContenderOptions,
+  surface: string,
+  { store, recordRuns }: { store: StateStore; recordRuns?: boolean },
+): Agent {
+  return hookwise.createAgent({
     name: "bench",
     model: instantModel(script, surface),
     instructions: INSTRUCTIONS,
@@ -52,6 +61,6 @@ export function hookwiseAgent(
     maxSteps: script.steps + 1,
     logger: silent,
     store,
+    ...(recordRuns !== undefined ? { recordRuns } : {}),
   });
-  return { agent, store };
 }
