@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { RunRecord } from "../agent/run-record.js";
 import type { ConfigIssue } from "../config/config-error.js";
 import type { ConfigTest, ConfigTestCase } from "../config/config-tests.js";
+import { harnessRunRecord } from "../config/harness-record.js";
 import { harnessesOf } from "../config/harness-tools-of.js";
 import { loadHarnessHooks } from "../config/load-harness-hooks.js";
 import { decideHarnessEvent } from "../harnesses/decide-harness-event.js";
@@ -17,7 +18,6 @@ import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessName, HarnessVerdict } from "../harnesses/types.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { MemoryStore } from "../state/memory-store.js";
-import { harnessRunRecord } from "../config/harness-record.js";
 
 /** One event of a case, answered. */
 export interface HarnessAnswered {

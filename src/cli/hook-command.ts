@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { saveRunRecord } from "../agent/run-recorder.js";
 import { ConfigError, formatIssue } from "../config/config-error.js";
+import { harnessRunRecord } from "../config/harness-record.js";
 import type { HarnessHooks } from "../config/load-harness-hooks.js";
 import { printable } from "../config/printable.js";
 import { loadPackage } from "../deps/load-package.js";
@@ -17,7 +18,6 @@ import { decideHarnessEvent, type HarnessOutcome } from "../harnesses/decide-har
 import { HarnessInputError } from "../harnesses/harness-input-error.js";
 import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../harnesses/types.js";
-import { harnessRunRecord } from "../config/harness-record.js";
 import type { CliIO } from "./types.js";
 
 export interface HookCommandOptions {

@@ -9,6 +9,7 @@ import { replayRuns } from "../agent/replay-run.js";
 import type { RunDiff } from "../agent/run-diff.js";
 import { describeVerdict, diffRuns } from "../agent/run-diff.js";
 import { formatIssue } from "../config/config-error.js";
+import { harnessRunRecord } from "../config/harness-record.js";
 import { loadConfig } from "../config/load-config.js";
 import { type HarnessHooks, loadHarnessHooks } from "../config/load-harness-hooks.js";
 import { decideHarnessEvent } from "../harnesses/decide-harness-event.js";
@@ -16,7 +17,6 @@ import { HARNESSES } from "../harnesses/protocols.js";
 import type { HarnessName } from "../harnesses/types.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { EXIT } from "./exit-codes.js";
-import { harnessRunRecord } from "../config/harness-record.js";
 import { recordedRuns } from "./recorded-runs.js";
 import type { CliIO } from "./types.js";
 
