@@ -13,8 +13,8 @@
  *
  *   npm run bench:harness        (builds first)
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadHarnessHooks } from "../../src/config/load-harness-hooks.js";
@@ -112,6 +112,42 @@ const rows: Row[] = [
     "claude",
   ]),
 ];
+
+// Through a running `hookwise serve` of the config: the command `setup --server` writes
+// (sh reads the event, curl posts it), as the harness runs it.
+const server = spawn(process.execPath, [join(ROOT, "bin", "hookwise.js"), "serve", config, "--port", "0"], {
+  cwd: dir,
+  stdio: ["ignore", "pipe", "pipe"],
+});
+process.on("exit", () => server.kill("SIGKILL"));
+const url = await new Promise<string>((resolveUrl, reject) => {
+  let out = "";
+  const timer = setTimeout(() => reject(new Error(`hookwise serve did not start: ${out}`)), 60_000);
+  server.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    out += chunk;
+    const found = /API and web UI at (http:\/\/[^\s/]+)/.exec(out);
+    if (found) {
+      clearTimeout(timer);
+      resolveUrl(found[1]!);
+    }
+  });
+  server.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+});
+const setup = spawnSync(
+  process.execPath,
+  [join(ROOT, "bin", "hookwise.js"), "setup", "claude", config, "--project", dir, "--server", url],
+  { encoding: "utf8" },
+);
+if (setup.status !== 0) throw new Error(`hookwise setup --server failed: ${setup.stderr}`);
+const served = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks.PreToolUse[0]
+  .hooks[0].command as string;
+rows.push(measure("through hookwise serve (setup --server)", "sh", ["-c", served]));
+const answered = spawnSync("sh", ["-c", served], {
+  input: event.replace("ls -la", "blocked-3 now"),
+  encoding: "utf8",
+});
+if (!answered.stdout.includes('"deny"')) throw new Error(`the served hook did not deny: ${answered.stdout}`);
+server.kill("SIGTERM");
 
 // The decision alone: the config loaded once, one event through its 50 rules, µs per event.
 const hooks = await loadHarnessHooks(config, "claude", {
