@@ -226,6 +226,44 @@ export async function loadRunRecord(
   return record;
 }
 
+/** A session that has recorded runs: its id, how many, and the key of its latest. */
+export interface RecordedSession {
+  readonly sessionId: string;
+  readonly runs: number;
+  readonly latestKey: string;
+  readonly latestAt: number;
+}
+
+/** Every session with recorded runs, the most recently active first. */
+export async function recordedSessions(store: StateStore): Promise<RecordedSession[]> {
+  const sessions = new Map<string, RecordedSession>();
+  for (const key of await store.keys(PREFIX)) {
+    const rest = key.slice(PREFIX.length);
+    const match = /^(.*):(\d{15}):[^:]+$/.exec(rest);
+    if (!match) continue;
+    const [, sessionId, startedAt] = match;
+    const at = Number(startedAt);
+    const seen = sessions.get(sessionId!);
+    if (seen === undefined || at >= seen.latestAt)
+      sessions.set(sessionId!, {
+        sessionId: sessionId!,
+        runs: (seen?.runs ?? 0) + 1,
+        latestKey: key,
+        latestAt: at,
+      });
+    else sessions.set(sessionId!, { ...seen, runs: seen.runs + 1 });
+  }
+  return [...sessions.values()].sort((a, b) => b.latestAt - a.latestAt);
+}
+
+/** The run recorded under `key` (from `recordedSessions`), checked. */
+export async function loadRecordAt(store: StateStore, key: string): Promise<RunRecord | undefined> {
+  const record = await store.get<RunRecord>(key);
+  const problem = record === undefined ? undefined : runRecordProblem(record);
+  if (problem) throw new RunRecordError({ key, location: store.location, problem });
+  return record;
+}
+
 /** Whether runs are recorded by default: when the agent was given a store shared beyond this process. */
 export function recordsByDefault(store: StateStore | undefined): boolean {
   return store !== undefined && store.sharing !== "process";

@@ -47,6 +47,8 @@ const OPERATION_IDS: Record<string, string> = {
   "get /approvals": "listApprovals",
   "post /approvals/{id}": "decideApproval",
   "post /hooks/{harness}": "answerHarnessHook",
+  "get /hooks/sessions": "listHarnessSessions",
+  "get /hooks/sessions/{id}": "getHarnessSession",
   "get /events": "followEvents",
 };
 
@@ -296,6 +298,31 @@ export function openApiDocument(
             "404": error("No such pending approval"),
             "409": error("The session is busy, or the approval cannot be used (binding, conflict)"),
             "410": error("The approval expired (it can still be denied)"),
+          },
+        },
+      },
+      "/hooks/sessions": {
+        get: {
+          summary: "The coding-agent harnesses' sessions whose hook events are recorded, most recent first",
+          responses: {
+            "200": {
+              description: "`{ sessions: [{ id, harness, events, lastActiveAt, lastEvent, lastDecision }] }`",
+              content: { "application/json": { schema: { type: "object", additionalProperties: true } } },
+            },
+          },
+        },
+      },
+      "/hooks/sessions/{id}": {
+        parameters: [idParam("id", "The harness's session id")],
+        get: {
+          summary: "A harness session's hook events, each with its decision, oldest first",
+          responses: {
+            "200": {
+              description:
+                "`{ id, harness, events: [{ runId, at, event, about, decision, reason?, hook? }] }`",
+              content: { "application/json": { schema: { type: "object", additionalProperties: true } } },
+            },
+            "404": error("No harness session with this id is recorded"),
           },
         },
       },

@@ -97,6 +97,23 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
     expect(allowed).toMatchObject({ code: 0, stdout: "" });
     // Both were the server's answers, not the fallback's.
     expect(await hookRequests(server)).toBe(2);
+    // The session is listed with its events and decisions, as hookwise history shows it.
+    const listed = (await (await fetch(`${server.url}/hooks/sessions`)).json()) as { sessions: unknown[] };
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({
+        id: "served",
+        harness: "claude",
+        events: 2,
+        lastEvent: "PreToolUse",
+        lastDecision: "none",
+      }),
+    ]);
+    const session = (await (await fetch(`${server.url}/hooks/sessions/served`)).json()) as {
+      events: { decision: string; reason?: string }[];
+    };
+    expect(session.events.map((event) => event.decision)).toEqual(["deny", "none"]);
+    expect(session.events[0]!.reason).toBe("no recursive deletes");
+    expect((await fetch(`${server.url}/hooks/sessions/nobody`)).status).toBe(404);
   });
 
   it("decides itself when the server is not running, with the same answer", async () => {

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import type { Hono } from "hono";
-import { saveRunRecord } from "../../agent/run-recorder.js";
+import { loadRecordAt, loadRunRecords, recordedSessions, saveRunRecord } from "../../agent/run-recorder.js";
 import { harnessRunRecord } from "../../config/harness-record.js";
 import { type HarnessHooks, harnessHooksOf } from "../../config/load-harness-hooks.js";
 import { z } from "../../deps/zod.js";
@@ -24,6 +24,7 @@ import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import { HARNESS_NAMES, type HarnessName } from "../../harnesses/types.js";
 import { HttpError } from "../http-error.js";
+import { sendJson } from "../json-response.js";
 import { readBody } from "../request-body.js";
 import type { ServerContext } from "../server-context.js";
 
@@ -48,6 +49,44 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
     warn: (message: string) => serverLog(`hook: warning: ${message}`),
     error: (message: string) => serverLog(`hook: error: ${message}`),
   };
+
+  // The harnesses' sessions, as `hookwise history` lists them: every hook event the store has
+  // a record of (answered here or by a hook command on the same store).
+  app.get("/hooks/sessions", async (c) => {
+    const sessions = [];
+    for (const session of (await recordedSessions(ctx.loaded.store)).slice(0, 200)) {
+      const latest = await loadRecordAt(ctx.loaded.store, session.latestKey);
+      if (latest?.harness === undefined) continue;
+      sessions.push({
+        id: session.sessionId,
+        harness: latest.harness.name,
+        events: session.runs,
+        lastActiveAt: latest.startedAt,
+        lastEvent: latest.harness.event,
+        lastDecision: latest.harness.decision,
+      });
+    }
+    return sendJson(ctx, c, { sessions });
+  });
+
+  app.get("/hooks/sessions/:id", async (c) => {
+    const id = c.req.param("id");
+    const records = (await loadRunRecords(ctx.loaded.store, id)).filter((record) => record.harness);
+    if (records.length === 0) throw new HttpError(404, "not_found", `no harness session "${id}" is recorded`);
+    return sendJson(ctx, c, {
+      id,
+      harness: records[0]!.harness!.name,
+      events: records.map((record) => ({
+        runId: record.runId,
+        at: record.startedAt,
+        event: record.harness!.event,
+        about: record.input,
+        decision: record.harness!.decision,
+        ...(record.reason !== undefined ? { reason: record.reason } : {}),
+        ...(record.hook !== undefined ? { hook: record.hook } : {}),
+      })),
+    });
+  });
 
   app.post("/hooks/:harness", async (c) => {
     const name = c.req.param("harness");
