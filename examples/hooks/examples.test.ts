@@ -15,6 +15,7 @@ import { main as policies } from "./policies.js";
 import { printHookEvents, wipingAgent } from "./stream-hook-events.js";
 import { main as injectContext, model as injectModel } from "./transform-inject-context.js";
 import { CARD_NUMBER, main as redactResult } from "./transform-redact-result.js";
+import { main as typedArguments } from "./typed-arguments.js";
 
 describe("inspect: audit log", () => {
   it("records every call and result, the asynchronous writer included, before the run resolves", async () => {
@@ -174,6 +175,14 @@ describe("stream: hook events", () => {
     for await (const event of wipingAgent().stream("wipe it")) if (event.type === "hook") events.push(event);
     expect(events).toHaveLength(1);
     expect(events[0]!.firings).toHaveLength(2);
+  });
+});
+
+describe("typed arguments", () => {
+  it("reads event.args.path without a cast: the write outside drafts/ is denied, the one inside runs", async () => {
+    const { result, written } = await typedArguments();
+    expect(result.outcome).toBe("completed");
+    expect(written).toEqual(["drafts/notes.md"]);
   });
 });
 

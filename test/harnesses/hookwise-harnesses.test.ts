@@ -117,7 +117,14 @@ async function session(harness: HarnessName): Promise<Session> {
   writeFileSync(join(cwd, "hookwise.yaml"), CONFIG);
   const { stdout: setup } = await promisify(execFile)(
     process.execPath,
-    [join(built!, "cli.mjs"), "setup", harness, "hookwise.yaml"],
+    // Codex's trust in the entries is tested on its own below; this session bypasses it.
+    [
+      join(built!, "cli.mjs"),
+      "setup",
+      harness,
+      "hookwise.yaml",
+      ...(harness === "codex" ? ["--no-trust"] : []),
+    ],
     { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }, encoding: "utf8" },
   );
   const fake = await starters[harness]([...COMMANDS.map(turnsFor[harness]), { text: "Done." }]);
