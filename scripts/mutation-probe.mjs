@@ -139,8 +139,15 @@ for (const mutant of mutants) {
     restore();
   }
   const result = outcome.verdict === "pass" ? "survived" : outcome.verdict === "timeout" ? "killed (timeout)" : "killed";
-  results.push({ ...mutant, result, seconds: outcome.seconds });
+  // What killed it: the failing tests' names (a type error or a crash shows as such).
+  const evidence = outcome.output
+    .split("\n")
+    .filter((line) => /^\s*(FAIL|×|✗)|Type Error|TypeCheckError|Error:/.test(line))
+    .slice(0, 3)
+    .map((line) => line.trim().slice(0, 200));
+  results.push({ ...mutant, result, seconds: outcome.seconds, evidence });
   console.log(`${result.padEnd(16)} ${mutant.id} (${mutant.area}, ${outcome.seconds} s): ${mutant.what}`);
+  if (result !== "survived" && evidence.length) console.log(`                 ${evidence[0]}`);
 }
 
 const counted = results.filter((entry) => entry.result === "survived" || entry.result.startsWith("killed"));
