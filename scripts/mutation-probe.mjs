@@ -142,7 +142,7 @@ for (const mutant of mutants) {
   // What killed it: the failing tests' names (a type error or a crash shows as such).
   const evidence = outcome.output
     .split("\n")
-    .filter((line) => /^\s*(FAIL|×|✗)|Type Error|TypeCheckError|Error:/.test(line))
+    .filter((line) => /^\s*(FAIL|×|✗)|TypeCheckError|Error:/.test(line) && !/no errors/.test(line))
     .slice(0, 3)
     .map((line) => line.trim().slice(0, 200));
   results.push({ ...mutant, result, seconds: outcome.seconds, evidence });
@@ -150,7 +150,12 @@ for (const mutant of mutants) {
   if (result !== "survived" && evidence.length) console.log(`                 ${evidence[0]}`);
 }
 
-const counted = results.filter((entry) => entry.result === "survived" || entry.result.startsWith("killed"));
+// A mutant marked `equivalent` behaves as the code does (no test can tell): listed, not counted.
+const equivalent = results.filter((entry) => entry.equivalent && entry.result === "survived");
+if (equivalent.length) console.log(`\nequivalent (not counted): ${equivalent.map((entry) => entry.id).join(", ")}`);
+const counted = results.filter(
+  (entry) => !equivalent.includes(entry) && (entry.result === "survived" || entry.result.startsWith("killed")),
+);
 const killed = counted.filter((entry) => entry.result.startsWith("killed")).length;
 console.log(
   `\n${killed} of ${counted.length} mutants killed (${counted.length ? Math.round((killed / counted.length) * 100) : 0}%)`,
