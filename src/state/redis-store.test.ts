@@ -51,6 +51,11 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
       await check.quit();
       expect(await raw.get("db-probe:kv:k"), url).toBeNull();
     }
+    // A database the server does not have is refused, not replaced by database 0.
+    const missing = new RedisStore({ url: `${base}/99999`, prefix: "db-probe:" });
+    await expect(missing.set("k", 1)).rejects.toThrow(/has no database 99999/);
+    await missing.close();
+    expect(await raw.get("db-probe:kv:k")).toBeNull();
   });
 
   it("keeps every key under its prefix, and two prefixes apart", async () => {
