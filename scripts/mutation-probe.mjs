@@ -78,7 +78,7 @@ function runTests(files) {
       cwd: root,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "1", FORCE_COLOR: "0" },
+      env: { ...process.env, CI: "1", FORCE_COLOR: "0", NO_COLOR: "1" },
     });
     let output = "";
     child.stdout.on("data", (chunk) => {
@@ -141,6 +141,7 @@ for (const mutant of mutants) {
   const result = outcome.verdict === "pass" ? "survived" : outcome.verdict === "timeout" ? "killed (timeout)" : "killed";
   // What killed it: the failing tests' names (a type error or a crash shows as such).
   const evidence = outcome.output
+    .replace(/\u001b\[[0-9;]*m/g, "")
     .split("\n")
     .filter((line) => /^\s*(FAIL|×|✗)|TypeCheckError|Error:/.test(line) && !/no errors/.test(line))
     .slice(0, 3)
