@@ -6,7 +6,8 @@
  * recorded but would run now has no recorded result: it answers with an error saying so
  * (and `unrecorded` lists it). An `ask` is approved when the call ran then, denied when not.
  * Replays run one call at a time, in a store of their own (nothing is written where the
- * recorded session lives).
+ * recorded session lives). A replay costs the same per run however long its session: its
+ * model reads no prompt and its store lends each run the session's transcript (no copy).
  */
 import type { LanguageModel } from "../models/language-model.js";
 import { type ScriptEntry, scriptedModel } from "../models/scripted-model.js";
@@ -83,16 +84,19 @@ export async function replayRuns(
   records: readonly RunRecord[],
   options: { store?: StateStore; sessionId?: string } = {},
 ): Promise<ReplayedRun[]> {
-  const store = options.store ?? new MemoryStore();
+  const store = options.store ?? new MemoryStore({ lendTranscripts: true });
   const replayed: ReplayedRun[] = [];
   const sessionId = options.sessionId ?? `replay-${records[0]?.sessionId ?? "session"}`;
   for (const then of records) {
     const unrecorded: string[] = [];
     const calls = callsOf(then);
     let now: RunRecord | undefined;
+    // It answers from the record: the loop need not build it a prompt from the session's
+    // whole transcript at every step (which made replaying many runs quadratic).
     const model: LanguageModel = scriptedModel(scriptOf(then), {
       modelId: `replay of run ${then.runId}`,
       source: `the record of run ${then.runId}`,
+      readsPrompt: false,
     });
     const replayAgent = createAgent({
       ...agent.runtime.options,

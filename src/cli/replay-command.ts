@@ -37,7 +37,8 @@ export async function replayReport(
 ): Promise<ReplayReport> {
   const { sessionId, runs } = await recordedRuns(configPath, options, io);
   // A store of the replay's own: hook counters and sessions of the real one stay untouched.
-  const store = new MemoryStore();
+  // It lends each run the session's transcript (no copy per run): runs replay one at a time.
+  const store = new MemoryStore({ lendTranscripts: true });
   const loaded = await loadConfig(configPath, {
     store,
     logger: {

@@ -66,10 +66,13 @@ export function makeEvaluation(
   hookId: string,
   options: StatsOptions = {},
 ): Evaluation {
-  const messages = event.type === "model_request" ? event.history : context.messages;
+  // Read when a condition or action asks: the history is a copy of the transcript (as long
+  // as the session), and most hooks never look at it.
+  let messages: readonly ModelMessage[] | undefined;
+  const history = () => (messages ??= event.type === "model_request" ? event.history : context.messages);
   let tokens: number | undefined;
   const tokenCount = () => {
-    tokens ??= context.contextWindow ? context.contextWindow.tokens(messages) : estimateTokens(messages);
+    tokens ??= context.contextWindow ? context.contextWindow.tokens(history()) : estimateTokens(history());
     return tokens;
   };
   const window =
@@ -77,9 +80,11 @@ export function makeEvaluation(
   const stats: RunStats = {
     turn: context.turn,
     get tools() {
-      return countToolCalls(messages);
+      return countToolCalls(history());
     },
-    messages: messages.length,
+    get messages() {
+      return history().length;
+    },
     get tokens() {
       return tokenCount();
     },
@@ -95,7 +100,9 @@ export function makeEvaluation(
     tool: toolView(event),
     error:
       event.type === "model_error" ? { type: event.error.type, message: event.error.message } : undefined,
-    messages,
+    get messages() {
+      return history();
+    },
     hookId,
   };
 }

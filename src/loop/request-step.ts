@@ -5,7 +5,7 @@
  * A failed attempt fires `model_error`; hooks may retry, fall back or terminate.
  */
 
-import type { LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import type { HookError } from "../errors/hook-error.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ErrorInfo, ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
@@ -18,6 +18,7 @@ import {
 } from "../models/language-model.js";
 import { ModelError } from "../models/model-error.js";
 import { modelLabel, modelSettings } from "../models/model-settings.js";
+import { readsPrompt } from "../models/reads-prompt.js";
 import { abortable, abortError, NEVER_ABORTED } from "./abortable.js";
 import { Attempt, inspectResponse, type Prepared, prepareAttempt } from "./attempt.js";
 import { backoffDelay, sleep } from "./backoff.js";
@@ -94,8 +95,12 @@ const PROVIDER_CHOICES = {
   required: Object.freeze({ type: "required" as const }),
 };
 
+/** What a model that reads no prompt is sent (a replay's model: its answers are recorded). */
+const NO_PROMPT: LanguageModelV3Prompt = Object.freeze([]) as unknown as LanguageModelV3Prompt;
+
 /** The provider prompt of an attempt, with cache breakpoints where `model` wants them. */
 function promptOf(runtime: LoopRuntime, model: LanguageModel, request: ModelRequest, state: RunState) {
+  if (!readsPrompt(model)) return NO_PROMPT;
   const prompt = state.prompts.build(request.system, request.messages);
   if (runtime.options.cache?.breakpoints === "off") return prompt;
   const mark = breakpointMark(model);

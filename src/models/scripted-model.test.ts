@@ -199,3 +199,23 @@ describe("scriptedModel", () => {
     await expect(pending).rejects.toThrow("stop");
   });
 });
+
+describe("scriptedModel readsPrompt: false", () => {
+  it("is sent an empty prompt (no copy of the transcript) and estimates no input tokens; by default it gets the prompt", async () => {
+    for (const readsPrompt of [false, true]) {
+      const model = scriptedModel([{ text: "one" }, { text: "two" }], { readsPrompt });
+      const agent = createAgent({ model, instructions: "be brief" });
+      await agent.run("first", { sessionId: "s" });
+      const second = await agent.run("second", { sessionId: "s" });
+      expect(second.text).toBe("two");
+      expect(second.messages).toHaveLength(4);
+      if (readsPrompt) {
+        expect(model.calls[1]!.prompt.length).toBe(4);
+        expect(second.usage.inputTokens).toBeGreaterThan(0);
+      } else {
+        expect(model.calls.map((call) => call.prompt)).toEqual([[], []]);
+        expect(second.usage.inputTokens).toBe(0);
+      }
+    }
+  });
+});

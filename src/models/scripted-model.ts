@@ -12,6 +12,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { APICallError } from "@ai-sdk/provider";
+import { markReadsNoPrompt } from "./reads-prompt.js";
 import { ScriptExhaustedError } from "./script-exhausted-error.js";
 
 export interface ScriptedToolCall {
@@ -64,6 +65,12 @@ export interface ScriptedModelOptions {
   source?: string;
   /** Where each call reads the script; default: the entry after the previous call's. */
   position?: ScriptPosition;
+  /**
+   * False: no entry depends on the prompt (none is a function of the call, each states its
+   * `usage.inputTokens` or takes 0), so the loop sends the model an empty prompt rather than
+   * building one from the transcript (a replay's model). Default true.
+   */
+  readsPrompt?: boolean;
 }
 
 export interface ScriptedModel extends LanguageModelV3 {
@@ -219,7 +226,7 @@ export function scriptedModel(
       ? ({ unified: "tool-calls", raw: "tool_calls" } as const)
       : ({ unified: "stop", raw: "stop" } as const);
 
-  return {
+  const model: ScriptedModel = {
     specificationVersion: "v3",
     provider: "scripted",
     modelId: options.modelId ?? "scripted",
@@ -277,4 +284,5 @@ export function scriptedModel(
       return { stream };
     },
   };
+  return options.readsPrompt === false ? markReadsNoPrompt(model) : model;
 }

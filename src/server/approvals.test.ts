@@ -31,6 +31,26 @@ async function setup(script: Record<string, unknown>[] = PAY_SCRIPT, config?: st
 }
 
 describe("the approval inbox", () => {
+  it("a signed-looking token that names no pending approval is refused (404) and decides nothing", async () => {
+    const { server, id } = await setup();
+    const stream = readSse(await server.post(`/sessions/${id}/messages`, { text: "pay invoice 5" }));
+    for (;;) {
+      const { value } = await stream.next();
+      if (value!.event === "run-finish") break;
+    }
+    const { approvals } = (await (await server.fetch("/approvals")).json()) as any;
+    expect(approvals).toHaveLength(1);
+    const forged = await server.post(
+      "/approvals/hwa1.not-a-real-token",
+      { decision: "approve" },
+      { accept: "application/json" },
+    );
+    expect(forged.status).toBe(404);
+    expect(server.ledger()).toEqual([]);
+    const still = (await (await server.fetch("/approvals")).json()) as any;
+    expect(still.approvals).toEqual(approvals);
+  });
+
   it("suspends, lists, approves once: the run continues in the server and the client's stream follows it", async () => {
     const { server, id } = await setup();
     const stream = readSse(await server.post(`/sessions/${id}/messages`, { text: "pay invoice 5" }));

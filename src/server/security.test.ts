@@ -60,6 +60,10 @@ describe("auth", () => {
     expect(((await none.json()) as any).error.code).toBe("unauthorized");
     const wrong = await server.fetch("/sessions", { headers: { authorization: `Bearer ${TOKEN}x` } });
     expect(wrong.status).toBe(401);
+    // As long as the token, and differing only in its last character: refused too.
+    const sameLength = `${TOKEN.slice(0, -1)}${TOKEN.endsWith("x") ? "y" : "x"}`;
+    const alike = await server.fetch("/sessions", { headers: { authorization: `Bearer ${sameLength}` } });
+    expect(alike.status).toBe(401);
     for (const path of ["/approvals", "/events", "/metrics", "/openapi.json", "/agents", "/runs/x"]) {
       expect((await server.fetch(path)).status, path).toBe(401);
     }

@@ -64,3 +64,27 @@ describe("MemoryStore stays bounded", () => {
     expect(() => new MemoryStore({ maxSessions: 0 })).toThrow("maxSessions must be an integer ≥ 1 (got 0)");
   });
 });
+
+describe("MemoryStore lendTranscripts", () => {
+  const session = (messages: { role: "user"; content: string }[], version = 0) => ({
+    id: "s",
+    messages,
+    createdAt: 0,
+    updatedAt: 0,
+    version,
+  });
+
+  it("hands a run the stored transcript itself and keeps the saved one as given; by default each way is a copy", async () => {
+    const lending = new MemoryStore({ lendTranscripts: true });
+    const saved = [{ role: "user" as const, content: "one" }];
+    await lending.saveSession(session(saved));
+    const lent = (await lending.loadSession("s"))!.messages;
+    expect(lent).toBe(saved);
+    const copying = new MemoryStore();
+    await copying.saveSession(session(saved));
+    const copy = (await copying.loadSession("s"))!.messages;
+    expect(copy).not.toBe(saved);
+    copy.push({ role: "user", content: "two" });
+    expect((await copying.loadSession("s"))!.messages).toHaveLength(1);
+  });
+});

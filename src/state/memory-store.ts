@@ -46,6 +46,13 @@ export interface MemoryStoreOptions {
    * suspends for an approval keeps its session either way, so it can be resumed.
    */
   keepOneShot?: boolean;
+  /**
+   * Hand a run the stored transcript itself, and keep the one it saves as it is, rather than
+   * a copy each way (default false). Only for a single caller that runs one session's runs
+   * one after the other and never touches a transcript it loaded or saved afterwards (a
+   * replay does): a session of many runs then costs no copy of its whole history per run.
+   */
+  lendTranscripts?: boolean;
 }
 
 /**
@@ -70,6 +77,7 @@ export class MemoryStore implements StateStore {
   readonly location = "memory";
   readonly sharing = "process";
   readonly keepsOneShot: boolean;
+  readonly #lends: boolean;
   readonly #values = new Map<string, Entry>();
   readonly #windows = new Map<string, Window>();
   readonly #sessions = new Map<string, StoredSession>();
@@ -86,6 +94,7 @@ export class MemoryStore implements StateStore {
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#sessionTtlMs = options.sessionTtlMs;
     this.keepsOneShot = options.keepOneShot ?? false;
+    this.#lends = options.lendTranscripts ?? false;
     if (!Number.isInteger(this.#maxSessions) || this.#maxSessions < 1)
       throw new TypeError(`MemoryStore: maxSessions must be an integer ≥ 1 (got ${options.maxSessions})`);
   }
@@ -206,7 +215,8 @@ export class MemoryStore implements StateStore {
     // Messages are immutable once committed, so a shallow copy of the list is enough
     // (a deep clone per save would make long sessions quadratic).
     const { record } = stored;
-    return { ...record, messages: [...record.messages], archived: record.archived && [...record.archived] };
+    const messages = this.#lends ? record.messages : [...record.messages];
+    return { ...record, messages, archived: record.archived && [...record.archived] };
   }
 
   async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
@@ -225,7 +235,7 @@ export class MemoryStore implements StateStore {
     this.#sessions.set(record.id, {
       record: {
         ...record,
-        messages: [...record.messages],
+        messages: this.#lends ? record.messages : [...record.messages],
         archived: record.archived && [...record.archived],
         version,
       },

@@ -36,6 +36,28 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     }));
   }
 
+  it("writes to the database the URL names after the host (or with ?db=), not to database 0", async () => {
+    const base = server.url.replace(/\/\d*$/, "");
+    for (const [url, db] of [
+      [`${base}/3`, 3],
+      [`${base}?db=4`, 4],
+    ] as const) {
+      const store = new RedisStore({ url, prefix: "db-probe:" });
+      await store.set("k", db);
+      await store.close();
+      const check = new Redis(`${base}/${db}`);
+      expect(await check.get("db-probe:kv:k"), url).toBe(String(db));
+      await check.del("db-probe:kv:k");
+      await check.quit();
+      expect(await raw.get("db-probe:kv:k"), url).toBeNull();
+    }
+    // A database the server does not have is refused, not replaced by database 0.
+    const missing = new RedisStore({ url: `${base}/99999`, prefix: "db-probe:" });
+    await expect(missing.set("k", 1)).rejects.toThrow(/has no database 99999/);
+    await missing.close();
+    expect(await raw.get("db-probe:kv:k")).toBeNull();
+  });
+
   it("keeps every key under its prefix, and two prefixes apart", async () => {
     const one = new RedisStore({ url: server.url, prefix: "app-one:" });
     const two = new RedisStore({ url: server.url, prefix: "app-two:" });

@@ -156,6 +156,25 @@ describe("tool events", () => {
     },
   );
 
+  it.each(SURFACES)(
+    '%s: PreToolUse {"decision":"approve"} (the older answer) is an allow',
+    async (surface) => {
+      const { agent } = agentWith(
+        {
+          hooks: {
+            PreToolUse: [{ matcher: "Bash", hooks: [answers({ decision: "approve", reason: "fine" })] }],
+          },
+        },
+        [bash("ls"), { text: "done" }],
+      );
+      const { result } = await runOn(surface, agent, "list");
+      expect(ran).toEqual(["ls"]);
+      expect(result.events).toContainEqual(
+        expect.objectContaining({ event: "tool_call", kind: "decide", effect: "allow" }),
+      );
+    },
+  );
+
   it.each(SURFACES)("%s: PostToolUseFailure fires when a tool throws, with the error", async (surface) => {
     const { agent } = agentWith(
       {

@@ -36,6 +36,9 @@ describe("matchers as Claude Code reads them", () => {
     expect(compileClaudeMatcher("Read")(["Read", "fs.read_file"])).toBe(true);
     expect(compileClaudeMatcher("fs\\..*")(["Read", "fs.read_file"])).toBe(true);
     expect(compileClaudeMatcher("Write")(["Read", "fs.read_file"])).toBe(false);
+    // An exact name (or a list of them) matches a tool's second name too, not only its first.
+    expect(compileClaudeMatcher("fs_read_file")(["Read", "fs_read_file"])).toBe(true);
+    expect(compileClaudeMatcher("Write|fs_read_file")(["Read", "fs_read_file"])).toBe(true);
   });
 
   it("a regular expression that does not compile is an error naming it", () => {

@@ -11,7 +11,7 @@ import { compileExpression, ExpressionError } from "./expression.js";
 import { CONDITIONS, compileCondition, conditionTypes } from "./index.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { shortCircuit } from "./short-circuit.js";
-import { budgetSpent, chargeValue, MAX_STEPS, passGate, resetSteps } from "./step-budget.js";
+import { budgetSpent, chargeValue, MAX_STEPS, passGate, passSized, resetSteps } from "./step-budget.js";
 import { MAX_CEL_DEPTH } from "./to-cel-value.js";
 
 const compile = (value: unknown): Predicate => compileCondition(value, ["condition"]);
@@ -773,6 +773,19 @@ describe("an expression's step budget", () => {
     expect(evaluationError(() => all({ args: { l: list, e: 0, f: 0 } })).detail).toContain(
       "evaluation stopped after 1,000,000 comprehension steps",
     );
+  });
+
+  it("converting values and sizing a step's result count against the same budget: exactly it passes", () => {
+    resetSteps();
+    expect(() => chargeValue(MAX_STEPS)).not.toThrow();
+    expect(() => chargeValue(1)).toThrow("evaluation stopped after 1,000,000 comprehension steps");
+    // A text costs a step per 64 characters: 1,000 steps here, so 999,000 gates more pass and no more.
+    resetSteps();
+    passSized("y".repeat(64 * 1000));
+    for (let step = 1000; step < MAX_STEPS; step++)
+      if (!passGate()) throw new Error(`closed at step ${step}`);
+    expect(budgetSpent()).toBeUndefined();
+    expect(passGate()).toBe(false);
   });
 
   it("the clock starts with the evaluation: converting its values counts, before any step", () => {

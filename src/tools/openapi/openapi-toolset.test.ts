@@ -216,6 +216,43 @@ describe("calls over HTTP", () => {
     expect(refused).toMatchObject({ reason: "status", status: 401 });
   });
 
+  it("an operation needing two schemes together, only one configured, is sent with neither credential (not half of them)", async () => {
+    const spec = writeSpec(
+      "both-schemes.yaml",
+      [
+        "openapi: 3.0.3",
+        "info: { title: t, version: '1' }",
+        `servers: [{ url: "${server.baseUrl}" }]`,
+        "components:",
+        "  securitySchemes:",
+        "    bearerAuth: { type: http, scheme: bearer }",
+        "    apiKeyAuth: { type: apiKey, in: query, name: api_key }",
+        "security: [{ bearerAuth: [], apiKeyAuth: [] }]",
+        "paths:",
+        "  /preferences/{userId}:",
+        "    get:",
+        "      operationId: both",
+        "      parameters: [{ name: userId, in: path, required: true, schema: { type: string } }]",
+        "      responses: { '200': { description: ok } }",
+        "",
+      ].join("\n"),
+    );
+    const half = billing({ spec, baseUrl: undefined, auth: { bearerAuth: { token: "${BILLING_TOKEN}" } } });
+    const toolset = await half.built;
+    expect(half.warnings.join("\n")).toContain("apiKeyAuth");
+    await call(toolset.tools[0], { userId: "u1" });
+    const sent = server.requests[0]!;
+    expect(sent.headers.authorization).toBeUndefined();
+    expect(new URLSearchParams(sent.query).has("api_key")).toBe(false);
+    expect(JSON.stringify(sent)).not.toContain(BILLING_TOKEN);
+
+    // Both configured: both are sent.
+    const whole = await billing({ spec, baseUrl: undefined }).built;
+    await call(whole.tools[0], { userId: "u1" });
+    expect(server.requests[1]!.headers.authorization).toBe(`Bearer ${BILLING_TOKEN}`);
+    expect(new URLSearchParams(server.requests[1]!.query).get("api_key")).toBe(BILLING_API_KEY);
+  });
+
   it("the API key in the query is the only one of its name: no value, argument or object key adds another", async () => {
     const spec = writeSpec(
       "shadow.yaml",
