@@ -120,6 +120,8 @@ function recorderOf(options: AgentOptions, runtime: AgentRuntime): RunRecorder |
   });
   for (const hook of recorder.hooks) runtime.registry.register(hook);
   runtime.onAnswer = recorder.onAnswer;
+  runtime.onStepStart = recorder.onStepStart;
+  runtime.onToolCallStart = recorder.onToolCallStart;
   return recorder;
 }
 

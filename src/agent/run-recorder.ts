@@ -1,12 +1,12 @@
 /**
  * Recording runs (`createAgent({ recordRuns })`, config `runtime.record_runs`). A recording
- * agent registers marker hooks that cost nothing to the run's decisions: a transform on
- * `step_start` and on `tool_call` (first of their event) that mark where a step's and a
- * call's hooks begin in the trace, and an inspection of every provider error. Provider
- * answers reach it without a hook (`LoopRuntime.onAnswer`): a run pays no event, trace
- * entry or copy of its history for them.
- * When the run ends its record is built from the result and the marks (removed from the
- * trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
+ * agent is told where each step and each tool call's hooks begin in the run's trace
+ * (`LoopRuntime.onStepStart`, `onToolCallStart`) and every provider answer
+ * (`LoopRuntime.onAnswer`) without a hook: a run pays no event, trace entry or copy of its
+ * history for them. It registers one marker hook, an inspection of every provider error
+ * (which fires only when a provider fails).
+ * When the run ends its record is built from the result, the positions and the marks
+ * (removed from the trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
  * An agent that does not record registers nothing: its runs pay nothing.
  */
 import type { AnyHook } from "../hooks/define-hook.js";
@@ -19,10 +19,8 @@ import {
   answerCalls,
   buildResumedRecord,
   buildRunRecord,
-  CALL_MARK,
   type RunMarks,
   type RunRecord,
-  STEP_MARK,
 } from "./run-record.js";
 import { RunRecordError } from "./run-record-error.js";
 import { runRecordProblem } from "./run-record-shape.js";
@@ -35,6 +33,10 @@ export interface RunRecorder {
   readonly hooks: AnyHook[];
   /** Keeps each answer of the agent's runs (the agent's `LoopRuntime.onAnswer`). */
   readonly onAnswer: (answer: ModelAnswer) => void;
+  /** Keeps where each step of the agent's runs began in its trace (`LoopRuntime.onStepStart`). */
+  readonly onStepStart: (runId: string, at: number) => void;
+  /** Keeps where each tool call's hooks began (`LoopRuntime.onToolCallStart`). */
+  readonly onToolCallStart: (runId: string, toolCallId: string, at: number) => void;
   /**
    * Builds the record of a finished run (once per result: later calls return the same
    * record), removes its marks from the trace, hands it to `onRecord`.
@@ -77,31 +79,12 @@ export function runRecorder(options: {
   const marksOf = (runId: string): RunMarks => {
     let found = marks.get(runId);
     if (!found) {
-      found = { calls: [], attempts: [] };
+      found = { points: [], attempts: [] };
       marks.set(runId, found);
     }
     return found;
   };
   const hooks: AnyHook[] = [
-    defineHook({
-      name: STEP_MARK,
-      on: "step_start",
-      kind: "transform",
-      priority: FIRST,
-      scope: "self",
-      handler: () => undefined,
-    }),
-    defineHook({
-      name: CALL_MARK,
-      on: "tool_call",
-      kind: "transform",
-      priority: FIRST,
-      scope: "self",
-      handler: (event, ctx) => {
-        marksOf(ctx.runId).calls.push(event.toolCallId);
-        return undefined;
-      },
-    }),
     defineHook({
       name: ATTEMPT_MARK,
       on: "model_error",
@@ -120,6 +103,12 @@ export function runRecorder(options: {
   ];
   return {
     hooks,
+    onStepStart(runId, at) {
+      marksOf(runId).points.push({ at });
+    },
+    onToolCallStart(runId, toolCallId, at) {
+      marksOf(runId).points.push({ at, call: toolCallId });
+    },
     onAnswer({ runId, step, attempt, turn }) {
       marksOf(runId).attempts.push({
         step,
@@ -141,7 +130,7 @@ export function runRecorder(options: {
     finish(result, meta) {
       const already = finished.get(result);
       if (already) return already;
-      const runMarks = marks.get(result.runId) ?? { calls: [], attempts: [] };
+      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
       return done(result, buildRunRecord(result, runMarks, { ...meta, endedAt: Date.now() }));
     },
@@ -161,7 +150,7 @@ export function runRecorder(options: {
     finishResumed(result, earlier, meta) {
       const already = finished.get(result);
       if (already) return already;
-      const runMarks = marks.get(result.runId) ?? { calls: [], attempts: [] };
+      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
       return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
     },

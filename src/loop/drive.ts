@@ -612,6 +612,7 @@ function beginStep(
   state.stepScratch = undefined;
   if (surface.streaming) surface.emit({ type: "step-start", step });
   state.telemetry?.stepStarted(step);
+  runtime.onStepStart?.(state.runId, state.runner.traceLength);
   if (state.runner.wants("step_start")) return hookedStep(runtime, state, surface, step, cursor);
   return requestStep(runtime, state, surface, cursor.ephemeral);
 }

@@ -70,6 +70,17 @@ export interface LoopRuntime {
    * without a hook, so a run pays no event, trace entry or history copy for it.
    */
   onAnswer?: (answer: ModelAnswer) => void;
+  /**
+   * Told as each step of one of this agent's own runs begins, before its `step_start` hooks,
+   * with where the step's hooks begin in the run's trace (`RunResult.events`): how a
+   * recording agent places hook decisions by step without a hook of its own.
+   */
+  onStepStart?: (runId: string, at: number) => void;
+  /**
+   * Told as a tool call of one of this agent's own runs reaches its `tool_call` hooks (its
+   * tool resolved), with where the call's hooks begin in the run's trace.
+   */
+  onToolCallStart?: (runId: string, toolCallId: string, at: number) => void;
 }
 
 /** An attempt's answer, as `LoopRuntime.onAnswer` is told it. */
