@@ -13,7 +13,7 @@ import type { AnyHook } from "../hooks/define-hook.js";
 import { defineHook } from "../hooks/define-hook.js";
 import type { RunResult } from "../loop/run-result.js";
 import type { ModelAnswer } from "../loop/types.js";
-import type { StateStore } from "../state/state-store.js";
+import type { StateStore, StoreWrite } from "../state/state-store.js";
 import {
   ATTEMPT_MARK,
   answerCalls,
@@ -56,17 +56,33 @@ export interface RunRecorder {
     earlier: RunRecord,
     meta: { restored: number; resumedAt: number },
   ): RunRecord;
+  /**
+   * The writes to commit with a finished run's session (`LoopRuntime.onCommit`): its record,
+   * built here (later `finish` calls return it), when this recorder saves. `save` of a
+   * record written so writes nothing.
+   */
+  readonly onCommit: (
+    result: RunResult,
+    run: { startedAt: number; input: string },
+  ) => StoreWrite[] | undefined;
   /** Saves a record in the store (when this recorder saves); a failure is logged, never thrown. */
   save(record: RunRecord): Promise<void>;
 }
 
 export function runRecorder(options: {
   store: StateStore | undefined;
+  /** The agent's name: given, records are written with their run's commit when the store can. */
+  agent?: string;
   onRecord?: (record: RunRecord) => void;
   warn: (message: string) => void;
 }): RunRecorder {
   const marks = new Map<string, RunMarks>();
   const finished = new WeakMap<RunResult, RunRecord>();
+  /** Records built for a commit (`onCommit`), until `finish` hands them on. */
+  const built = new WeakMap<RunResult, RunRecord>();
+  /** Records written with their run's commit: `save` has nothing left to write. */
+  const committed = new WeakSet<RunRecord>();
+  const agentName = options.agent;
   /** Records of runs that suspended here, until they are resumed. */
   const suspended = new Map<string, RunRecord>();
   const done = (result: RunResult, record: RunRecord): RunRecord => {
@@ -127,9 +143,28 @@ export function runRecorder(options: {
         },
       });
     },
+    onCommit(result, run) {
+      if (!options.store || agentName === undefined) return undefined;
+      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      marks.delete(result.runId);
+      const record = buildRunRecord(result, runMarks, {
+        agent: agentName,
+        input: run.input,
+        startedAt: run.startedAt,
+        endedAt: Date.now(),
+      });
+      built.set(result, record);
+      committed.add(record);
+      return [{ key: recordKey(record), value: record, ttlMs: RECORD_TTL_MS }];
+    },
     finish(result, meta) {
       const already = finished.get(result);
       if (already) return already;
+      const prebuilt = built.get(result);
+      if (prebuilt) {
+        built.delete(result);
+        return done(result, prebuilt);
+      }
       const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
       return done(result, buildRunRecord(result, runMarks, { ...meta, endedAt: Date.now() }));
@@ -155,7 +190,7 @@ export function runRecorder(options: {
       return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
     },
     async save(record) {
-      if (!options.store) return;
+      if (!options.store || committed.has(record)) return;
       try {
         await saveRunRecord(options.store, record);
       } catch (error) {

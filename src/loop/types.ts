@@ -10,11 +10,11 @@ import type { HookRegistry } from "../hooks/hook-registry.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
 import type { LanguageModel, ModelTurn } from "../models/language-model.js";
 import type { ResolvedSessionOptions } from "../sessions/session-lease.js";
-import type { StateStore } from "../state/state-store.js";
+import type { StateStore, StoreWrite } from "../state/state-store.js";
 import type { TelemetrySettings } from "../telemetry/types.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { RetryOptions } from "./backoff.js";
-import type { PendingApproval, RunOutcome } from "./run-result.js";
+import type { PendingApproval, RunOutcome, RunResult } from "./run-result.js";
 import type { OutputSpec } from "./structured-output.js";
 
 /** The agent's options the loop reads (as `AgentOptions` documents them). */
@@ -81,6 +81,13 @@ export interface LoopRuntime {
    * tool resolved), with where the call's hooks begin in the run's trace.
    */
   onToolCallStart?: (runId: string, toolCallId: string, at: number) => void;
+  /**
+   * Asked, when the store commits extra writes with a session (`saveSessionWith`), for what
+   * to write with the commit of one of this agent's own runs (not a resumed one): how a
+   * recording agent writes a run's record in its session's transaction. Told the result
+   * the run will resolve to, its start and its input's text.
+   */
+  onCommit?: (result: RunResult, run: { startedAt: number; input: string }) => StoreWrite[] | undefined;
 }
 
 /** An attempt's answer, as `LoopRuntime.onAnswer` is told it. */
