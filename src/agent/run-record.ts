@@ -248,27 +248,31 @@ function fillStep(
     recorded.text = answer.text;
     recorded.finishReason = answer.finishReason;
   }
-  const results = new Map((done?.toolResults ?? []).map((item) => [item.toolCallId, item]));
-  const before = new Map(recorded.calls.map((call) => [call.toolCallId, call]));
-  recorded.calls = [];
-  for (const made of answer?.toolCalls ?? []) {
-    const ran = results.get(made.id);
-    const earlier = before.get(made.id);
+  // A step holds a few calls: found by a scan, not through maps made per step.
+  const results = done?.toolResults ?? [];
+  const before = recorded.calls;
+  const made = answer?.toolCalls ?? [];
+  recorded.calls = new Array(made.length);
+  for (let index = 0; index < made.length; index++) {
+    const call = made[index]!;
+    const ran = results.find((item) => item.toolCallId === call.id);
+    const earlier = before.length === 0 ? undefined : before.find((item) => item.toolCallId === call.id);
+    const placed = callHooks.get(call.id);
     const recordedCall: RecordedCall = {
-      toolCallId: made.id,
-      toolName: made.name,
-      qualifiedName: ran?.qualifiedName ?? earlier?.qualifiedName ?? made.name,
-      args: made.args,
+      toolCallId: call.id,
+      toolName: call.name,
+      qualifiedName: ran?.qualifiedName ?? earlier?.qualifiedName ?? call.name,
+      args: call.args,
       executed: ran?.executed ?? false,
-      hooks: [...(earlier?.hooks ?? []), ...(callHooks.get(made.id) ?? [])],
+      hooks: earlier ? [...earlier.hooks, ...(placed ?? [])] : (placed ?? []),
     };
     if (ran) {
       if (ran.executed) recordedCall.ranArgs = ran.args;
       recordedCall.result = ran.result;
       recordedCall.isError = ran.isError;
     }
-    if (sources.pending.has(made.id)) recordedCall.pending = true;
-    recorded.calls.push(recordedCall);
+    if (sources.pending.has(call.id)) recordedCall.pending = true;
+    recorded.calls[index] = recordedCall;
   }
 }
 
