@@ -115,11 +115,15 @@ function recorderOf(options: AgentOptions, runtime: AgentRuntime): RunRecorder |
   if (!save && !options.onRunRecord) return undefined;
   const recorder = runRecorder({
     store: save ? runtime.store : undefined,
+    agent: runtime.name,
     warn: (message) => runtime.log.warn(message),
     ...(options.onRunRecord ? { onRecord: options.onRunRecord } : {}),
   });
   for (const hook of recorder.hooks) runtime.registry.register(hook);
   runtime.onAnswer = recorder.onAnswer;
+  runtime.onStepStart = recorder.onStepStart;
+  runtime.onToolCallStart = recorder.onToolCallStart;
+  if (save) runtime.onCommit = recorder.onCommit;
   return recorder;
 }
 

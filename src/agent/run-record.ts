@@ -86,10 +86,20 @@ export interface RunRecord {
   harness?: { name: string; event: string; payload: unknown; decision: string };
 }
 
-/** Markers a recording run fires; read back from the trace, then removed from it. */
+/**
+ * Where a recording run's steps and tool calls began in its trace, in the order they
+ * began: a step (`call` absent) or a tool call that reached its `tool_call` hooks, at `at`
+ * (the trace's length then, counted over the whole trace, a resumed run's restored part
+ * included).
+ */
+export interface TracePoint {
+  at: number;
+  call?: string;
+}
+
+/** What a recording run kept besides its result: where its steps and calls began, its attempts. */
 export interface RunMarks {
-  /** Each tool call that reached its `tool_call` hooks, in order. */
-  calls: string[];
+  points: TracePoint[];
   attempts: RecordedAttempt[];
 }
 
@@ -137,35 +147,51 @@ function newStep(index: number): RecordedStep {
 }
 
 /**
- * Places trace entries: a step mark opens a step, a call mark a tool call's hooks (the
- * ids in `marks.calls`, in order). Returns the entries that are not marks.
+ * Places trace entries: a step point opens a step, a call point a tool call's hooks.
+ * `offset`: where `entries` start in the run's trace (the points count from its start).
+ * Returns the entries that are not marks (an attempt mark, or a step or call mark a run
+ * recorded by an earlier version left in its trace).
  */
-function place(entries: readonly HookTraceEntry[], marks: RunMarks, into: Placing): HookTraceEntry[] {
+function place(
+  entries: readonly HookTraceEntry[],
+  marks: RunMarks,
+  into: Placing,
+  offset = 0,
+): HookTraceEntry[] {
   const kept: HookTraceEntry[] = [];
-  let callIndex = 0;
+  const points = marks.points;
+  let next = 0;
+  // Points before `offset` (a resumed run's restored part) were placed with the earlier record.
+  while (next < points.length && points[next]!.at < offset) next++;
   let ended = false;
   // The hooks of each call opened in the current step, and the previous step's: an
   // inspection never holds the run up, so one of the previous step's tools may finish
   // after the next step began.
   let stepCalls: RecordedDecision[][] = into.call ? [into.call] : [];
   let previous: { step: RecordedStep; calls: RecordedDecision[][] } | undefined;
-  for (const entry of entries) {
-    if (entry.hook === STEP_MARK) {
-      if (into.step) previous = { step: into.step, calls: stepCalls };
-      stepCalls = [];
-      into.step = newStep(into.steps.length);
-      into.steps.push(into.step);
-      into.call = undefined;
-      continue;
+  const openStep = () => {
+    if (into.step) previous = { step: into.step, calls: stepCalls };
+    stepCalls = [];
+    into.step = newStep(into.steps.length);
+    into.steps.push(into.step);
+    into.call = undefined;
+  };
+  const openCall = (id: string | undefined) => {
+    into.call = [];
+    stepCalls.push(into.call);
+    if (id !== undefined) into.callHooks.set(id, into.call);
+  };
+  const openPoints = (position: number) => {
+    for (; next < points.length && points[next]!.at <= position; next++) {
+      const point = points[next]!;
+      if (point.call === undefined) openStep();
+      else openCall(point.call);
     }
-    if (entry.hook === CALL_MARK) {
-      const id = marks.calls[callIndex++];
-      into.call = [];
-      stepCalls.push(into.call);
-      if (id !== undefined) into.callHooks.set(id, into.call);
-      continue;
-    }
-    if (entry.hook === ATTEMPT_MARK) continue;
+  };
+  for (let index = 0; index < entries.length; index++) {
+    openPoints(offset + index);
+    const entry = entries[index]!;
+    if (isMark(entry.hook)) continue;
     kept.push(entry);
     // run_end fires after the last step: its decisions belong to the run.
     if (entry.event === "run_end" || entry.event === "session_end") ended = true;
@@ -180,6 +206,7 @@ function place(entries: readonly HookTraceEntry[], marks: RunMarks, into: Placin
       into.step.hooks.push(entry);
     }
   }
+  openPoints(Number.MAX_SAFE_INTEGER);
   return kept;
 }
 
@@ -221,27 +248,31 @@ function fillStep(
     recorded.text = answer.text;
     recorded.finishReason = answer.finishReason;
   }
-  const results = new Map((done?.toolResults ?? []).map((item) => [item.toolCallId, item]));
-  const before = new Map(recorded.calls.map((call) => [call.toolCallId, call]));
-  recorded.calls = [];
-  for (const made of answer?.toolCalls ?? []) {
-    const ran = results.get(made.id);
-    const earlier = before.get(made.id);
+  // A step holds a few calls: found by a scan, not through maps made per step.
+  const results = done?.toolResults ?? [];
+  const before = recorded.calls;
+  const made = answer?.toolCalls ?? [];
+  recorded.calls = new Array(made.length);
+  for (let index = 0; index < made.length; index++) {
+    const call = made[index]!;
+    const ran = results.find((item) => item.toolCallId === call.id);
+    const earlier = before.length === 0 ? undefined : before.find((item) => item.toolCallId === call.id);
+    const placed = callHooks.get(call.id);
     const recordedCall: RecordedCall = {
-      toolCallId: made.id,
-      toolName: made.name,
-      qualifiedName: ran?.qualifiedName ?? earlier?.qualifiedName ?? made.name,
-      args: made.args,
+      toolCallId: call.id,
+      toolName: call.name,
+      qualifiedName: ran?.qualifiedName ?? earlier?.qualifiedName ?? call.name,
+      args: call.args,
       executed: ran?.executed ?? false,
-      hooks: [...(earlier?.hooks ?? []), ...(callHooks.get(made.id) ?? [])],
+      hooks: earlier ? [...earlier.hooks, ...(placed ?? [])] : (placed ?? []),
     };
     if (ran) {
       if (ran.executed) recordedCall.ranArgs = ran.args;
       recordedCall.result = ran.result;
       recordedCall.isError = ran.isError;
     }
-    if (sources.pending.has(made.id)) recordedCall.pending = true;
-    recorded.calls.push(recordedCall);
+    if (sources.pending.has(call.id)) recordedCall.pending = true;
+    recorded.calls[index] = recordedCall;
   }
 }
 
@@ -259,14 +290,15 @@ function withModels(attempts: RecordedAttempt[], result: RunResult): RecordedAtt
 
 /** Removes the marks from a result's trace, in place: the caller's trace is as without recording. */
 function dropMarks(result: RunResult, kept: readonly HookTraceEntry[]): void {
+  if (kept.length === result.events.length) return;
   result.events.length = 0;
   result.events.push(...kept);
 }
 
 /**
- * Builds the record of a finished run from its result and the marks its run left in the
- * trace: a step mark opens each step, a call mark each tool call's hooks. The marks are
- * removed from `result.events` (in place), so the caller's trace is as without recording.
+ * Builds the record of a finished run from its result and where its steps and calls began
+ * in its trace. Attempt marks are removed from `result.events` (in place), so the
+ * caller's trace is as without recording.
  */
 export function buildRunRecord(
   result: RunResult,
@@ -324,7 +356,7 @@ export function buildResumedRecord(
     call: firstCall,
   };
   const restored = result.events.slice(0, meta.restored).filter((entry) => !isMark(entry.hook));
-  const kept = place(result.events.slice(meta.restored), marks, into);
+  const kept = place(result.events.slice(meta.restored), marks, into, meta.restored);
   dropMarks(result, [...restored, ...kept]);
   const attempts = [...earlier.attempts, ...withModels(marks.attempts, result)];
   const sources = stepSources(result, attempts);

@@ -3,6 +3,9 @@
  * redaction), kept in the store; marks never reach the caller's trace; nothing registered
  * when recording is off.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
@@ -13,6 +16,7 @@ import {
   flow,
   MemoryStore,
   type RunResult,
+  SqliteStore,
   scriptedModel,
   tool,
 } from "../index.js";
@@ -128,6 +132,37 @@ describe.each(SURFACES)("recording runs (%s)", (surface) => {
     expect(record!.attempts.map((attempt) => attempt.model)).toEqual(
       result.requests.map((request) => request.model),
     );
+  });
+});
+
+describe("where a record's steps and calls come from", () => {
+  it("trace positions, not hooks: a recording agent adds no step_start or tool_call hook, and steps hold their calls", async () => {
+    const { agent, store } = fixture(true);
+    const own = agent.runtime.registry.list().filter((hook) => hook.name.startsWith("hookwise:record"));
+    expect(own.map((hook) => hook.event)).toEqual(["model_error"]);
+    const result = await agent.run("tidy up", { sessionId: "s1" });
+    expect(result.events.some((entry) => entry.hook.startsWith("hookwise:record"))).toBe(false);
+    const [record] = await loadRunRecords(store, "s1");
+    expect(record!.steps.map((step) => step.calls.map((call) => call.toolCallId))).toEqual([
+      ["c1", "c2"],
+      [],
+    ]);
+  });
+
+  it("on SQLite, in the session's commit: the record is there when the result is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-recorder-"));
+    const sqlite = new SqliteStore({ path: join(dir, "state.db") });
+    try {
+      const { agent } = fixture(true, sqlite as never);
+      const result = await agent.run("tidy up", { sessionId: "s1" });
+      const [record] = await loadRunRecords(sqlite, "s1");
+      expect(record!.runId).toBe(result.runId);
+      expect(record!.input).toBe("tidy up");
+      expect(record!.steps.length).toBe(2);
+    } finally {
+      await sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,28 +1,26 @@
 /**
  * Recording runs (`createAgent({ recordRuns })`, config `runtime.record_runs`). A recording
- * agent registers marker hooks that cost nothing to the run's decisions: a transform on
- * `step_start` and on `tool_call` (first of their event) that mark where a step's and a
- * call's hooks begin in the trace, and an inspection of every provider error. Provider
- * answers reach it without a hook (`LoopRuntime.onAnswer`): a run pays no event, trace
- * entry or copy of its history for them.
- * When the run ends its record is built from the result and the marks (removed from the
- * trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
+ * agent is told where each step and each tool call's hooks begin in the run's trace
+ * (`LoopRuntime.onStepStart`, `onToolCallStart`) and every provider answer
+ * (`LoopRuntime.onAnswer`) without a hook: a run pays no event, trace entry or copy of its
+ * history for them. It registers one marker hook, an inspection of every provider error
+ * (which fires only when a provider fails).
+ * When the run ends its record is built from the result, the positions and the marks
+ * (removed from the trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
  * An agent that does not record registers nothing: its runs pay nothing.
  */
 import type { AnyHook } from "../hooks/define-hook.js";
 import { defineHook } from "../hooks/define-hook.js";
 import type { RunResult } from "../loop/run-result.js";
 import type { ModelAnswer } from "../loop/types.js";
-import type { StateStore } from "../state/state-store.js";
+import type { StateStore, StoreWrite } from "../state/state-store.js";
 import {
   ATTEMPT_MARK,
   answerCalls,
   buildResumedRecord,
   buildRunRecord,
-  CALL_MARK,
   type RunMarks,
   type RunRecord,
-  STEP_MARK,
 } from "./run-record.js";
 import { RunRecordError } from "./run-record-error.js";
 import { runRecordProblem } from "./run-record-shape.js";
@@ -35,6 +33,10 @@ export interface RunRecorder {
   readonly hooks: AnyHook[];
   /** Keeps each answer of the agent's runs (the agent's `LoopRuntime.onAnswer`). */
   readonly onAnswer: (answer: ModelAnswer) => void;
+  /** Keeps where each step of the agent's runs began in its trace (`LoopRuntime.onStepStart`). */
+  readonly onStepStart: (runId: string, at: number) => void;
+  /** Keeps where each tool call's hooks began (`LoopRuntime.onToolCallStart`). */
+  readonly onToolCallStart: (runId: string, toolCallId: string, at: number) => void;
   /**
    * Builds the record of a finished run (once per result: later calls return the same
    * record), removes its marks from the trace, hands it to `onRecord`.
@@ -54,17 +56,33 @@ export interface RunRecorder {
     earlier: RunRecord,
     meta: { restored: number; resumedAt: number },
   ): RunRecord;
+  /**
+   * The writes to commit with a finished run's session (`LoopRuntime.onCommit`): its record,
+   * built here (later `finish` calls return it), when this recorder saves. `save` of a
+   * record written so writes nothing.
+   */
+  readonly onCommit: (
+    result: RunResult,
+    run: { startedAt: number; input: string },
+  ) => StoreWrite[] | undefined;
   /** Saves a record in the store (when this recorder saves); a failure is logged, never thrown. */
   save(record: RunRecord): Promise<void>;
 }
 
 export function runRecorder(options: {
   store: StateStore | undefined;
+  /** The agent's name: given, records are written with their run's commit when the store can. */
+  agent?: string;
   onRecord?: (record: RunRecord) => void;
   warn: (message: string) => void;
 }): RunRecorder {
   const marks = new Map<string, RunMarks>();
   const finished = new WeakMap<RunResult, RunRecord>();
+  /** Records built for a commit (`onCommit`), until `finish` hands them on. */
+  const built = new WeakMap<RunResult, RunRecord>();
+  /** Records written with their run's commit: `save` has nothing left to write. */
+  const committed = new WeakSet<RunRecord>();
+  const agentName = options.agent;
   /** Records of runs that suspended here, until they are resumed. */
   const suspended = new Map<string, RunRecord>();
   const done = (result: RunResult, record: RunRecord): RunRecord => {
@@ -77,31 +95,12 @@ export function runRecorder(options: {
   const marksOf = (runId: string): RunMarks => {
     let found = marks.get(runId);
     if (!found) {
-      found = { calls: [], attempts: [] };
+      found = { points: [], attempts: [] };
       marks.set(runId, found);
     }
     return found;
   };
   const hooks: AnyHook[] = [
-    defineHook({
-      name: STEP_MARK,
-      on: "step_start",
-      kind: "transform",
-      priority: FIRST,
-      scope: "self",
-      handler: () => undefined,
-    }),
-    defineHook({
-      name: CALL_MARK,
-      on: "tool_call",
-      kind: "transform",
-      priority: FIRST,
-      scope: "self",
-      handler: (event, ctx) => {
-        marksOf(ctx.runId).calls.push(event.toolCallId);
-        return undefined;
-      },
-    }),
     defineHook({
       name: ATTEMPT_MARK,
       on: "model_error",
@@ -120,6 +119,12 @@ export function runRecorder(options: {
   ];
   return {
     hooks,
+    onStepStart(runId, at) {
+      marksOf(runId).points.push({ at });
+    },
+    onToolCallStart(runId, toolCallId, at) {
+      marksOf(runId).points.push({ at, call: toolCallId });
+    },
     onAnswer({ runId, step, attempt, turn }) {
       marksOf(runId).attempts.push({
         step,
@@ -138,10 +143,29 @@ export function runRecorder(options: {
         },
       });
     },
+    onCommit(result, run) {
+      if (!options.store || agentName === undefined) return undefined;
+      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      marks.delete(result.runId);
+      const record = buildRunRecord(result, runMarks, {
+        agent: agentName,
+        input: run.input,
+        startedAt: run.startedAt,
+        endedAt: Date.now(),
+      });
+      built.set(result, record);
+      committed.add(record);
+      return [{ key: recordKey(record), value: record, ttlMs: RECORD_TTL_MS }];
+    },
     finish(result, meta) {
       const already = finished.get(result);
       if (already) return already;
-      const runMarks = marks.get(result.runId) ?? { calls: [], attempts: [] };
+      const prebuilt = built.get(result);
+      if (prebuilt) {
+        built.delete(result);
+        return done(result, prebuilt);
+      }
+      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
       return done(result, buildRunRecord(result, runMarks, { ...meta, endedAt: Date.now() }));
     },
@@ -161,12 +185,12 @@ export function runRecorder(options: {
     finishResumed(result, earlier, meta) {
       const already = finished.get(result);
       if (already) return already;
-      const runMarks = marks.get(result.runId) ?? { calls: [], attempts: [] };
+      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
       return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
     },
     async save(record) {
-      if (!options.store) return;
+      if (!options.store || committed.has(record)) return;
       try {
         await saveRunRecord(options.store, record);
       } catch (error) {

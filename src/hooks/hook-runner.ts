@@ -137,6 +137,11 @@ export class HookRunner {
     return this.#trace === undefined ? [] : this.#trace.events();
   }
 
+  /** How many entries the kept trace holds: where the next one will be in `events()`. */
+  get traceLength(): number {
+    return this.#trace?.entries ?? 0;
+  }
+
   /** The slots the kept trace takes (a run of no-op firings is one). */
   get traceSize(): number {
     return this.#trace?.size ?? 0;

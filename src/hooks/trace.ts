@@ -131,6 +131,11 @@ export class TraceLog {
     return this.#count;
   }
 
+  /** Entries kept so far (runs counted entry by entry): the length `events()` would have. */
+  get entries(): number {
+    return this.#entries;
+  }
+
   /** The kept entries so far, in firing order (a new list; runs listed entry by entry). */
   events(): HookTraceEntry[] {
     const slots = this.#kept();

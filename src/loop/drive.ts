@@ -176,6 +176,8 @@ class OpenRun {
   declare session: SessionRecord;
   /** Whether the session was stored before (a new session's first run fires `session_start` unless it was given messages). */
   declare existed: boolean;
+  /** A top-level run that is not resumed, of an agent asked what to commit with it (`LoopRuntime.onCommit`). */
+  declare commit: { startedAt: number; input: string } | undefined;
 
   constructor(
     readonly sessionId: string,
@@ -188,7 +190,7 @@ class OpenRun {
   ) {}
 }
 
-Object.assign(OpenRun.prototype, { lease: undefined, signal: undefined, existed: false });
+Object.assign(OpenRun.prototype, { lease: undefined, signal: undefined, existed: false, commit: undefined });
 
 /**
  * A commit refused because another run committed first, when this run's lease was taken
@@ -240,6 +242,8 @@ async function openRun(
     sessionId,
     resumed ? resumed.oneShot && "resumed" : options.sessionId === undefined && "fresh",
   );
+  if (runtime.onCommit !== undefined && resumed === undefined && agentPath.length === 1)
+    open.commit = { startedAt: started, input: given.text };
   try {
     await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
   } catch (error) {
@@ -400,6 +404,7 @@ async function closeRun(
       end,
       (text) => continueSteps(runtime, state, surface, text),
       save,
+      open.commit,
     );
   } catch (error) {
     state.runner.close();
@@ -612,6 +617,7 @@ function beginStep(
   state.stepScratch = undefined;
   if (surface.streaming) surface.emit({ type: "step-start", step });
   state.telemetry?.stepStarted(step);
+  runtime.onStepStart?.(state.runId, state.runner.traceLength);
   if (state.runner.wants("step_start")) return hookedStep(runtime, state, surface, step, cursor);
   return requestStep(runtime, state, surface, cursor.ephemeral);
 }

@@ -268,6 +268,8 @@ export async function finishRun(
   end: RunEnd,
   continueRun?: ContinueRun,
   save: SaveSessionOptions = {},
+  /** A top-level run that is not resumed: its start and input (see `LoopRuntime.onCommit`). */
+  run?: { startedAt: number; input: string },
 ): Promise<RunResult> {
   const final = await runEndHooks(runtime, state, end, continueRun);
   await state.runner.settle();
@@ -282,16 +284,6 @@ export async function finishRun(
   // A run that suspends keeps its session whoever named it: its resume continues it. So
   // does a run whose compaction archived messages (they are in no result).
   const keep = final.saveSuspension !== undefined || (session.archived?.length ?? 0) > 0;
-  session.version = await runtime.store.saveSession(
-    session,
-    save.oneShot && keep ? { ...save, oneShot: false } : save,
-  );
-  // Only a one-shot session's save has a time of its own.
-  if (final.saveSuspension) await final.saveSuspension(save.ttlMs !== undefined);
-  // A session the store did not keep has no next run: its hooks' session scope goes too.
-  if (save.oneShot && !keep && runtime.store.keepsOneShot === false)
-    runtime.sessionScratch.delete(state.sessionId);
-
   settleSteps(state);
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
@@ -314,5 +306,21 @@ export async function finishRun(
   if (final.error) result.error = { name: final.error.name, message: final.error.message };
   if (final.approvals) result.approvals = final.approvals;
   if (final.outcome === "completed" && state.output !== undefined) result.output = state.output;
+
+  const options = save.oneShot && keep ? { ...save, oneShot: false } : save;
+  const store = runtime.store;
+  // What the agent writes with this commit (a run's record), when the store can take it.
+  const writes =
+    run !== undefined && runtime.onCommit !== undefined && store.saveSessionWith !== undefined
+      ? runtime.onCommit(result, run)
+      : undefined;
+  session.version =
+    writes !== undefined && writes.length > 0
+      ? await store.saveSessionWith!(session, writes, options)
+      : await store.saveSession(session, options);
+  // Only a one-shot session's save has a time of its own.
+  if (final.saveSuspension) await final.saveSuspension(save.ttlMs !== undefined);
+  // A session the store did not keep has no next run: its hooks' session scope goes too.
+  if (save.oneShot && !keep && store.keepsOneShot === false) runtime.sessionScratch.delete(state.sessionId);
   return result;
 }

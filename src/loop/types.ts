@@ -10,11 +10,11 @@ import type { HookRegistry } from "../hooks/hook-registry.js";
 import type { Scratchpad } from "../hooks/scratchpad.js";
 import type { LanguageModel, ModelTurn } from "../models/language-model.js";
 import type { ResolvedSessionOptions } from "../sessions/session-lease.js";
-import type { StateStore } from "../state/state-store.js";
+import type { StateStore, StoreWrite } from "../state/state-store.js";
 import type { TelemetrySettings } from "../telemetry/types.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
 import type { RetryOptions } from "./backoff.js";
-import type { PendingApproval, RunOutcome } from "./run-result.js";
+import type { PendingApproval, RunOutcome, RunResult } from "./run-result.js";
 import type { OutputSpec } from "./structured-output.js";
 
 /** The agent's options the loop reads (as `AgentOptions` documents them). */
@@ -70,6 +70,24 @@ export interface LoopRuntime {
    * without a hook, so a run pays no event, trace entry or history copy for it.
    */
   onAnswer?: (answer: ModelAnswer) => void;
+  /**
+   * Told as each step of one of this agent's own runs begins, before its `step_start` hooks,
+   * with where the step's hooks begin in the run's trace (`RunResult.events`): how a
+   * recording agent places hook decisions by step without a hook of its own.
+   */
+  onStepStart?: (runId: string, at: number) => void;
+  /**
+   * Told as a tool call of one of this agent's own runs reaches its `tool_call` hooks (its
+   * tool resolved), with where the call's hooks begin in the run's trace.
+   */
+  onToolCallStart?: (runId: string, toolCallId: string, at: number) => void;
+  /**
+   * Asked, when the store commits extra writes with a session (`saveSessionWith`), for what
+   * to write with the commit of one of this agent's own runs (not a resumed one): how a
+   * recording agent writes a run's record in its session's transaction. Told the result
+   * the run will resolve to, its start and its input's text.
+   */
+  onCommit?: (result: RunResult, run: { startedAt: number; input: string }) => StoreWrite[] | undefined;
 }
 
 /** An attempt's answer, as `LoopRuntime.onAnswer` is told it. */

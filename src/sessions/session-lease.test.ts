@@ -400,8 +400,8 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
     });
     const agent = createAgent({ model: scriptedModel([{ text: "one" }, { text: "two" }]), store: watched });
     const first = (await runOn(surface, agent, "first")).result;
-    // The commit, then the run's record (runs on a shared store are recorded).
-    expect(calls).toEqual(["saveSession", "set"]);
+    // The commit, with the run's record in it (runs on a shared store are recorded): one transaction.
+    expect(calls).toEqual(["saveSessionWith"]);
     expect((await store.loadSession(first.sessionId))!.version).toBe(1);
 
     // Continued by its id, the run takes the session's lease and reads it as any other.
@@ -409,7 +409,7 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
     const second = (await runOn(surface, agent, "second", { sessionId: first.sessionId })).result;
     expect(users(second)).toEqual(["first", "second"]);
     // (and asks whether the session waits on a suspended run: `get`)
-    expect(calls).toEqual(["lease", "loadSession", "get", "saveSession", "releaseLease", "set"]);
+    expect(calls).toEqual(["lease", "loadSession", "get", "saveSessionWith", "releaseLease"]);
   });
 });
 

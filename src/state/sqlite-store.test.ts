@@ -40,6 +40,30 @@ describe("SqliteStore", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("commits a session and its writes in one transaction: all of them, or none on a stale version", async () => {
+    let now = start;
+    const store = new SqliteStore({ path: join(dir, "state.db"), now: () => now });
+    const session = { id: "s1", messages: transcript(), createdAt: start, updatedAt: start, version: 0 };
+    const version = await store.saveSessionWith(session, [
+      { key: "record:1", value: { steps: [1, 2] }, ttlMs: 1_000 },
+      { key: "record:2", value: "kept" },
+    ]);
+    expect(version).toBe(1);
+    expect(await store.get("record:1")).toEqual({ steps: [1, 2] });
+    expect(await store.get("record:2")).toBe("kept");
+    now += 1_001;
+    expect(await store.get("record:1")).toBeUndefined();
+    expect(await store.get("record:2")).toBe("kept");
+
+    // Written on top of version 0 again: refused, and none of its writes is made.
+    await expect(store.saveSessionWith(session, [{ key: "record:3", value: 3 }])).rejects.toThrow(
+      /changed|busy/i,
+    );
+    expect(await store.get("record:3")).toBeUndefined();
+    expect((await store.loadSession("s1"))!.version).toBe(1);
+    await store.close();
+  });
+
   it("creates parent directories and keeps everything across close and reopen", async () => {
     const path = join(dir, "nested", "deeper", "state.db");
     let now = start;

@@ -19,7 +19,13 @@ import { requireOptional } from "../errors/optional-package.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
 import { encodeJson } from "./json-codec.js";
-import type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
+import type {
+  LeaseOptions,
+  SaveSessionOptions,
+  SessionRecord,
+  StateStore,
+  StoreWrite,
+} from "./state-store.js";
 import { StateStoreError } from "./state-store-error.js";
 
 export interface SqliteStoreOptions {
@@ -374,9 +380,19 @@ export class SqliteStore implements StateStore {
   }
 
   async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
+    return this.saveSessionWith(record, [], options);
+  }
+
+  async saveSessionWith(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    options: SaveSessionOptions = {},
+  ): Promise<number> {
     const messages = encodeJson(record.messages)!;
     const archived = record.archived === undefined ? null : encodeJson(record.archived)!;
     const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
+    // Encoded before the transaction: it holds the write lock no longer than the writes.
+    const values = writes.map((write) => encodeJson(write.value) ?? null);
     return this.#guard(() =>
       this.#db
         .transaction(() => {
@@ -393,6 +409,14 @@ export class SqliteStore implements StateStore {
             expires_at: ttlMs === undefined ? null : now + ttlMs,
             runs: record.runs ?? null,
           });
+          for (let index = 0; index < writes.length; index++) {
+            const write = writes[index]!;
+            this.#statements.set.run({
+              key: write.key,
+              value: values[index]!,
+              expiresAt: write.ttlMs === undefined ? null : now + write.ttlMs,
+            });
+          }
           return current + 1;
         })
         .immediate(),

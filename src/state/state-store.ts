@@ -51,6 +51,13 @@ export interface SaveSessionOptions {
   oneShot?: boolean;
 }
 
+/** A value written with a session's commit (`StateStore.saveSessionWith`), as `set` writes it. */
+export interface StoreWrite {
+  key: string;
+  value: unknown;
+  ttlMs?: number;
+}
+
 export interface LeaseOptions {
   /**
    * A holder the caller found dead (its process is gone): the lease is also taken when it
@@ -122,6 +129,17 @@ export interface StateStore {
    * stored"), nothing is written and it throws `SessionBusyError` with reason `changed`.
    */
   saveSession(record: SessionRecord, options?: SaveSessionOptions): Promise<number>;
+  /**
+   * Optional: `saveSession` and a `set` of each of `writes` as one commit (one transaction):
+   * all of them, or none when the session's version is not `record.version`. How a run's
+   * record is written with its session's turn at the cost of one commit. A store without it
+   * gets `saveSession`, then each `set`.
+   */
+  saveSessionWith?(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    options?: SaveSessionOptions,
+  ): Promise<number>;
   deleteSession(id: string): Promise<void>;
   /**
    * Sends `message` to the listeners of `channel` in every process that shares the store

@@ -227,6 +227,7 @@ function runCall(
     resolution = resolving;
   }
   if (!resolution.ok) return resolution.outcome;
+  runtime.onToolCallStart?.(state.runId, call.toolCallId, state.runner.traceLength);
   const { tool } = resolution;
   const base = {
     toolCallId: call.toolCallId,
