@@ -131,7 +131,7 @@ export default defineConfig([
       // Parts the package entry loads at their first use (see the plugin below).
       "config-compiler": "src/config/compiler.ts",
       "remote-toolsets": "src/tools/remote-toolsets.ts",
-      "claude-hooks": "src/config/claude-hooks/compile-settings.ts",
+      "claude-hooks": "src/harnesses/claude/hooks/compile-settings.ts",
     },
     format: "esm",
     dts: true,
@@ -164,12 +164,13 @@ export default defineConfig([
           },
           {
             name: "checked",
-            test: (id: string) => graph.loads("cli/validate-command.ts", id) && graph.loads("index.ts", id),
+            test: (id: string) =>
+              graph.loads("cli/commands/validate-command.ts", id) && graph.loads("index.ts", id),
             priority: 2.6,
           },
           {
             name: "checks",
-            test: (id: string) => graph.loads("cli/validate-command.ts", id),
+            test: (id: string) => graph.loads("cli/commands/validate-command.ts", id),
             priority: 2.5,
           },
           {

@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { replayReport } from "../../src/cli/replay-command.js";
+import { replayReport } from "../../src/cli/commands/replay-command.js";
 import type { CliIO } from "../../src/cli/types.js";
 
 const ROUNDS = Number(process.env.REPLAY_ROUNDS ?? 3);

@@ -23,14 +23,14 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { explainCommand } from "../../src/cli/explain-command.js";
+import { explainCommand } from "../../src/cli/commands/explain-command.js";
+import { validateCommand } from "../../src/cli/commands/validate-command.js";
 import type { CliIO } from "../../src/cli/types.js";
-import { validateCommand } from "../../src/cli/validate-command.js";
 import { ACTIONS, actionTypes } from "../../src/config/actions/index.js";
-import { providerNames } from "../../src/config/build-models.js";
+import { providerNames } from "../../src/config/build/build-models.js";
+import { validateConfigText } from "../../src/config/check/validate-config.js";
 import { CONDITIONS, conditionTypes } from "../../src/config/conditions/index.js";
-import { formatIssue } from "../../src/config/config-error.js";
-import { configJsonSchema } from "../../src/config/json-schema.js";
+import { configJsonSchema } from "../../src/config/schema/json-schema.js";
 import {
   agentSchema,
   hookEntrySchema,
@@ -38,9 +38,9 @@ import {
   modelSchema,
   runtimeSchema,
   toolsetSchema,
-} from "../../src/config/schema.js";
-import { serverSchema } from "../../src/config/server-schema.js";
-import { validateConfigText } from "../../src/config/validate-config.js";
+} from "../../src/config/schema/schema.js";
+import { serverSchema } from "../../src/config/schema/server-schema.js";
+import { formatIssue } from "../../src/config/source/config-error.js";
 import { EVENT_ALIASES, EVENT_NAMES } from "../../src/events/catalogue.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -274,7 +274,7 @@ describe("docs/config.md covers the code", () => {
 });
 
 describe("bugs found while documenting, now fixed (each test failed before its fix)", () => {
-  // Was a bug (fixed; src/config/validate-hooks.ts, checkAction, ~line 96): the chain's rule "a chain
+  // Was a bug (fixed; src/config/check/validate-hooks.ts, checkAction, ~line 96): the chain's rule "a chain
   // cannot mix decide actions with transform actions" lives in chain.ts `kind()`, which
   // only `compileAction` calls. So `hookwise validate` says "valid" and the config fails
   // later, when an agent is built, with a plain Error (no file, line or column; the CLI
@@ -300,7 +300,7 @@ describe("bugs found while documenting, now fixed (each test failed before its f
     );
   });
 
-  // Was a bug (fixed; src/config/validate-hooks.ts, checkAction): the validator checks an action's
+  // Was a bug (fixed; src/config/check/validate-hooks.ts, checkAction): the validator checks an action's
   // `events` but never the hook kind it compiles to against the event's kinds
   // (catalogue.ts EVENT_KINDS). `shell` with `on_error: inject` is a transform on "any"
   // event, so on an inspect-only event (model_response, session_end, model_turn_finished,
@@ -321,7 +321,7 @@ describe("bugs found while documenting, now fixed (each test failed before its f
     expect(issues.filter((issue) => issue.severity === "error")).toHaveLength(1);
   });
 
-  // Was a bug (fixed; src/config/validate-config.ts, validateConfigText: `validateHooks` is called once
+  // Was a bug (fixed; src/config/check/validate-config.ts, validateConfigText: `validateHooks` is called once
   // for runtime.hooks and once for execution.hooks, each with its own id set): the same id
   // in both app-wide lists is not reported, and the two hooks share their limit keys
   // (compile-hook.ts `hook:app:<id>:…`), so one's max_fires is spent by the other.
@@ -343,7 +343,7 @@ describe("bugs found while documenting, now fixed (each test failed before its f
     ]);
   });
 
-  // Was a bug (fixed; src/config/validate-hooks.ts, the duplicate-id message, ~line 147): the first
+  // Was a bug (fixed; src/config/check/validate-hooks.ts, the duplicate-id message, ~line 147): the first
   // occurrence is written "runtime.hooks.1", not in the path notation every other message
   // uses ("runtime.hooks[1]", formatPath).
   it("a duplicate hook id names the first one in the usual path notation", () => {

@@ -76,7 +76,7 @@ describe.each(SURFACES)("on %s()", (surface) => {
     expect(second[0]).toEqual(["rate-limited", "capped-and-rate-limited"]);
   });
 
-  // Was a bug (fixed; src/config/compile-hook.ts ~lines 52-62): max_fires is counted before rate_limit is
+  // Was a bug (fixed; src/config/build/compile-hook.ts ~lines 52-62): max_fires is counted before rate_limit is
   // checked, so a trigger that the rate limit holds back still uses up the lifetime cap
   // (cooldown, checked first, does not have this problem). Here the turns at 1 s and 2 s
   // are rate-limited but counted: the turn at 61 s, inside the rate limit, does not fire,

@@ -9,9 +9,9 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { recordingLogger } from "../../src/config/build/test-evaluation.js";
 import { type LoadConfigOptions, type LoadedConfig, loadConfig } from "../../src/config/load-config.js";
 import { parseSyntheticCallId } from "../../src/config/manifests/synthetic-call-id.js";
-import { recordingLogger } from "../../src/config/test-evaluation.js";
 import { unpairedToolCallIds } from "../../src/context/tool-pairing.js";
 import {
   type Agent,

@@ -7,11 +7,11 @@
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { consoleLogger } from "../agent/agent-runtime.js";
 import type { Agent } from "../agent/types.js";
-import { ConfigError } from "../config/config-error.js";
 // Through the package's own lazy link: `import "hookwise/ai-sdk"` loads the config compiler
 // only when `loadHookwiseConfig` is first called.
 import { loadConfig } from "../config/config-functions.js";
 import type { LoadConfigOptions } from "../config/load-config.js";
+import { ConfigError } from "../config/source/config-error.js";
 import { nodeCrypto } from "../deps/node-crypto.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { EventName } from "../events/catalogue.js";

@@ -3,8 +3,9 @@
  * provider whose package is not installed. A missing API key is not checked here:
  * validation often runs where the keys are not (CI); `run` refuses it when the model is built.
  */
-import type { ConfigIssue, ConfigPath } from "../config/config-error.js";
-import type { ConfigFile } from "../config/schema.js";
+
+import type { ConfigFile } from "../config/schema/schema.js";
+import type { ConfigIssue, ConfigPath } from "../config/source/config-error.js";
 import { assertInstalled, MissingPackageError } from "../errors/optional-package.js";
 import { getProvider } from "../models/providers/index.js";
 

@@ -7,11 +7,11 @@
  */
 import { randomUUID } from "node:crypto";
 import type { RunRecord } from "../agent/run-record.js";
-import type { ConfigIssue } from "../config/config-error.js";
-import type { ConfigTest, ConfigTestCase } from "../config/config-tests.js";
+import { harnessesOf } from "../config/check/harness-tools-of.js";
 import { harnessRunRecord } from "../config/harness-record.js";
-import { harnessesOf } from "../config/harness-tools-of.js";
 import { loadHarnessHooks } from "../config/load-harness-hooks.js";
+import type { ConfigIssue } from "../config/source/config-error.js";
+import type { ConfigTest, ConfigTestCase } from "../config/testing/config-tests.js";
 import { decideHarnessEvent } from "../harnesses/decide-harness-event.js";
 import { HarnessInputError } from "../harnesses/harness-input-error.js";
 import { HARNESSES } from "../harnesses/protocols.js";

@@ -7,8 +7,8 @@
 import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { printableLines } from "../config/printable.js";
 import { defaultState } from "./default-state.js";
-import type { LiveTrace } from "./live-trace.js";
-import { CONTINUATION, type Printer } from "./render-event.js";
+import type { LiveTrace } from "./terminal/live-trace.js";
+import { CONTINUATION, type Printer } from "./terminal/render-event.js";
 import type { CliIO } from "./types.js";
 
 /**

@@ -6,17 +6,17 @@
 import { realpathSync, writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { ConfigError, formatIssue } from "../config/config-error.js";
 import { printableOutput } from "../config/printable.js";
+import { ConfigError, formatIssue } from "../config/source/config-error.js";
 import { cacheCompiledDeps } from "../deps/code-cache.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { MaskedTextStream } from "../models/masked-text-stream.js";
 import { maskSecrets, registeredSecrets } from "../secrets/secret-registry.js";
 import { closeAllResources } from "../tools/open-resources.js";
-import { useColor } from "./colors.js";
+import type { CliDecision } from "./commands/resume-command.js";
 import { EXIT } from "./exit-codes.js";
 import { interruptHandler } from "./interrupts.js";
-import type { CliDecision } from "./resume-command.js";
+import { useColor } from "./terminal/colors.js";
 import type { CliIO } from "./types.js";
 import { packageVersion } from "./version.js";
 
@@ -177,7 +177,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options) => {
-      const { runCommand } = await import("./run-command.js");
+      const { runCommand } = await import("./commands/run-command.js");
       code = await runCommand(config, options, io);
     });
 
@@ -220,7 +220,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { run: string; json?: boolean }) => {
-      const { resumeCommand } = await import("./resume-command.js");
+      const { resumeCommand } = await import("./commands/resume-command.js");
       code = await resumeCommand(config, { run: options.run, decisions, json: options.json }, io);
     });
 
@@ -242,7 +242,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { model?: string }) => {
-      const { validateCommand } = await import("./validate-command.js");
+      const { validateCommand } = await import("./commands/validate-command.js");
       code = await validateCommand(config, io, options);
     });
 
@@ -259,7 +259,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options) => {
-      const { explainCommand } = await import("./explain-command.js");
+      const { explainCommand } = await import("./commands/explain-command.js");
       code = explainCommand(config, io, options);
     });
 
@@ -277,7 +277,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { agent?: string; json?: boolean }) => {
-      const { toolsCommand } = await import("./tools-command.js");
+      const { toolsCommand } = await import("./commands/tools-command.js");
       code = await toolsCommand(config, options, io);
     });
 
@@ -302,7 +302,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { session: string; json?: boolean; jsonl?: boolean }) => {
-      const { historyCommand } = await import("./history-command.js");
+      const { historyCommand } = await import("./commands/history-command.js");
       code = await historyCommand(config, options, io);
     });
 
@@ -321,7 +321,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { session?: string; from?: string; json?: boolean }) => {
-      const { replayCommand } = await import("./replay-command.js");
+      const { replayCommand } = await import("./commands/replay-command.js");
       code = await replayCommand(config, options, io);
     });
 
@@ -338,7 +338,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { json?: boolean }) => {
-      const { testCommand } = await import("./test-command.js");
+      const { testCommand } = await import("./commands/test-command.js");
       code = await testCommand(config, options, io);
     });
 
@@ -356,7 +356,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { session: string; json?: boolean }) => {
-      const { traceCommand } = await import("./trace-command.js");
+      const { traceCommand } = await import("./commands/trace-command.js");
       code = await traceCommand(config, options, io);
     });
 
@@ -381,7 +381,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       ),
     )
     .action(async (config: string, options: { port?: string; host?: string }) => {
-      const { serveCommand } = await import("./serve-command.js");
+      const { serveCommand } = await import("./commands/serve-command.js");
       code = await serveCommand(config, options, io);
     });
 
@@ -403,7 +403,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       '\nExample (what hookwise setup writes into .claude/settings.json):\n  echo \'{"hook_event_name":"PreToolUse",…}\' | hookwise hook hookwise.yaml --harness claude\n\nExit codes: 0 answered (the decision is in the JSON on stdout), 2 blocked with the reason on stderr.',
     )
     .action(async (config: string, options: { harness: string; agent?: string; timeout?: number }) => {
-      const { hookCommand } = await import("./hook-command.js");
+      const { hookCommand } = await import("./commands/hook-command.js");
       code = await hookCommand(config, options as Parameters<typeof hookCommand>[1], io);
     });
 
@@ -450,7 +450,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
           server?: string;
         },
       ) => {
-        const { setupCommand } = await import("./setup-command.js");
+        const { setupCommand } = await import("./commands/setup-command.js");
         code = await setupCommand(harness, config, options, io);
       },
     );
@@ -468,7 +468,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     )
     .action(
       async (config: string, options: { agent?: string; http?: boolean; port?: string; host?: string }) => {
-        const { mcpCommand } = await import("./mcp-command.js");
+        const { mcpCommand } = await import("./commands/mcp-command.js");
         code = await mcpCommand(config, options, io);
       },
     );
@@ -478,7 +478,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .description("print the config's JSON Schema")
     .addHelpText("after", helpAfter(["hookwise schema > hookwise.schema.json"], "0 done"))
     .action(async () => {
-      const { schemaCommand } = await import("./schema-command.js");
+      const { schemaCommand } = await import("./commands/schema-command.js");
       code = schemaCommand(io);
     });
 

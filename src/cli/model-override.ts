@@ -4,7 +4,7 @@
  * (`ollama:llama3.2`, `openai:gpt-4.1-mini`). This is how the quickstart switches from the
  * scripted model to a real one without editing the file.
  */
-import { buildModel } from "../config/build-models.js";
+import { buildModel } from "../config/build/build-models.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { createModel } from "../models/create-model.js";
 import type { LanguageModel } from "../models/language-model.js";

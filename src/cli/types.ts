@@ -1,5 +1,5 @@
 /** Types the CLI's commands share. */
-import type { Printer } from "./render-event.js";
+import type { Printer } from "./terminal/render-event.js";
 
 /** Where a command prints and how it asks: the process's streams, or a test's capture. */
 export interface CliIO {

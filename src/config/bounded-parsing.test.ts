@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cli } from "../../test/support/cli.js";
 import { MAX_NESTING_DEPTH, tooDeepAt } from "../deps/yaml-nesting-depth.js";
-import { validateConfigText } from "./validate-config.js";
+import { validateConfigText } from "./check/validate-config.js";
 
 const dir = mkdtempSync(join(tmpdir(), "hookwise-bounded-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,9 +2,10 @@
  * The config compiler's functions as the package exports them: each reaches the compiler
  * through `compiler.link.ts`, which in the built package loads it at the first call.
  */
+
+import type { ValidationResult } from "./check/validate-config.js";
 import { type Compiler, compiler } from "./compiler.link.js";
 import type { LoadConfigOptions, LoadedConfig } from "./load-config.js";
-import type { ValidationResult } from "./validate-config.js";
 
 /**
  * Loads a config file and builds what it declares (models, toolsets, the state store,

@@ -14,12 +14,12 @@ import { stringify } from "yaml";
 import { LanguageServers } from "../lsp/language-servers.js";
 import { lspToolset } from "../lsp/lsp-toolset.js";
 import { MemoryStore } from "../state/memory-store.js";
-import { checkReferences, toolCatalogue } from "./check-references.js";
-import { checkToolsets } from "./check-toolsets.js";
-import { ConfigError } from "./config-error.js";
+import { checkReferences, toolCatalogue } from "./check/check-references.js";
+import { checkToolsets } from "./check/check-toolsets.js";
+import { validateConfigText } from "./check/validate-config.js";
 import { loadConfig } from "./load-config.js";
-import { positionOf } from "./source-map.js";
-import { validateConfigText } from "./validate-config.js";
+import { ConfigError } from "./source/config-error.js";
+import { positionOf } from "./source/source-map.js";
 
 const RUNS = Number(process.env.HOOKWISE_FUZZ_RUNS ?? 300);
 const dir = mkdtempSync(join(tmpdir(), "hookwise-fuzz-"));

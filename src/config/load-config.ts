@@ -11,6 +11,7 @@ import type { Agent, AgentOptions } from "../agent/types.js";
 import { picomatch } from "../deps/picomatch.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
+import { type ClaudeHookSet, claudeHooks } from "../harnesses/claude/hooks/claude-hooks.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { toolGlob } from "../hooks/tool-glob.js";
@@ -20,22 +21,25 @@ import { createStore, resolveStateConfig, type StateConfig } from "../state/crea
 import type { StateStore } from "../state/state-store.js";
 import { trackResource } from "../tools/open-resources.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
-import { askModel } from "./ask-model.js";
-import { type BuiltModel, buildModel } from "./build-models.js";
-import { buildPolicies } from "./build-policies.js";
-import { type BuiltToolset, buildToolsets as buildAllToolsets, type ConfigSource } from "./build-toolsets.js";
-import { checkReferences, toolCatalogue } from "./check-references.js";
-import { type ClaudeHookSet, claudeHooks } from "./claude-hooks/claude-hooks.js";
-import { compileHookEntry } from "./compile-hook.js";
-import { ConfigError, type ConfigIssue, ConfigReferenceError } from "./config-error.js";
-import type { ActionServices, Evaluation } from "./evaluation.js";
+import { askModel } from "./build/ask-model.js";
+import { type BuiltModel, buildModel } from "./build/build-models.js";
+import { buildPolicies } from "./build/build-policies.js";
+import {
+  type BuiltToolset,
+  buildToolsets as buildAllToolsets,
+  type ConfigSource,
+} from "./build/build-toolsets.js";
+import { compileHookEntry } from "./build/compile-hook.js";
+import type { ActionServices, Evaluation } from "./build/evaluation.js";
+import { checkReferences, toolCatalogue } from "./check/check-references.js";
+import { type ValidatedConfig, validateConfigText } from "./check/validate-config.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
-import { readConfigFile } from "./read-config-file.js";
-import type { AgentEntry, ConfigFile } from "./schema.js";
+import type { AgentEntry, ConfigFile } from "./schema/schema.js";
 import { keepScriptPosition } from "./script-position.js";
-import { positionOf } from "./source-map.js";
-import { type ValidatedConfig, validateConfigText } from "./validate-config.js";
+import { ConfigError, type ConfigIssue, ConfigReferenceError } from "./source/config-error.js";
+import { readConfigFile } from "./source/read-config-file.js";
+import { positionOf } from "./source/source-map.js";
 
 export interface LoadConfigOptions {
   /** Overrides `runtime.state` and `HOOKWISE_STATE_URL`. */

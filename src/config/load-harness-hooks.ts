@@ -12,11 +12,11 @@ import { compilePolicies, type Policy } from "../policy/policy.js";
 import type { StateStore } from "../state/state-store.js";
 import { resolveTelemetry } from "../telemetry/resolve-telemetry.js";
 import type { TelemetrySettings } from "../telemetry/types.js";
-import { buildPolicies } from "./build-policies.js";
-import { checkReferences, toolCatalogue } from "./check-references.js";
-import { ConfigError, type ConfigIssue } from "./config-error.js";
-import { harnessesOf } from "./harness-tools-of.js";
+import { buildPolicies } from "./build/build-policies.js";
+import { checkReferences, toolCatalogue } from "./check/check-references.js";
+import { harnessesOf } from "./check/harness-tools-of.js";
 import { type LoadConfigOptions, type LoadedConfig, loadConfig, telemetryOptions } from "./load-config.js";
+import { ConfigError, type ConfigIssue } from "./source/config-error.js";
 
 export interface HarnessHooks {
   readonly config: LoadedConfig;

@@ -14,8 +14,8 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
 import { MemoryStore } from "../state/memory-store.js";
+import { recordingLogger } from "./build/test-evaluation.js";
 import { loadConfig } from "./load-config.js";
-import { recordingLogger } from "./test-evaluation.js";
 
 let dir: string;
 let exporter: InMemorySpanExporter;

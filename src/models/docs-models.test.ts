@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatIssue } from "../config/config-error.js";
-import { validateConfigText } from "../config/validate-config.js";
+import { validateConfigText } from "../config/check/validate-config.js";
+import { formatIssue } from "../config/source/config-error.js";
 import { createModel } from "./create-model.js";
 import { ModelError } from "./model-error.js";
 import { providerNames } from "./providers/index.js";

@@ -7,9 +7,9 @@
 import type { Agent } from "../agent/types.js";
 import type { LoadedConfig } from "../config/load-config.js";
 import { type AnyHook, defineHook } from "../hooks/define-hook.js";
-import { HttpError } from "./http-error.js";
-import type { LiveRuns } from "./live-runs.js";
-import { runSession } from "./run-session.js";
+import { HttpError } from "./http/http-error.js";
+import type { LiveRuns } from "./runs/live-runs.js";
+import { runSession } from "./runs/run-session.js";
 import type { ServerMetrics } from "./server-metrics.js";
 
 export const SERVER_HOOK = "hookwise-server:attempt-errors";

@@ -16,7 +16,7 @@ import { ApprovalError } from "../errors/approval-error.js";
 import type { PendingApproval } from "../loop/run-result.js";
 import type { StateStore } from "../state/state-store.js";
 import type { AgentPool } from "./agent-pool.js";
-import { HttpError } from "./http-error.js";
+import { HttpError } from "./http/http-error.js";
 
 export interface InboxItem extends Omit<PendingApproval, "token"> {
   runId: string;

@@ -5,11 +5,11 @@
  */
 import type { Context, Hono } from "hono";
 import { HookwiseError } from "../errors/hookwise-error.js";
-import { bearerAuth, isApiPath, loopbackHostGuard } from "./auth.js";
-import { HttpError } from "./http-error.js";
-import { sendJson } from "./json-response.js";
-import type { HonoKit } from "./load-hono.js";
-import { tooLarge } from "./request-body.js";
+import { bearerAuth, isApiPath, loopbackHostGuard } from "./http/auth.js";
+import { HttpError } from "./http/http-error.js";
+import { sendJson } from "./http/json-response.js";
+import type { HonoKit } from "./http/load-hono.js";
+import { tooLarge } from "./http/request-body.js";
 import { approvalRoutes } from "./routes/approval-routes.js";
 import { chatRoutes } from "./routes/chat-routes.js";
 import { eventRoutes } from "./routes/event-routes.js";

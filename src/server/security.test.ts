@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BANK_CONFIG, collectSse, startServer, type TestServer } from "../../test/support/server.js";
 import { defineHook } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
-import { tokenMatches } from "./auth.js";
-import { secretScrubber } from "./secret-scrubber.js";
+import { tokenMatches } from "./http/auth.js";
+import { secretScrubber } from "./http/secret-scrubber.js";
 
 let current: TestServer | undefined;
 afterEach(async () => {

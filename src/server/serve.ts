@@ -12,10 +12,10 @@ import { type LoadedConfig, loadConfig } from "../config/load-config.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import { createApp } from "./create-app.js";
-import { IdleSweeper } from "./idle-sweeper.js";
-import { loadHono } from "./load-hono.js";
+import { loadHono } from "./http/load-hono.js";
 import { createServerContext } from "./server-context.js";
 import { resolveSettings, type SettingsOverrides } from "./server-settings.js";
+import { IdleSweeper } from "./sessions/idle-sweeper.js";
 import { shutdown } from "./shutdown.js";
 import { findWebRoot } from "./web-assets.js";
 

@@ -7,13 +7,13 @@ import type { LoadedConfig } from "../config/load-config.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import { AgentPool } from "./agent-pool.js";
 import { ApprovalInbox } from "./approval-inbox.js";
-import { LiveRuns } from "./live-runs.js";
-import { type Scrubber, secretScrubber, toolsetSecrets } from "./secret-scrubber.js";
+import { type Scrubber, secretScrubber, toolsetSecrets } from "./http/secret-scrubber.js";
+import { LiveRuns } from "./runs/live-runs.js";
 import { ServerFeed } from "./server-feed.js";
 import { ServerMetrics } from "./server-metrics.js";
 import type { ServerSettings } from "./server-settings.js";
-import { SessionDirectory } from "./session-directory.js";
-import { SessionLeases } from "./session-lease.js";
+import { SessionDirectory } from "./sessions/session-directory.js";
+import { SessionLeases } from "./sessions/session-lease.js";
 
 export interface ServerContext {
   readonly loaded: LoadedConfig;

@@ -3,7 +3,7 @@
  * CLI's flags), and the bearer token from the environment. A bind that is not loopback
  * without a token is refused here, before anything listens.
  */
-import type { ServerConfig } from "../config/server-schema.js";
+import type { ServerConfig } from "../config/schema/server-schema.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 
 export const SERVER_TOKEN_ENV = "HOOKWISE_SERVER_TOKEN";

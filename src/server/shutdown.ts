@@ -8,9 +8,9 @@
  */
 import type { Server } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { IdleSweeper } from "./idle-sweeper.js";
 import type { ServerContext } from "./server-context.js";
-import { endSession } from "./session-end.js";
+import type { IdleSweeper } from "./sessions/idle-sweeper.js";
+import { endSession } from "./sessions/session-end.js";
 
 /** How long aborted runs get to settle (their hooks' inspections, the last save). */
 const SETTLE_MS = 5_000;

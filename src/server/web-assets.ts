@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hono } from "hono";
-import { isApiPath } from "./auth.js";
-import type { HonoKit } from "./load-hono.js";
+import { isApiPath } from "./http/auth.js";
+import type { HonoKit } from "./http/load-hono.js";
 
 const CSP =
   "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";

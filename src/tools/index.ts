@@ -13,7 +13,7 @@ export type { McpServerSpec } from "./mcp/mcp-server-spec.js";
 export { McpToolError } from "./mcp/mcp-tool-error.js";
 export type { McpToolsetOptions } from "./mcp/mcp-toolset.js";
 export { type Closeable, closeAllResources, trackResource } from "./open-resources.js";
-export type { AuthSetting } from "./openapi/api-credentials.js";
+export type { AuthSetting } from "./openapi/http/api-credentials.js";
 export { OpenApiCallError } from "./openapi/openapi-call-error.js";
 export type { OpenApiToolset, OpenApiToolsetOptions } from "./openapi/openapi-toolset.js";
 export { OpenApiToolsetError } from "./openapi/openapi-toolset-error.js";

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { startBillingDemo } from "../../examples/openapi/server.mjs";
-import { siblingTestFile } from "../../src/config/config-tests.js";
+import { siblingTestFile } from "../../src/config/testing/config-tests.js";
 import { cli } from "../support/cli.js";
 
 const EXAMPLES = resolve(import.meta.dirname, "../../examples");

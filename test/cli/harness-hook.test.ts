@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRunRecords } from "../../src/agent/run-recorder.js";
-import { hookCommand } from "../../src/cli/hook-command.js";
+import { hookCommand } from "../../src/cli/commands/hook-command.js";
 import type { CliIO } from "../../src/cli/types.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import type { HarnessName } from "../../src/harnesses/types.js";

@@ -11,9 +11,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RunRecord } from "../../src/agent/run-record.js";
-import { traceLines } from "../../src/cli/trace-command.js";
+import { traceLines } from "../../src/cli/commands/trace-command.js";
 import { createAgent, defineHook, flow, MemoryStore, scriptedModel, tool } from "../../src/index.js";
-import { appendEvent, type TimelineEvent } from "../../src/server/run-timeline.js";
+import { appendEvent, type TimelineEvent } from "../../src/server/runs/run-timeline.js";
 // @ts-expect-error: the web UI's sources are JavaScript without declarations
 import { buildRun } from "../../web/src/timeline-model.js";
 

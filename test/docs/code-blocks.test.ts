@@ -26,8 +26,8 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { formatIssue } from "../../src/config/config-error.js";
-import { validateConfigText } from "../../src/config/validate-config.js";
+import { validateConfigText } from "../../src/config/check/validate-config.js";
+import { formatIssue } from "../../src/config/source/config-error.js";
 import {
   codeBlocks,
   type DocModule,

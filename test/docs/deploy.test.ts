@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { validateConfigText } from "../../src/config/validate-config.js";
+import { validateConfigText } from "../../src/config/check/validate-config.js";
 import { RedisStore } from "../../src/state/redis-store.js";
 
 const PAGE = readFileSync(fileURLToPath(new URL("../../docs/deploy.md", import.meta.url)), "utf8");

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { hookCommand } from "../../src/cli/hook-command.js";
+import { hookCommand } from "../../src/cli/commands/hook-command.js";
 import type { CliIO } from "../../src/cli/types.js";
 import { HARNESSES } from "../../src/harnesses/protocols.js";
 import type { HarnessEventKind, HarnessName } from "../../src/harnesses/types.js";

@@ -174,9 +174,9 @@ describe("the built package", () => {
     const loadedAtImport = loadedByImporting("index.mjs");
     expect(loadedAtImport).toContain("//#region src/loop/drive.ts");
     for (const part of [
-      "src/config/validate-config.ts",
+      "src/config/check/validate-config.ts",
       "src/config/load-config.ts",
-      "src/config/claude-hooks/claude-hooks.ts",
+      "src/harnesses/claude/hooks/claude-hooks.ts",
       "src/tools/openapi/openapi-toolset.ts",
       "src/tools/mcp/mcp-toolset.ts",
     ]) {
@@ -191,7 +191,7 @@ describe("the built package", () => {
     // Nor does `import "hookwise/ai-sdk"` load the config compiler before loadHookwiseConfig.
     const loadedByAiSdk = loadedByImporting("ai-sdk.mjs");
     expect(loadedByAiSdk).toContain("//#region src/ai-sdk/hookwise-tools.ts");
-    for (const part of ["src/config/validate-config.ts", "src/config/load-config.ts"])
+    for (const part of ["src/config/check/validate-config.ts", "src/config/load-config.ts"])
       expect(loadedByAiSdk).not.toContain(`//#region ${part}`);
 
     const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, "hooks: []\n"]);
@@ -214,10 +214,10 @@ describe("the built package", () => {
     const chunk = readdirSync(out).find(
       (file) =>
         file.endsWith(".mjs") &&
-        readFileSync(join(out, file), "utf8").includes("//#region src/cli/validate-command.ts"),
+        readFileSync(join(out, file), "utf8").includes("//#region src/cli/commands/validate-command.ts"),
     );
     const loaded = loadedByImporting(chunk!);
-    expect(loaded).toContain("//#region src/config/validate-config.ts");
+    expect(loaded).toContain("//#region src/config/check/validate-config.ts");
     for (const part of ["src/loop/drive.ts", "src/agent/create-agent.ts", "src/hooks/hook-runner.ts"])
       expect(loaded).not.toContain(`//#region ${part}`);
   });

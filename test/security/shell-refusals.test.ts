@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { renderedArgvProblem, shellTemplateProblem } from "../../src/config/actions/shell-rule.js";
-import { ShellWordsError, splitShellWords } from "../../src/config/actions/split-shell-words.js";
+import { renderedArgvProblem, shellTemplateProblem } from "../../src/config/actions/shell/shell-rule.js";
+import { ShellWordsError, splitShellWords } from "../../src/config/actions/shell/split-shell-words.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { cli } from "../support/cli.js";
 import { runOn, SURFACES } from "../support/surfaces.js";

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { renderedArgvProblem, shellTemplateProblem } from "../../src/config/actions/shell-rule.js";
-import { splitShellWords } from "../../src/config/actions/split-shell-words.js";
+import { renderedArgvProblem, shellTemplateProblem } from "../../src/config/actions/shell/shell-rule.js";
+import { splitShellWords } from "../../src/config/actions/shell/split-shell-words.js";
 import { cli } from "../support/cli.js";
 
 type Verdict = "data" | "vouch" | "code";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hookCommand } from "../../src/cli/hook-command.js";
+import { hookCommand } from "../../src/cli/commands/hook-command.js";
 import { gatewayDir, stdioGateway, textOf } from "../gateway/gateway-fixture.js";
 import { claudePre, hookConfig, hookProcess } from "../support/inbox-hook.js";
 import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";

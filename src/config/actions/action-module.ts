@@ -5,8 +5,8 @@
 import type { z } from "zod";
 import type { EventName, HookKind } from "../../events/catalogue.js";
 import type { Flow } from "../../hooks/flow.js";
-import type { ActionServices, Evaluation } from "../evaluation.js";
-import { withLazySchema } from "../lazy-schema.js";
+import type { ActionServices, Evaluation } from "../build/evaluation.js";
+import { withLazySchema } from "../schema/lazy-schema.js";
 
 /** Runs the action; returns the flow the config hook answers with (or undefined). */
 export type ActionRun = (evaluation: Evaluation) => Flow | undefined | Promise<Flow | undefined>;

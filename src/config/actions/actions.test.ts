@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AnyEventPayload } from "../../events/payloads.js";
 import type { Flow } from "../../hooks/flow.js";
-import type { Evaluation } from "../evaluation.js";
+import type { Evaluation } from "../build/evaluation.js";
 import {
   modelRequestEvaluation,
   testEvaluation,
@@ -9,7 +9,7 @@ import {
   testServices,
   toolCallEvaluation,
   toolResultEvaluation,
-} from "../test-evaluation.js";
+} from "../build/test-evaluation.js";
 import {
   ACTIONS,
   actionEvents,

@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runOn, SURFACES } from "../../../test/support/surfaces.js";
 import type { ScriptedModel } from "../../models/scripted-model.js";
 import { MemoryStore } from "../../state/memory-store.js";
+import { recordingLogger } from "../build/test-evaluation.js";
 import { loadConfig } from "../load-config.js";
-import { recordingLogger } from "../test-evaluation.js";
 
 let dir: string;
 beforeEach(() => {

@@ -19,7 +19,7 @@ import type { AnyEventPayload, ModelMessage } from "../../events/payloads.js";
 import { type Flow, flow, type MessageEdit } from "../../hooks/flow.js";
 import { mergeRequestPatches } from "../../hooks/merge-request-patch.js";
 import type { RequestPatch } from "../../hooks/request-patch.js";
-import type { Evaluation, ToolView } from "../evaluation.js";
+import type { Evaluation, ToolView } from "../build/evaluation.js";
 
 const TERMINAL: ReadonlySet<Flow["type"]> = new Set([
   "deny",

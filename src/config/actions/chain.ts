@@ -18,7 +18,7 @@
 import { z } from "../../deps/zod.js";
 import type { HookKind } from "../../events/catalogue.js";
 import type { Flow } from "../../hooks/flow.js";
-import type { Evaluation } from "../evaluation.js";
+import type { Evaluation } from "../build/evaluation.js";
 import { defineAction } from "./action-module.js";
 import { actionRef } from "./action-ref.js";
 import { ChainAbortError } from "./chain-abort-error.js";

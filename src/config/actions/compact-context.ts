@@ -22,7 +22,7 @@ import { transcriptText } from "../../context/transcript-text.js";
 import { z } from "../../deps/zod.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { flow } from "../../hooks/flow.js";
-import type { ActionServices, Evaluation } from "../evaluation.js";
+import type { ActionServices, Evaluation } from "../build/evaluation.js";
 import { defineAction } from "./action-module.js";
 
 const description =

@@ -10,10 +10,10 @@ import { runOn, SURFACES } from "../../../test/support/surfaces.js";
 import { unpairedToolCallIds } from "../../context/tool-pairing.js";
 import { defineHook, type Flow, type ModelMessage, type RunResult, scriptedModel } from "../../index.js";
 import { MemoryStore } from "../../state/memory-store.js";
-import { formatIssue } from "../config-error.js";
+import { testEvaluation, testServices } from "../build/test-evaluation.js";
+import { validateConfigText } from "../check/validate-config.js";
 import { type LoadedConfig, loadConfig } from "../load-config.js";
-import { testEvaluation, testServices } from "../test-evaluation.js";
-import { validateConfigText } from "../validate-config.js";
+import { formatIssue } from "../source/config-error.js";
 import { compileAction } from "./index.js";
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@
  */
 import { z } from "../../deps/zod.js";
 import { flow } from "../../hooks/flow.js";
-import { renderTemplate } from "../templates.js";
+import { renderTemplate } from "../build/templates.js";
 import { defineAction } from "./action-module.js";
 
 const description =

@@ -4,23 +4,23 @@
  * the same module.
  */
 import type { EventName, HookKind } from "../../events/catalogue.js";
-import { formatPath } from "../config-error.js";
-import type { ActionServices } from "../evaluation.js";
+import type { ActionServices } from "../build/evaluation.js";
+import { formatPath } from "../source/config-error.js";
 import type { ActionModule, CompiledAction } from "./action-module.js";
-import { callTool } from "./call-tool.js";
-import { callToolInject } from "./call-tool-inject.js";
 import { chain } from "./chain.js";
 import { compactContext } from "./compact-context.js";
 import { gate } from "./gate.js";
-import { injectMessage } from "./inject-message.js";
-import { injectToolCall } from "./inject-tool-call.js";
-import { log } from "./log.js";
-import { lspDiagnose } from "./lsp-diagnose.js";
-import { notify } from "./notify.js";
-import { pipe } from "./pipe.js";
-import { shell } from "./shell.js";
-import { transformParams } from "./transform-params.js";
-import { transformResult } from "./transform-result.js";
+import { callToolInject } from "./injection/call-tool-inject.js";
+import { injectMessage } from "./injection/inject-message.js";
+import { injectToolCall } from "./injection/inject-tool-call.js";
+import { log } from "./notes/log.js";
+import { lspDiagnose } from "./notes/lsp-diagnose.js";
+import { notify } from "./notes/notify.js";
+import { shell } from "./shell/shell.js";
+import { callTool } from "./tools/call-tool.js";
+import { pipe } from "./tools/pipe.js";
+import { transformParams } from "./tools/transform-params.js";
+import { transformResult } from "./tools/transform-result.js";
 
 type Path = readonly (string | number)[];
 

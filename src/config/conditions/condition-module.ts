@@ -4,8 +4,8 @@
  */
 import type { z } from "zod";
 import type { EventName } from "../../events/catalogue.js";
-import type { Evaluation } from "../evaluation.js";
-import { withLazySchema } from "../lazy-schema.js";
+import type { Evaluation } from "../build/evaluation.js";
+import { withLazySchema } from "../schema/lazy-schema.js";
 
 export type Predicate = (evaluation: Evaluation) => boolean | Promise<boolean>;
 

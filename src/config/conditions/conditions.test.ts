@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Evaluation } from "../evaluation.js";
+import type { Evaluation } from "../build/evaluation.js";
 import {
   modelErrorEvaluation,
   testEvaluation,
   toolCallEvaluation,
   toolResultEvaluation,
-} from "../test-evaluation.js";
+} from "../build/test-evaluation.js";
 import type { Predicate } from "./condition-module.js";
 import { compileExpression, ExpressionError } from "./expression.js";
 import { CONDITIONS, compileCondition, conditionTypes } from "./index.js";

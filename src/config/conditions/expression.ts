@@ -17,7 +17,7 @@
 import type { Environment } from "@marcbachmann/cel-js";
 import { lazy, loadPackage } from "../../deps/load-package.js";
 import { z } from "../../deps/zod.js";
-import type { Evaluation } from "../evaluation.js";
+import type { Evaluation } from "../build/evaluation.js";
 import { forEachNode } from "./cel-ast.js";
 import { defineCondition } from "./condition-module.js";
 import { ExpressionError } from "./expression-error.js";

@@ -2,7 +2,7 @@
  * The condition registry (14 conditions). Adding a kind = one new module file
  * plus its import and its entry in MODULES below; no other condition changes.
  */
-import { formatPath } from "../config-error.js";
+import { formatPath } from "../source/config-error.js";
 import { allOf } from "./all-of.js";
 import { always } from "./always.js";
 import { anyOf } from "./any-of.js";

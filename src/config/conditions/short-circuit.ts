@@ -3,7 +3,7 @@
  * shared core of `all_of` (stops on false) and `any_of` (stops on true). Stays synchronous
  * while every predicate is; switches to awaiting at the first promise.
  */
-import type { Evaluation } from "../evaluation.js";
+import type { Evaluation } from "../build/evaluation.js";
 import type { Predicate } from "./condition-module.js";
 
 /** True when some predicate returned `stopOn` (later ones did not run). */

@@ -5,9 +5,9 @@
  */
 import type { AnyHook } from "../../hooks/define-hook.js";
 import type { HookContext } from "../../hooks/hook-context.js";
-import type { ActionServices } from "../evaluation.js";
-import { makeEvaluation, type StatsOptions } from "../make-evaluation.js";
-import type { ManifestHook } from "../schema.js";
+import type { ActionServices } from "../build/evaluation.js";
+import { makeEvaluation, type StatsOptions } from "../build/make-evaluation.js";
+import type { ManifestHook } from "../schema/schema.js";
 import { injectedToolName } from "./injected-tool-name.js";
 import { specFromManifest } from "./injection-spec.js";
 import { runInjection } from "./run-injection.js";

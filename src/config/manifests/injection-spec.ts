@@ -3,7 +3,7 @@
  * (`{kind: tool_call, event: on_request_start, …}`) or as an `inject_tool_call` action.
  */
 import { lazy } from "../../deps/load-package.js";
-import { type ManifestHook, manifestHookSchema } from "../schema.js";
+import { type ManifestHook, manifestHookSchema } from "../schema/schema.js";
 import type { ContentConfig } from "./content/index.js";
 
 /** `frequency`, one schema for manifests and the action. */

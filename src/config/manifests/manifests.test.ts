@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { unpairedToolCallIds } from "../../context/tool-pairing.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import type { Flow } from "../../hooks/flow.js";
-import { testEvaluation, testServices } from "../test-evaluation.js";
+import { testEvaluation, testServices } from "../build/test-evaluation.js";
 import { CONTENT_STRATEGIES, contentSchema } from "./content/index.js";
 import { injectedToolName } from "./injected-tool-name.js";
 import type { InjectionSpec } from "./injection-spec.js";

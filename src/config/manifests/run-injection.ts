@@ -19,7 +19,7 @@ import { toolCallIdsOf } from "../../context/tool-pairing.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { type Flow, flow } from "../../hooks/flow.js";
 import { toToolOutput } from "../../tools/tool-output.js";
-import type { ActionServices, Evaluation } from "../evaluation.js";
+import type { ActionServices, Evaluation } from "../build/evaluation.js";
 import { CONTENT_STRATEGIES } from "./content/index.js";
 import { injectedToolName } from "./injected-tool-name.js";
 import type { InjectionSpec } from "./injection-spec.js";

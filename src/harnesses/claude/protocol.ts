@@ -2,10 +2,11 @@
  * Claude Code's hooks: `hookwise hook --harness claude` answers each of its events with the
  * config's hooks and policies (the mapping table is in docs/harnesses.md).
  */
-import { answerClaudeWire, parseClaudeWire, refuseClaudeWire } from "../claude-wire.js";
+
 import type { HarnessEventKind, HarnessProtocol } from "../types.js";
 import { claudeSettings } from "./settings.js";
 import { CLAUDE_TOOLS } from "./tools.js";
+import { answerClaudeWire, parseClaudeWire, refuseClaudeWire } from "./wire.js";
 
 const EVENTS: Readonly<Record<string, HarnessEventKind>> = {
   SessionStart: "session_start",

@@ -1,6 +1,7 @@
 /** Where Claude Code keeps its hooks: `.claude/settings.json` (project), `.claude/settings.local.json`, `~/.claude/settings.json`. */
-import { claudeStyleCommands, claudeStyleGroup } from "../claude-settings-shape.js";
+
 import type { HarnessSettings } from "../types.js";
+import { claudeStyleCommands, claudeStyleGroup } from "./settings-shape.js";
 
 export const claudeSettings: HarnessSettings = {
   files: {

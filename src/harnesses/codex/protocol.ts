@@ -2,7 +2,7 @@
  * Codex CLI's hooks: the wire Claude Code defined (JSON on stdin and stdout, exit 2 to block),
  * with Codex's own events and tools.
  */
-import { answerClaudeWire, parseClaudeWire, refuseClaudeWire } from "../claude-wire.js";
+import { answerClaudeWire, parseClaudeWire, refuseClaudeWire } from "../claude/wire.js";
 import type { HarnessEventKind, HarnessProtocol } from "../types.js";
 import { codexSettings } from "./settings.js";
 import { CODEX_TOOLS } from "./tools.js";

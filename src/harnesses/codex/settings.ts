@@ -1,5 +1,5 @@
 /** Where Codex CLI keeps its hooks: `.codex/hooks.json` in the project, `~/.codex/hooks.json` for the user. */
-import { claudeStyleCommands, claudeStyleGroup } from "../claude-settings-shape.js";
+import { claudeStyleCommands, claudeStyleGroup } from "../claude/settings-shape.js";
 import type { HarnessSettings } from "../types.js";
 
 export const codexSettings: HarnessSettings = {

@@ -4,11 +4,11 @@
  */
 import type { Hono } from "hono";
 import { z } from "../../deps/zod.js";
-import { sendJson } from "../json-response.js";
-import { readBody } from "../request-body.js";
-import { respondWithRun } from "../run-responses.js";
+import { sendJson } from "../http/json-response.js";
+import { readBody } from "../http/request-body.js";
+import { respondWithRun } from "../runs/run-responses.js";
+import { startDecision } from "../runs/start-run.js";
 import type { ServerContext } from "../server-context.js";
-import { startDecision } from "../start-run.js";
 
 const decisionBody = z.strictObject({
   decision: z.enum(["approve", "deny"]).describe("approve or deny the call"),

@@ -14,13 +14,13 @@ import type { Context, Hono } from "hono";
 import { uiMessageChunker } from "../../ai-sdk/to-ui-message-stream.js";
 import { UI_MESSAGE_STREAM_HEADERS } from "../../ai-sdk/ui-message-chunk.js";
 import { z } from "../../deps/zod.js";
-import { HttpError } from "../http-error.js";
-import type { LiveRun } from "../live-runs.js";
-import { readBody } from "../request-body.js";
+import { HttpError } from "../http/http-error.js";
+import { readBody } from "../http/request-body.js";
+import { SseChannel } from "../http/sse-channel.js";
+import type { LiveRun } from "../runs/live-runs.js";
+import { startDecisions, startMessage } from "../runs/start-run.js";
 import type { ServerContext } from "../server-context.js";
-import { checkSessionId } from "../session-directory.js";
-import { SseChannel } from "../sse-channel.js";
-import { startDecisions, startMessage } from "../start-run.js";
+import { checkSessionId } from "../sessions/session-directory.js";
 
 const part = z.looseObject({
   type: z.string(),

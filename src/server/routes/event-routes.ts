@@ -1,7 +1,7 @@
 /** `GET /events`: notifications (`notify`, `lsp_diagnose`) and inbox / session changes, as SSE. */
 import type { Hono } from "hono";
+import { SseChannel } from "../http/sse-channel.js";
 import type { ServerContext } from "../server-context.js";
-import { SseChannel } from "../sse-channel.js";
 
 export function eventRoutes(app: Hono, ctx: ServerContext): void {
   app.get("/events", (c) => {

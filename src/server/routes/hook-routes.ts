@@ -23,9 +23,9 @@ import { decideHarnessEvent } from "../../harnesses/decide-harness-event.js";
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import { HARNESS_NAMES, type HarnessName } from "../../harnesses/types.js";
-import { HttpError } from "../http-error.js";
-import { sendJson } from "../json-response.js";
-import { readBody } from "../request-body.js";
+import { HttpError } from "../http/http-error.js";
+import { sendJson } from "../http/json-response.js";
+import { readBody } from "../http/request-body.js";
 import type { ServerContext } from "../server-context.js";
 
 /** The config file's identity when loaded: a change on disk makes the server's answers stale. */

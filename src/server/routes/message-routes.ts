@@ -1,10 +1,10 @@
 /** `POST /sessions/:id/messages`: a message starts a run; the answer streams it (SSE) or is its RunResult (JSON). */
 import type { Hono } from "hono";
 import { z } from "../../deps/zod.js";
-import { readBody } from "../request-body.js";
-import { respondWithRun } from "../run-responses.js";
+import { readBody } from "../http/request-body.js";
+import { respondWithRun } from "../runs/run-responses.js";
+import { startMessage } from "../runs/start-run.js";
 import type { ServerContext } from "../server-context.js";
-import { startMessage } from "../start-run.js";
 
 const messageBody = z.strictObject({
   text: z.string().min(1, "the message is empty").describe("the user's message"),

@@ -1,7 +1,7 @@
 /** `/healthz`, `/metrics`, `/openapi.json`, `/agents`: what operators and tools read. */
 import type { Hono } from "hono";
-import { sendJson } from "../json-response.js";
-import { openApiDocument } from "../openapi-document.js";
+import { sendJson } from "../http/json-response.js";
+import { openApiDocument } from "../http/openapi-document.js";
 import { PROMETHEUS_CONTENT_TYPE } from "../prometheus.js";
 import type { ServerContext } from "../server-context.js";
 

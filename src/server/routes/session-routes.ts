@@ -5,14 +5,14 @@
  */
 import type { Hono } from "hono";
 import { z } from "../../deps/zod.js";
-import { HttpError } from "../http-error.js";
-import { sendJson } from "../json-response.js";
-import { readBody } from "../request-body.js";
-import { appendEvent, eachSent, type TimelineEvent } from "../run-timeline.js";
+import { HttpError } from "../http/http-error.js";
+import { sendJson } from "../http/json-response.js";
+import { readBody } from "../http/request-body.js";
+import { SseChannel } from "../http/sse-channel.js";
+import { appendEvent, eachSent, type TimelineEvent } from "../runs/run-timeline.js";
 import type { ServerContext } from "../server-context.js";
-import { checkSessionId, type SessionMeta } from "../session-directory.js";
-import { endSession } from "../session-end.js";
-import { SseChannel } from "../sse-channel.js";
+import { checkSessionId, type SessionMeta } from "../sessions/session-directory.js";
+import { endSession } from "../sessions/session-end.js";
 
 const createBody = z.strictObject({
   agent: z.string().optional().describe("the agent its messages go to (default: the config's first)"),

@@ -9,7 +9,7 @@ import {
   type ParameterLocation,
   type SecurityScheme,
 } from "./api-description.js";
-import { rawBodySchema } from "./raw-body.js";
+import { rawBodySchema } from "./http/raw-body.js";
 import { type SchemaDialect, toJsonSchema } from "./to-json-schema.js";
 
 const LOCATIONS = new Set<ParameterLocation>(["path", "query", "header", "cookie"]);

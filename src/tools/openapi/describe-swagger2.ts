@@ -12,7 +12,7 @@ import {
   type ParameterLocation,
   type SecurityScheme,
 } from "./api-description.js";
-import { rawBodySchema } from "./raw-body.js";
+import { rawBodySchema } from "./http/raw-body.js";
 import { toJsonSchema } from "./to-json-schema.js";
 
 const NOT_SCHEMA = new Set(["name", "in", "required", "description", "collectionFormat", "allowEmptyValue"]);

@@ -19,7 +19,7 @@ import {
   startBillingServer,
 } from "../../../test/fixtures/openapi/billing-server.js";
 import type { ResolvedTool } from "../resolved-tool.js";
-import { loadOpenApiParser } from "./load-openapi-parser.js";
+import { loadOpenApiParser } from "./document/load-openapi-parser.js";
 import { OpenApiCallError } from "./openapi-call-error.js";
 import { type OpenApiToolsetOptions, openapiToolset } from "./openapi-toolset.js";
 import { OpenApiToolsetError } from "./openapi-toolset-error.js";

@@ -13,26 +13,26 @@ import { normalizeSchema } from "../input-schema.js";
 import { type ResolvedTool, resolveTool } from "../resolved-tool.js";
 import type { ToolExecutionOptions } from "../tool.js";
 import type { Toolset } from "../toolset.js";
+import type { ApiDescription, ApiOperation } from "./api-description.js";
+import { describeOpenApi3 } from "./describe-openapi3.js";
+import { describeSwagger2 } from "./describe-swagger2.js";
+import { type ApiDocument, loadOpenApiDocument } from "./document/load-openapi-document.js";
 import {
   type ApiCredentials,
   type AuthSetting,
   credentialsFor,
   resolveCredentials,
   withoutCredentialParameters,
-} from "./api-credentials.js";
-import type { ApiDescription, ApiOperation } from "./api-description.js";
-import { buildHttpRequest } from "./build-http-request.js";
-import { describeOpenApi3 } from "./describe-openapi3.js";
-import { describeSwagger2 } from "./describe-swagger2.js";
-import { type ApiDocument, loadOpenApiDocument } from "./load-openapi-document.js";
+} from "./http/api-credentials.js";
+import { buildHttpRequest } from "./http/build-http-request.js";
+import { operationBaseUrl, type ServerSettings } from "./http/operation-base-url.js";
+import { rawBody } from "./http/raw-body.js";
+import { type Redactor, secretRedactor } from "./http/secret-redactor.js";
+import { sendHttpRequest } from "./http/send-http-request.js";
 import { OpenApiToolsetError, type SettingPath } from "./openapi-toolset-error.js";
-import { operationBaseUrl, type ServerSettings } from "./operation-base-url.js";
 import { operationInput } from "./operation-input.js";
 import { operationToolNames } from "./operation-tool-names.js";
-import { rawBody } from "./raw-body.js";
-import { type Redactor, secretRedactor } from "./secret-redactor.js";
 import { selectOperations } from "./select-operations.js";
-import { sendHttpRequest } from "./send-http-request.js";
 import { validationSchema } from "./validation-schema.js";
 
 export interface OpenApiToolsetOptions {

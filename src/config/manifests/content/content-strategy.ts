@@ -4,7 +4,7 @@
  * touches no other file.
  */
 import type { z } from "zod";
-import type { ActionServices, Evaluation } from "../../evaluation.js";
+import type { ActionServices, Evaluation } from "../../build/evaluation.js";
 
 export interface ContentRequest {
   /** The function name the injected call carries (see `injected-tool-name.ts`). */

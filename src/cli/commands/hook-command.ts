@@ -1,0 +1,186 @@
+/**
+ * `hookwise hook <config> --harness claude|codex|gemini|cursor`: one hook event of a
+ * coding-agent harness on stdin, answered in that harness's format with the config's
+ * hooks and policies. Fail closed: malformed stdin, an unknown event, a config that does
+ * not load, a store that cannot be reached, a hook that throws or times out, or no answer
+ * within `--timeout` — each blocks what the event is about, with the reason. Every
+ * decision is recorded in the config's store as a run of the harness's session.
+ */
+import { randomUUID } from "node:crypto";
+import { saveRunRecord } from "../../agent/run-recorder.js";
+import { harnessRunRecord } from "../../config/harness-record.js";
+import type { HarnessHooks } from "../../config/load-harness-hooks.js";
+import { printable } from "../../config/printable.js";
+import { ConfigError, formatIssue } from "../../config/source/config-error.js";
+import { loadPackage } from "../../deps/load-package.js";
+import { HookwiseError } from "../../errors/hookwise-error.js";
+import { decideHarnessEvent, type HarnessOutcome } from "../../harnesses/decide-harness-event.js";
+import { HarnessInputError } from "../../harnesses/harness-input-error.js";
+import { HARNESSES } from "../../harnesses/protocols.js";
+import type { HarnessAnswer, HarnessEvent, HarnessName } from "../../harnesses/types.js";
+import type { CliIO } from "../types.js";
+
+export interface HookCommandOptions {
+  harness: HarnessName;
+  agent?: string;
+  /** Seconds to answer in (default 45, under the harnesses' own 60 s hook timeout). */
+  timeout?: number;
+}
+
+/** Stdin larger than this is refused (a harness's event is a few KB; a Write's content can be MBs). */
+const MAX_INPUT = 32 * 1024 * 1024;
+
+export const DEFAULT_HOOK_TIMEOUT_S = 45;
+
+async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_INPUT)
+      throw new HarnessInputError(`the hook event on stdin is over ${MAX_INPUT / 1024 / 1024} MB`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function readPayload(text: string): Record<string, unknown> {
+  if (text.trim() === "") throw new HarnessInputError("no hook event on stdin (expected the harness's JSON)");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HarnessInputError(`the hook event on stdin is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new HarnessInputError("the hook event on stdin is not a JSON object");
+  return value as Record<string, unknown>;
+}
+
+/** Why a hook call could not decide, in one line (config errors: every error, each at its place). */
+function reasonOf(error: unknown): string {
+  if (ConfigError.isInstance(error)) {
+    const lines = error.issues
+      .filter((issue) => issue.severity === "error")
+      .map((issue) => formatIssue(issue));
+    return `hookwise: the config does not load, so this is blocked:\n${lines.join("\n")}`;
+  }
+  if (HookwiseError.isInstance(error)) return `hookwise: ${error.message} (blocked)`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `hookwise: could not decide (${message}), so this is blocked`;
+}
+
+function write(io: CliIO, answer: HarnessAnswer): number {
+  if (answer.stdout) io.stdout.write(answer.stdout);
+  if (answer.stderr) io.stderr.write(printable(answer.stderr.trimEnd()).concat("\n"));
+  return answer.exitCode;
+}
+
+export async function hookCommand(
+  configPath: string,
+  options: HookCommandOptions,
+  io: CliIO,
+  stdin?: NodeJS.ReadableStream,
+): Promise<number> {
+  const protocol = HARNESSES[options.harness];
+  const timeoutMs = (options.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
+  let event: HarnessEvent | undefined;
+  let eventName: string | undefined;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const until = Date.now() + timeoutMs;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new DOMException("hookwise hook timed out", "TimeoutError"));
+      reject(new HookwiseError(`no decision within ${timeoutMs / 1000} s (--timeout)`));
+    }, timeoutMs);
+    timer.unref();
+  });
+  let hooks: HarnessHooks | undefined;
+  try {
+    const payload = readPayload(await Promise.race([readStdin(stdin), deadline]));
+    eventName = typeof payload.hook_event_name === "string" ? payload.hook_event_name : undefined;
+    event = protocol.parse(payload);
+    const { loadHarnessHooks } = await import("../../config/load-harness-hooks.js");
+    hooks = await Promise.race([
+      loadHarnessHooks(configPath, options.harness, {
+        ...(options.agent ? { agent: options.agent } : {}),
+        defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+        // Stdout is the answer: everything hooks say goes to stderr.
+        logger: loggerFor(io),
+      }),
+      deadline,
+    ]);
+    const startedAt = Date.now();
+    const runId = randomUUID();
+    let outcome = await Promise.race([
+      decideHarnessEvent(event, {
+        protocol,
+        registry: hooks.registry,
+        policies: hooks.policies,
+        store: hooks.store,
+        log: loggerFor(io),
+        runId,
+        signal: controller.signal,
+        telemetry: hooks.telemetry,
+      }),
+      deadline,
+    ]);
+    if (outcome.verdict.decision === "ask") {
+      // `approvals: inbox`: a `hookwise serve` on the same store decides, within the deadline.
+      const { decideAskInInbox } = await import("../inbox-approval.js");
+      const log = (line: string) => io.stderr.line(`hookwise: ${line}`);
+      const asked = decideAskInInbox(hooks, event, outcome, { until, signal: controller.signal, log });
+      outcome = await Promise.race([asked, deadline]);
+    }
+    const answer = protocol.answer(event, outcome.verdict);
+    await Promise.race([
+      saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt)),
+      deadline,
+    ]);
+    return write(io, answer);
+  } catch (error) {
+    const reason = reasonOf(error);
+    if (event !== undefined) {
+      const answer = protocol.answer(event, { decision: "deny", reason, failed: true });
+      // What cannot be blocked (a session's end, a notification) still says why on stderr.
+      return write(io, answer.exitCode === 0 && !answer.stdout ? protocol.refuse(reason, eventName) : answer);
+    }
+    return write(io, protocol.refuse(reason, eventName));
+  } finally {
+    clearTimeout(timer);
+    // The process ends with the answer: spans still batched are sent first.
+    if (hooks?.telemetry) await flushSpans(timeoutMs);
+    await hooks?.close().catch((error: unknown) => io.stderr.line(`hookwise: ${reasonOf(error)}`));
+  }
+}
+
+/**
+ * Sends the spans the registered provider still holds (a batch processor's), bounded: an
+ * exporter that cannot be reached never holds the harness's tool call. A provider is
+ * registered by the program's own OpenTelemetry setup, e.g. `NODE_OPTIONS=--import …`.
+ */
+async function flushSpans(timeoutMs: number): Promise<void> {
+  const { trace } = loadPackage<typeof import("@opentelemetry/api")>("@opentelemetry/api");
+  const provider = trace.getTracerProvider() as { getDelegate?: () => unknown };
+  const delegate = (provider.getDelegate?.() ?? provider) as { forceFlush?: () => Promise<void> };
+  if (typeof delegate.forceFlush !== "function") return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    delegate.forceFlush().catch(() => {}),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, Math.min(timeoutMs, 5000));
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function loggerFor(io: CliIO) {
+  return {
+    debug() {},
+    info: (message: string) => io.stderr.line(`hookwise: ${printable(message)}`),
+    warn: (message: string) => io.stderr.line(`hookwise: warning: ${printable(message)}`),
+    error: (message: string) => io.stderr.line(`hookwise: error: ${printable(message)}`),
+  };
+}

@@ -1,0 +1,347 @@
+/**
+ * `hookwise setup <harness> <config> [--scope project|user|local] [--dry-run] [--remove]`:
+ * adds to the harness's settings file one entry per harness event the config's hooks and
+ * policies need, each running `hookwise hook <config> --harness <harness>`. Everything
+ * else in the file stays; a second run changes nothing; `--remove` takes out only these
+ * entries. The command names hookwise by the path it is installed at (see docs/harnesses.md).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HookwiseError } from "../../errors/hookwise-error.js";
+import { nearest } from "../../errors/nearest.js";
+import { lineDiff, type SettingsObject, withOurs, withoutOurs } from "../../harnesses/merge-settings.js";
+import { HARNESSES } from "../../harnesses/protocols.js";
+import {
+  HARNESS_NAMES,
+  type HarnessEventKind,
+  type HarnessName,
+  type HarnessProtocol,
+} from "../../harnesses/types.js";
+import type { CliIO } from "../types.js";
+import { UsageError } from "../usage-error.js";
+
+export interface SetupOptions {
+  scope: "project" | "user" | "local";
+  dryRun?: boolean;
+  remove?: boolean;
+  agent?: string;
+  /** The project's folder (default: the current one). */
+  project?: string;
+  /** Codex: record its trust in the entries written (default true). */
+  trust?: boolean;
+  /** A running `hookwise serve` of the config to answer through, falling back to the command itself. */
+  server?: string;
+}
+
+/** Quoted for the POSIX shell the harness runs hook commands with. */
+function quote(text: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Loader flags the CLI was started with (`--import tsx`), resolved so they work from any folder. */
+function loaderFlags(): string[] {
+  const flags: string[] = [];
+  const args = process.execArgv;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const takesValue = arg === "--import" || arg === "--require" || arg === "-r" || arg === "--loader";
+    if (!takesValue) continue;
+    let value = args[++index];
+    if (value === undefined) break;
+    if (!value.startsWith(".") && !isAbsolute(value) && !value.startsWith("file:")) {
+      try {
+        value = import.meta.resolve(value);
+      } catch {
+        // Left as given: it resolves where it resolved for this process.
+      }
+    }
+    flags.push(arg, value);
+  }
+  return flags;
+}
+
+/** The installed `hookwise` script of a project, if the project has one. */
+function projectInstall(projectDir: string): string | undefined {
+  const bin = join(projectDir, "node_modules", "hookwise", "bin", "hookwise.js");
+  return existsSync(bin) ? bin : undefined;
+}
+
+/**
+ * The command the harness runs. In a project that installed hookwise, and a harness that
+ * tells hook commands where the project is (`$CLAUDE_PROJECT_DIR`), the command names both
+ * through that variable, so the settings file works in every clone. Otherwise it names this
+ * hookwise and the config by absolute path (`node` is this process's own).
+ */
+export function hookCommandLine(
+  protocol: HarnessProtocol,
+  configFile: string,
+  projectDir: string,
+  scope: SetupOptions["scope"],
+  agent: string | undefined,
+): string {
+  const tail = ["hook", "--harness", protocol.name, ...(agent ? ["--agent", agent] : [])];
+  const variable = protocol.settings.projectDirVariable;
+  const installed = projectInstall(projectDir);
+  const inProject =
+    !relative(projectDir, configFile).startsWith("..") && !isAbsolute(relative(projectDir, configFile));
+  if (scope !== "user" && variable && installed && inProject) {
+    const inside = (path: string) =>
+      `"$${variable}"/${quote(relative(projectDir, path).split(sep).join("/"))}`;
+    return ["node", inside(installed), "hook", inside(configFile), ...tail.slice(1).map(quote)].join(" ");
+  }
+  const script = process.argv[1] ? resolve(process.argv[1]) : fileURLToPath(import.meta.url);
+  return [process.execPath, ...loaderFlags(), script, "hook", configFile, ...tail.slice(1)]
+    .map(quote)
+    .join(" ");
+}
+
+/** `--server`: a server's origin, checked (http or https, no credentials, path or query). */
+function serverOrigin(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(
+      `--server must be the URL of a running hookwise serve, e.g. http://127.0.0.1:8787 (got "${text}")`,
+    );
+  }
+  if (
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.username ||
+    url.password ||
+    (url.pathname !== "/" && url.pathname !== "") ||
+    url.search ||
+    url.hash
+  )
+    throw new UsageError(
+      `--server must be a server's origin, http(s)://host:port with nothing after it, e.g. http://127.0.0.1:8787 (got "${text}")`,
+    );
+  return url.origin;
+}
+
+/**
+ * The command that asks a running `hookwise serve` first (`POST /hooks/<harness>`, a few
+ * milliseconds) and runs `local` itself when the server does not answer 200: not running, a
+ * different or changed config, a token it does not have. The event is read once and given to
+ * whichever answers. The server's token, when it has one, comes from `HOOKWISE_SERVER_TOKEN`
+ * in the harness's environment, never from the settings file.
+ */
+function throughServer(
+  local: string,
+  origin: string,
+  harness: HarnessName,
+  configFile: string,
+  projectDir: string,
+): string {
+  const inProject = local.includes('"$');
+  const variable = HARNESSES[harness].settings.projectDirVariable;
+  const configHeader =
+    inProject && variable
+      ? `"x-hookwise-config: $${variable}/"${quote(relative(projectDir, configFile).split(sep).join("/"))}`
+      : quote(`x-hookwise-config: ${configFile}`);
+  const curl = [
+    "curl -sf --connect-timeout 1 --max-time 30",
+    "-H 'content-type: application/json'",
+    `-H ${configHeader}`,
+    `-H "authorization: Bearer $\{HOOKWISE_SERVER_TOKEN:-none}"`,
+    "--data-binary @-",
+    quote(`${origin}/hooks/${harness}`),
+  ].join(" ");
+  // The fallback gets what is left of the harness's 60 s after curl's 30 s at most.
+  return `in=$(cat); printf '%s' "$in" | ${curl} || printf '%s' "$in" | ${local} --timeout 25`;
+}
+
+/** The harness's events the config's hooks and policies need, in the harness's order. */
+function eventsNeeded(protocol: HarnessProtocol, hookEvents: ReadonlySet<string>): string[] {
+  const events: string[] = [];
+  for (const [kind, names] of Object.entries(protocol.settings.eventsFor) as [HarnessEventKind, string[]][]) {
+    if (hookEvents.has(kind)) events.push(...names);
+  }
+  return events;
+}
+
+function readSettings(file: string): { text: string; object: SettingsObject } {
+  if (!existsSync(file)) return { text: "", object: {} };
+  const text = readFileSync(file, "utf8");
+  if (text.trim() === "") return { text, object: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HookwiseError(
+      `${file} is not JSON (${(error as Error).message}); fix it first: setup changes nothing in a file it cannot read whole`,
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new HookwiseError(`${file} is not a JSON object; setup changes nothing in it`);
+  return { text, object: value as SettingsObject };
+}
+
+export async function setupCommand(
+  harnessName: string,
+  configPath: string,
+  options: SetupOptions,
+  io: CliIO,
+): Promise<number> {
+  if (!(HARNESS_NAMES as readonly string[]).includes(harnessName)) {
+    const hint = nearest(harnessName, HARNESS_NAMES);
+    throw new UsageError(
+      `unknown harness "${harnessName}" (claude, codex, gemini, cursor)${hint ? `; did you mean "${hint}"?` : ""}`,
+    );
+  }
+  const protocol = HARNESSES[harnessName as HarnessName];
+  const projectDir = resolve(options.project ?? process.cwd());
+  const relativeFile = protocol.settings.files[options.scope];
+  if (relativeFile === undefined) {
+    const scopes = Object.entries(protocol.settings.files)
+      .filter(([, file]) => file !== undefined)
+      .map(([scope]) => scope);
+    throw new UsageError(
+      `${protocol.label} has no ${options.scope} settings file (scopes: ${scopes.join(", ")})`,
+    );
+  }
+  const file = join(options.scope === "user" ? homedir() : projectDir, relativeFile);
+  const configFile = resolve(configPath);
+  const local = hookCommandLine(protocol, configFile, projectDir, options.scope, options.agent);
+  const command =
+    options.server === undefined
+      ? local
+      : throughServer(local, serverOrigin(options.server), protocol.name, configFile, projectDir);
+  // Setup's entries are those running hookwise hook for this harness with this config.
+  const configArg = command.includes(`"$`)
+    ? relative(projectDir, configFile).split(sep).join("/")
+    : configFile;
+  const isOurs = (candidate: string) =>
+    candidate.includes(` hook `) &&
+    candidate.includes(`--harness ${protocol.name}`) &&
+    candidate.includes(configArg);
+
+  const { text, object } = readSettings(file);
+  const trustsHooks = protocol.name === "codex" && options.trust !== false;
+  let next: SettingsObject;
+  let events: string[] = [];
+  if (options.remove) next = withoutOurs(object, protocol.settings, isOurs);
+  else {
+    // The config must load as the hook would load it: a broken one would block every call.
+    const { loadHarnessHooks } = await import("../../config/load-harness-hooks.js");
+    const hooks = await loadHarnessHooks(configPath, protocol.name, {
+      ...(options.agent ? { agent: options.agent } : {}),
+      store: new (await import("../../state/memory-store.js")).MemoryStore(),
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    const hookEvents = new Set<string>(hooks.registry.list().map((hook) => hook.event));
+    await hooks.close();
+    events = eventsNeeded(protocol, hookEvents);
+    if (events.length === 0)
+      throw new UsageError(
+        `${configPath} has no hooks or policies ${protocol.label} can run (it runs ${Object.keys(protocol.settings.eventsFor).join(", ")})`,
+      );
+    next = withOurs(object, protocol.settings, command, events, isOurs);
+  }
+  const nextText = `${JSON.stringify(next, null, 2)}\n`;
+  const label = options.scope === "user" ? `~/${relativeFile}` : relativeFile;
+  if (nextText === text || (text === "" && Object.keys(next).length === 0)) {
+    io.stdout.line(
+      `${label}: nothing to change${options.remove ? " (no entry of hookwise setup is in it)" : ""}`,
+    );
+    return trustsHooks && !options.remove && !options.dryRun
+      ? trustCodexEntries(file, projectDir, isOurs, io)
+      : 0;
+  }
+  if (options.dryRun) {
+    io.stdout.line(lineDiff(text.replace(/\n$/, ""), nextText.replace(/\n$/, ""), label));
+    if (trustsHooks && !options.remove)
+      io.stdout.line("(and Codex's trust in the new entries would be recorded in its config.toml)");
+    io.stdout.line("(dry run: nothing was written)");
+    return 0;
+  }
+  // Codex's trust in the entries about to go is taken out with them (keys name their places).
+  const untrusted = options.remove && protocol.name === "codex" ? ourKeys(file, object, isOurs) : [];
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.hookwise-${process.pid}.tmp`;
+  writeFileSync(temporary, nextText);
+  renameSync(temporary, file);
+  if (options.remove) {
+    io.stdout.line(`${label}: removed the entries of hookwise setup`);
+    if (untrusted.length) {
+      const { codexHome, readCodexConfig, withTrust, writeCodexConfig } = await import(
+        "../../harnesses/codex/trust.js"
+      );
+      const tomlFile = join(codexHome(), "config.toml");
+      const toml = readCodexConfig(tomlFile);
+      const nextToml = withTrust(
+        toml,
+        untrusted.map((key) => ({ key })),
+      );
+      if (nextToml !== toml) {
+        writeCodexConfig(tomlFile, nextToml);
+        io.stdout.line(`${tomlFile}: removed Codex's trust in them`);
+      }
+    }
+    return 0;
+  }
+  io.stdout.line(`${label}: ${protocol.label} now runs hookwise on ${events.join(", ")}`);
+  io.stdout.line(`  command: ${command}`);
+  io.stdout.line(
+    `  undo: hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
+  );
+  return trustsHooks ? trustCodexEntries(file, projectDir, isOurs, io) : 0;
+}
+
+/** The keys Codex names setup's entries of a hooks file by (`<file>:pre_tool_use:0:0`). */
+function ourKeys(file: string, settings: SettingsObject, isOurs: (command: string) => boolean): string[] {
+  const keys: string[] = [];
+  const hooks = (settings.hooks ?? {}) as Record<string, { hooks?: { command?: unknown }[] }[]>;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const snake = event.replace(/(?<!^)([A-Z])/g, "_$1").toLowerCase();
+    groups.forEach((group, groupIndex) => {
+      group?.hooks?.forEach((hook, index) => {
+        if (typeof hook?.command === "string" && isOurs(hook.command))
+          keys.push(`${file}:${snake}:${groupIndex}:${index}`);
+      });
+    });
+  }
+  return keys;
+}
+
+/**
+ * Records Codex's trust in setup's entries, as its hooks review would: without it Codex
+ * skips them without a word, so a failure here is exit 1 with what to do.
+ */
+async function trustCodexEntries(
+  file: string,
+  projectDir: string,
+  isOurs: (command: string) => boolean,
+  io: CliIO,
+): Promise<number> {
+  const { codexHome, listCodexHooks, oursOf, readCodexConfig, withTrust, writeCodexConfig } = await import(
+    "../../harnesses/codex/trust.js"
+  );
+  const tomlFile = join(codexHome(), "config.toml");
+  try {
+    const ours = oursOf(await listCodexHooks(projectDir), isOurs).filter((hook) =>
+      hook.key.startsWith(`${file}:`),
+    );
+    if (ours.length === 0)
+      throw new HookwiseError(`Codex does not list the entries of ${file} for ${projectDir}`);
+    const toml = readCodexConfig(tomlFile);
+    const next = withTrust(
+      toml,
+      ours.map((hook) => ({ key: hook.key, hash: hook.currentHash })),
+    );
+    if (next !== toml) writeCodexConfig(tomlFile, next);
+    io.stdout.line(
+      `${tomlFile}: Codex trusts the ${ours.length} entr${ours.length === 1 ? "y" : "ies"} of hookwise setup`,
+    );
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.line(
+      `hookwise: ${message}. Codex skips hooks it has not trusted: trust the new entries in Codex's hooks review, or run this again with codex on PATH (--no-trust to leave it to the review)`,
+    );
+    return 1;
+  }
+}
