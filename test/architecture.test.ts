@@ -3,10 +3,11 @@
  * non-test `.ts` file under src/ is mapped to its room, and each of its relative imports
  * (static, `export … from`, `import()` and `import("…")` types) must go to its own room or
  * to one the page's `imports` table lists for it. Import cycles longer than two files fail,
- * as does shipped code importing from outside src/ and a page that no longer matches the
- * tree (a room or a named file missing).
+ * in src/ and anywhere else in the repository (test/, bench/, scripts/, examples/), as do
+ * shipped code importing from outside src/, a folder of src/ with more than 25 source files,
+ * and a page that no longer matches the tree (a room or a named file missing).
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -58,8 +59,25 @@ function roomOf(path: string, rooms: Iterable<string>): string | undefined {
   return best;
 }
 
-/** Relative paths under src/ (or `../…` outside it) of what `file` imports. */
-function importsOf(file: string, text: string): string[] {
+/** The file a relative specifier names: the file itself, its `.ts` for `.js`, or a folder's index. */
+function resolveImport(from: string, specifier: string): string {
+  const target = resolve(dirname(from), specifier);
+  const candidates = [
+    target.replace(/\.js$/, ".ts"),
+    target.replace(/\.js$/, ".tsx"),
+    target.replace(/\.mjs$/, ".mts"),
+    target,
+    `${target}.ts`,
+    join(target, "index.ts"),
+  ];
+  const found = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  if (found) return found;
+  // not on disk (the checker's own examples): `.js` is the `.ts` file, a bare name a folder's index
+  return /\.(js|ts|mjs|mts)$/.test(target) ? target.replace(/\.js$/, ".ts") : join(target, "index.ts");
+}
+
+/** Relative paths under `base` (src/ unless told; `../…` outside it) of what `file` imports. */
+function importsOf(file: string, text: string, base = SRC): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
@@ -72,13 +90,7 @@ function importsOf(file: string, text: string): string[] {
       specifier = node.argument.literal;
     }
     if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith(".")) {
-      const target = resolve(dirname(file), specifier.text.replace(/\.js$/, ".ts"));
-      const asFile = target.endsWith(".ts")
-        ? target
-        : existsSync(`${target}.ts`)
-          ? `${target}.ts`
-          : join(target, "index.ts");
-      found.push(relative(SRC, asFile).split("\\").join("/"));
+      found.push(relative(base, resolveImport(file, specifier.text)).split("\\").join("/"));
     }
     ts.forEachChild(node, visit);
   };
@@ -173,6 +185,68 @@ function shippedFiles(folder: string): string[] {
   });
 }
 
+/** Every module of the repository's code folders (tests, fixtures and benchmarks included). */
+function repositoryFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory())
+      return entry.name === "node_modules" || entry.name === "dist" ? [] : repositoryFiles(path);
+    return /\.(ts|tsx|mts|mjs|js)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+const CODE_FOLDERS = ["src", "test", "bench", "scripts", "examples", "web", "bin"];
+
+function repositoryGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const folder of CODE_FOLDERS) {
+    if (!existsSync(join(ROOT, folder))) continue;
+    for (const file of repositoryFiles(join(ROOT, folder))) {
+      // the scanner, not the parser: imports, `export … from` and `import()` of ~900 files
+      const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
+      graph.set(
+        relative(ROOT, file).split("\\").join("/"),
+        importedFiles
+          .filter(({ fileName }) => fileName.startsWith("."))
+          .map(({ fileName }) => relative(ROOT, resolveImport(file, fileName)).split("\\").join("/")),
+      );
+    }
+  }
+  return graph;
+}
+
+/** The rooms' graph: an edge for each room another imports, but not for a file the table lets it read. */
+function roomGraph(
+  graph: ReadonlyMap<string, readonly string[]>,
+  rules: Map<string, Rule>,
+): Map<string, string[]> {
+  const between = new Map<string, string[]>();
+  for (const [from, imports] of graph) {
+    const room = roomOf(from, rules.keys());
+    if (!room) continue;
+    const targets = between.get(room) ?? [];
+    for (const to of imports) {
+      const target = roomOf(to, rules.keys());
+      if (!target || target === room || rules.get(room)!.files.has(to) || targets.includes(target)) continue;
+      targets.push(target);
+    }
+    between.set(room, targets);
+  }
+  return between;
+}
+
+/** Folders of src/ with more than `most` source files (tests beside them not counted). */
+function crowded(files: Iterable<string>, most: number): string[] {
+  const count = new Map<string, number>();
+  for (const file of files) {
+    const folder = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+    count.set(folder, (count.get(folder) ?? 0) + 1);
+  }
+  return [...count]
+    .filter(([, files]) => files > most)
+    .map(([folder, files]) => `src/${folder}: ${files} files`);
+}
+
 function sourceGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of shippedFiles(SRC)) {
@@ -223,6 +297,25 @@ describe("the checker itself", () => {
     expect(cycles(three, 2)).toEqual([["a.ts", "b.ts", "c.ts"]]);
   });
 
+  it("sees a cycle between rooms, a sub-room included, but not through a file a room may read", () => {
+    const rooms = graph({
+      "loop/drive.ts": ["loop/batch/run.ts"],
+      "loop/batch/run.ts": ["loop/types.ts"],
+      "hooks/runner.ts": ["events/payloads.ts"],
+      "events/payloads.ts": ["hooks/runner.ts"],
+    });
+    expect(cycles(roomGraph(rooms, rules), 1)).toEqual([["events", "hooks"]]);
+  });
+
+  it("counts a folder's source files, not the folders inside it", () => {
+    const files = [
+      ...Array.from({ length: 26 }, (_, index) => `config/check-${index}.ts`),
+      ...Array.from({ length: 25 }, (_, index) => `loop/step-${index}.ts`),
+      "loop/batch/run.ts",
+    ];
+    expect(crowded(files, 25)).toEqual(["src/config: 26 files"]);
+  });
+
   it("reads every kind of import a file can make", () => {
     const file = join(SRC, "loop", "example.ts");
     const text = [
@@ -259,20 +352,20 @@ describe("the tree follows docs/architecture.md", () => {
     expect(cycles(graph, 2)).toEqual([]);
   });
 
-  it("has no cycle between rooms", () => {
-    const between = new Map<string, string[]>();
-    for (const [from, imports] of graph) {
-      const room = roomOf(from, rules.keys());
-      if (!room) continue;
-      const outer = room.split("/")[0]!;
-      const targets = between.get(outer) ?? [];
-      for (const to of imports) {
-        const target = roomOf(to, rules.keys())?.split("/")[0];
-        if (target && target !== outer && !targets.includes(target)) targets.push(target);
-      }
-      between.set(outer, targets);
-    }
-    expect(cycles(between, 1)).toEqual([]);
+  it("has no cycle between rooms (a room inside another, as loop/batch, is a room of its own)", () => {
+    expect(cycles(roomGraph(graph, rules), 1)).toEqual([]);
+  });
+
+  it("has no import cycle longer than two files anywhere in the repository", () => {
+    // bench/, test/, scripts/, examples/ and web/ as well as src/, tests included; nothing
+    // is left out. NOTE: bench/compare/'s contender registry and its contenders import each
+    // other (a cycle of 12 files); the fix comes with the benchmark's own rework, and until
+    // it is merged this test fails on bench/compare/ alone.
+    expect(cycles(repositoryGraph(), 2)).toEqual([]);
+  });
+
+  it("has no folder of src/ with more than 25 source files", () => {
+    expect(crowded(graph.keys(), 25)).toEqual([]);
   });
 
   it("lists every room the tree has, and has every room it lists (except those marked coming)", () => {
@@ -296,7 +389,7 @@ describe("the tree follows docs/architecture.md", () => {
     const named = [...page.matchAll(/`([\w./-]+\/[\w.-]+\.ts)`/g)].map((match) => match[1]!);
     expect(named.length).toBeGreaterThan(10);
     const missing = named.filter((path) => {
-      const full = /^(src|test)\//.test(path) ? join(ROOT, path) : join(SRC, path);
+      const full = /^(src|test|examples|bench|scripts|web)\//.test(path) ? join(ROOT, path) : join(SRC, path);
       return !existsSync(full);
     });
     expect(missing).toEqual([]);

@@ -4,15 +4,21 @@
  * title and message. They block nothing; a failure is logged. `close()` stops listening and
  * waits for the handlers still running.
  */
-import type { Notification } from "../../../config/notification-bus.js";
 import type { ClaudeRuntime } from "./compile-claude-handler.js";
 import { hookName } from "./compile-claude-handler.js";
 import { runClaudeHandler } from "./handlers/run-claude-handler.js";
 import type { ClaudeHandlerSpec } from "./settings/claude-handler-spec.js";
 import { compileClaudeMatcher } from "./settings/claude-matcher.js";
 
+/** What the handlers read of a notification (the config's `notify` bus publishes more). */
+export interface ClaudeNotification {
+  sessionId: string;
+  title: string;
+  message: string;
+}
+
 export interface NotificationSource {
-  subscribe(listener: (notification: Notification) => void): () => void;
+  subscribe(listener: (notification: ClaudeNotification) => void): () => void;
 }
 
 export function listenForNotifications(

@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { KnownTool } from "../../../../config/check/check-references.js";
 import type { ConfigIssue, ConfigPath } from "../../../../config/source/config-error.js";
 import { parseSource, positionOf, type SourceDocument } from "../../../../config/source/source-map.js";
 import { nearest } from "../../../../errors/nearest.js";
@@ -15,10 +14,18 @@ import { readClaudeSettings } from "./read-claude-settings.js";
 
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]);
 
+/** A tool of the config, by every name a Claude Code matcher may give it. */
+export interface MatchableTool {
+  qualifiedName: string;
+  functionName: string;
+  /** The name Claude Code hooks know it by (`Read`), when the tool declares one. */
+  claudeName?: string;
+}
+
 export function checkClaudeMatchers(
   settings: readonly string[],
   dir: string,
-  tools: readonly KnownTool[],
+  tools: readonly MatchableTool[],
 ): ConfigIssue[] {
   if (settings.length === 0) return [];
   const read = readClaudeSettings(settings, { baseDir: dir });
