@@ -89,7 +89,7 @@ describe("the Claude Code wire, answered and read", () => {
   });
 
   it("a refusal reads as a blocking error with its reason", () => {
-    const refusal = claudeProtocol.refuse("config broken");
+    const refusal = claudeProtocol.refuse("config broken", "PreToolUse");
     const read = readCommandAnswer(
       { exitCode: refusal.exitCode, signal: null, stdout: "", stderr: refusal.stderr ?? "", timedOut: false },
       5,
