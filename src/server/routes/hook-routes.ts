@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import { realpath } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { Hono } from "hono";
 import { loadRecordAt, loadRunRecords, recordedSessions, saveRunRecord } from "../../agent/run-recorder.js";
 import { harnessRunRecord } from "../../config/harness-record.js";
@@ -28,19 +29,26 @@ import { sendJson } from "../http/json-response.js";
 import { readBody } from "../http/request-body.js";
 import type { ServerContext } from "../server-context.js";
 
-/** The config file's identity when loaded: a change on disk makes the server's answers stale. */
-function fileStamp(file: string): string {
-  try {
-    const stat = statSync(file);
-    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
-  } catch {
-    return "gone";
-  }
+/** The files' identity when loaded: a change on disk to any makes the server's answers stale. */
+function filesStamp(files: readonly string[]): string {
+  return files
+    .map((file) => {
+      try {
+        const stat = statSync(file);
+        return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+      } catch {
+        return "gone";
+      }
+    })
+    .join("|");
 }
 
 export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: string) => void): void {
   const file = ctx.loaded.file;
-  const loadedStamp = fileStamp(file);
+  // The config and the Claude Code settings files whose hooks it runs (`claude_hooks`).
+  const claudeHooks = ctx.loaded.config.claude_hooks;
+  const watched = [file, ...[claudeHooks ?? []].flat().map((path) => resolve(ctx.loaded.dir, path))];
+  const loadedStamp = filesStamp(watched);
   const served = realpath(file).catch(() => file);
   const built = new Map<HarnessName, Omit<HarnessHooks, "close">>();
   const log = {
@@ -96,11 +104,11 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
     const wanted = c.req.header("x-hookwise-config");
     if (wanted !== undefined && (await realpath(wanted).catch(() => wanted)) !== (await served))
       throw new HttpError(409, "other_config", `this server answers for ${file}, not ${wanted}`);
-    if (fileStamp(file) !== loadedStamp)
+    if (filesStamp(watched) !== loadedStamp)
       throw new HttpError(
         409,
         "config_changed",
-        `${file} changed since the server loaded it: restart the server to answer with it`,
+        `${file} (or a Claude Code settings file it runs) changed since the server loaded it: restart the server to answer with it`,
       );
     let hooks = built.get(harness);
     if (hooks === undefined) {
