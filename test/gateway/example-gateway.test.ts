@@ -2,16 +2,17 @@
  * examples/mcp-gateway as docs/mcp.md describes it: an MCP client lists the filesystem
  * server's tools through the gateway, a write inside notes/ runs (stamped by the hook), one
  * outside is refused with the reason and never reaches the server. The MCP Inspector's
- * command line does the same when one is at hand (`HOOKWISE_INSPECTOR_CLI`: the path of
- * its cli.js; the current Inspector needs Node 22.19 or later).
+ * command line does the same: the pinned Inspector, run on the Node 22 it needs, both installed
+ * from npm by `scripts/install-harnesses.mjs` (required under `HOOKWISE_CI=1`).
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspector } from "../support/harnesses/inspector.js";
 import { CLI, textOf } from "./gateway-fixture.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -70,40 +71,104 @@ describe("examples/mcp-gateway behind hookwise mcp", () => {
   });
 });
 
-const inspector = process.env.HOOKWISE_INSPECTOR_CLI;
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
-describe.skipIf(!inspector)("the MCP Inspector's command line against hookwise mcp", () => {
-  it("lists the tools and is refused a write outside notes/", () => {
-    const dir = mkdtempSync(join(tmpdir(), "hookwise-example-inspector-"));
-    try {
+/**
+ * Runs the Inspector's command line, on the Node it needs, in `cwd`. It and everything it starts
+ * (the gateway, the gateway's upstream server) share a process group, which is killed when the
+ * Inspector exits or after 60 s, so nothing outlives the test.
+ */
+function runInspector(cwd: string, args: readonly string[]): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn(inspector.node, [inspector.cli, "--cli", ...args], {
+      cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const timer = setTimeout(killGroup, 60_000);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      fail(error);
+    });
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      killGroup();
+      done({ status, stdout, stderr });
+    });
+  });
+}
+
+describe.skipIf(!inspector.available)(
+  `the MCP Inspector's command line (${inspector.version}) against hookwise mcp`,
+  () => {
+    let dir: string;
+    // The gateway runs on this repository's Node; only the Inspector needs a newer one.
+    const gateway = [process.execPath, ...CLI, "mcp", "hookwise.yaml"];
+
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), "hookwise-example-inspector-"));
       cpSync(join(ROOT, "examples/mcp-gateway"), dir, { recursive: true });
       symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-      const gateway = [process.execPath, ...CLI, "mcp", join(dir, "hookwise.yaml")];
-      // The Inspector finds its own package.json from its folder.
-      const run = (...args: string[]) =>
-        spawnSync(process.execPath, [inspector!, "--cli", ...gateway, ...args], {
-          cwd: dirname(inspector!),
-          encoding: "utf8",
-          timeout: 60_000,
-        });
-      const listed = run("--method", "tools/list");
-      expect(listed.status).toBe(0);
-      expect(listed.stdout).toContain('"fs_write_file"');
-      const refused = run(
-        "--method",
-        "tools/call",
-        "--tool-name",
-        "fs_write_file",
-        "--tool-arg",
-        "path=plan.md",
-        "--tool-arg",
-        "content=hi",
-      );
-      expect(refused.stdout).toContain("writes are allowed only inside notes/");
-      expect(refused.stdout).toContain('"isError": true');
-      expect(existsSync(join(dir, "plan.md"))).toBe(false);
-    } finally {
+    });
+
+    afterAll(() => {
       rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
-});
+    });
+
+    it("lists the tools by the names the docs give", async () => {
+      const listed = await runInspector(dir, [...gateway, "--method", "tools/list"]);
+      expect(listed.stderr).not.toContain('"error"');
+      expect(listed.status).toBe(0);
+      const names = (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map(
+        (tool) => tool.name,
+      );
+      expect(names.sort()).toEqual(["fs_list_directory", "fs_read_file", "fs_write_file"]);
+    }, 90_000);
+
+    it("writes inside notes/ through the stamp hook", async () => {
+      const written = await runInspector(dir, [
+        ...gateway,
+        ...["--method", "tools/call", "--tool-name", "fs_write_file"],
+        ...["--tool-arg", "path=notes/plan.md", "--tool-arg", "content=hi"],
+      ]);
+      expect(written.status).toBe(0);
+      expect(readFileSync(join(dir, "notes/plan.md"), "utf8")).toBe("hi\n(written through hookwise)");
+    }, 90_000);
+
+    it("is refused a write outside notes/ with the reason, and the server never sees it", async () => {
+      const refused = await runInspector(dir, [
+        ...gateway,
+        ...["--method", "tools/call", "--tool-name", "fs_write_file"],
+        ...["--tool-arg", "path=plan.md", "--tool-arg", "content=hi"],
+      ]);
+      const result = JSON.parse(refused.stdout) as { isError?: boolean };
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'tool "fs.write_file" was denied by hook "policy": writes are allowed only inside notes/',
+      );
+      // The Inspector reports a tool error by its exit status and an error line.
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toContain('"tool_is_error"');
+      expect(existsSync(join(dir, "plan.md"))).toBe(false);
+    }, 90_000);
+  },
+);

@@ -60,7 +60,7 @@ function locate(): HarnessInstall {
     throw new Error(`${missing}; HOOKWISE_CI=1 requires them: run node scripts/install-harnesses.mjs first`);
   }
   console.warn(`[hookwise tests] ${missing}: installing them (once, about 30 s) ...`);
-  const result = spawnSync(process.execPath, [script], {
+  const result = spawnSync(process.execPath, [script, "harnesses"], {
     stdio: ["ignore", "pipe", "pipe"],
     encoding: "utf8",
   });
