@@ -93,6 +93,27 @@ const unreadable = /^SQLITE_(NOTADB|CORRUPT)/;
 const schemaMismatch = /no such (table|column)|has no column named|has \d+ columns but/;
 
 /** A SQL string literal (for commands printed in messages, never executed here). */
+/**
+ * The least string above every string that starts with `prefix`, in SQLite's order for text
+ * (its UTF-8 bytes, which is code point order): the prefix with its last code point one
+ * higher. `undefined` when there is none to use (no prefix, or one ending where the next code
+ * point is not a character).
+ */
+function prefixUpperBound(prefix: string): string | undefined {
+  if (prefix === "") return undefined;
+  let start = prefix.length - 1;
+  const unit = prefix.charCodeAt(start);
+  if (unit >= 0xdc00 && unit <= 0xdfff && start > 0) {
+    const high = prefix.charCodeAt(start - 1);
+    if (high >= 0xd800 && high <= 0xdbff) start--;
+  }
+  const last = prefix.codePointAt(start)!;
+  if (last >= 0xd800 && last <= 0xdfff) return undefined; // a lone surrogate: stored as U+FFFD
+  const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+  if (next > 0x10ffff) return undefined;
+  return prefix.slice(0, start) + String.fromCodePoint(next);
+}
+
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 export class SqliteStore implements StateStore {
@@ -236,6 +257,11 @@ export class SqliteStore implements StateStore {
       keys: db.prepare<{ prefix: string; now: number }, { key: string }>(
         `SELECT key FROM kv WHERE substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
       ),
+      // The same, reading only the primary key's range [prefix, upper): a prefix query costs
+      // the keys it finds, not every key the store holds (records included).
+      keysInRange: db.prepare<{ prefix: string; upper: string; now: number }, { key: string }>(
+        `SELECT key FROM kv WHERE key >= @prefix AND key < @upper AND substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
+      ),
       pruneExpired: db.prepare<{ now: number }>(
         "DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now",
       ),
@@ -362,7 +388,13 @@ export class SqliteStore implements StateStore {
   }
 
   async keys(prefix: string): Promise<string[]> {
-    return this.#statements.keys.all({ prefix, now: this.#now() }).map((row) => row.key);
+    const now = this.#now();
+    const upper = prefixUpperBound(prefix);
+    const rows =
+      upper === undefined
+        ? this.#statements.keys.all({ prefix, now })
+        : this.#statements.keysInRange.all({ prefix, upper, now });
+    return rows.map((row) => row.key);
   }
 
   async loadSession(id: string): Promise<SessionRecord | undefined> {

@@ -179,6 +179,26 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect((await store.keys("")).sort()).toEqual(["run%x", "run*y", "runner", "session:a"]);
       });
 
+      it("lists keys under a prefix that ends in any character, and none just past it", async () => {
+        // Neighbours in the keys' order: each prefix's last character, and the one after it.
+        const keys = [
+          "p:é",
+          "p:éa",
+          "p:ê",
+          "p:\u{10FFFD}",
+          "p:\u{10FFFD}z",
+          "p:\u{10FFFE}",
+          "p:\uD7FFq",
+          "p:\uE000",
+        ];
+        for (const key of keys) await store.set(key, 1);
+        expect((await store.keys("p:é")).sort()).toEqual(["p:é", "p:éa"]);
+        expect((await store.keys("p:\u{10FFFD}")).sort()).toEqual(["p:\u{10FFFD}", "p:\u{10FFFD}z"]);
+        expect(await store.keys("p:\uD7FF")).toEqual(["p:\uD7FFq"]);
+        expect(await store.keys("p:\u{10FFFF}")).toEqual([]);
+        expect((await store.keys("p:")).length).toBe(keys.length);
+      });
+
       it("keeps a key without ttl for as long as it is not deleted", async () => {
         await store.set("forever", 1);
         await harness.advance(harness.far);
