@@ -114,7 +114,7 @@ const rows: Row[] = [
 ];
 
 // Through a running `hookwise serve` of the config: the command `setup --server` writes
-// (sh reads the event, curl posts it), as the harness runs it.
+// (bash reads the event and posts it over its own /dev/tcp), as the harness runs it.
 const server = spawn(process.execPath, [join(ROOT, "bin", "hookwise.js"), "serve", config, "--port", "0"], {
   cwd: dir,
   stdio: ["ignore", "pipe", "pipe"],

@@ -4,16 +4,22 @@
  * the server does not answer — not running, another config, a config changed since it loaded.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HookwiseServer, serve } from "../../src/server/serve.js";
 import { cliProcess } from "../support/cli.js";
 
-/** The command posts with curl; without it every call is the fallback's (CI installs it). */
+/**
+ * The command asks a server on this machine with bash, any other with curl; without them
+ * every call is the fallback's (CI installs both).
+ */
 const curl = spawnSync("curl", ["--version"]).status === 0 || process.env.HOOKWISE_CI === "1";
+const bash = spawnSync("bash", ["--version"]).status === 0 || process.env.HOOKWISE_CI === "1";
 
+const ROOT = resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];
 const servers: HookwiseServer[] = [];
 afterEach(async () => {
@@ -42,9 +48,14 @@ const pre = (command: string) =>
 function runCommand(
   command: string,
   input: string,
+  env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", command], { stdio: ["pipe", "pipe", "pipe"], cwd: tmpdir() });
+    const child = spawn("sh", ["-c", command], {
+      stdio: ["pipe", "pipe", "pipe"],
+      cwd: tmpdir(),
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -70,13 +81,15 @@ async function hookRequests(server: HookwiseServer): Promise<number> {
     .reduce((a, b) => a + b, 0);
 }
 
-async function setUp(): Promise<{ dir: string; config: string; server: HookwiseServer; command: string }> {
+async function setUp(
+  host = "127.0.0.1",
+): Promise<{ dir: string; config: string; server: HookwiseServer; command: string }> {
   const dir = mkdtempSync(join(tmpdir(), "hookwise-hook-route-"));
   dirs.push(dir);
   const config = join(dir, "hookwise.yaml");
   writeFileSync(config, CONFIG);
   // A config for harnesses alone has no model: serve answers their hooks and runs no agent.
-  const server = await serve({ config, port: 0, log: () => {} });
+  const server = await serve({ config, host, port: 0, log: () => {} });
   servers.push(server);
   const setup = await cliProcess(["setup", "claude", config, "--project", dir, "--server", server.url], {
     timeoutMs: 60_000,
@@ -87,11 +100,13 @@ async function setUp(): Promise<{ dir: string; config: string; server: HookwiseS
 }
 
 describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 }, () => {
-  it.skipIf(!curl)(
+  it.skipIf(!bash)(
     "answers through the running server: a deny in Claude Code's format, nothing for an allowed call",
     async () => {
       const { server, command } = await setUp();
-      expect(command).toContain(`${server.url}/hooks/claude`);
+      // A server on this machine is asked without starting curl.
+      expect(command).toContain(`hookwise-post.bash 127.0.0.1 ${server.port} claude `);
+      expect(command).not.toContain("curl");
       const denied = await runCommand(command, pre("rm -rf /"));
       expect(denied.code).toBe(0);
       expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({
@@ -119,6 +134,85 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
       expect(session.events.map((event) => event.decision)).toEqual(["deny", "none"]);
       expect(session.events[0]!.reason).toBe("no recursive deletes");
       expect((await fetch(`${server.url}/hooks/sessions/nobody`)).status).toBe(404);
+    },
+  );
+
+  it.skipIf(!bash)("in a project that installed hookwise, names it through $CLAUDE_PROJECT_DIR", async () => {
+    const { dir, config, server } = await setUp();
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(ROOT, join(dir, "node_modules", "hookwise"));
+    const setup = await cliProcess(
+      ["setup", "claude", config, "--project", dir, "--server", server.url, "--scope", "local"],
+      { timeoutMs: 60_000 },
+    );
+    expect(setup.code, setup.stderr).toBe(0);
+    const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
+    const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
+    expect(command).toContain(
+      `bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
+    );
+    const denied = await runCommand(command, pre("rm -rf /"), { CLAUDE_PROJECT_DIR: dir });
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
+      "no recursive deletes",
+    );
+    expect(await hookRequests(server)).toBe(1);
+  });
+
+  it.skipIf(!curl)("asks a server elsewhere with curl, with the same answers", async () => {
+    // 127.0.0.2 stands for another host: it is not one the command asks with bash.
+    const { server, command } = await setUp("127.0.0.2");
+    expect(command).toContain(`curl -sf`);
+    expect(command).toContain(`http://127.0.0.2:${server.port}/hooks/claude`);
+    const denied = await runCommand(command, pre("rm -rf /"));
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
+      "no recursive deletes",
+    );
+    expect(await runCommand(command, pre("ls"))).toMatchObject({ code: 0, stdout: "" });
+    expect(await hookRequests(server)).toBe(2);
+  });
+
+  it.skipIf(!bash)(
+    "decides itself when an answer is cut short, is not a 200, or a header value would end its line",
+    async () => {
+      const { server, command } = await setUp();
+      const port = String(server.port);
+      await server.close();
+      // A server on the same port that answers badly: each answer is the fallback's.
+      let answers = 0;
+      const bad = createServer((request, response) => {
+        request.resume();
+        request.on("end", () => {
+          answers++;
+          if (answers === 1) {
+            // A 200 promising more than it sends, then closing.
+            response.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+            response.write('{"hookSpecificOutput":{"permissionDecision":"allow"');
+            response.socket?.destroy();
+          } else {
+            response.writeHead(503, { "content-type": "application/json" });
+            response.end('{"hookSpecificOutput":{"permissionDecision":"allow"}}');
+          }
+        });
+      });
+      await new Promise<void>((resolve) => bad.listen(Number(port), "127.0.0.1", resolve));
+      try {
+        for (let round = 0; round < 2; round++) {
+          const denied = await runCommand(command, pre("rm -rf /"));
+          expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({
+            permissionDecision: "deny",
+            permissionDecisionReason: "no recursive deletes",
+          });
+        }
+        expect(answers).toBe(2);
+        // A token that would end the authorization header is never sent.
+        const denied = await runCommand(command, pre("rm -rf /"), {
+          HOOKWISE_SERVER_TOKEN: "secret\r\nx-injected: 1",
+        });
+        expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+        expect(answers).toBe(2);
+      } finally {
+        await new Promise((resolve) => bad.close(resolve));
+      }
     },
   );
 

@@ -19,6 +19,7 @@ import {
   type HarnessName,
   type HarnessProtocol,
 } from "../../harnesses/types.js";
+import { packageDir } from "../package-dir.js";
 import type { CliIO } from "../types.js";
 import { UsageError } from "../usage-error.js";
 
@@ -127,6 +128,10 @@ function serverOrigin(text: string): string {
  * different or changed config, a token it does not have. The event is read once and given to
  * whichever answers. The server's token, when it has one, comes from `HOOKWISE_SERVER_TOKEN`
  * in the harness's environment, never from the settings file.
+ *
+ * A server on this machine over plain HTTP is asked by `bin/hookwise-post.bash` (bash's own
+ * /dev/tcp: no process beside the shell), any other by curl. Without bash on the PATH the
+ * command decides itself.
  */
 function throughServer(
   local: string,
@@ -135,12 +140,31 @@ function throughServer(
   configFile: string,
   projectDir: string,
 ): string {
-  const inProject = local.includes('"$');
   const variable = HARNESSES[harness].settings.projectDirVariable;
-  const configHeader =
-    inProject && variable
-      ? `"x-hookwise-config: $${variable}/"${quote(relative(projectDir, configFile).split(sep).join("/"))}`
-      : quote(`x-hookwise-config: ${configFile}`);
+  const installed = local.includes('"$') && variable ? projectInstall(projectDir) : undefined;
+  const inProject = (path: string) =>
+    `"$${variable}"/${quote(relative(projectDir, path).split(sep).join("/"))}`;
+  const config = installed ? inProject(configFile) : quote(configFile);
+  // The fallback gets what is left of the harness's 60 s after the server's 30 s at most.
+  const fallback = `${local} --timeout 25`;
+  const url = new URL(origin);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (url.protocol === "http:" && ["127.0.0.1", "localhost", "::1"].includes(host)) {
+    const script = installed
+      ? inProject(join(dirname(installed), "hookwise-post.bash"))
+      : quote(
+          join(
+            packageDir()?.dir ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../.."),
+            "bin",
+            "hookwise-post.bash",
+          ),
+        );
+    const post = ["bash", script, quote(host), url.port || "80", harness, config, fallback].join(" ");
+    return `if command -v bash >/dev/null 2>&1; then ${post}; else ${fallback}; fi`;
+  }
+  const configHeader = installed
+    ? `"x-hookwise-config: "${config}`
+    : quote(`x-hookwise-config: ${configFile}`);
   const curl = [
     "curl -sf --connect-timeout 1 --max-time 30",
     "-H 'content-type: application/json'",
@@ -149,8 +173,7 @@ function throughServer(
     "--data-binary @-",
     quote(`${origin}/hooks/${harness}`),
   ].join(" ");
-  // The fallback gets what is left of the harness's 60 s after curl's 30 s at most.
-  return `in=$(cat); printf '%s' "$in" | ${curl} || printf '%s' "$in" | ${local} --timeout 25`;
+  return `in=$(cat); printf '%s' "$in" | ${curl} || printf '%s' "$in" | ${fallback}`;
 }
 
 /** The harness's events the config's hooks and policies need, in the harness's order. */

@@ -50,6 +50,19 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
   const watched = [file, ...[claudeHooks ?? []].flat().map((path) => resolve(ctx.loaded.dir, path))];
   const loadedStamp = filesStamp(watched);
   const served = realpath(file).catch(() => file);
+  // Whether a request's `x-hookwise-config` names the served file, by the header's value:
+  // hook commands send the same value on every call, and resolving it is a syscall per
+  // folder of the path. The served file's own changes are caught by its stamp below.
+  const namesServed = new Map<string, Promise<boolean>>();
+  const isServed = (wanted: string): Promise<boolean> => {
+    let known = namesServed.get(wanted);
+    if (known === undefined) {
+      known = Promise.all([realpath(wanted).catch(() => wanted), served]).then(([a, b]) => a === b);
+      if (namesServed.size >= 64) namesServed.clear();
+      namesServed.set(wanted, known);
+    }
+    return known;
+  };
   const built = new Map<HarnessName, Omit<HarnessHooks, "close">>();
   const log = {
     debug() {},
@@ -102,7 +115,7 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
       throw new HttpError(404, "not_found", `no harness "${name}" (${HARNESS_NAMES.join(", ")})`);
     const harness = name as HarnessName;
     const wanted = c.req.header("x-hookwise-config");
-    if (wanted !== undefined && (await realpath(wanted).catch(() => wanted)) !== (await served))
+    if (wanted !== undefined && !(await isServed(wanted)))
       throw new HttpError(409, "other_config", `this server answers for ${file}, not ${wanted}`);
     if (filesStamp(watched) !== loadedStamp)
       throw new HttpError(
