@@ -193,6 +193,11 @@ export class SqliteStore implements StateStore {
     // Switching modes needs an exclusive lock; the mode persists in the file, so only a new
     // database asks for it (two processes opening an existing file do not contend here).
     if (this.#db.pragma("journal_mode", { simple: true }) !== "wal") this.#db.pragma("journal_mode = WAL");
+    // Commits reach the WAL file without waiting on the disk: a process that crashes loses
+    // nothing committed; only the operating system crashing or the power failing can undo the
+    // last commits. FULL (SQLite's default) waits on fsync at every commit — 2.8 ms against
+    // 0.25 ms per write here, and a hook event or a run commits at least once.
+    this.#db.pragma("synchronous = NORMAL");
     const found = this.#db.pragma("user_version", { simple: true }) as number;
     if (found > schemaVersion) {
       throw new StateStoreError({
