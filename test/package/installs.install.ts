@@ -11,6 +11,10 @@
  *   exact tokenizer, the HTTP server) and `tsc --noEmit` (strict) of the README's example and
  *   a typed example (typed.ts), with TypeScript 5.0 at both ends and 7 at the highest.
  *
+ * - a newcomer following docs/harnesses.md for Claude Code: `npm install -D hookwise`, the
+ *   quick start's `hookwise.yaml`, `npx hookwise validate` and `npx hookwise setup claude`,
+ *   then the real Claude Code (offline, against a fake model API) guarded by it.
+ *
  * The apps install at once, sharing npm's cache, the peer apps while the tarball is packed.
  * better-sqlite3 is native: each app's copy is built for this Node.js (from source: no
  * prebuilt download) once per version and kept in `$HOOKWISE_INSTALL_CACHE` (default
@@ -36,7 +40,11 @@ import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readmeExample } from "../support/doc-blocks.js";
+import { codeBlocks, readmeExample } from "../support/doc-blocks.js";
+import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
+import { harnesses } from "../support/harnesses/install.js";
+import { runClaude } from "../support/harnesses/run-claude.js";
+import { killAllHarnesses } from "../support/harnesses/run-harness.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -240,6 +248,16 @@ beforeAll(async () => {
     "first-command",
     run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], first).then(() => first),
   );
+  // docs/harnesses.md's first step, in a project that has only a package.json.
+  const newcomer = join(work, "newcomer");
+  mkdirSync(newcomer);
+  writeApp(newcomer, "newcomer", {});
+  installing(
+    "newcomer",
+    run("npm", ["install", "-D", tarball, "--no-audit", "--no-fund", "--loglevel=error"], newcomer).then(
+      () => newcomer,
+    ),
+  );
   if (spawnSync("redis-server", ["--version"]).status === 0) {
     const port = await freePort();
     const redis = spawn("redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], {
@@ -251,6 +269,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(() => {
+  killAllHarnesses();
   stopRedis?.();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -323,5 +342,53 @@ describe("the packed package", () => {
       expect(smoke).toContain("smoke ok");
     },
     900_000, // a better-sqlite3 not built before is built from source while the app installs
+  );
+
+  it.skipIf(!harnesses.available).concurrent(
+    `guards the real Claude Code ${harnesses.versions.claude} as docs/harnesses.md's quick start says ${harnesses.reason}`,
+    async () => {
+      const dir = await apps.get("newcomer")!;
+      const quickStart = codeBlocks(join(root, "docs", "harnesses.md")).find(
+        (block) => block.language === "yaml" && block.code.startsWith("harness: claude"),
+      )!;
+      writeFileSync(join(dir, "hookwise.yaml"), quickStart.code);
+      await run("npx", ["hookwise", "validate", "hookwise.yaml"], dir);
+      const setup = await run("npx", ["hookwise", "setup", "claude", "hookwise.yaml"], dir);
+      expect(setup).toContain(".claude/settings.json");
+      // The command names the project's own install, through Claude Code's project variable.
+      const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"));
+      expect(JSON.stringify(settings.hooks)).toContain(
+        'node \\"$CLAUDE_PROJECT_DIR\\"/node_modules/hookwise/bin/hookwise.js hook',
+      );
+
+      mkdirSync(join(dir, "victim"));
+      writeFileSync(join(dir, "victim", "keep.txt"), "still here\n");
+      const fake = await startFakeAnthropic([
+        { tool: "Bash", input: { command: "rm -rf victim", description: "delete victim" } },
+        { tool: "Bash", input: { command: "echo allowed > allowed.txt", description: "write allowed.txt" } },
+        { text: "Done." },
+      ]);
+      const home = mkdtempSync(join(work, "home-"));
+      try {
+        const result = await runClaude({ cwd: dir, home, prompt: "Tidy up.", fake, timeoutMs: 240_000 });
+        const context = `exit ${result.exitCode}\nstdout: ${result.stdout.slice(-2000)}\nstderr: ${result.stderr.slice(-2000)}`;
+        expect(result.exitCode, context).toBe(0);
+        // The policy refused the delete: the folder is there, and the model read the reason.
+        expect(readFileSync(join(dir, "victim", "keep.txt"), "utf8"), context).toBe("still here\n");
+        const turns = fake.turnRequests();
+        expect(turns.length, context).toBeGreaterThanOrEqual(3);
+        expect(turns[1]!.text, context).toContain("no recursive deletes; remove the files one by one");
+        // The allowed command ran.
+        expect(readFileSync(join(dir, "allowed.txt"), "utf8"), context).toBe("allowed\n");
+        // What was decided is in the project's store, under Claude Code's session id.
+        const session = (JSON.parse(result.stdout) as { session_id: string }).session_id;
+        const history = await run("npx", ["hookwise", "history", "hookwise.yaml", "--session", session], dir);
+        expect(history).toContain("deny");
+        expect(history).toContain("no recursive deletes");
+      } finally {
+        await fake.close();
+      }
+    },
+    600_000,
   );
 });

@@ -18,6 +18,7 @@ import { decideHarnessEvent, type HarnessOutcome } from "../../harnesses/decide-
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../../harnesses/types.js";
+import { defaultState } from "../default-state.js";
 import type { CliIO } from "../types.js";
 
 export interface HookCommandOptions {
@@ -106,7 +107,10 @@ export async function hookCommand(
     hooks = await Promise.race([
       loadHarnessHooks(configPath, options.harness, {
         ...(options.agent ? { agent: options.agent } : {}),
-        defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+        // As every command of the CLI keeps it: SQLite when better-sqlite3 loads, else files.
+        defaultState: defaultState(configPath, undefined, (message) =>
+          io.stderr.line(`hookwise: warning: ${printable(message)}`),
+        ),
         // Stdout is the answer: everything hooks say goes to stderr.
         logger: loggerFor(io),
       }),
