@@ -2,8 +2,10 @@
  * examples/mcp-gateway as docs/mcp.md describes it: an MCP client lists the filesystem
  * server's tools through the gateway, a write inside notes/ runs (stamped by the hook), one
  * outside is refused with the reason and never reaches the server. The MCP Inspector's
- * command line does the same: the pinned Inspector, run on the Node 22 it needs, both installed
- * from npm by `scripts/install-harnesses.mjs` (required under `HOOKWISE_CI=1`).
+ * command line does the same with the example's policies in front of the real
+ * `@modelcontextprotocol/server-filesystem`: the pinned Inspector, run on the Node 22 it needs,
+ * and the pinned server, all installed from npm by `scripts/install-harnesses.mjs` (required
+ * under `HOOKWISE_CI=1`).
  */
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -13,6 +15,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inspector } from "../support/harnesses/inspector.js";
+import { filesystemServer, realFilesystemGateway } from "../support/harnesses/mcp-servers.js";
 import { CLI, textOf } from "./gateway-fixture.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -117,8 +120,26 @@ function runInspector(cwd: string, args: readonly string[]): Promise<Ran> {
   });
 }
 
-describe.skipIf(!inspector.available)(
-  `the MCP Inspector's command line (${inspector.version}) against hookwise mcp`,
+/** The real filesystem server's tools, by the names the gateway gives them. */
+const REAL_FILESYSTEM_TOOLS = [
+  "fs_create_directory",
+  "fs_directory_tree",
+  "fs_edit_file",
+  "fs_get_file_info",
+  "fs_list_allowed_directories",
+  "fs_list_directory",
+  "fs_list_directory_with_sizes",
+  "fs_move_file",
+  "fs_read_file",
+  "fs_read_media_file",
+  "fs_read_multiple_files",
+  "fs_read_text_file",
+  "fs_search_files",
+  "fs_write_file",
+];
+
+describe.skipIf(!inspector.available || !filesystemServer.available)(
+  `the MCP Inspector's command line (${inspector.version}) against hookwise mcp in front of @modelcontextprotocol/server-filesystem ${filesystemServer.version}`,
   () => {
     let dir: string;
     // The gateway runs on this repository's Node; only the Inspector needs a newer one.
@@ -126,31 +147,31 @@ describe.skipIf(!inspector.available)(
 
     beforeAll(() => {
       dir = mkdtempSync(join(tmpdir(), "hookwise-example-inspector-"));
-      cpSync(join(ROOT, "examples/mcp-gateway"), dir, { recursive: true });
-      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+      realFilesystemGateway(dir);
     });
 
     afterAll(() => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it("lists the tools by the names the docs give", async () => {
+    it("lists the real server's tools under the gateway's names", async () => {
       const listed = await runInspector(dir, [...gateway, "--method", "tools/list"]);
       expect(listed.stderr).not.toContain('"error"');
       expect(listed.status).toBe(0);
       const names = (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map(
         (tool) => tool.name,
       );
-      expect(names.sort()).toEqual(["fs_list_directory", "fs_read_file", "fs_write_file"]);
+      expect(names.sort()).toEqual(REAL_FILESYSTEM_TOOLS);
     }, 90_000);
 
-    it("writes inside notes/ through the stamp hook", async () => {
+    it("writes inside notes/ through the stamp hook, by the real server", async () => {
       const written = await runInspector(dir, [
         ...gateway,
         ...["--method", "tools/call", "--tool-name", "fs_write_file"],
         ...["--tool-arg", "path=notes/plan.md", "--tool-arg", "content=hi"],
       ]);
-      expect(written.status).toBe(0);
+      expect(written.status, written.stderr).toBe(0);
+      expect(written.stdout).toContain("Successfully wrote to notes/plan.md");
       expect(readFileSync(join(dir, "notes/plan.md"), "utf8")).toBe("hi\n(written through hookwise)");
     }, 90_000);
 
@@ -168,6 +189,7 @@ describe.skipIf(!inspector.available)(
       // The Inspector reports a tool error by its exit status and an error line.
       expect(refused.status).not.toBe(0);
       expect(refused.stderr).toContain('"tool_is_error"');
+      // The real server would have written it (plan.md is inside the folder it may write): only the gateway refused.
       expect(existsSync(join(dir, "plan.md"))).toBe(false);
     }, 90_000);
   },
