@@ -64,9 +64,9 @@ const EXAMPLE_MODEL = /^models:\n {2}default: [^\n]*\n/m;
  * Writes examples/mcp-gateway/hookwise.yaml into `dir` with its filesystem toolset changed to
  * the real `@modelcontextprotocol/server-filesystem`, allowed the folder the gateway runs in
  * (`.`), and without its scripted model (the gateway needs none); makes that folder's notes/ (the real server writes only into existing folders).
- * Returns the config's path.
+ * `edit` may change the config's text before it is written. Returns the config's path.
  */
-export function realFilesystemGateway(dir: string): string {
+export function realFilesystemGateway(dir: string, edit: (yaml: string) => string = (yaml) => yaml): string {
   const example = readFileSync(join(ROOT, "examples/mcp-gateway/hookwise.yaml"), "utf8");
   if (!EXAMPLE_SERVER.test(example) || !EXAMPLE_MODEL.test(example)) {
     throw new Error(
@@ -82,6 +82,6 @@ export function realFilesystemGateway(dir: string): string {
     );
   mkdirSync(join(dir, "notes"), { recursive: true });
   const config = join(dir, "hookwise.yaml");
-  writeFileSync(config, yaml);
+  writeFileSync(config, edit(yaml));
   return config;
 }
