@@ -4,8 +4,10 @@
 //   harnesses  the agent harness CLIs (Claude Code, Codex CLI, Gemini CLI), in <root>/<hash>
 //   inspector  the MCP Inspector and the Node 22 binary it needs (from npm's node-<os>-<cpu>
 //              package), in <root>/inspector-<hash>
+//   servers    the MCP servers the gateway tests put behind `hookwise mcp` (the filesystem
+//              server), in <root>/servers-<hash>
 // Each <hash> is of the pinned versions (test/support/harnesses/versions.json). With no argument
-// both are installed; `node scripts/install-harnesses.mjs inspector` installs only the one named.
+// all are installed; `node scripts/install-harnesses.mjs inspector` installs only the one named.
 // A second run finds a finished install and does nothing. Prints the folders on stdout.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -24,9 +26,11 @@ const harnessSpecs = Object.entries(pins.packages).map(([name, version]) => `${n
 const inspectorSpecs = Object.entries(pins.inspector).map(([name, version]) =>
   name === "node" ? `node-${process.platform}-${process.arch}@${version}` : `${name}@${version}`,
 );
+const serverSpecs = Object.entries(pins.servers).map(([name, version]) => `${name}@${version}`);
 const sets = {
   harnesses: { specs: harnessSpecs, dir: join(root, hashOf(harnessSpecs)) },
   inspector: { specs: inspectorSpecs, dir: join(root, `inspector-${hashOf(inspectorSpecs)}`) },
+  servers: { specs: serverSpecs, dir: join(root, `servers-${hashOf(serverSpecs)}`) },
 };
 
 const wanted = process.argv.slice(2);

@@ -84,6 +84,11 @@ export interface RunRecord {
    * the answer given.
    */
   harness?: { name: string; event: string; payload: unknown; decision: string };
+  /**
+   * A tool call an MCP client made through `hookwise mcp` (each is recorded as a run of the
+   * client's session): the client as it named itself (`name version`), when it did.
+   */
+  gateway?: { client?: string };
 }
 
 /**

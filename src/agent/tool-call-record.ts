@@ -19,6 +19,8 @@ export interface CallRecordInput {
   outcome: CallOutcome;
   result: { result: unknown; isError: boolean; executed: boolean };
   trace: readonly HookTraceEntry[];
+  /** Marks the record as a call through the MCP gateway (`RunRecord.gateway`). */
+  gateway?: RunRecord["gateway"];
 }
 
 /** A plain, stored copy: JSON-safe and masked. */
@@ -70,6 +72,7 @@ export function callRecord(input: CallRecordInput): RunRecord {
     ],
     hooks: [],
   };
+  if (input.gateway !== undefined) record.gateway = { ...input.gateway };
   if (outcome.kind === "terminate") {
     record.reason = outcome.reason;
     record.hook = outcome.hook;

@@ -28,6 +28,7 @@ import { PromptBuilder } from "../loop/to-prompt.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import { endSession } from "../sessions/end-session.js";
 import { type RunTelemetry, startRunTelemetry } from "../telemetry/run-telemetry.js";
+import type { RunRecord } from "./run-record.js";
 import { saveRunRecord } from "./run-recorder.js";
 import { callRecord } from "./tool-call-record.js";
 import { TranscriptWriter } from "./transcript-writer.js";
@@ -59,6 +60,8 @@ export interface ToolCallSessionOptions {
   record?: boolean;
   /** Why the session ended, as `session_end` hooks see it when it is closed (default "closed"). */
   endReason?: string;
+  /** Marks each call's record as a call an MCP client made through the gateway (`RunRecord.gateway`). */
+  gateway?: RunRecord["gateway"];
 }
 
 export interface ToolCallRequest {
@@ -191,6 +194,7 @@ export function openToolCallSession(
           outcome,
           result,
           trace: state.runner.events(),
+          ...(options.gateway !== undefined ? { gateway: options.gateway } : {}),
         });
         keep(
           saveRunRecord(runtime.store, made).catch((error: unknown) =>

@@ -102,17 +102,17 @@ export class McpGateway {
     let session: ToolCallSession | undefined;
     const sessionFor = (extra: Extra): ToolCallSession => {
       if (session === undefined) {
+        const version = server.getClientVersion();
+        const client = version ? `${version.name} ${version.version}`.slice(0, 200) : undefined;
         session = openToolCallSession(runtimeOf, {
           sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
           record: this.#options.record !== false,
           endReason: "the MCP client disconnected",
+          gateway: client === undefined ? {} : { client },
           approve: (approval) =>
             this.#elicit(server, approval, asking.get(approval.toolCallId), session!.sessionId),
         });
-        const client = server.getClientVersion();
-        this.#options.log?.(
-          `session ${session.sessionId} (client ${client ? `${client.name} ${client.version}` : "unnamed"})`,
-        );
+        this.#options.log?.(`session ${session.sessionId} (client ${client ?? "unnamed"})`);
       }
       return session;
     };

@@ -44,8 +44,9 @@ export class AgentPool {
    * caller: all of them, then.
    */
   get ids(): readonly string[] {
-    // A config that only guards coding-agent harnesses (no model) answers their hooks: no agent runs.
-    if (hooksOnly(this.#loaded)) return [];
+    // A config with no model (it guards coding-agent harnesses, or serves tools through
+    // `hookwise mcp`) runs no agent: the server answers hooks and shows what was recorded.
+    if (runsNoAgent(this.#loaded)) return [];
     const specialists = new Set(
       this.#loaded.config.agents.filter((agent) => agent.role === "specialist").map((agent) => agent.id),
     );
@@ -60,11 +61,11 @@ export class AgentPool {
 
   /** The agent's id, checked: an unknown one (or a specialist) is a 400 naming the known ones. */
   check(id: string | undefined): string {
-    if (hooksOnly(this.#loaded))
+    if (runsNoAgent(this.#loaded))
       throw new HttpError(
         404,
         "no_agents",
-        "this server runs no agent: its config only guards coding-agent harnesses (POST /hooks/<harness>); declare a model to run agents",
+        "this server runs no agent: its config declares no model (it guards coding-agent harnesses, POST /hooks/<harness>, or serves tools through hookwise mcp, GET /gateway/sessions); declare a model to run agents",
       );
     const agentId = id ?? this.defaultId;
     if (!this.ids.includes(agentId) && this.#loaded.agentIds.includes(agentId)) {
@@ -133,7 +134,12 @@ export class AgentPool {
   }
 }
 
-/** A config for harnesses' hooks alone: it guards a harness and declares no model. */
-export function hooksOnly(loaded: LoadedConfig): boolean {
-  return loaded.config.harness !== undefined && Object.keys(loaded.config.models).length === 0;
+/**
+ * A config that runs no agent: it declares no model and no agent names one — a config for
+ * harnesses' hooks, or for the tools `hookwise mcp` serves.
+ */
+export function runsNoAgent(loaded: LoadedConfig): boolean {
+  const { config } = loaded;
+  if (Object.keys(config.models).length > 0) return false;
+  return config.agents.every((agent) => agent.model === undefined && typeof agent.brain?.model !== "string");
 }

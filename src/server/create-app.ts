@@ -13,6 +13,7 @@ import { tooLarge } from "./http/request-body.js";
 import { approvalRoutes } from "./routes/approval-routes.js";
 import { chatRoutes } from "./routes/chat-routes.js";
 import { eventRoutes } from "./routes/event-routes.js";
+import { gatewayRoutes } from "./routes/gateway-routes.js";
 import { hookRoutes } from "./routes/hook-routes.js";
 import { messageRoutes } from "./routes/message-routes.js";
 import { opsRoutes } from "./routes/ops-routes.js";
@@ -102,6 +103,7 @@ export function createApp(kit: HonoKit, ctx: ServerContext, options: AppOptions)
   approvalRoutes(app, ctx);
   eventRoutes(app, ctx);
   hookRoutes(app, ctx, options.log);
+  gatewayRoutes(app, ctx);
   webAssets(app, kit, options.webRoot);
   return app;
 }

@@ -2,17 +2,20 @@
  * examples/mcp-gateway as docs/mcp.md describes it: an MCP client lists the filesystem
  * server's tools through the gateway, a write inside notes/ runs (stamped by the hook), one
  * outside is refused with the reason and never reaches the server. The MCP Inspector's
- * command line does the same: the pinned Inspector, run on the Node 22 it needs, both installed
- * from npm by `scripts/install-harnesses.mjs` (required under `HOOKWISE_CI=1`).
+ * command line does the same with the example's policies in front of the real
+ * `@modelcontextprotocol/server-filesystem`: the pinned Inspector, run on the Node 22 it needs,
+ * and the pinned server, all installed from npm by `scripts/install-harnesses.mjs` (required
+ * under `HOOKWISE_CI=1`).
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inspector } from "../support/harnesses/inspector.js";
+import { filesystemServer, realFilesystemGateway } from "../support/harnesses/mcp-servers.js";
 import { CLI, textOf } from "./gateway-fixture.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -44,7 +47,14 @@ describe("examples/mcp-gateway behind hookwise mcp", () => {
 
   it("lists the filesystem tools by the names the docs give", async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    expect(names).toEqual(["fs_list_directory", "fs_read_file", "fs_write_file"]);
+    expect(names).toEqual([
+      "fs_create_directory",
+      "fs_edit_file",
+      "fs_list_directory",
+      "fs_move_file",
+      "fs_read_file",
+      "fs_write_file",
+    ]);
   });
 
   it("runs a write inside notes/, through the stamp hook", async () => {
@@ -69,6 +79,37 @@ describe("examples/mcp-gateway behind hookwise mcp", () => {
     );
     expect(existsSync(join(dir, "plan.md"))).toBe(false);
   });
+
+  it("refuses the other writing tools outside notes/: an edit, a new folder, a move out", async () => {
+    writeFileSync(join(dir, "hookwise.test.yaml.bak"), "keep me");
+    const edit = await client.callTool({
+      name: "fs_edit_file",
+      arguments: { path: "hookwise.test.yaml.bak", edits: [{ oldText: "keep", newText: "lose" }] },
+    });
+    expect(edit.isError).toBe(true);
+    expect(textOf(edit)).toContain("writes are allowed only inside notes/");
+    expect(readFileSync(join(dir, "hookwise.test.yaml.bak"), "utf8")).toBe("keep me");
+
+    const folder = await client.callTool({ name: "fs_create_directory", arguments: { path: "elsewhere" } });
+    expect(folder.isError).toBe(true);
+    expect(existsSync(join(dir, "elsewhere"))).toBe(false);
+
+    const move = await client.callTool({
+      name: "fs_move_file",
+      arguments: { source: "notes/plan.md", destination: "plan.md" },
+    });
+    expect(move.isError).toBe(true);
+    expect(textOf(move)).toContain("files move only inside notes/");
+    expect(existsSync(join(dir, "notes/plan.md"))).toBe(true);
+    expect(existsSync(join(dir, "plan.md"))).toBe(false);
+
+    const inside = await client.callTool({
+      name: "fs_move_file",
+      arguments: { source: "notes/plan.md", destination: "notes/friday.md" },
+    });
+    expect(inside.isError).toBeFalsy();
+    expect(existsSync(join(dir, "notes/friday.md"))).toBe(true);
+  });
 });
 
 interface Ran {
@@ -80,11 +121,12 @@ interface Ran {
 /**
  * Runs the Inspector's command line, on the Node it needs, in `cwd`. It and everything it starts
  * (the gateway, the gateway's upstream server) share a process group, which is killed when the
- * Inspector exits or after 60 s, so nothing outlives the test.
+ * Inspector exits or after 90 s, so nothing outlives the test.
  */
 function runInspector(cwd: string, args: readonly string[]): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn(inspector.node, [inspector.cli, "--cli", ...args], {
+    // A busy machine may take longer than the Inspector's default to start the gateway and its server.
+    const child = spawn(inspector.node, [inspector.cli, "--cli", ...args, "--connect-timeout", "60000"], {
       cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -96,7 +138,7 @@ function runInspector(cwd: string, args: readonly string[]): Promise<Ran> {
         // The group is already gone.
       }
     };
-    const timer = setTimeout(killGroup, 60_000);
+    const timer = setTimeout(killGroup, 90_000);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -117,8 +159,26 @@ function runInspector(cwd: string, args: readonly string[]): Promise<Ran> {
   });
 }
 
-describe.skipIf(!inspector.available)(
-  `the MCP Inspector's command line (${inspector.version}) against hookwise mcp`,
+/** The real filesystem server's tools, by the names the gateway gives them. */
+const REAL_FILESYSTEM_TOOLS = [
+  "fs_create_directory",
+  "fs_directory_tree",
+  "fs_edit_file",
+  "fs_get_file_info",
+  "fs_list_allowed_directories",
+  "fs_list_directory",
+  "fs_list_directory_with_sizes",
+  "fs_move_file",
+  "fs_read_file",
+  "fs_read_media_file",
+  "fs_read_multiple_files",
+  "fs_read_text_file",
+  "fs_search_files",
+  "fs_write_file",
+];
+
+describe.skipIf(!inspector.available || !filesystemServer.available)(
+  `the MCP Inspector's command line (${inspector.version}) against hookwise mcp in front of @modelcontextprotocol/server-filesystem ${filesystemServer.version}`,
   () => {
     let dir: string;
     // The gateway runs on this repository's Node; only the Inspector needs a newer one.
@@ -126,33 +186,33 @@ describe.skipIf(!inspector.available)(
 
     beforeAll(() => {
       dir = mkdtempSync(join(tmpdir(), "hookwise-example-inspector-"));
-      cpSync(join(ROOT, "examples/mcp-gateway"), dir, { recursive: true });
-      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+      realFilesystemGateway(dir);
     });
 
     afterAll(() => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    it("lists the tools by the names the docs give", async () => {
+    it("lists the real server's tools under the gateway's names", async () => {
       const listed = await runInspector(dir, [...gateway, "--method", "tools/list"]);
       expect(listed.stderr).not.toContain('"error"');
       expect(listed.status).toBe(0);
       const names = (JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map(
         (tool) => tool.name,
       );
-      expect(names.sort()).toEqual(["fs_list_directory", "fs_read_file", "fs_write_file"]);
-    }, 90_000);
+      expect(names.sort()).toEqual(REAL_FILESYSTEM_TOOLS);
+    }, 120_000);
 
-    it("writes inside notes/ through the stamp hook", async () => {
+    it("writes inside notes/ through the stamp hook, by the real server", async () => {
       const written = await runInspector(dir, [
         ...gateway,
         ...["--method", "tools/call", "--tool-name", "fs_write_file"],
         ...["--tool-arg", "path=notes/plan.md", "--tool-arg", "content=hi"],
       ]);
-      expect(written.status).toBe(0);
+      expect(written.status, written.stderr).toBe(0);
+      expect(written.stdout).toContain("Successfully wrote to notes/plan.md");
       expect(readFileSync(join(dir, "notes/plan.md"), "utf8")).toBe("hi\n(written through hookwise)");
-    }, 90_000);
+    }, 120_000);
 
     it("is refused a write outside notes/ with the reason, and the server never sees it", async () => {
       const refused = await runInspector(dir, [
@@ -160,6 +220,7 @@ describe.skipIf(!inspector.available)(
         ...["--method", "tools/call", "--tool-name", "fs_write_file"],
         ...["--tool-arg", "path=plan.md", "--tool-arg", "content=hi"],
       ]);
+      expect(refused.stdout, `status ${refused.status}; stderr: ${refused.stderr}`).not.toBe("");
       const result = JSON.parse(refused.stdout) as { isError?: boolean };
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
@@ -168,7 +229,28 @@ describe.skipIf(!inspector.available)(
       // The Inspector reports a tool error by its exit status and an error line.
       expect(refused.status).not.toBe(0);
       expect(refused.stderr).toContain('"tool_is_error"');
+      // The real server would have written it (plan.md is inside the folder it may write): only the gateway refused.
       expect(existsSync(join(dir, "plan.md"))).toBe(false);
-    }, 90_000);
+    }, 120_000);
+
+    it("is refused the real server's other writes outside notes/: a new folder, a move out", async () => {
+      const call = (tool: string, ...args: string[]) =>
+        runInspector(dir, [
+          ...gateway,
+          ...["--method", "tools/call", "--tool-name", tool],
+          ...args.flatMap((arg) => ["--tool-arg", arg]),
+        ]);
+      const folder = await call("fs_create_directory", "path=elsewhere");
+      expect(folder.status).not.toBe(0);
+      expect(textOf(JSON.parse(folder.stdout))).toContain("writes are allowed only inside notes/");
+      expect(existsSync(join(dir, "elsewhere"))).toBe(false);
+
+      writeFileSync(join(dir, "notes/draft.md"), "draft");
+      const moved = await call("fs_move_file", "source=notes/draft.md", "destination=draft.md");
+      expect(moved.status).not.toBe(0);
+      expect(textOf(JSON.parse(moved.stdout))).toContain("files move only inside notes/");
+      expect(existsSync(join(dir, "notes/draft.md"))).toBe(true);
+      expect(existsSync(join(dir, "draft.md"))).toBe(false);
+    }, 240_000);
   },
 );

@@ -20,6 +20,7 @@ export const API_PREFIXES = [
   "/openapi.json",
   "/agents",
   "/hooks",
+  "/gateway",
 ] as const;
 
 export function isApiPath(path: string): boolean {

@@ -49,6 +49,8 @@ const OPERATION_IDS: Record<string, string> = {
   "post /hooks/{harness}": "answerHarnessHook",
   "get /hooks/sessions": "listHarnessSessions",
   "get /hooks/sessions/{id}": "getHarnessSession",
+  "get /gateway/sessions": "listGatewaySessions",
+  "get /gateway/sessions/{id}": "getGatewaySession",
   "get /events": "followEvents",
 };
 
@@ -323,6 +325,34 @@ export function openApiDocument(
               content: { "application/json": { schema: { type: "object", additionalProperties: true } } },
             },
             "404": error("No harness session with this id is recorded"),
+          },
+        },
+      },
+      "/gateway/sessions": {
+        get: {
+          summary:
+            "The sessions of the MCP clients that called tools through `hookwise mcp` on this store, most recent first",
+          responses: {
+            "200": {
+              description:
+                "`{ sessions: [{ id, agent, client?, calls, lastActiveAt, lastTool, lastDecision }] }`",
+              content: { "application/json": { schema: { type: "object", additionalProperties: true } } },
+            },
+          },
+        },
+      },
+      "/gateway/sessions/{id}": {
+        parameters: [idParam("id", "The MCP gateway's session id")],
+        get: {
+          summary:
+            "An MCP gateway session's tool calls, oldest first: each with its arguments, decision, hooks and result",
+          responses: {
+            "200": {
+              description:
+                "`{ id, agent, client?, calls: [{ runId, at, tool, args, ranArgs?, decision, hook?, reason?, summary, result?, isError, hooks: [{ hook, event, effect, reason? }] }] }`",
+              content: { "application/json": { schema: { type: "object", additionalProperties: true } } },
+            },
+            "404": error("No MCP gateway session with this id is recorded"),
           },
         },
       },

@@ -49,6 +49,26 @@ export interface RunClaudeOptions extends RunHarnessOptions {
   readonly allowedTools?: readonly string[];
 }
 
+/** The environment Claude Code runs in: offline but for the fake Anthropic API. */
+export function claudeEnv(
+  home: string,
+  fake: FakeModelServer,
+  env: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return {
+    ...baseEnv(home),
+    ANTHROPIC_BASE_URL: fake.origin,
+    ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    DISABLE_BUG_COMMAND: "1",
+    CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1",
+    ...env,
+  };
+}
+
 export function runClaude(options: RunClaudeOptions): Promise<HarnessResult> {
   const allowed = options.allowedTools ?? ["Bash"];
   return spawnHarness({
@@ -62,18 +82,7 @@ export function runClaude(options: RunClaudeOptions): Promise<HarnessResult> {
       ...(options.args ?? []),
     ],
     cwd: options.cwd,
-    env: {
-      ...baseEnv(options.home),
-      ANTHROPIC_BASE_URL: options.fake.origin,
-      ANTHROPIC_API_KEY: "sk-ant-fake-key-for-tests",
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      DISABLE_AUTOUPDATER: "1",
-      DISABLE_TELEMETRY: "1",
-      DISABLE_ERROR_REPORTING: "1",
-      DISABLE_BUG_COMMAND: "1",
-      CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: "1",
-      ...options.env,
-    },
+    env: claudeEnv(options.home, options.fake, options.env),
     timeoutMs: options.timeoutMs ?? 120_000,
   });
 }

@@ -1,12 +1,14 @@
 /**
- * The page: sessions on the left with the approval inbox and live notifications; the chat
- * of the selected session in the middle; the timeline of its runs on the right — every
- * step, attempt, tool call and hook firing, live.
+ * The page: sessions on the left with the MCP gateway's sessions, the approval inbox and
+ * live notifications; the chat of the selected session in the middle (or a gateway
+ * session's calls and decisions); the timeline of its runs on the right — every step,
+ * attempt, tool call and hook firing, live.
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api, follow, setToken, UnauthorizedError } from "../api.js";
 import { appendEvent } from "../timeline-model.js";
 import { Chat } from "./chat.jsx";
+import { GatewaySession, GatewaySessionList } from "./gateway-sessions.jsx";
 import { Inbox } from "./inbox.jsx";
 import { Notifications } from "./notifications.jsx";
 import { SessionList } from "./session-list.jsx";
@@ -52,6 +54,9 @@ export function App() {
   const [agents, setAgents] = useState([]);
   const [sessions, setSessions] = useState([]);
   const [selected, setSelected] = useState(undefined);
+  const [gatewaySessions, setGatewaySessions] = useState([]);
+  const [gatewaySelected, setGatewaySelected] = useState(undefined);
+  const [gatewaySession, setGatewaySession] = useState(undefined);
   const [runs, setRuns] = useState([]);
   const [status, setStatus] = useState("idle");
   const [inbox, setInbox] = useState([]);
@@ -74,6 +79,10 @@ export function App() {
   );
   const loadInbox = useCallback(
     () => guard(async () => setInbox((await api("/approvals")).approvals)),
+    [guard],
+  );
+  const loadGateway = useCallback(
+    () => guard(async () => setGatewaySessions((await api("/gateway/sessions")).sessions)),
     [guard],
   );
 
@@ -102,8 +111,12 @@ export function App() {
     });
     loadSessions();
     loadInbox();
-    // Hook and gateway processes post their approvals to the store, not to this server's feed.
-    const polling = setInterval(loadInbox, 3000);
+    loadGateway();
+    // Hook and gateway processes post their approvals and records to the store, not to this server's feed.
+    const polling = setInterval(() => {
+      loadInbox();
+      loadGateway();
+    }, 3000);
     const stopFeed = follow("/events", (name, data) => {
       if (name === "notification") setNotes((items) => [data, ...items].slice(0, 50));
       else if (name === "inbox") loadInbox();
@@ -113,7 +126,30 @@ export function App() {
       clearInterval(polling);
       stopFeed();
     };
-  }, [attempt, guard, loadInbox, loadSessions]);
+  }, [attempt, guard, loadInbox, loadSessions, loadGateway]);
+
+  // A gateway session's calls, read again while it is open (its client may still be calling).
+  useEffect(() => {
+    if (!gatewaySelected) return undefined;
+    setGatewaySession(undefined);
+    const load = () =>
+      guard(async () =>
+        setGatewaySession(await api(`/gateway/sessions/${encodeURIComponent(gatewaySelected)}`)),
+      );
+    load();
+    const polling = setInterval(load, 3000);
+    return () => clearInterval(polling);
+  }, [gatewaySelected, guard]);
+
+  const pick = (id) => {
+    setGatewaySelected(undefined);
+    setSelected(id);
+  };
+  const pickGateway = (id) => {
+    setSelected(undefined);
+    setRuns([]);
+    setGatewaySelected(id);
+  };
 
   useEffect(() => {
     if (!selected) return undefined;
@@ -136,7 +172,7 @@ export function App() {
     const session = await guard(() => api("/sessions", { method: "POST", body: agent ? { agent } : {} }));
     if (!session) return;
     await loadSessions();
-    setSelected(session.id);
+    pick(session.id);
   };
 
   const send = async (text) => {
@@ -146,7 +182,7 @@ export function App() {
 
   const decide = async (item, decision, reason) => {
     // A suspended run continues in its session; a waiting hook or gateway call has none here.
-    if (!item.waiter) setSelected(item.sessionId);
+    if (!item.waiter) pick(item.sessionId);
     await api(`/approvals/${encodeURIComponent(item.id)}`, {
       method: "POST",
       body: { decision, ...(reason ? { reason } : {}) },
@@ -169,14 +205,17 @@ export function App() {
           sessions={sessions}
           selected={selected}
           agents={agents}
-          onSelect={setSelected}
+          onSelect={pick}
           onCreate={create}
         />
-        <Inbox items={inbox} onDecide={decide} onOpen={setSelected} />
+        <GatewaySessionList sessions={gatewaySessions} selected={gatewaySelected} onSelect={pickGateway} />
+        <Inbox items={inbox} onDecide={decide} onOpen={pick} />
         <Notifications items={notes} />
       </aside>
       <main class="center">
-        {selected ? (
+        {gatewaySelected ? (
+          <GatewaySession session={gatewaySession} />
+        ) : selected ? (
           <Chat runs={runs} busy={status === "running"} onSend={send} />
         ) : (
           <p class="muted empty">Create or pick a session.</p>

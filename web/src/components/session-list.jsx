@@ -3,7 +3,9 @@ export function SessionList({ sessions, selected, agents, onSelect, onCreate }) 
     <section class="panel sessions">
       <h3>Sessions</h3>
       <div class="new-session">
-        {agents.length > 1 ? (
+        {agents.length === 0 ? (
+          <p class="muted">this server runs no agent (its config declares no model)</p>
+        ) : agents.length > 1 ? (
           agents.map((agent) => (
             <button key={agent.id} type="button" onClick={() => onCreate(agent.id)}>
               + {agent.id}
