@@ -1,42 +1,81 @@
 #!/usr/bin/env bash
 # Answers one coding-agent harness hook event through a running `hookwise serve` on this
 # machine, and runs the hook command it is given itself whenever the server does not answer
-# 200 in full: not running, another or a changed config, a call that waits in the approval
-# inbox, no answer within 30 s. `hookwise setup HARNESS CONFIG --server URL` writes it.
+# in full: not running, another or a changed config, a call that waits in the approval
+# inbox, an event too large to post, no answer within 30 s. `hookwise setup HARNESS CONFIG
+# --server URL` writes it.
 #
-#   bash hookwise-post.bash HOST PORT HARNESS CONFIG COMMAND [ARG...]
+#   bash hookwise-post.bash HOST PORT HARNESS CONFIG AGENT COMMAND [ARG...]
 #
-# The event is read once from stdin and given to whichever answers. The server's token, when
-# it has one, comes from HOOKWISE_SERVER_TOKEN in the harness's environment.
+# AGENT is the config's agent to answer with ("" for its default one). The event is read once
+# from stdin and given to whichever answers. The server's token, when it has one, comes from
+# HOOKWISE_SERVER_TOKEN in the harness's environment.
 #
 # It speaks HTTP/1.0 over bash's own /dev/tcp rather than starting curl: a hook runs on every
 # tool call, and starting curl costs more than the server takes to answer. It is for a server
 # on this machine over plain HTTP only; for any other server setup writes a curl command.
+#
+# An answer is the server's only when it is a 200 that says it is hookwise's answer
+# (`x-hookwise-answer: 1`) and arrives whole (its `content-length`); anything else, the
+# command decides.
 
 set -u
-export LC_ALL=C # lengths in bytes
+export LC_ALL=C # lengths and characters in bytes
+trap '' PIPE    # a server that closes early is a failed post, not the end of this script
 
-host=$1 port=$2 harness=$3 config=$4
-shift 4
+host=$1 port=$2 harness=$3 config=$4 agent=$5
+shift 5
 
-# The whole event: JSON holds no NUL byte, so reading up to one reads to the end.
+# Posted up to this size (the server's body limit); a larger event goes to the command whole.
+limit=1048576
 event=
-IFS= read -r -d '' event || true
+IFS= read -r -N $((limit + 1)) event || true
 
 decide_here() {
-  exec 3>&- 2>/dev/null
-  printf '%s' "$event" | "$@"
+  { exec 3>&-; } 2>/dev/null
+  if ((${#event} > limit)); then
+    { printf '%s' "$event"; cat; } | "$@"
+  else
+    printf '%s' "$event" | "$@"
+  fi
   exit $?
+}
+
+((${#event} > limit)) && decide_here "$@"
+
+# Header values percent-encoded (into $encoded), so any byte of a path reaches the server as
+# it is.
+encode() {
+  local text=$1 char index hex
+  encoded=
+  for ((index = 0; index < ${#text}; index++)); do
+    char=${text:index:1}
+    case $char in
+    [A-Za-z0-9/._~-]) encoded+=$char ;;
+    *)
+      printf -v hex '%%%02X' "'$char"
+      encoded+=$hex
+      ;;
+    esac
+  done
 }
 
 token=${HOOKWISE_SERVER_TOKEN:-none}
 newline=$'[\r\n]'
-# A value that would end a header line is not sent: the command decides.
-[[ $config =~ $newline || $token =~ $newline || $host =~ $newline ]] && decide_here "$@"
+# A token that would end its header line is not sent: the command decides.
+[[ $token =~ $newline ]] && decide_here "$@"
+authority=$host
+[[ $host == *:* ]] && authority="[$host]"
+
+encode "$config"
+config_header=$encoded
+encode "$agent"
+agent_header=$encoded
 
 { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || decide_here "$@"
-printf 'POST /hooks/%s HTTP/1.0\r\nhost: %s:%s\r\ncontent-type: application/json\r\nx-hookwise-config: %s\r\nauthorization: Bearer %s\r\ncontent-length: %d\r\n\r\n%s' \
-  "$harness" "$host" "$port" "$config" "$token" "${#event}" "$event" >&3 2>/dev/null || decide_here "$@"
+printf 'POST /hooks/%s HTTP/1.0\r\nhost: %s:%s\r\ncontent-type: application/json\r\nx-hookwise-config-encoded: %s\r\nx-hookwise-agent-encoded: %s\r\nauthorization: Bearer %s\r\ncontent-length: %d\r\n\r\n%s' \
+  "$harness" "$authority" "$port" "$config_header" "$agent_header" "$token" "${#event}" "$event" >&3 2>/dev/null ||
+  decide_here "$@"
 
 deadline=$((SECONDS + 30))
 left() {
@@ -44,24 +83,26 @@ left() {
   ((wait_for > 0))
 }
 
+status=
 left && IFS= read -r -t "$wait_for" status <&3 || decide_here "$@"
 [[ $status =~ ^HTTP/1\.[01]\ 200[\ $'\r'] ]] || decide_here "$@"
-length= headers_end=
+length= headers_end= ours= framed=
 shopt -s nocasematch
 while left && IFS= read -r -t "$wait_for" line <&3; do
   line=${line%$'\r'}
   [[ -z $line ]] && headers_end=1 && break
-  [[ $line =~ ^content-length:[[:space:]]*([0-9]+)[[:space:]]*$ ]] && length=${BASH_REMATCH[1]}
+  [[ $line =~ ^content-length:[[:space:]]*([0-9]{1,9})[[:space:]]*$ ]] && length=$((10#${BASH_REMATCH[1]}))
+  [[ $line =~ ^x-hookwise-answer:[[:space:]]*1[[:space:]]*$ ]] && ours=1
+  [[ $line =~ ^transfer-encoding: ]] && framed=1
 done
 shopt -u nocasematch
-[[ -n $headers_end && -n $length ]] || decide_here "$@"
+[[ -n $headers_end && -n $length && -n $ours && -z $framed ]] || decide_here "$@"
 
 body=
 if ((length > 0)); then
   left || decide_here "$@"
-  IFS= read -r -d '' -t "$wait_for" body <&3
+  IFS= read -r -N "$length" -t "$wait_for" body <&3
 fi
-# Only an answer read in full is the server's: anything short of it, the command decides.
 ((${#body} == length)) || decide_here "$@"
-exec 3>&-
+{ exec 3>&-; } 2>/dev/null
 printf '%s' "$body"

@@ -82,22 +82,58 @@ async function hookRequests(server: HookwiseServer): Promise<number> {
 }
 
 async function setUp(
-  host = "127.0.0.1",
+  options: {
+    host?: string;
+    config?: string;
+    configName?: string;
+    setupArgs?: string[];
+    serveConfig?: string;
+  } = {},
 ): Promise<{ dir: string; config: string; server: HookwiseServer; command: string }> {
   const dir = mkdtempSync(join(tmpdir(), "hookwise-hook-route-"));
   dirs.push(dir);
-  const config = join(dir, "hookwise.yaml");
-  writeFileSync(config, CONFIG);
+  const config = join(dir, options.configName ?? "hookwise.yaml");
+  writeFileSync(config, options.config ?? CONFIG);
   // A config for harnesses alone has no model: serve answers their hooks and runs no agent.
-  const server = await serve({ config, host, port: 0, log: () => {} });
-  servers.push(server);
-  const setup = await cliProcess(["setup", "claude", config, "--project", dir, "--server", server.url], {
-    timeoutMs: 60_000,
+  const server = await serve({
+    config: options.serveConfig ? join(dir, options.serveConfig) : config,
+    host: options.host ?? "127.0.0.1",
+    port: 0,
+    log: () => {},
   });
+  servers.push(server);
+  const setup = await cliProcess(
+    ["setup", "claude", config, "--project", dir, "--server", server.url, ...(options.setupArgs ?? [])],
+    { timeoutMs: 60_000 },
+  );
   expect(setup.code, setup.stderr).toBe(0);
   const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"));
   return { dir, config, server, command: settings.hooks.PreToolUse[0].hooks[0].command };
 }
+
+/** A server on `port` of 127.0.0.1 (or `host`) answering every request with `answer`. */
+async function fakeServer(
+  answer: (response: import("node:http").ServerResponse) => void,
+  port = 0,
+  host = "127.0.0.1",
+): Promise<{ port: number; answers: () => number; close: () => Promise<void> }> {
+  let answers = 0;
+  const fake = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      answers++;
+      answer(response);
+    });
+  });
+  await new Promise<void>((resolve) => fake.listen(port, host, resolve));
+  return {
+    port: (fake.address() as { port: number }).port,
+    answers: () => answers,
+    close: () => new Promise((resolve) => fake.close(() => resolve())),
+  };
+}
+
+const deniedBy = (stdout: string) => JSON.parse(stdout).hookSpecificOutput.permissionDecisionReason;
 
 describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 }, () => {
   it.skipIf(!bash)(
@@ -149,7 +185,7 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
     const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
     const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
     expect(command).toContain(
-      `bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
+      `BASH_ENV= bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml '' node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
     );
     const denied = await runCommand(command, pre("rm -rf /"), { CLAUDE_PROJECT_DIR: dir });
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
@@ -160,8 +196,8 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
 
   it.skipIf(!curl)("asks a server elsewhere with curl, with the same answers", async () => {
     // 127.0.0.2 stands for another host: it is not one the command asks with bash.
-    const { server, command } = await setUp("127.0.0.2");
-    expect(command).toContain(`curl -sf`);
+    const { server, command } = await setUp({ host: "127.0.0.2" });
+    expect(command).toContain(`curl -s --max-redirs 0`);
     expect(command).toContain(`http://127.0.0.2:${server.port}/hooks/claude`);
     const denied = await runCommand(command, pre("rm -rf /"));
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
@@ -185,9 +221,14 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
           answers++;
           if (answers === 1) {
             // A 200 promising more than it sends, then closing.
-            response.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+            response.writeHead(200, {
+              "content-type": "application/json",
+              "content-length": "500",
+              "x-hookwise-answer": "1",
+            });
             response.write('{"hookSpecificOutput":{"permissionDecision":"allow"');
-            response.socket?.destroy();
+            // Closed once the part is on its way: the client reads a part of the promised body.
+            setTimeout(() => response.socket?.destroy(), 200);
           } else {
             response.writeHead(503, { "content-type": "application/json" });
             response.end('{"hookSpecificOutput":{"permissionDecision":"allow"}}');
@@ -215,6 +256,132 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
       }
     },
   );
+
+  it.skipIf(!curl)(
+    "with curl, takes only a whole 200 that is hookwise's answer: not a redirect, an empty 204 or a page",
+    async () => {
+      const { server, command } = await setUp({ host: "127.0.0.2" });
+      const port = server.port;
+      await server.close();
+      const pages: ((response: import("node:http").ServerResponse) => void)[] = [
+        (response) => response.writeHead(302, { location: "https://login.example/" }).end(),
+        (response) => response.writeHead(204).end(),
+        (response) => response.writeHead(200, { "content-type": "text/html" }).end("<html>sign in</html>"),
+        (response) => response.writeHead(200, { "content-type": "application/json" }).end("{}"),
+      ];
+      for (const page of pages) {
+        const fake = await fakeServer(page, port, "127.0.0.2");
+        try {
+          const answered = await runCommand(command, pre("rm -rf /"));
+          expect(deniedBy(answered.stdout)).toBe("no recursive deletes");
+          expect(fake.answers()).toBe(1);
+        } finally {
+          await fake.close();
+        }
+      }
+    },
+  );
+
+  it.skipIf(!bash)("answers with the agent setup named, as hookwise hook --agent does", async () => {
+    const { server, command } = await setUp({
+      config: `harness: claude
+agents:
+  - id: lax
+  - id: strict
+    policies:
+      - { decision: deny, tool: Bash, when: 'args.command.contains("rm -rf")', reason: "strict says no" }
+`,
+      setupArgs: ["--agent", "strict"],
+    });
+    expect(deniedBy((await runCommand(command, pre("rm -rf /"))).stdout)).toBe("strict says no");
+    expect(await hookRequests(server)).toBe(1);
+  });
+
+  it.skipIf(!bash)("follows the config a symlink names now, and a path with spaces and accents", async () => {
+    const { dir, server } = await setUp({ configName: "stricte règle.yaml" });
+    writeFileSync(join(dir, "lenient.yaml"), CONFIG.replace('contains("rm -rf")', 'contains("never")'));
+    symlinkSync(join(dir, "stricte règle.yaml"), join(dir, "active.yaml"));
+    const setup = await cliProcess(
+      [
+        "setup",
+        "claude",
+        join(dir, "active.yaml"),
+        "--project",
+        dir,
+        "--server",
+        server.url,
+        "--scope",
+        "local",
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(setup.code, setup.stderr).toBe(0);
+    const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
+    const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
+    // The symlink names the served file (its path has a space and accents): the server answers.
+    expect(deniedBy((await runCommand(command, pre("rm -rf /"))).stdout)).toBe("no recursive deletes");
+    expect(await hookRequests(server)).toBe(1);
+    // Pointed at another config, it is that config's answer, decided by the command.
+    rmSync(join(dir, "active.yaml"));
+    symlinkSync(join(dir, "lenient.yaml"), join(dir, "active.yaml"));
+    expect(await runCommand(command, pre("rm -rf /"))).toMatchObject({ code: 0, stdout: "" });
+    expect(await hookRequests(server)).toBe(1);
+  });
+
+  it.skipIf(!bash)(
+    "decides itself, reason and all, for an event too large to post or one the server refuses, whatever BASH_ENV prints",
+    async () => {
+      const { dir, server, command } = await setUp();
+      writeFileSync(join(dir, "env.sh"), "echo '[startup file]'\n");
+      const env = { BASH_ENV: join(dir, "env.sh") };
+      // Over the server's body limit: never posted, the command decides.
+      const large = pre(`rm -rf / #${"x".repeat(2 * 1024 * 1024)}`);
+      const denied = await runCommand(command, large, env);
+      expect(denied.code).toBe(0);
+      expect(deniedBy(denied.stdout)).toBe("no recursive deletes");
+      // Not JSON: the server refuses it, the command blocks it with its reason on stderr.
+      const broken = await runCommand(command, pre("ls").slice(0, 40), env);
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toContain("not JSON");
+      expect(await hookRequests(server)).toBe(0);
+      // A served answer is the server's JSON alone.
+      expect(JSON.parse((await runCommand(command, pre("rm -rf /"), env)).stdout)).toMatchObject({
+        hookSpecificOutput: { permissionDecision: "deny" },
+      });
+    },
+  );
+
+  it.skipIf(!bash)("decides itself when the installed package has no post script", async () => {
+    const { dir, server } = await setUp();
+    // An installed hookwise without the script: a stand-in that answers as the fallback.
+    mkdirSync(join(dir, "node_modules", "hookwise", "bin"), { recursive: true });
+    writeFileSync(
+      join(dir, "node_modules", "hookwise", "bin", "hookwise.js"),
+      `process.stdin.resume(); process.stdin.on("end", () => { process.stdout.write(JSON.stringify({ fallback: process.argv.slice(2) })); });\n`,
+    );
+    const setup = await cliProcess(
+      [
+        "setup",
+        "claude",
+        join(dir, "hookwise.yaml"),
+        "--project",
+        dir,
+        "--server",
+        server.url,
+        "--scope",
+        "local",
+      ],
+      { timeoutMs: 60_000 },
+    );
+    expect(setup.code, setup.stderr).toBe(0);
+    const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
+    const ran = await runCommand(settings.hooks.PreToolUse[0].hooks[0].command, pre("rm -rf /"), {
+      CLAUDE_PROJECT_DIR: dir,
+    });
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.stdout).fallback).toContain("hook");
+    expect(await hookRequests(server)).toBe(0);
+  });
 
   it("decides itself when the server is not running, with the same answer", async () => {
     const { server, command } = await setUp();

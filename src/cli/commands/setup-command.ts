@@ -139,6 +139,7 @@ function throughServer(
   harness: HarnessName,
   configFile: string,
   projectDir: string,
+  agent: string | undefined,
 ): string {
   const variable = HARNESSES[harness].settings.projectDirVariable;
   const installed = local.includes('"$') && variable ? projectInstall(projectDir) : undefined;
@@ -159,21 +160,35 @@ function throughServer(
             "hookwise-post.bash",
           ),
         );
-    const post = ["bash", script, quote(host), url.port || "80", harness, config, fallback].join(" ");
-    return `if command -v bash >/dev/null 2>&1; then ${post}; else ${fallback}; fi`;
+    // BASH_ENV emptied: a startup file of the harness's environment prints nothing into the answer.
+    const post = [
+      "BASH_ENV= bash",
+      script,
+      quote(host),
+      url.port || "80",
+      harness,
+      config,
+      quote(agent ?? ""),
+    ];
+    return `if command -v bash >/dev/null 2>&1 && [ -f ${script} ]; then ${post.join(" ")} ${fallback}; else ${fallback}; fi`;
   }
   const configHeader = installed
     ? `"x-hookwise-config: "${config}`
     : quote(`x-hookwise-config: ${configFile}`);
+  // The answer is taken only when curl got all of it, a 200 that says it is hookwise's answer
+  // (no redirect followed: a login page or a proxy's 200 is not an answer).
+  const marker = "@hookwise:200:1";
   const curl = [
-    "curl -sf --connect-timeout 1 --max-time 30",
+    "curl -s --max-redirs 0 --connect-timeout 1 --max-time 30",
     "-H 'content-type: application/json'",
     `-H ${configHeader}`,
+    ...(agent ? [`-H ${quote(`x-hookwise-agent: ${agent}`)}`] : []),
     `-H "authorization: Bearer $\{HOOKWISE_SERVER_TOKEN:-none}"`,
     "--data-binary @-",
+    "-w '@hookwise:%{http_code}:%header{x-hookwise-answer}'",
     quote(`${origin}/hooks/${harness}`),
   ].join(" ");
-  return `in=$(cat); printf '%s' "$in" | ${curl} || printf '%s' "$in" | ${fallback}`;
+  return `in=$(cat); out=$(printf '%s' "$in" | ${curl}) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
 }
 
 /** The harness's events the config's hooks and policies need, in the harness's order. */
@@ -231,7 +246,14 @@ export async function setupCommand(
   const command =
     options.server === undefined
       ? local
-      : throughServer(local, serverOrigin(options.server), protocol.name, configFile, projectDir);
+      : throughServer(
+          local,
+          serverOrigin(options.server),
+          protocol.name,
+          configFile,
+          projectDir,
+          options.agent,
+        );
   // Setup's entries are those running hookwise hook for this harness with this config.
   const configArg = command.includes(`"$`)
     ? relative(projectDir, configFile).split(sep).join("/")

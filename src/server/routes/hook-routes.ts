@@ -13,7 +13,6 @@
 
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
-import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Hono } from "hono";
 import { loadRecordAt, loadRunRecords, recordedSessions, saveRunRecord } from "../../agent/run-recorder.js";
@@ -28,6 +27,26 @@ import { HttpError } from "../http/http-error.js";
 import { sendJson } from "../http/json-response.js";
 import { readBody } from "../http/request-body.js";
 import type { ServerContext } from "../server-context.js";
+
+/** A file's identity, symlinks followed (`undefined`: not there). */
+function identity(path: string): string | undefined {
+  try {
+    const stat = statSync(path);
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A header sent percent-encoded, or else as it is; a bad encoding is a 400. */
+function headerValue(encoded: string | undefined, plain: string | undefined): string | undefined {
+  if (encoded === undefined) return plain;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new HttpError(400, "bad_header", "a x-hookwise-*-encoded header is not percent-encoded UTF-8");
+  }
+}
 
 /** The files' identity when loaded: a change on disk to any makes the server's answers stale. */
 function filesStamp(files: readonly string[]): string {
@@ -49,21 +68,10 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
   const claudeHooks = ctx.loaded.config.claude_hooks;
   const watched = [file, ...[claudeHooks ?? []].flat().map((path) => resolve(ctx.loaded.dir, path))];
   const loadedStamp = filesStamp(watched);
-  const served = realpath(file).catch(() => file);
-  // Whether a request's `x-hookwise-config` names the served file, by the header's value:
-  // hook commands send the same value on every call, and resolving it is a syscall per
-  // folder of the path. The served file's own changes are caught by its stamp below.
-  const namesServed = new Map<string, Promise<boolean>>();
-  const isServed = (wanted: string): Promise<boolean> => {
-    let known = namesServed.get(wanted);
-    if (known === undefined) {
-      known = Promise.all([realpath(wanted).catch(() => wanted), served]).then(([a, b]) => a === b);
-      if (namesServed.size >= 64) namesServed.clear();
-      namesServed.set(wanted, known);
-    }
-    return known;
-  };
-  const built = new Map<HarnessName, Omit<HarnessHooks, "close">>();
+  // The served file's identity (device and inode, symlinks followed) when it was loaded: a
+  // request naming a path is answered only when that path is this very file now.
+  const servedFile = identity(file);
+  const built = new Map<string, Omit<HarnessHooks, "close">>();
   const log = {
     debug() {},
     info: (message: string) => serverLog(`hook: ${message}`),
@@ -114,8 +122,12 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
     if (!(HARNESS_NAMES as readonly string[]).includes(name))
       throw new HttpError(404, "not_found", `no harness "${name}" (${HARNESS_NAMES.join(", ")})`);
     const harness = name as HarnessName;
-    const wanted = c.req.header("x-hookwise-config");
-    if (wanted !== undefined && !(await isServed(wanted)))
+    // The hook command sends the config and agent percent-encoded (any byte of a path as it
+    // is); curl sends the config as it is.
+    const wanted = headerValue(c.req.header("x-hookwise-config-encoded"), c.req.header("x-hookwise-config"));
+    const agent =
+      headerValue(c.req.header("x-hookwise-agent-encoded"), c.req.header("x-hookwise-agent")) || undefined;
+    if (wanted !== undefined && (servedFile === undefined || identity(wanted) !== servedFile))
       throw new HttpError(409, "other_config", `this server answers for ${file}, not ${wanted}`);
     if (filesStamp(watched) !== loadedStamp)
       throw new HttpError(
@@ -123,14 +135,15 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
         "config_changed",
         `${file} (or a Claude Code settings file it runs) changed since the server loaded it: restart the server to answer with it`,
       );
-    let hooks = built.get(harness);
+    const builtKey = `${harness}\u0000${agent ?? ""}`;
+    let hooks = built.get(builtKey);
     if (hooks === undefined) {
       try {
-        hooks = harnessHooksOf(ctx.loaded, harness);
+        hooks = harnessHooksOf(ctx.loaded, harness, agent);
       } catch (error) {
         throw new HttpError(409, "not_guarded", (error as Error).message);
       }
-      built.set(harness, hooks);
+      built.set(builtKey, hooks);
     }
     const protocol = HARNESSES[harness];
     // Any JSON object: the harness's protocol checks the fields it needs, with its own messages.
@@ -169,6 +182,7 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
     if (answer.exitCode !== 0)
       throw new HttpError(422, "exit_code", "the answer is an exit code: the hook command answers it itself");
     await saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt));
-    return c.body(answer.stdout ?? "", 200, { "content-type": "application/json" });
+    // The header tells the hook command the 200 is this route's answer, not a proxy's page.
+    return c.body(answer.stdout ?? "", 200, { "content-type": "application/json", "x-hookwise-answer": "1" });
   });
 }
