@@ -36,7 +36,7 @@ export function withoutOurs(
 export function withOurs(
   file: SettingsObject,
   settings: HarnessSettings,
-  command: string,
+  command: string | ((event: string) => string),
   events: readonly string[],
   isOurs: (command: string) => boolean,
 ): SettingsObject {
@@ -44,7 +44,7 @@ export function withOurs(
   const hooks = { ...((base.hooks as Record<string, unknown> | undefined) ?? {}) };
   for (const event of events) {
     const list = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
-    list.push(settings.group(command, event));
+    list.push(settings.group(typeof command === "string" ? command : command(event), event));
     hooks[event] = list;
   }
   const defaults = settings.fileDefaults ?? {};

@@ -146,6 +146,41 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     });
   });
 
+  it("writes gate commands that block when they end without deciding (no node on the harness's PATH), and other events' as they are", async () => {
+    const dir = project();
+    // An installed hookwise: the command then runs `node` from the harness's PATH.
+    mkdirSync(join(dir, "node_modules", "hookwise", "bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", "hookwise", "bin", "hookwise.js"), "");
+    expect((await setup(dir, "claude", "hookwise.yaml")).code).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"));
+    const gate: string = written.hooks.PreToolUse.at(-1).hooks[0].command;
+    const after: string = written.hooks.PostToolUse.at(-1).hooks[0].command;
+    const run = (command: string) =>
+      spawnSync("/bin/sh", ["-c", command], {
+        input: JSON.stringify({
+          session_id: "s",
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_use_id: "t",
+        }),
+        encoding: "utf8",
+        env: { PATH: join(dir, "no-such-folder"), CLAUDE_PROJECT_DIR: dir },
+        timeout: 60_000,
+      });
+    const blocked = run(gate);
+    expect(blocked.status).toBe(2);
+    expect(blocked.stderr).toContain(
+      "hookwise: the hook command ended with exit code 127 before deciding; blocked",
+    );
+    // A PostToolUse hook's failure stays the harness's non-blocking error.
+    expect(run(after).status).toBe(127);
+    // The entries are still setup's own: a second run changes nothing, --remove takes them out.
+    expect((await setup(dir, "claude", "hookwise.yaml")).stdout).toContain("nothing to change");
+    expect((await setup(dir, "claude", "hookwise.yaml", "--remove")).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks ?? {}).toEqual({});
+  });
+
   it("refuses a config that does not load, an unknown harness and a settings file that is not JSON", async () => {
     const dir = project();
     writeFileSync(

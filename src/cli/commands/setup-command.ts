@@ -191,6 +191,24 @@ function throughServer(
   return `in=$(cat); out=$(printf '%s' "$in" | ${curl}) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
 }
 
+/** The events whose hook decides whether something happens: a tool call, a permission, a prompt, a model request. */
+const GATE_KINDS: readonly HarnessEventKind[] = [
+  "tool_call",
+  "approval_request",
+  "run_start",
+  "model_request",
+];
+
+/**
+ * A gate's command blocks (exit 2, which every harness reads as "no") when it ends any other
+ * way than answering: `node` not on the harness's PATH, a crash, a signal. The harnesses take
+ * any other exit code as a hook's own failure and go on with the call. Other events keep
+ * their exit code: a Stop hook's exit 2 would keep the agent working.
+ */
+function blockingOnFailure(command: string): string {
+  return `{ ${command}; }; code=$?; case $code in 0|2) exit $code ;; esac; echo "hookwise: the hook command ended with exit code $code before deciding; blocked" >&2; exit 2`;
+}
+
 /** The harness's events the config's hooks and policies need, in the harness's order. */
 function eventsNeeded(protocol: HarnessProtocol, hookEvents: ReadonlySet<string>): string[] {
   const events: string[] = [];
@@ -283,7 +301,14 @@ export async function setupCommand(
       throw new UsageError(
         `${configPath} has no hooks or policies ${protocol.label} can run (it runs ${Object.keys(protocol.settings.eventsFor).join(", ")})`,
       );
-    next = withOurs(object, protocol.settings, command, events, isOurs);
+    const gates = new Set(GATE_KINDS.flatMap((kind) => protocol.settings.eventsFor[kind] ?? []));
+    next = withOurs(
+      object,
+      protocol.settings,
+      (event) => (gates.has(event) ? blockingOnFailure(command) : command),
+      events,
+      isOurs,
+    );
   }
   const nextText = `${JSON.stringify(next, null, 2)}\n`;
   const label = options.scope === "user" ? `~/${relativeFile}` : relativeFile;
