@@ -17,6 +17,7 @@
 import type { ModelMessage, ModelRequest, ToolSpec } from "../events/payloads.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import type { CallOutcome } from "./batch/types.js";
+import { beforeTranscriptEdit, setHistory } from "./history-view.js";
 import type { StepRecord, ToolResultRecord, Usage } from "./run-result.js";
 import { ownRequests, ownSteps, type RunState } from "./run-state.js";
 import type { StepRequestOutcome } from "./types.js";
@@ -218,17 +219,17 @@ function keptArgs(call: ModelToolCall | undefined, args: unknown): unknown {
  * The length of the transcript prefix a step's request sent as its history, or -1 when it
  * is kept as it is: only a request whose history was the transcript as it was (its
  * baseline: no patch, no feedback appended) that nothing outside the loop was handed (no
- * hook on the model's events, no telemetry), so nothing else reads its list before the
- * run ends.
+ * hook on the model's requests or responses, no telemetry), so nothing else reads its list
+ * before the run ends.
  */
 function prefixLength(state: RunState, requested: Extract<StepRequestOutcome, { kind: "turn" }>): number {
   const request = requested.request;
   const messages = request.messages;
+  // A `model_error` hook is handed only failed requests, which have a history of their own.
   const watched =
     state.telemetry !== undefined ||
     state.runner.wants("model_request") ||
-    state.runner.wants("model_response") ||
-    state.runner.wants("model_error");
+    state.runner.wants("model_response");
   if (messages === state.messages) {
     // The live transcript (the run's last request, sent as it was): its first messages.
     if (!watched && state.lastRequest === request) return state.sentLength;
@@ -268,7 +269,7 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
  * the loop is handed it, and before it is recorded in `state.requests`.
  */
 export function detachHistory(state: RunState, request: ModelRequest): void {
-  if (request.messages === state.messages) request.messages = state.messages.slice(0, state.sentLength);
+  if (request.messages === state.messages) setHistory(request, "messages", state.messages, state.sentLength);
 }
 
 /** Records a request the run sends (`state.requests`, in order, once the run settles its steps). */
@@ -453,6 +454,17 @@ export function keepStep(
   state.lastStep = slots;
 }
 
+/**
+ * Before the loop changes the transcript other than by appending to it (a transcript edit,
+ * a rewritten final answer): the steps kept as slots are settled, and the token meter and
+ * the histories that are views of the transcript keep what it holds now.
+ */
+export function beforeTranscriptChange(state: RunState): void {
+  settleSteps(state);
+  state.meter.detach();
+  beforeTranscriptEdit(state.messages);
+}
+
 /** The last committed step's finish reason and usage (a streamed run's `step-finish`). */
 export function lastStepFinish(state: RunState): { finishReason: string; usage: Usage } {
   const step = state.lastStep as unknown[] | undefined;
@@ -471,10 +483,9 @@ export function stepCount(state: RunState): number {
 /**
  * Makes every step kept as slots (`keepStep`) its record: its `toolCalls`, `toolResults`,
  * usage, and its request (rebuilt, or its history). Before a result or a suspension carries
- * the steps, and before the transcript changes other than by growing.
+ * the steps, and before the transcript changes other than by growing (`beforeTranscriptChange`).
  */
 export function settleSteps(state: RunState): void {
-  state.meter.detach();
   // The chain runs from the last step back: its steps in order, then each made its record.
   const chain: unknown[][] = [];
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
@@ -496,7 +507,7 @@ export function settleSteps(state: RunState): void {
         step: slots[INDEX] as number,
         attempt: header.attempts,
         system: kept!.system,
-        messages: state.messages.slice(0, prefix),
+        messages: AS_PREFIX,
         tools: kept!.tools,
         toolChoice: kept!.toolChoice,
         model: header.model!,
@@ -504,7 +515,9 @@ export function settleSteps(state: RunState): void {
       if (kept!.temperature !== undefined) request.temperature = kept!.temperature;
       if (kept!.maxOutputTokens !== undefined) request.maxOutputTokens = kept!.maxOutputTokens;
       if (kept!.providerOptions !== undefined) request.providerOptions = kept!.providerOptions;
-    } else if (kept !== undefined) kept.messages = state.messages.slice(0, prefix);
+    }
+    // Its history: a long one is a view of the transcript, made a list when read.
+    if (request !== undefined) setHistory(request, "messages", state.messages, prefix);
     const position = header.position;
     if (position >= 0) requests.splice(position + inserted++, 0, request!);
     const toolResults: ToolResultRecord[] = new Array(resultCount);
