@@ -29,7 +29,7 @@ const sources = new WeakMap<readonly ModelMessage[], Source>();
  * equality read the list as they would a copy.
  */
 export function setHistory<K extends string>(
-  target: { [key in K]: ModelMessage[] },
+  target: { [key in K]: readonly ModelMessage[] },
   key: K,
   transcript: readonly ModelMessage[],
   length: number,
