@@ -6,10 +6,9 @@ import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js"
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
-import { setHistory } from "./history-view.js";
 import type { RunResult, Usage } from "./run-result.js";
 import { contextFor, ownRequests, ownSteps, type RunState } from "./run-state.js";
-import { beforeTranscriptChange, keepStep, settleSteps } from "./step-slots.js";
+import { beforeTranscriptChange, keepStep, setHistory, settleSteps } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
@@ -306,7 +305,7 @@ export async function finishRun(
     runId: state.runId,
     sessionId: state.sessionId,
   };
-  // The transcript after the run: a long one is a view, made a list when read (history-view.ts).
+  // The transcript after the run: a long one is a view, made a list when read (step-slots.ts).
   setHistory(result, "messages", state.messages, state.messages.length);
   if (final.reason !== undefined) result.reason = final.reason;
   if (final.hook !== undefined) result.hook = final.hook;
