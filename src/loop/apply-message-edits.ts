@@ -14,7 +14,7 @@ import type { EventName } from "../events/catalogue.js";
 import type { ModelMessage } from "../events/payloads.js";
 import type { MessageEdit } from "../hooks/flow.js";
 import { contextFor, payload, type RunState } from "./run-state.js";
-import { settleSteps } from "./step-slots.js";
+import { beforeTranscriptChange } from "./step-slots.js";
 import type { RunEnd } from "./types.js";
 
 export type EditsOutcome =
@@ -139,8 +139,9 @@ async function compact(
 }
 
 function replaceTranscript(state: RunState, next: readonly ModelMessage[]): void {
-  // Requests kept as prefixes of the transcript take their lists before it changes.
-  settleSteps(state);
+  // Requests kept as prefixes of the transcript take their lists before it changes, and
+  // histories made views of it keep reading it as it was.
+  beforeTranscriptChange(state);
   state.messages.splice(0, state.messages.length, ...next);
 }
 

@@ -8,7 +8,7 @@ import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
 import type { RunResult, Usage } from "./run-result.js";
 import { contextFor, ownRequests, ownSteps, type RunState } from "./run-state.js";
-import { keepStep, settleSteps } from "./step-slots.js";
+import { beforeTranscriptChange, keepStep, setHistory, settleSteps } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
@@ -125,19 +125,23 @@ export function commitStep(
     }
 }
 
+/** A result's `messages` until `setHistory` sets them. */
+const NO_MESSAGES: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[];
+
 /**
  * Replaces the text of the run's final answer (the last assistant message, committed by a
  * step with no tool calls) with `text`, or removes that message when `text` is undefined.
  */
 function replaceFinalAnswer(state: RunState, text: string | undefined): void {
-  // Requests kept as prefixes of the transcript take their lists before it changes.
-  settleSteps(state);
   const index = state.messages.length - 1;
   const last = state.messages[index];
   if (last?.role !== "assistant") return;
   const parts =
     typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
   if (parts.some((part) => part.type === "tool-call")) return;
+  // Requests kept as prefixes of the transcript take their lists before it changes, and
+  // histories made views of it keep reading it as it was.
+  beforeTranscriptChange(state);
   if (text === undefined) {
     state.messages.splice(index, 1);
     return;
@@ -293,7 +297,7 @@ export async function finishRun(
   const result: RunResult = {
     outcome: final.outcome,
     text: final.text,
-    messages: state.messages.slice(),
+    messages: NO_MESSAGES,
     steps: ownSteps(state),
     requests: ownRequests(state),
     events,
@@ -301,6 +305,8 @@ export async function finishRun(
     runId: state.runId,
     sessionId: state.sessionId,
   };
+  // The transcript after the run: a long one is a view, made a list when read (step-slots.ts).
+  setHistory(result, "messages", state.messages, state.messages.length);
   if (final.reason !== undefined) result.reason = final.reason;
   if (final.hook !== undefined) result.hook = final.hook;
   if (final.error) result.error = { name: final.error.name, message: final.error.message };

@@ -30,17 +30,15 @@ import type { LoopRuntime, StepRequestOutcome } from "./types.js";
 
 /**
  * Whether a request's history can be the live transcript itself until it is recorded
- * (step-slots.ts): only when nothing outside the loop is handed the request (no hook on the
- * model's events, no telemetry), so nothing else reads its list meanwhile.
+ * (step-slots.ts): only when nothing outside the loop is handed the request (no hook on
+ * `model_request` or `model_response`, no telemetry), so nothing else reads its list
+ * meanwhile. A `model_error` hook does not count: a failed request gets a history of its
+ * own before its hooks are handed it, and they are handed no other (a recorded run has
+ * such a hook, and would otherwise copy its history at every step).
  */
 function sharesHistory(state: RunState): boolean {
   const runner = state.runner;
-  return (
-    state.telemetry === undefined &&
-    !runner.wants("model_request") &&
-    !runner.wants("model_response") &&
-    !runner.wants("model_error")
-  );
+  return state.telemetry === undefined && !runner.wants("model_request") && !runner.wants("model_response");
 }
 
 function baseline(

@@ -6,7 +6,9 @@
  * chained from `state.lastStep` (no list of them), and a request kept as a prefix of the
  * transcript waits outside `state.requests` until then, as does the run's last request
  * (`state.lastRequest`): a run that no hook or span watches holds one list per step, and no
- * record, usage, request or object per call, nor a copy of its history per step.
+ * record, usage, request or object per call, nor a copy of its history per step. Settled,
+ * a long history (a request's, the result's transcript) is a view of the transcript until
+ * it is read (`setHistory`, at the end of this file).
  *
  * Slots of a step: [previous, shape, request | template, index, text, finishReason, then
  * those of resultCount, callCount, prefixLength, position, model, attempts, reasoning,
@@ -218,17 +220,17 @@ function keptArgs(call: ModelToolCall | undefined, args: unknown): unknown {
  * The length of the transcript prefix a step's request sent as its history, or -1 when it
  * is kept as it is: only a request whose history was the transcript as it was (its
  * baseline: no patch, no feedback appended) that nothing outside the loop was handed (no
- * hook on the model's events, no telemetry), so nothing else reads its list before the
- * run ends.
+ * hook on the model's requests or responses, no telemetry), so nothing else reads its list
+ * before the run ends.
  */
 function prefixLength(state: RunState, requested: Extract<StepRequestOutcome, { kind: "turn" }>): number {
   const request = requested.request;
   const messages = request.messages;
+  // A `model_error` hook is handed only failed requests, which have a history of their own.
   const watched =
     state.telemetry !== undefined ||
     state.runner.wants("model_request") ||
-    state.runner.wants("model_response") ||
-    state.runner.wants("model_error");
+    state.runner.wants("model_response");
   if (messages === state.messages) {
     // The live transcript (the run's last request, sent as it was): its first messages.
     if (!watched && state.lastRequest === request) return state.sentLength;
@@ -268,7 +270,7 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
  * the loop is handed it, and before it is recorded in `state.requests`.
  */
 export function detachHistory(state: RunState, request: ModelRequest): void {
-  if (request.messages === state.messages) request.messages = state.messages.slice(0, state.sentLength);
+  if (request.messages === state.messages) setHistory(request, "messages", state.messages, state.sentLength);
 }
 
 /** Records a request the run sends (`state.requests`, in order, once the run settles its steps). */
@@ -453,6 +455,17 @@ export function keepStep(
   state.lastStep = slots;
 }
 
+/**
+ * Before the loop changes the transcript other than by appending to it (a transcript edit,
+ * a rewritten final answer): the steps kept as slots are settled, and the token meter and
+ * the histories that are views of the transcript keep what it holds now.
+ */
+export function beforeTranscriptChange(state: RunState): void {
+  settleSteps(state);
+  state.meter.detach();
+  beforeTranscriptEdit(state.messages);
+}
+
 /** The last committed step's finish reason and usage (a streamed run's `step-finish`). */
 export function lastStepFinish(state: RunState): { finishReason: string; usage: Usage } {
   const step = state.lastStep as unknown[] | undefined;
@@ -471,10 +484,9 @@ export function stepCount(state: RunState): number {
 /**
  * Makes every step kept as slots (`keepStep`) its record: its `toolCalls`, `toolResults`,
  * usage, and its request (rebuilt, or its history). Before a result or a suspension carries
- * the steps, and before the transcript changes other than by growing.
+ * the steps, and before the transcript changes other than by growing (`beforeTranscriptChange`).
  */
 export function settleSteps(state: RunState): void {
-  state.meter.detach();
   // The chain runs from the last step back: its steps in order, then each made its record.
   const chain: unknown[][] = [];
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
@@ -496,7 +508,7 @@ export function settleSteps(state: RunState): void {
         step: slots[INDEX] as number,
         attempt: header.attempts,
         system: kept!.system,
-        messages: state.messages.slice(0, prefix),
+        messages: AS_PREFIX,
         tools: kept!.tools,
         toolChoice: kept!.toolChoice,
         model: header.model!,
@@ -504,7 +516,9 @@ export function settleSteps(state: RunState): void {
       if (kept!.temperature !== undefined) request.temperature = kept!.temperature;
       if (kept!.maxOutputTokens !== undefined) request.maxOutputTokens = kept!.maxOutputTokens;
       if (kept!.providerOptions !== undefined) request.providerOptions = kept!.providerOptions;
-    } else if (kept !== undefined) kept.messages = state.messages.slice(0, prefix);
+    }
+    // Its history: a long one is a view of the transcript, made a list when read.
+    if (request !== undefined) setHistory(request, "messages", state.messages, prefix);
     const position = header.position;
     if (position >= 0) requests.splice(position + inserted++, 0, request!);
     const toolResults: ToolResultRecord[] = new Array(resultCount);
@@ -557,4 +571,76 @@ export function settleSteps(state: RunState): void {
     requests.push(state.lastRequest);
     state.lastRequest = undefined;
   }
+}
+
+// Long histories as views. A run's result and its requests each carry a history: the
+// transcript's first messages. Copied when the run ends, a long session would cost a copy
+// of its whole transcript per request of every run (quadratic in the session's runs, and
+// in a long run's steps). A long history is instead a view of the transcript, its list
+// made when it is first read. That stays true because the loop only appends to a
+// transcript, except where it edits one in place (a transcript edit, a rewritten final
+// answer), and there it calls `beforeTranscriptChange` first: the views made so far then
+// read a copy of the transcript as it was. A store hands each run a transcript of its own,
+// or, when it lends one (a replay), lends it to one run at a time, which edits it only
+// through the loop as well.
+
+/** Histories shorter than this are copied at once: a view costs more than the copy. */
+const VIEW_FROM = 64;
+
+/** What a transcript's views read: the transcript, or a copy of it as it was before an edit. */
+interface Source {
+  messages: readonly ModelMessage[];
+}
+
+const sources = new WeakMap<readonly ModelMessage[], Source>();
+
+/**
+ * Sets `target[key]` to the first `length` messages of `transcript`: a list of its own,
+ * made now when short, else when the property is first read (then it is a plain property
+ * again). Assigning the property replaces the view. Enumerable: JSON, spreads, clones and
+ * equality read the list as they would a copy.
+ */
+export function setHistory<K extends string>(
+  target: { [key in K]: readonly ModelMessage[] },
+  key: K,
+  transcript: readonly ModelMessage[],
+  length: number,
+): void {
+  if (length < VIEW_FROM) {
+    target[key] = transcript.slice(0, length);
+    return;
+  }
+  let source = sources.get(transcript);
+  if (source === undefined) {
+    source = { messages: transcript };
+    sources.set(transcript, source);
+  }
+  const read = source;
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = read.messages.slice(0, length);
+      settleHistory(target, key, value);
+      return value;
+    },
+    set(value: ModelMessage[]) {
+      settleHistory(target, key, value);
+    },
+  });
+}
+
+function settleHistory(target: object, key: string, value: ModelMessage[]): void {
+  Object.defineProperty(target, key, { configurable: true, enumerable: true, writable: true, value });
+}
+
+/**
+ * Before the loop changes `transcript` other than by appending: the views made of it so far
+ * keep reading what it holds now (one copy, only when there are views).
+ */
+function beforeTranscriptEdit(transcript: readonly ModelMessage[]): void {
+  const source = sources.get(transcript);
+  if (source === undefined) return;
+  source.messages = transcript.slice();
+  sources.delete(transcript);
 }
