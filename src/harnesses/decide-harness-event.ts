@@ -241,7 +241,8 @@ class HarnessRun {
       payload,
       this.context,
       selection,
-      validateArgs ? { validateArgs: validateArgs.input().validate } : undefined,
+      // The tool's input schema is built only when a hook rewrites its arguments.
+      validateArgs ? { validateArgs: (args) => validateArgs.input().validate(args) } : undefined,
     );
     return { outcome, selection };
   }

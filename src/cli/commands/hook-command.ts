@@ -7,6 +7,7 @@
  * decision is recorded in the config's store as a run of the harness's session.
  */
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { saveRunRecord } from "../../agent/run-recorder.js";
 import { harnessRunRecord } from "../../config/harness-record.js";
 import type { HarnessHooks } from "../../config/load-harness-hooks.js";
@@ -18,6 +19,7 @@ import { decideHarnessEvent, type HarnessOutcome } from "../../harnesses/decide-
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../../harnesses/types.js";
+import { defaultStateFolder } from "../default-state.js";
 import type { CliIO } from "../types.js";
 
 export interface HookCommandOptions {
@@ -107,6 +109,8 @@ export async function hookCommand(
       loadHarnessHooks(configPath, options.harness, {
         ...(options.agent ? { agent: options.agent } : {}),
         defaultState: { kind: "sqlite", path: ".hookwise/state.db" },
+        // A process per tool call: the config is validated once per change, not per call.
+        validationCache: join(defaultStateFolder(configPath), "cache"),
         // Stdout is the answer: everything hooks say goes to stderr.
         logger: loggerFor(io),
       }),
