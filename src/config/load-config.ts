@@ -3,7 +3,9 @@
  * problem at once (ConfigError) and nothing half-loads; models and toolsets are built
  * lazily when an agent is first created, and closed by `close()`.
  */
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { referencesChecked } from "../agent/check-tool-references.js";
 import { createAgent } from "../agent/create-agent.js";
 import { subAgentTool } from "../agent/sub-agent-tool.js";
@@ -39,7 +41,8 @@ import type { AgentEntry, ConfigFile } from "./schema/schema.js";
 import { keepScriptPosition } from "./script-position.js";
 import { ConfigError, type ConfigIssue, ConfigReferenceError } from "./source/config-error.js";
 import { readConfigFile } from "./source/read-config-file.js";
-import { positionOf } from "./source/source-map.js";
+import { parseSource, positionOf, type SourceDocument } from "./source/source-map.js";
+import { cachedValidation } from "./validation-cache.js";
 
 export interface LoadConfigOptions {
   /** Overrides `runtime.state` and `HOOKWISE_STATE_URL`. */
@@ -60,6 +63,12 @@ export interface LoadConfigOptions {
    * that matches no tool at all is still an error.
    */
   knownTools?: readonly string[];
+  /**
+   * A folder to keep the validated config in between processes (`hookwise hook` passes the
+   * `.hookwise/cache` folder of the config's state): a config that did not change is not
+   * validated again by the same build of hookwise. Only the built package keeps one.
+   */
+  validationCache?: string;
 }
 
 export interface LoadedConfig {
@@ -100,7 +109,10 @@ export interface LoadedConfig {
 const IMPLICIT_AGENT: AgentEntry = { id: "main", hooks: [], policies: [] };
 
 /** Reads and validates a config file; throws ConfigError listing every error. */
-export function readConfig(path: string): {
+export function readConfig(
+  path: string,
+  options: { validationCache?: string } = {},
+): {
   file: string;
   validated: ValidatedConfig;
   warnings: ConfigIssue[];
@@ -109,18 +121,67 @@ export function readConfig(path: string): {
 } {
   const file = resolve(path);
   const text = readConfigFile(path, file);
-  const result = validateConfigText(text, path);
-  if (!result.validated) throw new ConfigError(result.issues);
+  let document: SourceDocument | undefined;
+  const validate = () => {
+    const result = validateConfigText(text, path);
+    document = result.source;
+    if (!result.validated) throw new ConfigError(result.issues);
+    return {
+      validated: result.validated,
+      warnings: result.issues.filter((issue) => issue.severity === "warning"),
+    };
+  };
+  const build = options.validationCache === undefined ? undefined : buildFingerprint();
+  const { validated, warnings } =
+    build === undefined
+      ? validate()
+      : cachedValidation(options.validationCache!, file, text, build, validate)!;
   return {
     file,
-    validated: result.validated,
-    warnings: result.issues.filter((issue) => issue.severity === "warning"),
-    source: { file: path, positionOf: (at) => positionOf(result.source, at) },
+    validated,
+    warnings,
+    // A config read from the cache is parsed again only when a position is asked for.
+    source: {
+      file: path,
+      positionOf: (at) => {
+        document ??= parseSource(text);
+        return positionOf(document, at);
+      },
+    },
   };
 }
 
+/**
+ * What the validation cache's entries are keyed by besides the text: this build of hookwise.
+ * Built, this module is a file whose name holds a hash of its code and of the files it
+ * imports (validation among them), and the packages validation runs on are files of their
+ * own beside it: their sizes and times say when any of them was rebuilt. Run from the
+ * sources (many files, any of which may change), nothing is kept: undefined.
+ */
+function buildFingerprint(): string | undefined {
+  const self = import.meta.url;
+  if (!self.startsWith("file:") || !self.endsWith(".mjs")) return undefined;
+  const files = [
+    self,
+    ...["zod", "yaml", "cel-js", "picomatch"].map((name) => new URL(`./deps/${name}.cjs`, self).href),
+  ];
+  try {
+    return files
+      .map((url) => {
+        const stats = statSync(fileURLToPath(url));
+        return `${url}:${stats.size}:${stats.mtimeMs}`;
+      })
+      .join("\n");
+  } catch {
+    return undefined;
+  }
+}
+
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  const { file, validated, warnings, source } = readConfig(path);
+  const { file, validated, warnings, source } = readConfig(
+    path,
+    options.validationCache === undefined ? {} : { validationCache: options.validationCache },
+  );
   const dir = dirname(file);
   const { config } = validated;
   const store =
@@ -169,11 +230,12 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   // Language servers start on first use (lsp_diagnose, lsp.* tools) and close with the config.
   const languageServers = new LanguageServers({ root: dir });
   // Actions also reach an implicit `lsp` toolset unless the config declares its own.
-  const implicitLsp = config.toolsets.lsp ? [] : lspToolset(languageServers).tools;
-  const actionTools = async () => [
-    ...(await buildToolsets()).flatMap((toolset) => toolset.tools),
-    ...implicitLsp,
-  ];
+  // Made when an action first calls a tool: most loads (a harness's hook) never do.
+  let implicitLsp: readonly ResolvedTool[] | undefined;
+  const actionTools = async () => {
+    implicitLsp ??= config.toolsets.lsp ? [] : lspToolset(languageServers).tools;
+    return [...(await buildToolsets()).flatMap((toolset) => toolset.tools), ...implicitLsp];
+  };
   const services: ActionServices = {
     log,
     notifications,

@@ -117,13 +117,18 @@ export async function decideHarnessEvent(
   for (const [key, text] of loaded) sessionScratch.set(key, JSON.parse(text));
   const runScratch = new Scratchpad(sessionScratch);
   const agentPath = [event.harness];
+  let idle = options.signal;
   const source: ContextSource = {
     runId: options.runId,
     sessionId: event.sessionId,
     agentName: event.harness,
     agentPath,
     isStreaming: false,
-    signal: options.signal ?? new AbortController().signal,
+    // Made when a hook first reads it: nothing aborts an event decided without a signal.
+    get signal() {
+      idle ??= new AbortController().signal;
+      return idle;
+    },
     log,
     sessionScratch,
     runScratch,
@@ -236,7 +241,8 @@ class HarnessRun {
       payload,
       this.context,
       selection,
-      validateArgs ? { validateArgs: validateArgs.input().validate } : undefined,
+      // The tool's input schema is built only when a hook rewrites its arguments.
+      validateArgs ? { validateArgs: (args) => validateArgs.input().validate(args) } : undefined,
     );
     return { outcome, selection };
   }

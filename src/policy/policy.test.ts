@@ -9,6 +9,7 @@ import { z } from "zod";
 import { deferred, runBoth, toolResultsSent } from "../../test/support/engine-harness.js";
 import {
   type AgentOptions,
+  compilePolicies,
   createAgent,
   defineHook,
   flow,
@@ -143,6 +144,32 @@ describe("policy precedence", () => {
       expect(sent[1]!.value).toContain("first deny");
       expect(sent[1]!.value).not.toContain("second deny");
     }
+  });
+
+  test("the policy hook answers at once while every `when` does, and waits for one that answers later", async () => {
+    const call = {
+      type: "tool_call",
+      toolName: "run_command",
+      qualifiedName: "run_command",
+      toolCallId: "c1",
+      args: { command: "rm -rf /" },
+      agentPath: ["main"],
+    } as const;
+    const sync = compilePolicies([
+      policy.allow("run_command", { when: (args) => args.command === "ls" }),
+      policy.deny("run_command", { when: (args) => args.command.startsWith("rm"), reason: "no rm" }),
+    ]);
+    const answer = sync.handler(call as never, {} as never);
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect(answer).toMatchObject({ type: "deny", reason: "no rm" });
+    // A `when` that answers with a promise is waited for; the policies after it still decide.
+    const later = compilePolicies([
+      policy.deny("run_command", { when: async (args) => args.command === "ls" }),
+      policy.askUser("run_command", { when: (args) => args.command.startsWith("rm") }),
+    ]);
+    const pending = later.handler(call as never, {} as never);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toMatchObject({ type: "ask" });
   });
 
   test("a when that throws (or rejects) counts as matched: fail closed", async () => {

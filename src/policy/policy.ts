@@ -5,6 +5,7 @@
  * (fail closed). No match → allow. `compilePolicies` turns a list into one decide hook.
  */
 import { picomatch } from "../deps/picomatch.js";
+import type { EventPayload } from "../events/payloads.js";
 import type { HookDefinition } from "../hooks/define-hook.js";
 import { flow } from "../hooks/flow.js";
 import { toolGlob } from "../hooks/tool-glob.js";
@@ -89,14 +90,63 @@ export function deniedOutright(policies: readonly Policy[], names: readonly stri
   return false;
 }
 
-/** Matched, not matched, or the predicate threw (decided per policy kind: fail closed). */
-async function predicateMatches(item: Policy, args: unknown): Promise<boolean | "error"> {
+type Match = boolean | "error";
+
+/** Matched, not matched, or the predicate threw (decided per policy kind: fail closed); a promise only for a `when` that answered one. */
+function predicateMatches(item: Policy, args: unknown): Match | Promise<Match> {
   if (!item.when) return true;
+  let answer: boolean | Promise<boolean>;
   try {
-    return Boolean(await item.when(args));
+    answer = item.when(args);
   } catch {
     return "error";
   }
+  if (isThenable(answer)) return Promise.resolve(answer).then(Boolean, () => "error" as const);
+  return Boolean(answer);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** What a matched predicate decides: its policy, or a deny when an allow's condition failed. */
+function decided(entry: CompiledPolicy, matched: Match): Policy | undefined {
+  if (matched === true) return entry.policy;
+  // Fail closed: a throwing predicate makes a deny or ask apply, and never grants an allow.
+  if (matched === "error") {
+    if (entry.policy.decision !== "allow") return entry.policy;
+    return {
+      decision: "deny",
+      tool: entry.policy.tool,
+      reason: `the condition of allow "${entry.policy.tool}" failed to evaluate (failed closed)`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The policy that decides this call, or `undefined` (allow), from policy `from` on.
+ * Synchronous while every `when` answers synchronously (a config's CEL ones do): a promise
+ * only from the first `when` that answers one.
+ */
+function firstDeciding(
+  compiled: readonly CompiledPolicy[],
+  names: readonly string[],
+  args: unknown,
+  from = 0,
+): Policy | undefined | Promise<Policy | undefined> {
+  for (let index = from; index < compiled.length; index++) {
+    const entry = compiled[index]!;
+    if (!entry.test(names)) continue;
+    const matched = predicateMatches(entry.policy, args);
+    if (typeof matched === "object")
+      return matched.then(
+        (answer) => decided(entry, answer) ?? firstDeciding(compiled, names, args, index + 1),
+      );
+    const policy = decided(entry, matched);
+    if (policy !== undefined) return policy;
+  }
+  return undefined;
 }
 
 /** The policy that decides this call, or `undefined` (allow). */
@@ -105,21 +155,7 @@ export async function evaluatePolicies(
   names: readonly string[],
   args: unknown,
 ): Promise<Policy | undefined> {
-  for (const entry of compiled) {
-    if (!entry.test(names)) continue;
-    const matched = await predicateMatches(entry.policy, args);
-    if (matched === true) return entry.policy;
-    // Fail closed: a throwing predicate makes a deny or ask apply, and never grants an allow.
-    if (matched === "error") {
-      if (entry.policy.decision !== "allow") return entry.policy;
-      return {
-        decision: "deny",
-        tool: entry.policy.tool,
-        reason: `the condition of allow "${entry.policy.tool}" failed to evaluate (failed closed)`,
-      };
-    }
-  }
-  return undefined;
+  return firstDeciding(compiled, names, args);
 }
 
 /**
@@ -131,13 +167,13 @@ export function decidingPolicy(
   policies: readonly Policy[],
   names: readonly string[],
   args: unknown,
-): Promise<Policy | undefined> {
+): Policy | undefined | Promise<Policy | undefined> {
   let compiled = compiledLists.get(policies);
   if (compiled === undefined) {
     compiled = orderPolicies(policies).map(compile);
     compiledLists.set(policies, compiled);
   }
-  return evaluatePolicies(compiled, names, args);
+  return firstDeciding(compiled, names, args);
 }
 
 /** The policy that decided each call the policy hook saw (null: none matched), by its payload. */
@@ -159,6 +195,18 @@ function denyReason(item: Policy, toolName: string): string {
   return item.reason ?? `tool "${toolName}" is denied by policy (${item.decision} "${item.tool}")`;
 }
 
+/** The policy hook's answer for the policy that decided a call (undefined: none matched). */
+function answer(event: EventPayload<"tool_call">, decided: Policy | undefined) {
+  decisions.set(event, decided ?? null);
+  if (!decided || decided.decision === "allow") return flow.allow();
+  if (decided.decision === "deny") return flow.deny(denyReason(decided, event.qualifiedName));
+  // The handler (a human, often) runs in the approval step, not under this hook's timeout.
+  return flow.ask({
+    reason: decided.reason ?? `policy ask_user "${decided.tool}"`,
+    ...(decided.handler ? { handler: decided.handler } : {}),
+  });
+}
+
 export function compilePolicies(
   policies: readonly Policy[],
   name = "policy",
@@ -177,17 +225,12 @@ export function compilePolicies(
     name,
     on: "tool_call",
     kind: "decide",
-    async handler(event) {
+    // Synchronous while every `when` is: a promise only when one answers with a promise.
+    handler(event) {
       const names = [event.qualifiedName, event.toolName];
-      const decided = await evaluatePolicies(compiled, names, event.args);
-      decisions.set(event, decided ?? null);
-      if (!decided || decided.decision === "allow") return flow.allow();
-      if (decided.decision === "deny") return flow.deny(denyReason(decided, event.qualifiedName));
-      // The handler (a human, often) runs in the approval step, not under this hook's timeout.
-      return flow.ask({
-        reason: decided.reason ?? `policy ask_user "${decided.tool}"`,
-        ...(decided.handler ? { handler: decided.handler } : {}),
-      });
+      const found = firstDeciding(compiled, names, event.args);
+      if (isThenable(found)) return Promise.resolve(found).then((policy) => answer(event, policy));
+      return answer(event, found);
     },
   };
 }

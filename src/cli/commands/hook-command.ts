@@ -7,6 +7,7 @@
  * decision is recorded in the config's store as a run of the harness's session.
  */
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { saveRunRecord } from "../../agent/run-recorder.js";
 import { harnessRunRecord } from "../../config/harness-record.js";
 import type { HarnessHooks } from "../../config/load-harness-hooks.js";
@@ -18,7 +19,7 @@ import { decideHarnessEvent, type HarnessOutcome } from "../../harnesses/decide-
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../../harnesses/types.js";
-import { defaultState } from "../default-state.js";
+import { defaultState, defaultStateFolder } from "../default-state.js";
 import type { CliIO } from "../types.js";
 
 export interface HookCommandOptions {
@@ -111,6 +112,8 @@ export async function hookCommand(
         defaultState: defaultState(configPath, undefined, (message) =>
           io.stderr.line(`hookwise: warning: ${printable(message)}`),
         ),
+        // A process per tool call: the config is validated once per change, not per call.
+        validationCache: join(defaultStateFolder(configPath), "cache"),
         // Stdout is the answer: everything hooks say goes to stderr.
         logger: loggerFor(io),
       }),

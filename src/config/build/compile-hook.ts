@@ -21,49 +21,13 @@ export interface CompileOptions extends StatsOptions {
   defaultTimeout?: number;
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
 function limitKey(entry: HookEntry, scopeId: string, sessionId: string, kind: string): string {
   const scope = entry.limit_scope === "global" ? "global" : `session:${sessionId}`;
   return `hook:${scopeId}:${entry.id}:${kind}:${scope}`;
-}
-
-/**
- * The evaluation with a signal that aborts with the run or once the hook has timed out
- * (counted from now, when the engine called the hook), created on first use. It fires just
- * after the engine's own deadline, which checks at most a tenth of the timeout (at most 1 s)
- * late: the hook has failed closed as timed out by then, and what it started (a shell
- * command and its children) is killed. Firing first instead would let the action answer
- * in time with the command's failure, and the guarded operation go on.
- */
-function withHookSignal(evaluation: Evaluation, timeoutMs: number): Evaluation {
-  const deadline = Date.now() + timeoutMs + Math.min(timeoutMs / 10, 1_000) + 50;
-  let signal: AbortSignal | undefined;
-  return Object.defineProperty(evaluation, "signal", {
-    get() {
-      if (signal) return signal;
-      // A controller and a timer, not AbortSignal.any/timeout: the timer holds the controller,
-      // so the abort happens even once nothing else refers to the signal (the engine gave up
-      // on the hook; its command still runs).
-      const controller = new AbortController();
-      const run = evaluation.context.signal;
-      const timer = setTimeout(
-        () => controller.abort(new DOMException("the hook timed out", "TimeoutError")),
-        Math.max(0, deadline - Date.now()),
-      );
-      // Never keeps a finished process alive.
-      timer.unref();
-      const onRunAbort = () => {
-        clearTimeout(timer);
-        controller.abort(run.reason);
-      };
-      if (run.aborted) onRunAbort();
-      else run.addEventListener("abort", onRunAbort, { once: true });
-      controller.signal.addEventListener("abort", () => run.removeEventListener("abort", onRunAbort), {
-        once: true,
-      });
-      signal = controller.signal;
-      return signal;
-    },
-  });
 }
 
 export function compileHookEntry(
@@ -77,6 +41,33 @@ export function compileHookEntry(
   const timeout = entry.timeout ?? options.defaultTimeout;
   const timeoutMs = timeout === undefined ? DEFAULT_TIMEOUT_MS : timeout * 1000;
   const event = canonicalEventName(entry.on);
+  const limits = entry.max_fires > 0 || entry.cooldown > 0 || Boolean(entry.rate_limit);
+  const { store } = services;
+  /** The limits (when the entry has any), then the action. */
+  const limited = (evaluation: Evaluation, context: { sessionId: string }) =>
+    limits
+      ? withinLimits(context.sessionId).then((within) => (within ? action.run(evaluation) : NOT_FIRED))
+      : action.run(evaluation);
+  // Limits in order: a cap already reached (read-only peek), the cooldown, the rate window,
+  // then the atomic count — so a trigger held back by cooldown or rate never uses up the cap.
+  async function withinLimits(sessionId: string): Promise<boolean> {
+    const firesKey = limitKey(entry, scopeId, sessionId, "fires");
+    if (entry.max_fires > 0 && ((await store.get<number>(firesKey)) ?? 0) >= entry.max_fires) return false;
+    if (entry.cooldown > 0) {
+      const key = limitKey(entry, scopeId, sessionId, "cooldown");
+      if (!(await store.setIfAbsent(key, Date.now(), { ttlMs: entry.cooldown * 1000 }))) return false;
+    }
+    if (entry.rate_limit) {
+      const allowed = await store.hit(limitKey(entry, scopeId, sessionId, "rate"), {
+        max: entry.rate_limit.max,
+        windowMs: entry.rate_limit.per_seconds * 1000,
+        now: Date.now(),
+      });
+      if (!allowed) return false;
+    }
+    // The increment is the arbiter between concurrent fires: the cap holds exactly.
+    return !(entry.max_fires > 0 && (await store.increment(firesKey)) > entry.max_fires);
+  }
   const hook = {
     name: entry.id,
     on: entry.on,
@@ -88,30 +79,18 @@ export function compileHookEntry(
     ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
     ...(entry.on_error ? { onError: entry.on_error } : {}),
     ...(entry.scope ? { scope: entry.scope } : {}),
-    async handler(event: any, context: any): Promise<Flow | typeof NOT_FIRED | undefined> {
-      const evaluation = withHookSignal(makeEvaluation(event, context, entry.id, options), timeoutMs);
-      if (!(await predicate(evaluation))) return NOT_FIRED;
-      const { store } = services;
-      // Limits in order: a cap already reached (read-only peek), the cooldown, the rate window,
-      // then the atomic count — so a trigger held back by cooldown or rate never uses up the cap.
-      const firesKey = limitKey(entry, scopeId, context.sessionId, "fires");
-      if (entry.max_fires > 0 && ((await store.get<number>(firesKey)) ?? 0) >= entry.max_fires)
-        return NOT_FIRED;
-      if (entry.cooldown > 0) {
-        const key = limitKey(entry, scopeId, context.sessionId, "cooldown");
-        if (!(await store.setIfAbsent(key, Date.now(), { ttlMs: entry.cooldown * 1000 }))) return NOT_FIRED;
-      }
-      if (entry.rate_limit) {
-        const allowed = await store.hit(limitKey(entry, scopeId, context.sessionId, "rate"), {
-          max: entry.rate_limit.max,
-          windowMs: entry.rate_limit.per_seconds * 1000,
-          now: Date.now(),
-        });
-        if (!allowed) return NOT_FIRED;
-      }
-      // The increment is the arbiter between concurrent fires: the cap holds exactly.
-      if (entry.max_fires > 0 && (await store.increment(firesKey)) > entry.max_fires) return NOT_FIRED;
-      return action.run(evaluation);
+    // Synchronous while the condition and the action are (a CEL condition and `gate` are): a
+    // hook that needs no promise costs the engine none. Limits read the store, so a hook with
+    // one answers with a promise, as does a condition or an action that needs one.
+    handler(
+      event: any,
+      context: any,
+    ): Flow | typeof NOT_FIRED | undefined | Promise<Flow | typeof NOT_FIRED | undefined> {
+      const evaluation = makeEvaluation(event, context, entry.id, options, timeoutMs);
+      const matched = predicate(evaluation);
+      if (isThenable(matched))
+        return Promise.resolve(matched).then((yes) => (yes ? limited(evaluation, context) : NOT_FIRED));
+      return matched ? limited(evaluation, context) : NOT_FIRED;
     },
   };
   return hook as unknown as AnyHook;

@@ -60,49 +60,141 @@ function toolView(event: AnyEventPayload): ToolView | undefined {
   }
 }
 
+/**
+ * Run statistics read when a condition or template asks: the history is a copy of the
+ * transcript (as long as the session), and most hooks never look at it. One object per
+ * firing, its getters on the prototype: a hook firing on every tool call makes no closures.
+ */
+class LazyRunStats implements RunStats {
+  readonly turn: number;
+  readonly max_turns: number;
+  readonly #event: AnyEventPayload;
+  readonly #context: HookContext;
+  readonly #contextWindow: number | undefined;
+  #messages: readonly ModelMessage[] | undefined = undefined;
+  #tokens: number | undefined = undefined;
+
+  constructor(event: AnyEventPayload, context: HookContext, options: StatsOptions) {
+    this.#event = event;
+    this.#context = context;
+    this.#contextWindow = options.contextWindow;
+    this.turn = context.turn;
+    this.max_turns = options.maxTurns ?? 20;
+  }
+
+  history(): readonly ModelMessage[] {
+    const event = this.#event;
+    this.#messages ??= event.type === "model_request" ? event.history : this.#context.messages;
+    return this.#messages;
+  }
+
+  get tools(): number {
+    return countToolCalls(this.history());
+  }
+
+  get messages(): number {
+    return this.history().length;
+  }
+
+  get tokens(): number {
+    const context = this.#context;
+    this.#tokens ??= context.contextWindow
+      ? context.contextWindow.tokens(this.history())
+      : estimateTokens(this.history());
+    return this.#tokens;
+  }
+
+  get pressure(): number {
+    const context = this.#context;
+    const window =
+      this.#contextWindow ?? context.contextWindow?.window ?? contextWindowFor(context.model?.modelId);
+    return this.tokens / window;
+  }
+}
+
+/**
+ * The evaluation of one firing. `signal` (when a timeout is given) aborts with the run or
+ * once the hook has timed out, counted from now, when the engine called the hook; made at
+ * first use. It fires just after the engine's own deadline, which checks at most a tenth of
+ * the timeout (at most 1 s) late: the hook has failed closed as timed out by then, and what
+ * it started (a shell command and its children) is killed. Firing first instead would let
+ * the action answer in time with the command's failure, and the guarded operation go on.
+ */
+class FiringEvaluation implements Evaluation {
+  readonly event: AnyEventPayload;
+  readonly context: HookContext;
+  readonly stats: LazyRunStats;
+  readonly tool: ToolView | undefined;
+  readonly error: { type: string; message: string } | undefined;
+  readonly hookId: string;
+  readonly #deadline: number | undefined;
+  #signal: AbortSignal | undefined = undefined;
+
+  constructor(
+    event: AnyEventPayload,
+    context: HookContext,
+    hookId: string,
+    options: StatsOptions,
+    timeoutMs: number | undefined,
+  ) {
+    this.event = event;
+    this.context = context;
+    this.stats = new LazyRunStats(event, context, options);
+    this.tool = toolView(event);
+    this.error =
+      event.type === "model_error" ? { type: event.error.type, message: event.error.message } : undefined;
+    this.hookId = hookId;
+    this.#deadline =
+      timeoutMs === undefined ? undefined : Date.now() + timeoutMs + Math.min(timeoutMs / 10, 1_000) + 50;
+  }
+
+  get messages(): readonly ModelMessage[] {
+    return this.stats.history();
+  }
+
+  get signal(): AbortSignal | undefined {
+    if (this.#signal !== undefined || this.#deadline === undefined) return this.#signal;
+    this.#signal = hookSignal(this.context.signal, this.#deadline);
+    return this.#signal;
+  }
+}
+
+/**
+ * A controller and a timer, not AbortSignal.any/timeout: the timer holds the controller, so
+ * the abort happens even once nothing else refers to the signal (the engine gave up on the
+ * hook; its command still runs).
+ */
+function hookSignal(run: AbortSignal, deadline: number): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("the hook timed out", "TimeoutError")),
+    Math.max(0, deadline - Date.now()),
+  );
+  // Never keeps a finished process alive.
+  timer.unref();
+  const onRunAbort = () => {
+    clearTimeout(timer);
+    controller.abort(run.reason);
+  };
+  if (run.aborted) onRunAbort();
+  else run.addEventListener("abort", onRunAbort, { once: true });
+  controller.signal.addEventListener("abort", () => run.removeEventListener("abort", onRunAbort), {
+    once: true,
+  });
+  return controller.signal;
+}
+
+/**
+ * What a config hook's condition and action see when it fires. `timeoutMs`: the hook's
+ * timeout, for `signal` (see `FiringEvaluation`); without it, `signal` is undefined (the
+ * run's applies).
+ */
 export function makeEvaluation(
   event: AnyEventPayload,
   context: HookContext,
   hookId: string,
   options: StatsOptions = {},
+  timeoutMs?: number,
 ): Evaluation {
-  // Read when a condition or action asks: the history is a copy of the transcript (as long
-  // as the session), and most hooks never look at it.
-  let messages: readonly ModelMessage[] | undefined;
-  const history = () => (messages ??= event.type === "model_request" ? event.history : context.messages);
-  let tokens: number | undefined;
-  const tokenCount = () => {
-    tokens ??= context.contextWindow ? context.contextWindow.tokens(history()) : estimateTokens(history());
-    return tokens;
-  };
-  const window =
-    options.contextWindow ?? context.contextWindow?.window ?? contextWindowFor(context.model?.modelId);
-  const stats: RunStats = {
-    turn: context.turn,
-    get tools() {
-      return countToolCalls(history());
-    },
-    get messages() {
-      return history().length;
-    },
-    get tokens() {
-      return tokenCount();
-    },
-    get pressure() {
-      return tokenCount() / window;
-    },
-    max_turns: options.maxTurns ?? 20,
-  };
-  return {
-    event,
-    context,
-    stats,
-    tool: toolView(event),
-    error:
-      event.type === "model_error" ? { type: event.error.type, message: event.error.message } : undefined,
-    get messages() {
-      return history();
-    },
-    hookId,
-  };
+  return new FiringEvaluation(event, context, hookId, options, timeoutMs);
 }

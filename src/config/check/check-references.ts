@@ -265,8 +265,10 @@ function walkConditions(
   if (typeof condition.type !== "string") return;
   visit(condition, path, negated);
   const module = CONDITIONS.get(condition.type);
-  const parsed = module?.schema.safeParse(condition);
-  if (!module?.children || !parsed?.success) return;
+  // Only a condition that holds others is parsed (its schema built) to find them.
+  if (!module?.children) return;
+  const parsed = module.schema.safeParse(condition);
+  if (!parsed.success) return;
   const flips = condition.type === "not";
   for (const child of module.children(parsed.data))
     walkConditions(child.value, [...path, ...child.path], negated !== flips, visit);
@@ -303,8 +305,10 @@ function walkActions(
   if (typeof action.type !== "string") return;
   visit(action, path);
   const module = ACTIONS.get(action.type);
-  const parsed = module?.schema.safeParse(action);
-  if (!module?.children || !parsed?.success) return;
+  // Only an action that holds others (a chain) is parsed (its schema built) to find them.
+  if (!module?.children) return;
+  const parsed = module.schema.safeParse(action);
+  if (!parsed.success) return;
   for (const child of module.children(parsed.data)) walkActions(child.value, [...path, ...child.path], visit);
 }
 

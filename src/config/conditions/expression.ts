@@ -305,46 +305,56 @@ export function booleanResult(expression: string, result: unknown): boolean {
   });
 }
 
+/**
+ * The expression condition's variables, read lazily (`tokens` is only estimated if used):
+ * one object per evaluation, its getters on the prototype (no closure each).
+ */
+class ExpressionVariables {
+  readonly #evaluation: Evaluation;
+
+  constructor(evaluation: Evaluation) {
+    this.#evaluation = evaluation;
+  }
+  get turn() {
+    return this.#evaluation.stats.turn;
+  }
+  get tools() {
+    return this.#evaluation.stats.tools;
+  }
+  get messages() {
+    return this.#evaluation.stats.messages;
+  }
+  get tokens() {
+    return this.#evaluation.stats.tokens;
+  }
+  get pressure() {
+    return this.#evaluation.stats.pressure;
+  }
+  get max_turns() {
+    return this.#evaluation.stats.max_turns;
+  }
+  get tool() {
+    return this.#evaluation.tool ?? null;
+  }
+  get error() {
+    return this.#evaluation.error ?? null;
+  }
+  get args() {
+    return this.#evaluation.tool?.params ?? {};
+  }
+  get input() {
+    const { event } = this.#evaluation;
+    return event.type === "run_start" ? event.input : this.#evaluation.context.input;
+  }
+  get output() {
+    const { event } = this.#evaluation;
+    return event.type === "run_end" ? event.output : "";
+  }
+}
+
 /** The expression condition's variables, read lazily (`tokens` is only estimated if used). */
 export function expressionVariables(evaluation: Evaluation): Readonly<Record<string, unknown>> {
-  const { stats } = evaluation;
-  return {
-    get turn() {
-      return stats.turn;
-    },
-    get tools() {
-      return stats.tools;
-    },
-    get messages() {
-      return stats.messages;
-    },
-    get tokens() {
-      return stats.tokens;
-    },
-    get pressure() {
-      return stats.pressure;
-    },
-    get max_turns() {
-      return stats.max_turns;
-    },
-    get tool() {
-      return evaluation.tool ?? null;
-    },
-    get error() {
-      return evaluation.error ?? null;
-    },
-    get args() {
-      return evaluation.tool?.params ?? {};
-    },
-    get input() {
-      const { event } = evaluation;
-      return event.type === "run_start" ? event.input : evaluation.context.input;
-    },
-    get output() {
-      const { event } = evaluation;
-      return event.type === "run_end" ? event.output : "";
-    },
-  };
+  return new ExpressionVariables(evaluation) as unknown as Readonly<Record<string, unknown>>;
 }
 
 const description =
