@@ -15,7 +15,7 @@ import { printable } from "../../config/printable.js";
 import { ConfigError, formatIssue } from "../../config/source/config-error.js";
 import { loadPackage } from "../../deps/load-package.js";
 import { HookwiseError } from "../../errors/hookwise-error.js";
-import { decideHarnessEvent, type HarnessOutcome } from "../../harnesses/decide-harness-event.js";
+import { decideHarnessEvent } from "../../harnesses/decide-harness-event.js";
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../../harnesses/types.js";
