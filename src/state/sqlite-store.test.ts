@@ -137,9 +137,9 @@ describe("SqliteStore", () => {
     }, 20_000);
 
   it("refuses a synchronous level it does not know, naming it", () => {
-    expect(
-      () => new SqliteStore({ path: join(dir, "state.db"), synchronous: "off" as "normal" }),
-    ).toThrow('new SqliteStore: synchronous must be "normal" or "full" (got "off")');
+    expect(() => new SqliteStore({ path: join(dir, "state.db"), synchronous: "off" as "normal" })).toThrow(
+      'new SqliteStore: synchronous must be "normal" or "full" (got "off")',
+    );
   });
 
   it("accepts ':memory:' and keeps nothing after close", async () => {
