@@ -194,7 +194,8 @@ function unpackCall(call: PackedCall, made: AnswerCall | undefined): RecordedCal
     ...rest,
     toolName: name,
     qualifiedName: qualifiedName ?? name,
-    args: "args" in call ? args : made?.args,
+    // A copy: the attempt's answer keeps its own, as in a record stored whole.
+    args: "args" in call ? args : structuredClone(made?.args),
     hooks: hooks ?? [],
   } as RecordedCall;
   if ("ranArgs" in call) unpacked.ranArgs = ranArgs;

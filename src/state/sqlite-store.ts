@@ -42,8 +42,10 @@ export interface SqliteStoreOptions {
    * log when it returns, so a process that crashes or is killed loses nothing, and the file
    * is flushed to the disk at each checkpoint; a power loss or an operating-system crash may
    * undo the last commits (never half of one). `"full"`: every commit waits for the disk
-   * (an fsync), which survives a power loss too and costs about as much CPU time as a whole
-   * run without a store.
+   * (an fsync), which survives a power loss too and costs several times the CPU time of the
+   * rest of a short run. Set on every connection, so it does not hang on how SQLite was
+   * built (better-sqlite3's build makes a WAL connection "normal"; SQLite's own default is
+   * "full").
    */
   synchronous?: "normal" | "full";
 }
