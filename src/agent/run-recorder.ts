@@ -16,7 +16,6 @@ import type { ModelAnswer } from "../loop/types.js";
 import type { StateStore, StoreWrite } from "../state/state-store.js";
 import {
   ATTEMPT_MARK,
-  answerCalls,
   buildResumedRecord,
   buildRunRecord,
   type RunMarks,
@@ -127,18 +126,20 @@ export function runRecorder(options: {
       marksOf(runId).points.push({ at, call: toolCallId });
     },
     onAnswer({ runId, step, attempt, turn }) {
+      // Each call's arguments as the loop parsed them once (the transcript's tool call holds
+      // the same): `{}` for none, the text itself when it is not JSON.
+      const calls = turn.toolCalls;
+      const toolCalls: { id: string; name: string; args: unknown }[] = new Array(calls.length);
+      for (let index = 0; index < calls.length; index++) {
+        const call = calls[index]!;
+        toolCalls[index] = { id: call.toolCallId, name: call.toolName, args: call.args };
+      }
       marksOf(runId).attempts.push({
         step,
         attempt,
         answer: {
           text: turn.text,
-          toolCalls: answerCalls(
-            turn.toolCalls.map((call) => ({
-              toolCallId: call.toolCallId,
-              toolName: call.toolName,
-              args: call.rawInput,
-            })),
-          ),
+          toolCalls,
           finishReason: turn.finishReason,
           usage: { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens },
         },
