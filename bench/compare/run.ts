@@ -28,7 +28,7 @@ import { CONTENDER_NAMES, CONTENDERS, type ContenderName } from "./contender-lis
 import { measureJsonForked, median } from "./fork-json.js";
 import { BenchCheckError } from "./script.js";
 import type { HookMode } from "./seam-hooks.js";
-import { measureStoreRows, printStoreRows } from "./store-rows.js";
+import { checkStoreRows, measureStoreRows, printStoreRows } from "./store-rows.js";
 import { printTable, type Row } from "./table.js";
 
 const quick = process.argv.includes("--quick");
@@ -187,6 +187,7 @@ function storesMain(): void {
   );
   printStoreRows(rows);
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  checkStoreRows(rows);
 }
 
 async function main(): Promise<void> {
@@ -250,6 +251,7 @@ async function main(): Promise<void> {
   for (const note of notes) console.log(`  - ${note}`);
   printStoreRows(storeRows);
   console.log(`\ndone in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  checkStoreRows(storeRows);
 }
 
 const forkCase = process.argv.find((arg) => arg.startsWith("--case="))?.slice("--case=".length);

@@ -61,9 +61,33 @@ const shape = lazy(() => {
   });
 });
 
+/**
+ * The lists a stored record of format 2 (run-record-pack.ts) must hold to be unpacked; the
+ * unpacked record is then checked as a whole (`runRecordProblem`).
+ */
+const packedShape = lazy(() =>
+  z.looseObject({
+    format: z.literal(2),
+    attempts: z.array(z.looseObject({})),
+    steps: z.array(z.looseObject({ calls: z.array(z.looseObject({})) })),
+  }),
+);
+
 /** What makes `value` not a run record (`steps: expected an array`), or undefined when it is one. */
 export function runRecordProblem(value: unknown): string | undefined {
-  const parsed = shape().safeParse(value);
+  return problemOf(shape().safeParse(value));
+}
+
+/** What makes a stored record of format 2 not one that can be unpacked, or undefined. */
+export function packedRecordProblem(value: unknown): string | undefined {
+  return problemOf(packedShape().safeParse(value));
+}
+
+function problemOf(
+  parsed:
+    | ReturnType<ReturnType<typeof shape>["safeParse"]>
+    | ReturnType<ReturnType<typeof packedShape>["safeParse"]>,
+): string | undefined {
   if (parsed.success) return undefined;
   const issue = parsed.error.issues[0]!;
   const path = issue.path.map((segment) =>

@@ -116,21 +116,6 @@ export function isMark(hook: string): boolean {
   return hook === STEP_MARK || hook === CALL_MARK || hook === ATTEMPT_MARK;
 }
 
-function parseArgs(raw: unknown): unknown {
-  if (typeof raw !== "string") return raw;
-  if (raw === "") return {};
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
-/** The tool calls of a model answer, arguments parsed. */
-export function answerCalls(calls: readonly { toolCallId: string; toolName: string; args: unknown }[]) {
-  return calls.map((call) => ({ id: call.toolCallId, name: call.toolName, args: parseArgs(call.args) }));
-}
-
 /** Where a record's hook decisions go while its trace is read. */
 interface Placing {
   steps: RecordedStep[];

@@ -16,14 +16,14 @@ import type { ModelAnswer } from "../loop/types.js";
 import type { StateStore, StoreWrite } from "../state/state-store.js";
 import {
   ATTEMPT_MARK,
-  answerCalls,
   buildResumedRecord,
   buildRunRecord,
   type RunMarks,
   type RunRecord,
 } from "./run-record.js";
 import { RunRecordError } from "./run-record-error.js";
-import { runRecordProblem } from "./run-record-shape.js";
+import { packRunRecord, unpackRunRecord } from "./run-record-pack.js";
+import { packedRecordProblem, runRecordProblem } from "./run-record-shape.js";
 
 const PREFIX = "hookwise:runs:";
 const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -126,18 +126,20 @@ export function runRecorder(options: {
       marksOf(runId).points.push({ at, call: toolCallId });
     },
     onAnswer({ runId, step, attempt, turn }) {
+      // Each call's arguments as the loop parsed them once (the transcript's tool call holds
+      // the same): `{}` for none, the text itself when it is not JSON.
+      const calls = turn.toolCalls;
+      const toolCalls: { id: string; name: string; args: unknown }[] = new Array(calls.length);
+      for (let index = 0; index < calls.length; index++) {
+        const call = calls[index]!;
+        toolCalls[index] = { id: call.toolCallId, name: call.toolName, args: call.args };
+      }
       marksOf(runId).attempts.push({
         step,
         attempt,
         answer: {
           text: turn.text,
-          toolCalls: answerCalls(
-            turn.toolCalls.map((call) => ({
-              toolCallId: call.toolCallId,
-              toolName: call.toolName,
-              args: call.rawInput,
-            })),
-          ),
+          toolCalls,
           finishReason: turn.finishReason,
           usage: { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens },
         },
@@ -155,7 +157,7 @@ export function runRecorder(options: {
       });
       built.set(result, record);
       committed.add(record);
-      return [{ key: recordKey(record), value: record, ttlMs: RECORD_TTL_MS }];
+      return [{ key: recordKey(record), value: packRunRecord(record), ttlMs: RECORD_TTL_MS }];
     },
     finish(result, meta) {
       const already = finished.get(result);
@@ -206,8 +208,21 @@ function recordKey(record: Pick<RunRecord, "sessionId" | "startedAt" | "runId">)
   return `${PREFIX}${record.sessionId}:${String(record.startedAt).padStart(15, "0")}:${record.runId}`;
 }
 
+/** Stores a record (packed: format 2, see run-record-pack.ts). */
 export function saveRunRecord(store: StateStore, record: RunRecord): Promise<void> {
-  return store.set(recordKey(record), record, { ttlMs: RECORD_TTL_MS });
+  return store.set(recordKey(record), packRunRecord(record), { ttlMs: RECORD_TTL_MS });
+}
+
+/** The record stored under `key` (undefined: none), unpacked and checked. */
+function storedRecord(store: StateStore, key: string, value: unknown): RunRecord | undefined {
+  if (value === undefined) return undefined;
+  // A packed record is unpacked once its lists are there; the record is then checked whole.
+  const packed = (value as { format?: unknown } | null)?.format === 2;
+  let problem = packed ? packedRecordProblem(value) : undefined;
+  const record = problem === undefined ? unpackRunRecord(value) : value;
+  problem ??= runRecordProblem(record);
+  if (problem) throw new RunRecordError({ key, location: store.location, problem });
+  return record as RunRecord;
 }
 
 /** A session's recorded runs, oldest first (none when it was not recorded). */
@@ -226,13 +241,13 @@ const OWN_KEY = /^\d{15}:[^:]+$/;
 
 export async function loadRunRecords(store: StateStore, sessionId: string): Promise<RunRecord[]> {
   const keys = await sessionKeys(store, sessionId);
-  const records = await Promise.all(keys.map((key) => store.get<RunRecord>(key)));
-  return records.filter((record, index): record is RunRecord => {
-    if (record === undefined) return false;
-    const problem = runRecordProblem(record);
-    if (problem) throw new RunRecordError({ key: keys[index]!, location: store.location, problem });
-    return true;
-  });
+  const values = await Promise.all(keys.map((key) => store.get(key)));
+  const records: RunRecord[] = [];
+  for (let index = 0; index < keys.length; index++) {
+    const record = storedRecord(store, keys[index]!, values[index]);
+    if (record) records.push(record);
+  }
+  return records;
 }
 
 /** One recorded run of a session (its latest record: a resumed run's replaces the suspended one's). */
@@ -244,10 +259,7 @@ export async function loadRunRecord(
   const keys = (await sessionKeys(store, sessionId)).filter((key) => key.endsWith(`:${runId}`));
   const key = keys.at(-1);
   if (key === undefined) return undefined;
-  const record = await store.get<RunRecord>(key);
-  const problem = record === undefined ? undefined : runRecordProblem(record);
-  if (problem) throw new RunRecordError({ key, location: store.location, problem });
-  return record;
+  return storedRecord(store, key, await store.get(key));
 }
 
 /** A session that has recorded runs: its id, how many, and the key of its latest. */
@@ -282,10 +294,7 @@ export async function recordedSessions(store: StateStore): Promise<RecordedSessi
 
 /** The run recorded under `key` (from `recordedSessions`), checked. */
 export async function loadRecordAt(store: StateStore, key: string): Promise<RunRecord | undefined> {
-  const record = await store.get<RunRecord>(key);
-  const problem = record === undefined ? undefined : runRecordProblem(record);
-  if (problem) throw new RunRecordError({ key, location: store.location, problem });
-  return record;
+  return storedRecord(store, key, await store.get(key));
 }
 
 /** Whether runs are recorded by default: when the agent was given a store shared beyond this process. */

@@ -2,7 +2,8 @@
  * The Lua scripts behind the RedisStore's atomic operations. Redis runs a script without
  * interleaving any other command, so each decision (count, admit, lease, commit) happens
  * on the server in one step — never read-modify-write across the network. Every script
- * touches one key, so they also run on a Redis Cluster.
+ * but a session's commit with values (`saveSessionWith`) touches one key, so they also run
+ * on a Redis Cluster; on a Cluster the store commits the session alone, then sets the values.
  *
  * Scripts are sent by their SHA-1 (EVALSHA) and loaded with EVAL the first time a server
  * does not know them (after a restart or failover too).
@@ -31,17 +32,27 @@ function script(lua: string): RedisScript {
   };
 }
 
-export async function runScript(
+export function runScript(
   client: RedisClientLike,
-  { lua, sha }: RedisScript,
+  script: RedisScript,
   key: string,
   ...args: (string | number)[]
 ): Promise<unknown> {
+  return runScriptOn(client, script, [key], args);
+}
+
+/** A script on several keys (`keys`), then its arguments. */
+export async function runScriptOn(
+  client: RedisClientLike,
+  { lua, sha }: RedisScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
   try {
-    return await client.call("EVALSHA", sha, 1, key, ...args);
+    return await client.call("EVALSHA", sha, keys.length, ...keys, ...args);
   } catch (error) {
     if (!String((error as Error).message).startsWith("NOSCRIPT")) throw error;
-    return client.call("EVAL", lua, 1, key, ...args);
+    return client.call("EVAL", lua, keys.length, ...keys, ...args);
   }
 }
 
@@ -97,10 +108,12 @@ return 0
 `);
 
 /**
- * Compare-and-swap of a session hash. ARGV: expected version, messages, "1" when archived
- * is given, archived, createdAt, updatedAt, ttlMs ('' = keep forever), runs ('' = none). Returns
- * {1, new version} when committed, {0, stored version} when another commit came first,
- * {-1, raw} when the stored version is not a number.
+ * Compare-and-swap of a session hash, and the values committed with it. KEYS: the session,
+ * then one key per value. ARGV: expected version, messages, "1" when archived is given,
+ * archived, createdAt, updatedAt, ttlMs ('' = keep forever), runs ('' = none), then per value
+ * its text and its ttlMs ('' = none, 'd' = delete the key). Returns {1, new version} when
+ * committed (values written), {0, stored version} when another commit came first, {-1, raw}
+ * when the stored version is not a number (nothing written either way).
  */
 export const saveSessionScript = script(`
 local raw = redis.call('HGET', KEYS[1], 'version')
@@ -125,6 +138,17 @@ if ARGV[7] == '' then
   redis.call('PERSIST', KEYS[1])
 else
   redis.call('PEXPIRE', KEYS[1], ARGV[7])
+end
+for index = 2, #KEYS do
+  local text = ARGV[index * 2 + 5]
+  local ttl = ARGV[index * 2 + 6]
+  if ttl == 'd' then
+    redis.call('DEL', KEYS[index])
+  elseif ttl == '' then
+    redis.call('SET', KEYS[index], text)
+  else
+    redis.call('SET', KEYS[index], text, 'PX', ttl)
+  end
 end
 return {1, version + 1}
 `);

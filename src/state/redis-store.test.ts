@@ -36,6 +36,41 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     }));
   }
 
+  it("commits a session and its values in one script; on a Cluster client, the session first, then each value", async () => {
+    for (const isCluster of [false, true]) {
+      const sent: string[] = [];
+      const client = {
+        isCluster,
+        call: (command: string, ...args: (string | number)[]) => {
+          sent.push(`${command} ${command.startsWith("EVAL") ? args[1] : ""}`.trim());
+          return raw.call(command, ...args);
+        },
+      };
+      const prefix = `with-${randomUUID()}:`;
+      const store = new RedisStore({ client, prefix });
+      const session = {
+        id: "s",
+        messages: [{ role: "user" as const, content: "hi" }],
+        createdAt: 1,
+        updatedAt: 1,
+        version: 0,
+      };
+      expect(await store.saveSessionWith(session, [{ key: "record", value: { a: 1 }, ttlMs: 60_000 }])).toBe(
+        1,
+      );
+      expect(await store.get("record")).toEqual({ a: 1 });
+      expect(await raw.pttl(`${prefix}kv:record`)).toBeGreaterThan(50_000);
+      expect((await store.loadSession("s"))?.version).toBe(1);
+      // Each EVALSHA (or EVAL, the first time the server sees the script) names its number of
+      // keys: two in one script, or the session's alone.
+      const commits = sent.filter((line) => line.startsWith("EVAL"));
+      expect(commits.length).toBeGreaterThan(0);
+      for (const line of commits) expect(line).toMatch(isCluster ? / 1$/ : / 2$/);
+      expect(sent.filter((line) => line === "SET")).toHaveLength(isCluster ? 1 : 0);
+      await store.close();
+    }
+  });
+
   it("writes to the database the URL names after the host (or with ?db=), not to database 0", async () => {
     const base = server.url.replace(/\/\d*$/, "");
     for (const [url, db] of [

@@ -1,7 +1,8 @@
 /**
  * The Redis StateStore: many processes on many machines sharing sessions, hook counters,
  * suspended runs and approvals (Redis 7 or Valkey). Every conditional operation is one Lua
- * script run on the server (redis-scripts.ts); TTLs are Redis expiries, so nothing expired
+ * script run on the server (redis-scripts.ts), a session's commit with the values written
+ * with it (a run's record) too: one round trip; TTLs are Redis expiries, so nothing expired
  * lingers.
  *
  * Keys, under `prefix` (default "hookwise:"):
@@ -25,9 +26,16 @@ import {
   type RedisClientLike,
   releaseScript,
   runScript,
+  runScriptOn,
   saveSessionScript,
 } from "./redis-scripts.js";
-import type { LeaseOptions, SaveSessionOptions, SessionRecord, StateStore } from "./state-store.js";
+import type {
+  LeaseOptions,
+  SaveSessionOptions,
+  SessionRecord,
+  StateStore,
+  StoreWrite,
+} from "./state-store.js";
 import { StateStoreError } from "./state-store-error.js";
 
 export type { RedisClientLike } from "./redis-scripts.js";
@@ -383,21 +391,57 @@ export class RedisStore implements StateStore {
   }
 
   async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
+    return this.#commit(record, [], options);
+  }
+
+  /**
+   * The session's commit and `writes` in one script: one round trip, all or nothing. On a
+   * Redis Cluster (the keys may live on different nodes) the session is committed alone,
+   * then each value is set.
+   */
+  async saveSessionWith(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    options: SaveSessionOptions = {},
+  ): Promise<number> {
+    const client = await this.#redis();
+    if (writes.length === 0 || !(client as { isCluster?: unknown }).isCluster) {
+      return this.#commit(record, writes, options);
+    }
+    const version = await this.#commit(record, [], options);
+    for (const write of writes)
+      await this.set(write.key, write.value, write.ttlMs === undefined ? {} : { ttlMs: write.ttlMs });
+    return version;
+  }
+
+  async #commit(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    options: SaveSessionOptions,
+  ): Promise<number> {
     const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
+    const keys = [this.#sessionKey(record.id)];
+    const args: (string | number)[] = [
+      record.version,
+      encodeJson(record.messages)!,
+      record.archived === undefined ? "0" : "1",
+      record.archived === undefined ? "" : encodeJson(record.archived)!,
+      record.createdAt,
+      record.updatedAt,
+      ttlMs === undefined ? "" : Math.max(1, Math.ceil(ttlMs)),
+      record.runs === undefined ? "" : record.runs,
+    ];
+    for (const write of writes) {
+      keys.push(this.#key(write.key));
+      const text = encodeJson(write.value);
+      // `undefined` has no JSON text: it is stored as absent, as `set` stores it.
+      args.push(
+        text ?? "",
+        text === undefined ? "d" : write.ttlMs === undefined ? "" : Math.max(1, Math.ceil(write.ttlMs)),
+      );
+    }
     const [committed, version] = await this.#call<[number, number | string]>((redis) =>
-      runScript(
-        redis,
-        saveSessionScript,
-        this.#sessionKey(record.id),
-        record.version,
-        encodeJson(record.messages)!,
-        record.archived === undefined ? "0" : "1",
-        record.archived === undefined ? "" : encodeJson(record.archived)!,
-        record.createdAt,
-        record.updatedAt,
-        ttlMs === undefined ? "" : Math.max(1, Math.ceil(ttlMs)),
-        record.runs === undefined ? "" : record.runs,
-      ),
+      runScriptOn(redis, saveSessionScript, keys, args),
     );
     if (committed === -1) {
       throw new StateStoreError({

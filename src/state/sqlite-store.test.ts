@@ -1,6 +1,9 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeContract, transcript } from "../../test/support/store-contract.js";
@@ -106,6 +109,37 @@ describe("SqliteStore", () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
+  });
+
+  for (const synchronous of ["normal", "full"] as const)
+    it(`keeps what a process committed when it is killed right after (synchronous: ${synchronous})`, async () => {
+      const path = join(dir, "state.db");
+      const code = `
+        const { SqliteStore } = await import(${JSON.stringify(join(import.meta.dirname, "sqlite-store.ts"))});
+        const store = new SqliteStore({ path: ${JSON.stringify(path)}, synchronous: "${synchronous}" });
+        const session = { id: "s1", messages: [{ role: "user", content: "hi" }], createdAt: 1, updatedAt: 1, version: 0 };
+        await store.saveSessionWith(session, [{ key: "record", value: { kept: true } }]);
+        process.stdout.write("committed\\n");
+        setInterval(() => {}, 1000);
+      `;
+      const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const exited = once(child, "exit");
+      expect((await lines.next()).value).toBe("committed");
+      child.kill("SIGKILL");
+      expect((await exited)[1]).toBe("SIGKILL");
+      const store = new SqliteStore({ path });
+      expect((await store.loadSession("s1"))?.messages).toEqual([{ role: "user", content: "hi" }]);
+      expect(await store.get("record")).toEqual({ kept: true });
+      await store.close();
+    }, 20_000);
+
+  it("refuses a synchronous level it does not know, naming it", () => {
+    expect(() => new SqliteStore({ path: join(dir, "state.db"), synchronous: "off" as "normal" })).toThrow(
+      'new SqliteStore: synchronous must be "normal" or "full" (got "off")',
+    );
   });
 
   it("accepts ':memory:' and keeps nothing after close", async () => {

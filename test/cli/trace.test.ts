@@ -11,6 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RunRecord } from "../../src/agent/run-record.js";
+import { loadRunRecords } from "../../src/agent/run-recorder.js";
 import { traceLines } from "../../src/cli/commands/trace-command.js";
 import { createAgent, defineHook, flow, MemoryStore, scriptedModel, tool } from "../../src/index.js";
 import { appendEvent, type TimelineEvent } from "../../src/server/runs/run-timeline.js";
@@ -20,7 +21,7 @@ import { buildRun } from "../../web/src/timeline-model.js";
 const INSTRUCTIONS = "You keep the docs folder tidy.";
 const SECRET = "sk-live-42";
 
-function agentWith(records: RunRecord[]) {
+function agentWith(records: RunRecord[], store = new MemoryStore()) {
   return createAgent({
     instructions: INSTRUCTIONS,
     model: scriptedModel([
@@ -74,7 +75,8 @@ function agentWith(records: RunRecord[]) {
       }),
     ],
     retry: { initialDelayMs: 0, maxDelayMs: 0 },
-    store: new MemoryStore(),
+    store,
+    recordRuns: true,
     onRunRecord: (record) => records.push(record),
   });
 }
@@ -167,5 +169,23 @@ describe("hookwise trace shows the web timeline's content", () => {
     expect(trace).not.toContain(SECRET);
     expect(steps.some((step) => step.reasoning)).toBe(true);
     expect(trace).toContain("■ completed");
+  });
+});
+
+describe("hookwise trace reads every stored form of a record", () => {
+  it("the packed record a run stores, and a record stored whole (before records were packed), print as the run's own", async () => {
+    const records: RunRecord[] = [];
+    const store = new MemoryStore();
+    const result = await agentWith(records, store).run("tidy the docs", { sessionId: "s1" });
+    const expected = traceLines(records, () => INSTRUCTIONS);
+    const [key] = await store.keys("hookwise:runs:s1:");
+    expect((await store.get<{ format: number }>(key!))?.format).toBe(2);
+    expect(traceLines(await loadRunRecords(store, "s1"), () => INSTRUCTIONS)).toEqual(expected);
+    // As an earlier version stored it: the whole record, format 1.
+    await store.set(key!, records[0]);
+    expect((await store.get<{ format: number }>(key!))?.format).toBe(1);
+    const loaded = await loadRunRecords(store, "s1");
+    expect(loaded[0]!.runId).toBe(result.runId);
+    expect(traceLines(loaded, () => INSTRUCTIONS)).toEqual(expected);
   });
 });

@@ -424,6 +424,36 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect((await store.loadSession("short"))?.version).toBe(1);
       });
 
+      it("saveSessionWith (where the store has it) commits the session and its values together, or nothing on a stale version", async () => {
+        if (store.saveSessionWith === undefined) return;
+        const record = { kind: "record", steps: [{ bytes: new Uint8Array([1, 2]) }] };
+        expect(
+          await store.saveSessionWith(session("w", 0, [{ role: "user", content: "first" }]), [
+            { key: "w:record", value: record, ttlMs: 300 },
+            { key: "w:kept", value: "kept" },
+            { key: "w:gone", value: undefined },
+          ]),
+        ).toBe(1);
+        expect(await store.get("w:record")).toEqual(record);
+        expect(await store.get("w:kept")).toBe("kept");
+        expect(await store.get("w:gone")).toBeUndefined();
+        expect((await store.loadSession("w"))?.messages).toEqual([{ role: "user", content: "first" }]);
+        // Written on top of version 0 again: refused, and none of its values is written.
+        await expect(
+          store.saveSessionWith(session("w", 0, [{ role: "user", content: "stale" }]), [
+            { key: "w:stale", value: 1 },
+            { key: "w:kept", value: "overwritten" },
+          ]),
+        ).rejects.toMatchObject({ name: "SessionBusyError", reason: "changed" });
+        expect(await store.get("w:stale")).toBeUndefined();
+        expect(await store.get("w:kept")).toBe("kept");
+        expect((await store.loadSession("w"))?.version).toBe(1);
+        // A value's ttlMs holds as `set`'s does.
+        await harness.advance(300);
+        expect(await store.get("w:record")).toBeUndefined();
+        expect(await store.get("w:kept")).toBe("kept");
+      });
+
       it("a store-level session TTL applies to commits that give none", async () => {
         const expiring = await open({ sessionTtlMs: 300 });
         expect(await expiring.saveSession(session("s", 0))).toBe(1);

@@ -47,12 +47,19 @@ const METHODS = [
   "deleteSession",
 ] as const;
 
+/** Optional methods, forwarded when the backing's store has them (SQLite and Redis: one commit for a session and its record). */
+const OPTIONAL_METHODS = ["saveSessionWith"] as const;
+
 /** A plain object delegating to the backing's current store: what the agent is given. */
 function delegating(backing: Backing, kind: string): StateStore {
   const store: Record<string, unknown> = { kind, location: backing.label, close: async () => {} };
   for (const method of METHODS)
     store[method] = (...args: unknown[]) =>
       (backing.current()[method] as (...args: unknown[]) => unknown)(...args);
+  for (const method of OPTIONAL_METHODS)
+    if (typeof backing.current()[method] === "function")
+      store[method] = (...args: unknown[]) =>
+        (backing.current()[method] as (...args: unknown[]) => unknown)(...args);
   return store as unknown as StateStore;
 }
 

@@ -1,0 +1,248 @@
+/**
+ * Run records are stored packed (format 2: what a record says twice said once) and read
+ * back whole; records stored before (format 1) are read as they are.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createAgent, defineHook, flow, MemoryStore, scriptedModel, tool } from "../index.js";
+import { decodeJson, encodeJson } from "../state/json-codec.js";
+import type { RecordedAttempt, RecordedCall, RecordedStep, RunRecord } from "./run-record.js";
+import { packRunRecord, unpackRunRecord } from "./run-record-pack.js";
+import { loadRecordAt, loadRunRecord, loadRunRecords, recordedSessions } from "./run-recorder.js";
+
+/** What a store keeps of a value, and hands back. */
+const stored = (value: unknown) => decodeJson(encodeJson(value)!);
+
+const decision = (hook: string, event: "tool_call" | "model_request" | "run_end") => ({
+  event,
+  hook,
+  kind: "decide" as const,
+  effect: "continue",
+});
+
+/** Every field of a call, a step, an attempt and a record set: a packing that dropped one fails. */
+const fullCall: Required<RecordedCall> = {
+  toolCallId: "c1",
+  toolName: "write",
+  qualifiedName: "files.write",
+  args: { path: "a.txt", bytes: new Uint8Array([1, 2, 3]) },
+  ranArgs: { path: "b.txt", bytes: new Uint8Array([1, 2, 3]) },
+  executed: true,
+  result: { ok: true, at: new URL("https://example.com/a") },
+  isError: false,
+  pending: true,
+  hooks: [decision("rewrite-path", "tool_call")],
+};
+const fullStep: Required<RecordedStep> = {
+  index: 0,
+  text: "writing",
+  reasoning: "it asked for a file",
+  finishReason: "tool-calls",
+  usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, cacheReadTokens: 2, cacheWriteTokens: 1 },
+  calls: [fullCall],
+  hooks: [decision("shape", "model_request")],
+};
+const fullAttempt: Required<RecordedAttempt> = {
+  step: 0,
+  attempt: 1,
+  model: "primary:one",
+  answer: {
+    text: "writing",
+    toolCalls: [{ id: "c1", name: "write", args: { path: "a.txt", bytes: new Uint8Array([1, 2, 3]) } }],
+    finishReason: "tool-calls",
+    usage: { inputTokens: 10, outputTokens: 5 },
+  },
+  error: { type: "rate_limit", message: "slow down", status: 429, retryable: true },
+};
+const fullRecord: Required<Omit<RunRecord, "format">> & { format: 1 } = {
+  format: 1,
+  runId: "r1",
+  sessionId: "s1",
+  agent: "writer",
+  input: "write a file",
+  startedAt: 1_700_000_000_000,
+  endedAt: 1_700_000_000_500,
+  outcome: "completed",
+  text: "done",
+  reason: "because",
+  hook: "gate",
+  attempts: [
+    { step: 0, attempt: 1, model: "primary:one", error: { type: "server", message: "503", retryable: true } },
+    fullAttempt,
+    {
+      step: 1,
+      attempt: 1,
+      model: "fallback:two",
+      answer: { text: "done", toolCalls: [], finishReason: "stop", usage: {} },
+    },
+  ],
+  steps: [
+    fullStep,
+    {
+      index: 1,
+      // Not the answer's text: kept.
+      text: "done, really",
+      finishReason: "stop",
+      usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 },
+      calls: [
+        // A call the step's answer does not hold: its name and arguments are kept.
+        {
+          toolCallId: "x9",
+          toolName: "ghost",
+          qualifiedName: "ghost",
+          args: { a: 1 },
+          executed: false,
+          hooks: [],
+        },
+        // Denied: never ran, its result is the denial, an error.
+        {
+          toolCallId: "c2",
+          toolName: "rm",
+          qualifiedName: "rm",
+          args: {},
+          executed: false,
+          result: "not allowed",
+          isError: true,
+          hooks: [],
+        },
+      ],
+      hooks: [],
+    },
+  ],
+  hooks: [decision("audit", "run_end")],
+  resumedAt: [1_700_000_000_200],
+  harness: { name: "claude", event: "PreToolUse", payload: { tool: "Bash" }, decision: "allow" },
+};
+
+describe("a packed run record", () => {
+  it("reads back as the record that was packed, every field of it", () => {
+    const packed = stored(packRunRecord(fullRecord as RunRecord));
+    expect((packed as { format: number }).format).toBe(2);
+    expect(unpackRunRecord(packed)).toEqual(stored(fullRecord));
+  });
+
+  it("says once what the record says twice: a call's name and arguments, ranArgs equal to them, the one model, empty lists", () => {
+    // Plain arguments (bytes are never compared: kept apart, they stay as they are).
+    const plain: RecordedAttempt = {
+      ...fullAttempt,
+      answer: { ...fullAttempt.answer, toolCalls: [{ id: "c1", name: "write", args: { path: "a.txt" } }] },
+    };
+    const record: RunRecord = {
+      ...(fullRecord as RunRecord),
+      attempts: [plain, { ...plain, step: 1, attempt: 1 }],
+      steps: [
+        {
+          ...fullStep,
+          calls: [
+            {
+              ...fullCall,
+              qualifiedName: "write",
+              args: { path: "a.txt" },
+              ranArgs: { path: "a.txt" },
+              hooks: [],
+            },
+          ],
+          hooks: [],
+        },
+      ],
+      hooks: [],
+    };
+    const packed = stored(packRunRecord(record)) as Record<string, unknown> & {
+      attempts: Record<string, unknown>[];
+      steps: { calls: Record<string, unknown>[] }[];
+    };
+    expect(packed.model).toBe("primary:one");
+    expect(packed.attempts.every((attempt) => !("model" in attempt))).toBe(true);
+    expect(packed.hooks).toBeUndefined();
+    expect(packed.steps[0]).not.toHaveProperty("text");
+    expect(packed.steps[0]).not.toHaveProperty("hooks");
+    expect(Object.keys(packed.steps[0]!.calls[0]!).sort()).toEqual([
+      "executed",
+      "pending",
+      "result",
+      "toolCallId",
+    ]);
+    expect(unpackRunRecord(packed)).toEqual(stored(record));
+  });
+});
+
+/** An agent whose run retries, has a call denied and a result redacted: its record says a lot. */
+function recordingAgent(store: MemoryStore, onRunRecord?: (record: RunRecord) => void) {
+  return createAgent({
+    model: scriptedModel([
+      { error: { status: 503, message: "overloaded" } },
+      {
+        toolCalls: [
+          { id: "c1", name: "read", args: { path: "a.txt" } },
+          { id: "c2", name: "remove", args: { path: "a.txt" } },
+        ],
+      },
+      { text: "done" },
+    ]),
+    tools: {
+      read: tool({ inputSchema: z.object({ path: z.string() }), execute: () => "key=sk-1" }),
+      remove: tool({ inputSchema: z.object({ path: z.string() }), execute: () => "removed" }),
+    },
+    hooks: [
+      defineHook({
+        name: "no-remove",
+        on: "tool_call",
+        kind: "decide",
+        match: "remove",
+        handler: () => flow.deny("removing is not allowed"),
+      }),
+      defineHook({
+        name: "redact",
+        on: "tool_result",
+        kind: "transform",
+        handler: (event) =>
+          typeof event.result === "string"
+            ? flow.rewriteResult(event.result.replace("sk-1", "[key]"))
+            : undefined,
+      }),
+    ],
+    retry: { initialDelayMs: 0, maxDelayMs: 0 },
+    store,
+    recordRuns: true,
+    ...(onRunRecord ? { onRunRecord } : {}),
+  });
+}
+
+describe("records in a store", () => {
+  it("a run's record is stored packed and read back as the record the run built", async () => {
+    const store = new MemoryStore();
+    const built: RunRecord[] = [];
+    const agent = recordingAgent(store, (record) => built.push(record));
+    const result = await agent.run("tidy up", { sessionId: "s1" });
+    const [key] = await store.keys("hookwise:runs:s1:");
+    const raw = (await store.get(key!)) as { format: number };
+    expect(raw.format).toBe(2);
+    expect(encodeJson(raw)!.length).toBeLessThan(encodeJson(built[0])!.length);
+    expect(await loadRunRecords(store, "s1")).toEqual([stored(built[0])]);
+    expect(await loadRunRecord(store, "s1", result.runId)).toEqual(stored(built[0]));
+    expect(await loadRecordAt(store, key!)).toEqual(stored(built[0]));
+  });
+
+  it("a record stored whole (format 1, before records were packed) is read as it is", async () => {
+    const store = new MemoryStore();
+    const old = { ...(fullRecord as RunRecord), sessionId: "old", harness: undefined };
+    delete old.harness;
+    const key = `hookwise:runs:old:${String(old.startedAt).padStart(15, "0")}:${old.runId}`;
+    await store.set(key, old);
+    expect(await loadRunRecords(store, "old")).toEqual([stored(old)]);
+    expect(await loadRunRecord(store, "old", old.runId)).toEqual(stored(old));
+    expect((await recordedSessions(store)).map((session) => session.sessionId)).toEqual(["old"]);
+  });
+
+  it("a packed record altered by hand is an error naming the key and the field", async () => {
+    const store = new MemoryStore();
+    await recordingAgent(store).run("tidy up", { sessionId: "s1" });
+    const [key] = await store.keys("hookwise:runs:s1:");
+    const raw = (await store.get(key!)) as { steps: { calls: unknown }[] };
+    raw.steps[0]!.calls = "x";
+    await store.set(key!, raw);
+    await expect(loadRunRecords(store, "s1")).rejects.toThrow(
+      /steps\[0\]\.calls: Invalid input: expected array, received string/,
+    );
+  });
+});
