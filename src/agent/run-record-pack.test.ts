@@ -112,6 +112,7 @@ const fullRecord: Required<Omit<RunRecord, "format">> & { format: 1 } = {
   hooks: [decision("audit", "run_end")],
   resumedAt: [1_700_000_000_200],
   harness: { name: "claude", event: "PreToolUse", payload: { tool: "Bash" }, decision: "allow" },
+  gateway: { client: "inspector 2.12.0" },
 };
 
 describe("a packed run record", () => {

@@ -164,6 +164,7 @@ export function packRunRecord(record: RunRecord): PackedRunRecord {
   if (record.hooks.length > 0) packed.hooks = record.hooks;
   if (record.resumedAt !== undefined) packed.resumedAt = record.resumedAt;
   if (record.harness !== undefined) packed.harness = record.harness;
+  if (record.gateway !== undefined) packed.gateway = record.gateway;
   return packed;
 }
 
