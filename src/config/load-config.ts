@@ -64,9 +64,9 @@ export interface LoadConfigOptions {
    */
   knownTools?: readonly string[];
   /**
-   * A folder to keep the validated config in between processes (`hookwise hook` passes the
-   * `.hookwise/cache` folder of the config's state): a config that did not change is not
-   * validated again by the same build of hookwise. Only the built package keeps one.
+   * A folder to keep the validated config in between processes (`hookwise hook` passes
+   * `~/.cache/hookwise/validated`): a config that did not change is not validated again by
+   * the same build of hookwise. Only the built package keeps one.
    */
   validationCache?: string;
 }

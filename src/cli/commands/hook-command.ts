@@ -19,8 +19,9 @@ import { decideHarnessEvent } from "../../harnesses/decide-harness-event.js";
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName } from "../../harnesses/types.js";
-import { defaultState, defaultStateFolder } from "../default-state.js";
+import { defaultState } from "../default-state.js";
 import type { CliIO } from "../types.js";
+import { userCacheDir } from "../user-cache-dir.js";
 
 export interface HookCommandOptions {
   harness: HarnessName;
@@ -112,8 +113,9 @@ export async function hookCommand(
         defaultState: defaultState(configPath, undefined, (message) =>
           io.stderr.line(`hookwise: warning: ${printable(message)}`),
         ),
-        // A process per tool call: the config is validated once per change, not per call.
-        validationCache: join(defaultStateFolder(configPath), "cache"),
+        // A process per tool call: the config is validated once per change, not per call. The
+        // user's own cache, not the project's: a project cannot ship entries of its own.
+        validationCache: join(userCacheDir(), "validated"),
         // Stdout is the answer: everything hooks say goes to stderr.
         logger: loggerFor(io),
       }),
