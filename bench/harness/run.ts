@@ -92,10 +92,6 @@ interface Command {
   args: string[];
 }
 
-function measure(name: string, command: string, args: string[]): Row {
-  return measureTogether([{ name, command, args }])[0]!;
-}
-
 /**
  * The commands taken in turn, one call of each per round: on a shared machine whose load
  * changes from minute to minute, each sees the same load, so their ratios hold.
@@ -115,6 +111,56 @@ function measureTogether(commands: readonly Command[]): Row[] {
   }));
 }
 
+// Through a running `hookwise serve` of the config: the command `setup --server` writes, as
+// the harness runs it. On this machine (127.0.0.1) bash reads the event and posts it over its
+// own /dev/tcp; for any other host curl posts it: 127.0.0.2, also this machine, stands for
+// one, so the two are timed side by side against servers of the same config.
+function startServer(host: string): Promise<{ url: string; stop: () => void }> {
+  const server = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "hookwise.js"), "serve", config, "--host", host, "--port", "0"],
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  process.on("exit", () => server.kill("SIGKILL"));
+  return new Promise((resolveServer, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`hookwise serve did not start: ${out}`)), 60_000);
+    server.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      out += chunk;
+      const found = /API and web UI at (http:\/\/[^\s/]+)/.exec(out);
+      if (found) {
+        clearTimeout(timer);
+        resolveServer({ url: found[1]!, stop: () => server.kill("SIGTERM") });
+      }
+    });
+    server.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  });
+}
+
+function servedCommand(url: string): string {
+  const setup = spawnSync(
+    process.execPath,
+    [join(ROOT, "bin", "hookwise.js"), "setup", "claude", config, "--project", dir, "--server", url],
+    { encoding: "utf8" },
+  );
+  if (setup.status !== 0) throw new Error(`hookwise setup --server failed: ${setup.stderr}`);
+  const command = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks.PreToolUse[0]
+    .hooks[0].command as string;
+  const answered = spawnSync("sh", ["-c", command], {
+    input: event.replace("ls -la", "blocked-3 now"),
+    encoding: "utf8",
+  });
+  if (!answered.stdout.includes('"deny"'))
+    throw new Error(`the served hook did not deny: ${answered.stdout}`);
+  return command;
+}
+
+const servers = await Promise.all([startServer("127.0.0.1"), startServer("127.0.0.2")]);
+const viaBash = servedCommand(servers[0].url);
+const viaCurl = servedCommand(servers[1].url);
+if (!viaCurl.includes("curl ") || viaBash.includes("curl "))
+  throw new Error("setup --server did not write bash for 127.0.0.1 and curl for 127.0.0.2");
+
 const python = spawnSync("python3", ["-c", "0"]).status === 0;
 const rows: Row[] = measureTogether([
   { name: "node -e 0", command: process.execPath, args: ["-e", "0"] },
@@ -133,43 +179,10 @@ const rows: Row[] = measureTogether([
     command: process.execPath,
     args: [join(ROOT, "bin", "hookwise.js"), "hook", config, "--harness", "claude"],
   },
+  { name: "through hookwise serve (bash)", command: "sh", args: ["-c", viaBash] },
+  { name: "through hookwise serve (curl)", command: "sh", args: ["-c", viaCurl] },
 ]);
-
-// Through a running `hookwise serve` of the config: the command `setup --server` writes
-// (bash reads the event and posts it over its own /dev/tcp), as the harness runs it.
-const server = spawn(process.execPath, [join(ROOT, "bin", "hookwise.js"), "serve", config, "--port", "0"], {
-  cwd: dir,
-  stdio: ["ignore", "pipe", "pipe"],
-});
-process.on("exit", () => server.kill("SIGKILL"));
-const url = await new Promise<string>((resolveUrl, reject) => {
-  let out = "";
-  const timer = setTimeout(() => reject(new Error(`hookwise serve did not start: ${out}`)), 60_000);
-  server.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    out += chunk;
-    const found = /API and web UI at (http:\/\/[^\s/]+)/.exec(out);
-    if (found) {
-      clearTimeout(timer);
-      resolveUrl(found[1]!);
-    }
-  });
-  server.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-});
-const setup = spawnSync(
-  process.execPath,
-  [join(ROOT, "bin", "hookwise.js"), "setup", "claude", config, "--project", dir, "--server", url],
-  { encoding: "utf8" },
-);
-if (setup.status !== 0) throw new Error(`hookwise setup --server failed: ${setup.stderr}`);
-const served = JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks.PreToolUse[0]
-  .hooks[0].command as string;
-rows.push(measure("through hookwise serve (setup --server)", "sh", ["-c", served]));
-const answered = spawnSync("sh", ["-c", served], {
-  input: event.replace("ls -la", "blocked-3 now"),
-  encoding: "utf8",
-});
-if (!answered.stdout.includes('"deny"')) throw new Error(`the served hook did not deny: ${answered.stdout}`);
-server.kill("SIGTERM");
+for (const server of servers) server.stop();
 
 // The decision alone: the config loaded once, one event through its 50 rules, µs per event.
 const hooks = await loadHarnessHooks(config, "claude", {
