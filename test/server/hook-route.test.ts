@@ -205,6 +205,11 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
     );
     expect(await runCommand(command, pre("ls"))).toMatchObject({ code: 0, stdout: "" });
     expect(await hookRequests(server)).toBe(2);
+    // The server's answers were taken: the command did not decide again (one record each).
+    const session = (await (await fetch(`${server.url}/hooks/sessions/served`)).json()) as {
+      events: unknown[];
+    };
+    expect(session.events).toHaveLength(2);
   });
 
   it.skipIf(!bash)(

@@ -177,7 +177,7 @@ function throughServer(
     : quote(`x-hookwise-config: ${configFile}`);
   // The answer is taken only when curl got all of it, a 200 that says it is hookwise's answer
   // (no redirect followed: a login page or a proxy's 200 is not an answer).
-  const marker = "@hookwise:200:1";
+  const marker = "hookwise-status-200-1";
   const curl = [
     "curl -s --max-redirs 0 --connect-timeout 1 --max-time 30",
     "-H 'content-type: application/json'",
@@ -185,7 +185,7 @@ function throughServer(
     ...(agent ? [`-H ${quote(`x-hookwise-agent: ${agent}`)}`] : []),
     `-H "authorization: Bearer $\{HOOKWISE_SERVER_TOKEN:-none}"`,
     "--data-binary @-",
-    "-w '@hookwise:%{http_code}:%header{x-hookwise-answer}'",
+    "-w 'hookwise-status-%{http_code}-%header{x-hookwise-answer}'",
     quote(`${origin}/hooks/${harness}`),
   ].join(" ");
   return `in=$(cat); out=$(printf '%s' "$in" | ${curl}) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
