@@ -54,11 +54,21 @@ function scratchPrefix(sessionId: string): string {
   return `harness-scratch:${sessionId}:`;
 }
 
+/**
+ * Set before a session's first scratchpad key is written, and never removed: a session
+ * without it has no keys, and its events read one value instead of listing keys by prefix
+ * (which on Redis walks the whole keyspace, records of every session included).
+ */
+function scratchMarker(sessionId: string): string {
+  return `harness-scratch-kept:${sessionId}`;
+}
+
 async function loadScratch(store: StateStore, sessionId: string): Promise<Map<string, string>> {
+  const loaded = new Map<string, string>();
+  if ((await store.get(scratchMarker(sessionId))) === undefined) return loaded;
   const prefix = scratchPrefix(sessionId);
   const keys = await store.keys(prefix);
   const values = await Promise.all(keys.map((key) => store.get<string>(key)));
-  const loaded = new Map<string, string>();
   keys.forEach((key, index) => {
     const value = values[index];
     if (typeof value === "string") loaded.set(key.slice(prefix.length), value);
@@ -74,16 +84,22 @@ async function saveScratch(
   loaded: ReadonlyMap<string, string>,
 ): Promise<void> {
   const prefix = scratchPrefix(sessionId);
-  const writes: Promise<void>[] = [];
+  const sets: [string, string][] = [];
+  const deletes: string[] = [];
   const seen = new Set<string>();
   for (const [key, value] of pad.entries()) {
     seen.add(key);
     const text = JSON.stringify(value);
     if (text === undefined) continue;
-    if (loaded.get(key) !== text) writes.push(store.set(prefix + key, text));
+    if (loaded.get(key) !== text) sets.push([prefix + key, text]);
   }
-  for (const key of loaded.keys()) if (!seen.has(key)) writes.push(store.delete(prefix + key));
-  await Promise.all(writes);
+  for (const key of loaded.keys()) if (!seen.has(key)) deletes.push(prefix + key);
+  // The marker first: a reader that does not find it finds no key either.
+  if (sets.length > 0 && loaded.size === 0) await store.set(scratchMarker(sessionId), 1);
+  await Promise.all([
+    ...sets.map(([key, text]) => store.set(key, text)),
+    ...deletes.map((key) => store.delete(key)),
+  ]);
 }
 
 function messageTexts(messages: readonly ModelMessage[]): string[] {

@@ -11,7 +11,12 @@ import { loadRunRecords } from "../../src/agent/run-recorder.js";
 import { hookCommand } from "../../src/cli/commands/hook-command.js";
 import type { CliIO } from "../../src/cli/types.js";
 import { loadConfig } from "../../src/config/load-config.js";
+import { loadHarnessHooks } from "../../src/config/load-harness-hooks.js";
+import { decideHarnessEvent } from "../../src/harnesses/decide-harness-event.js";
+import { HARNESSES } from "../../src/harnesses/protocols.js";
 import type { HarnessName } from "../../src/harnesses/types.js";
+import { defineHook } from "../../src/hooks/define-hook.js";
+import { MemoryStore } from "../../src/state/memory-store.js";
 import { cli } from "../support/cli.js";
 
 const dirs: string[] = [];
@@ -157,6 +162,63 @@ runtime:
     // Another session has its own count.
     const other = await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "other"));
     expect(other.json.hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("keeps a session's scratchpad across its events, and lists no keys for a session that has none", async () => {
+    const { config } = project(GUARD);
+    const store = new MemoryStore();
+    const listed: string[] = [];
+    const spied = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name === "keys")
+          return (prefix: string) => {
+            listed.push(prefix);
+            return target.keys(prefix);
+          };
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const hooks = await loadHarnessHooks(config, "claude", { store: spied });
+    const decide = (command: string, session: string) =>
+      decideHarnessEvent(HARNESSES.claude.parse(claudePre({ command }, "Bash", session)), {
+        protocol: HARNESSES.claude,
+        registry: hooks.registry,
+        policies: hooks.policies,
+        store: hooks.store,
+        log: { debug() {}, info() {}, warn() {}, error() {} },
+        runId: `r-${Math.random()}`,
+      });
+    try {
+      // Nothing kept in the scratchpad: each event reads one value and lists no keys.
+      expect((await decide("rm -rf /", "plain")).verdict).toMatchObject({ decision: "deny" });
+      await decide("ls", "plain");
+      expect(listed).toEqual([]);
+      // A hook counting a session's shell calls in its scratchpad: the third is refused, in
+      // that session only, each event decided as a new process would (state in the store).
+      hooks.registry.register(
+        defineHook({
+          name: "third-shell-call",
+          on: "tool_call",
+          kind: "decide",
+          handler(_event, context) {
+            const calls = (context.scratch.session.get<number>("calls") ?? 0) + 1;
+            context.scratch.session.set("calls", calls);
+            return calls >= 3 ? { type: "deny", reason: "two shell calls a session" } : undefined;
+          },
+        }),
+      );
+      expect((await decide("ls", "counted")).verdict.decision).not.toBe("deny");
+      expect((await decide("ls", "counted")).verdict.decision).not.toBe("deny");
+      expect((await decide("ls", "counted")).verdict).toMatchObject({
+        decision: "deny",
+        reason: "two shell calls a session",
+      });
+      expect((await decide("ls", "fresh")).verdict.decision).not.toBe("deny");
+      expect(listed.length).toBeGreaterThan(0);
+    } finally {
+      await hooks.close();
+    }
   });
 
   it("blocks a prompt, sends a stopping agent back to work, and adds context at session start", async () => {
