@@ -2,7 +2,7 @@
  * `hookwise hook`: harness events as each harness sends them, answered in its own format by a
  * config's policies and hooks, every decision recorded, fail closed on every kind of failure.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -162,6 +162,33 @@ runtime:
     // Another session has its own count.
     const other = await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "other"));
     expect(other.json.hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("runs the config's Claude Code hooks on the harness's own tool names: a matcher on Bash fires, and the script reads Bash", async () => {
+    const { dir, config } = project("harness: claude\nclaude_hooks: guard-settings.json\n");
+    const seen = join(dir, "seen.json");
+    writeFileSync(
+      join(dir, "guard-settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [{ type: "command", command: `cat > '${seen}'; echo "no shell here" >&2; exit 2` }],
+            },
+          ],
+        },
+      }),
+    );
+    const denied = await hook(config, "claude", claudePre({ command: "ls" }));
+    expect(denied.json.hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: "no shell here",
+    });
+    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+    });
   });
 
   it("keeps a session's scratchpad across its events, and lists no keys for a session that has none", async () => {

@@ -55,17 +55,23 @@ export class ClaudeTools {
     this.#byFunction = new Map(list.map((tool) => [tool.functionName, tool]));
   }
 
-  /** The view of a call of `qualifiedName` with `args`. */
-  view(qualifiedName: string, args: unknown): ClaudeToolView {
+  /**
+   * The view of a call of `qualifiedName` with `args`. `calledAs` is the name the call came
+   * by, for a tool hookwise does not hold: a coding-agent harness's own tool (`Bash`, whose
+   * qualified name is its family's, `shell`) is named to Claude Code hooks as the harness
+   * named it, and their matchers match that name.
+   */
+  view(qualifiedName: string, args: unknown, calledAs?: string): ClaudeToolView {
     this.#tools();
     const tool = this.#byQualified.get(qualifiedName);
     const alias = tool?.alias;
     // The model's name for it too (a `prefix: false` tool's is its own name, `guarded`).
-    const functionName = tool && tool.functionName !== qualifiedName ? [tool.functionName] : [];
+    const model = tool?.functionName ?? calledAs;
+    const functionName = model !== undefined && model !== qualifiedName ? [model] : [];
     if (!alias) {
       return {
-        name: qualifiedName,
-        names: [qualifiedName, ...functionName],
+        name: tool === undefined && calledAs !== undefined ? calledAs : qualifiedName,
+        names: tool === undefined ? [...functionName, qualifiedName] : [qualifiedName, ...functionName],
         input: args,
         mcp: false,
         fromInput: (input) => input,

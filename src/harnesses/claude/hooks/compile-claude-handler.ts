@@ -122,9 +122,11 @@ export function compileClaudeHandler(
   /** The call when the handler fires for this payload: its event's guard, the matcher, `once`. */
   const prepare = (payload: AnyEventPayload, context: HookContext): ClaudeCall | undefined => {
     if (event.fires && !event.fires(payload)) return undefined;
-    const named = payload as { qualifiedName?: string; args?: unknown };
+    const named = payload as { qualifiedName?: string; toolName?: string; args?: unknown };
     const tool =
-      named.qualifiedName === undefined ? undefined : runtime.tools.view(named.qualifiedName, named.args);
+      named.qualifiedName === undefined
+        ? undefined
+        : runtime.tools.view(named.qualifiedName, named.args, named.toolName);
     const call: ClaudeCall = { hook: name, payload, context, tool, tools: runtime.tools };
     if (event.subject && !matcher(event.subject(call))) return undefined;
     if (spec.once) {
@@ -185,18 +187,18 @@ export function compileClaudeHandler(
       ): Promise<Flow | typeof NOT_FIRED | undefined> {
         const record = context.scratch.operation.get<DecisionRecord>(decisionKey);
         if (record === undefined) return NOT_FIRED;
-        const named = payload as { qualifiedName: string; args: unknown };
+        const named = payload as { qualifiedName: string; toolName?: string; args: unknown };
         // The approved arguments, compared in the tool's own shape (the script's rewrite was mapped back).
         const current = record.rewritten
           ? named.args
-          : runtime.tools.view(named.qualifiedName, named.args).input;
+          : runtime.tools.view(named.qualifiedName, named.args, named.toolName).input;
         if (isDeepStrictEqual(current, record.approved)) return record.permission ?? NOT_FIRED;
         // A later hook rewrote the call after this script answered: it decides on what will run.
         const call: ClaudeCall = {
           hook: name,
           payload,
           context,
-          tool: runtime.tools.view(named.qualifiedName, named.args),
+          tool: runtime.tools.view(named.qualifiedName, named.args, named.toolName),
           tools: runtime.tools,
         };
         return (await run(call)).permission ?? NOT_FIRED;
