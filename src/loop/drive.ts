@@ -276,11 +276,14 @@ async function setUp(
   // elsewhere holds it or has stored it, and the commit's compare-and-swap still refuses a
   // run that learnt the id meanwhile and committed first (never a silent lost turn).
   const fresh = open.oneShot === "fresh";
+  // The lease and the stored session are read in one step where the store can (not when a
+  // transcript is passed in: a session the store did not keep is no error then).
   if (runtime.store.sharing !== "process" && !fresh)
     open.lease = await acquireSessionLease(runtime.store, sessionId, {
       waitMs: Math.max(0, waitMs - (Date.now() - started)),
       leaseMs,
       ...(options.signal ? { signal: options.signal } : {}),
+      load: options.messages === undefined,
     });
   const runId = resumed?.runId ?? flatUuid();
   // The run's own signal, following the caller's (one listener on it for the whole run). A
@@ -292,9 +295,12 @@ async function setUp(
 
   // A transcript passed in needs no stored one: a session the store did not keep is no error.
   // A session this run named itself is not stored yet: nothing to read.
+  const begun = open.lease?.begun;
   const existing = fresh
     ? undefined
-    : options.messages
+    : begun
+      ? begun.session
+      : options.messages
       ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
           if (SessionNotKeptError.isInstance(error)) return undefined;
           throw error;
@@ -405,6 +411,7 @@ async function closeRun(
       (text) => continueSteps(runtime, state, surface, text),
       save,
       open.commit,
+      open.lease,
     );
   } catch (error) {
     state.runner.close();

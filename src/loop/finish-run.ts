@@ -2,6 +2,7 @@
 import type { ToolResultPart } from "@ai-sdk/provider-utils";
 import type { EventPayload, ModelMessage } from "../events/payloads.js";
 import type { ModelTurn } from "../models/language-model.js";
+import type { SessionLease } from "../sessions/session-lease.js";
 import type { SaveSessionOptions, SessionRecord } from "../state/state-store.js";
 import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
@@ -274,6 +275,8 @@ export async function finishRun(
   save: SaveSessionOptions = {},
   /** A top-level run that is not resumed: its start and input (see `LoopRuntime.onCommit`). */
   run?: { startedAt: number; input: string },
+  /** The session's lease, when the run holds one: freed with the commit where the store can. */
+  lease?: SessionLease,
 ): Promise<RunResult> {
   const final = await runEndHooks(runtime, state, end, continueRun);
   await state.runner.settle();
@@ -316,12 +319,18 @@ export async function finishRun(
   const options = save.oneShot && keep ? { ...save, oneShot: false } : save;
   const store = runtime.store;
   // What the agent writes with this commit (a run's record), when the store can take it.
+  // One commit also frees the session's lease where the store can, unless the run suspends:
+  // its suspension is saved after the commit, while the run still holds the session.
+  const freeing = lease !== undefined && store.commitSession !== undefined && !final.saveSuspension;
   const writes =
-    run !== undefined && runtime.onCommit !== undefined && store.saveSessionWith !== undefined
+    run !== undefined &&
+    runtime.onCommit !== undefined &&
+    (store.saveSessionWith !== undefined || freeing)
       ? runtime.onCommit(result, run)
       : undefined;
-  session.version =
-    writes !== undefined && writes.length > 0
+  session.version = freeing
+    ? await lease.commitWith((held) => store.commitSession!(session, writes ?? [], held, options))
+    : writes !== undefined && writes.length > 0
       ? await store.saveSessionWith!(session, writes, options)
       : await store.saveSession(session, options);
   // Only a one-shot session's save has a time of its own.

@@ -408,8 +408,70 @@ describe.each(SURFACES)("sessions on %s()", (surface) => {
     calls.length = 0;
     const second = (await runOn(surface, agent, "second", { sessionId: first.sessionId })).result;
     expect(users(second)).toEqual(["first", "second"]);
-    // (and asks whether the session waits on a suspended run: `get`)
-    expect(calls).toEqual(["lease", "loadSession", "get", "saveSessionWith", "releaseLease"]);
+    // One transaction takes the lease and reads the session, one commits the turn (the record
+    // in it) and frees the lease; it asks whether the session waits on a suspended run (`get`).
+    expect(calls).toEqual(["beginSession", "get", "commitSession"]);
+    expect(await store.get(sessionLeaseKey(first.sessionId))).toBeUndefined();
+    expect((await store.loadSession(first.sessionId))!.version).toBe(2);
+  });
+
+  it("a store of one's own without beginSession and commitSession: the lease, the read, the commit and the release, each on its own", async () => {
+    const store = sharedStore();
+    const calls: string[] = [];
+    const own = new Proxy(store, {
+      get(target, property) {
+        if (property === "beginSession" || property === "commitSession") return undefined;
+        const value = Reflect.get(target, property);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(property));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const agent = createAgent({ model: scriptedModel([{ text: "one" }, { text: "two" }]), store: own });
+    const first = (await runOn(surface, agent, "first", { sessionId: "own" })).result;
+    const second = (await runOn(surface, agent, "second", { sessionId: "own" })).result;
+    expect(users(first)).toEqual(["first"]);
+    expect(users(second)).toEqual(["first", "second"]);
+    expect(calls.slice(calls.indexOf("releaseLease") + 1)).toEqual([
+      "lease",
+      "loadSession",
+      "get",
+      "saveSessionWith",
+      "releaseLease",
+    ]);
+    expect(await store.get(sessionLeaseKey("own"))).toBeUndefined();
+    expect((await store.loadSession("own"))!.version).toBe(2);
+  });
+
+  it("a refused commit that would have freed the lease frees it all the same, and writes nothing", async () => {
+    const store = sharedStore();
+    const agent = createAgent({
+      model: scriptedModel([{ text: "one" }, { text: "two" }]),
+      store,
+      hooks: [
+        defineHook({
+          name: "sneak in",
+          on: "run_end",
+          kind: "inspect",
+          // Another writer commits the session while this run goes on (as a run whose lease
+          // lapsed would): this run's commit is refused.
+          handler: async (_event, context) => {
+            const stored = await store.loadSession(context.sessionId);
+            await store.saveSession(
+              stored ?? { id: context.sessionId, messages: [], createdAt: 1, updatedAt: 1, version: 0 },
+            );
+          },
+        }),
+      ],
+    });
+    await expect(runOn(surface, agent, "first", { sessionId: "refused" })).rejects.toMatchObject({
+      name: "SessionBusyError",
+      reason: "changed",
+    });
+    expect(await store.get(sessionLeaseKey("refused"))).toBeUndefined();
+    expect((await store.loadSession("refused"))!.messages).toEqual([]);
   });
 });
 

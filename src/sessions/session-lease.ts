@@ -15,7 +15,7 @@ import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { nodeCrypto } from "../deps/node-crypto.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
-import type { StateStore } from "../state/state-store.js";
+import type { SessionLeaseRef, SessionRecord, StateStore } from "../state/state-store.js";
 
 /** How runs of one session take turns (`createAgent({ sessions })`; config `runtime.session_wait`). */
 export interface SessionOptions {
@@ -127,8 +127,20 @@ function busy(sessionId: string, holder: Holder | undefined, waitedMs: number): 
 export interface SessionLease {
   /** A renewal found the lease taken by another run: this run's commit will be refused. */
   readonly lost: boolean;
+  /**
+   * The session as read with the lease in one step (`StateStore.beginSession`), when it was
+   * asked for (`load`) and the store could: `{ session }`, `session` undefined when none is
+   * stored. Undefined otherwise: the caller reads it.
+   */
+  readonly begun: { session: SessionRecord | undefined } | undefined;
   /** Stops renewing and frees the lease (if still held). */
   release(): Promise<void>;
+  /**
+   * Stops renewing and hands the lease to `commit` (a commit that frees it:
+   * `StateStore.commitSession`); once `commit` resolved the lease counts as freed, so
+   * `release` does nothing. When it throws the lease is still this run's: `release` frees it.
+   */
+  commitWith<T>(commit: (lease: SessionLeaseRef) => Promise<T>): Promise<T>;
 }
 
 export async function acquireSessionLease(
@@ -140,6 +152,8 @@ export async function acquireSessionLease(
     signal?: AbortSignal;
     /** The store key of the lease (default: the session's run lease); a server's requests take another. */
     key?: string;
+    /** Read the session with the lease, in one step, where the store can (`begun`). */
+    load?: boolean;
   },
 ): Promise<SessionLease> {
   const key = options.key ?? sessionLeaseKey(sessionId);
@@ -148,8 +162,16 @@ export async function acquireSessionLease(
   // JSON of a Holder, written out: this runs for every run.
   const holder = `{"token":"${identity.token}-${++holders}",${identity.json},"since":${started}}`;
   let delay = 2;
+  let begun: { session: SessionRecord | undefined } | undefined;
+  // The first try reads the session too, where the store can in one step; after a wait the
+  // lease is taken alone (the caller reads the session).
+  let reading = options.load === true && store.beginSession !== undefined;
   for (;;) {
-    if (await store.lease(key, holder, options.leaseMs)) break;
+    if (reading) {
+      reading = false;
+      begun = await store.beginSession!(sessionId, { key, holder }, options.leaseMs);
+      if (begun !== undefined) break;
+    } else if (await store.lease(key, holder, options.leaseMs)) break;
     const current = await store.get<string>(key);
     const other = parseHolder(current);
     if (current !== undefined && deadHere(other)) {
@@ -185,16 +207,34 @@ export async function acquireSessionLease(
       });
   }, options.leaseMs / 3);
   timer.unref();
+  const stop = async () => {
+    clearInterval(timer);
+    if (renewing) await renewing;
+  };
+  let committing = false;
   return {
     get lost() {
       return lost;
     },
+    begun,
     async release() {
       if (released) return;
       released = true;
-      clearInterval(timer);
-      if (renewing) await renewing;
+      await stop();
       await store.releaseLease(key, holder);
+    },
+    async commitWith(commit) {
+      if (released || committing) throw new Error(`the lease of session "${sessionId}" is no longer held`);
+      // No renewal may land after the commit freed the lease: it would take it again.
+      committing = true;
+      await stop();
+      try {
+        const done = await commit({ key, holder });
+        released = true;
+        return done;
+      } finally {
+        committing = false;
+      }
     },
   };
 }

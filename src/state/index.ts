@@ -12,6 +12,7 @@ export { SqliteStore, type SqliteStoreOptions } from "./sqlite-store.js";
 export type {
   LeaseOptions,
   SaveSessionOptions,
+  SessionLeaseRef,
   SessionRecord,
   StateStore,
   StoreWrite,

@@ -2,8 +2,10 @@
  * The Lua scripts behind the RedisStore's atomic operations. Redis runs a script without
  * interleaving any other command, so each decision (count, admit, lease, commit) happens
  * on the server in one step — never read-modify-write across the network. Every script
- * but a session's commit with values (`saveSessionWith`) touches one key, so they also run
- * on a Redis Cluster; on a Cluster the store commits the session alone, then sets the values.
+ * touches one key, so it also runs on a Redis Cluster, but those that start or commit a
+ * session with more (`beginSession`, `saveSessionWith`, `commitSession`): on a Cluster the
+ * store does those in steps (the lease, then the read; the commit alone, then each value,
+ * then the lease's release).
  *
  * Scripts are sent by their SHA-1 (EVALSHA) and loaded with EVAL the first time a server
  * does not know them (after a restart or failover too).
@@ -108,12 +110,27 @@ return 0
 `);
 
 /**
- * Compare-and-swap of a session hash, and the values committed with it. KEYS: the session,
- * then one key per value. ARGV: expected version, messages, "1" when archived is given,
- * archived, createdAt, updatedAt, ttlMs ('' = keep forever), runs ('' = none), then per value
- * its text and its ttlMs ('' = none, 'd' = delete the key). Returns {1, new version} when
- * committed (values written), {0, stored version} when another commit came first, {-1, raw}
- * when the stored version is not a number (nothing written either way).
+ * A session's lease, then its hash when the lease is held. KEYS: the lease, the session.
+ * ARGV: holder, ttlMs. Returns nil when another holder has the lease (nothing read), else
+ * the session's messages, archived, createdAt, updatedAt, version and runs (nils when the
+ * session is not stored).
+ */
+export const beginSessionScript = script(`
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[1] then return false end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return redis.call('HMGET', KEYS[2], 'messages', 'archived', 'createdAt', 'updatedAt', 'version', 'runs')
+`);
+
+/**
+ * Compare-and-swap of a session hash, the values committed with it, and the release of its
+ * lease. KEYS: the session, one key per value, then the lease when one is released. ARGV:
+ * expected version, messages, "1" when archived is given, archived, createdAt, updatedAt,
+ * ttlMs ('' = keep forever), runs ('' = none), the lease's holder ('' = no lease), then per
+ * value its text and its ttlMs ('' = none, 'd' = delete the key). Returns {1, new version}
+ * when committed (values written; the lease freed if the holder still held it), {0, stored
+ * version} when another commit came first, {-1, raw} when the stored version is not a
+ * number (nothing written, the lease kept, either way).
  */
 export const saveSessionScript = script(`
 local raw = redis.call('HGET', KEYS[1], 'version')
@@ -139,9 +156,11 @@ if ARGV[7] == '' then
 else
   redis.call('PEXPIRE', KEYS[1], ARGV[7])
 end
-for index = 2, #KEYS do
-  local text = ARGV[index * 2 + 5]
-  local ttl = ARGV[index * 2 + 6]
+local last = #KEYS
+if ARGV[9] ~= '' then last = last - 1 end
+for index = 2, last do
+  local text = ARGV[index * 2 + 6]
+  local ttl = ARGV[index * 2 + 7]
   if ttl == 'd' then
     redis.call('DEL', KEYS[index])
   elseif ttl == '' then
@@ -149,6 +168,9 @@ for index = 2, #KEYS do
   else
     redis.call('SET', KEYS[index], text, 'PX', ttl)
   end
+end
+if ARGV[9] ~= '' and redis.call('GET', KEYS[#KEYS]) == ARGV[9] then
+  redis.call('DEL', KEYS[#KEYS])
 end
 return {1, version + 1}
 `);

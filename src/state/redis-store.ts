@@ -20,6 +20,7 @@ import { SessionBusyError } from "../errors/session-busy-error.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
 import { encodeJson } from "./json-codec.js";
 import {
+  beginSessionScript,
   hitScript,
   incrementScript,
   leaseScript,
@@ -32,6 +33,7 @@ import {
 import type {
   LeaseOptions,
   SaveSessionOptions,
+  SessionLeaseRef,
   SessionRecord,
   StateStore,
   StoreWrite,
@@ -378,11 +380,17 @@ export class RedisStore implements StateStore {
           "runs",
         ),
     );
+    return this.#sessionOf(id, [messages, archived, createdAt, updatedAt, version, runs]);
+  }
+
+  /** A session from its hash's fields (messages, archived, createdAt, updatedAt, version, runs). */
+  #sessionOf(id: string, fields: readonly (string | null | undefined)[]): SessionRecord | undefined {
+    const [messages, archived, createdAt, updatedAt, version, runs] = fields;
     if (messages === null || messages === undefined) return undefined;
     return decodeStoredSession(this.#place, {
       id,
       messages,
-      archived,
+      archived: archived ?? null,
       createdAt: Number(createdAt),
       updatedAt: Number(updatedAt),
       version: Number(version),
@@ -390,8 +398,45 @@ export class RedisStore implements StateStore {
     });
   }
 
+  #isCluster(client: RedisClientLike): boolean {
+    return Boolean((client as { isCluster?: unknown }).isCluster);
+  }
+
+  /** The lease and the session's hash in one script: one round trip (two on a Cluster). */
+  async beginSession(
+    id: string,
+    lease: SessionLeaseRef,
+    ttlMs: number,
+  ): Promise<{ session: SessionRecord | undefined } | undefined> {
+    const client = await this.#redis();
+    if (this.#isCluster(client)) {
+      if (!(await this.lease(lease.key, lease.holder, ttlMs))) return undefined;
+      try {
+        return { session: await this.loadSession(id) };
+      } catch (error) {
+        await this.releaseLease(lease.key, lease.holder).catch(() => {});
+        throw error;
+      }
+    }
+    const fields = await this.#call<(string | null)[] | null>((redis) =>
+      runScriptOn(
+        redis,
+        beginSessionScript,
+        [this.#key(lease.key), this.#sessionKey(id)],
+        [encodeJson(lease.holder)!, Math.max(1, Math.ceil(ttlMs))],
+      ),
+    );
+    if (fields === null) return undefined;
+    try {
+      return { session: this.#sessionOf(id, fields) };
+    } catch (error) {
+      await this.releaseLease(lease.key, lease.holder).catch(() => {});
+      throw error;
+    }
+  }
+
   async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
-    return this.#commit(record, [], options);
+    return this.#commit(record, [], undefined, options);
   }
 
   /**
@@ -405,18 +450,33 @@ export class RedisStore implements StateStore {
     options: SaveSessionOptions = {},
   ): Promise<number> {
     const client = await this.#redis();
-    if (writes.length === 0 || !(client as { isCluster?: unknown }).isCluster) {
-      return this.#commit(record, writes, options);
+    if (writes.length === 0 || !this.#isCluster(client)) {
+      return this.#commit(record, writes, undefined, options);
     }
-    const version = await this.#commit(record, [], options);
+    const version = await this.#commit(record, [], undefined, options);
     for (const write of writes)
       await this.set(write.key, write.value, write.ttlMs === undefined ? {} : { ttlMs: write.ttlMs });
+    return version;
+  }
+
+  /** `saveSessionWith` and the lease's release in one script: one round trip (steps on a Cluster). */
+  async commitSession(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    lease: SessionLeaseRef,
+    options: SaveSessionOptions = {},
+  ): Promise<number> {
+    const client = await this.#redis();
+    if (!this.#isCluster(client)) return this.#commit(record, writes, lease, options);
+    const version = await this.saveSessionWith(record, writes, options);
+    await this.releaseLease(lease.key, lease.holder);
     return version;
   }
 
   async #commit(
     record: SessionRecord,
     writes: readonly StoreWrite[],
+    lease: SessionLeaseRef | undefined,
     options: SaveSessionOptions,
   ): Promise<number> {
     const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
@@ -430,6 +490,7 @@ export class RedisStore implements StateStore {
       record.updatedAt,
       ttlMs === undefined ? "" : Math.max(1, Math.ceil(ttlMs)),
       record.runs === undefined ? "" : record.runs,
+      lease === undefined ? "" : encodeJson(lease.holder)!,
     ];
     for (const write of writes) {
       keys.push(this.#key(write.key));
@@ -440,6 +501,7 @@ export class RedisStore implements StateStore {
         text === undefined ? "d" : write.ttlMs === undefined ? "" : Math.max(1, Math.ceil(write.ttlMs)),
       );
     }
+    if (lease !== undefined) keys.push(this.#key(lease.key));
     const [committed, version] = await this.#call<[number, number | string]>((redis) =>
       runScriptOn(redis, saveSessionScript, keys, args),
     );

@@ -22,6 +22,7 @@ import { encodeJson } from "./json-codec.js";
 import type {
   LeaseOptions,
   SaveSessionOptions,
+  SessionLeaseRef,
   SessionRecord,
   StateStore,
   StoreWrite,
@@ -380,33 +381,60 @@ export class SqliteStore implements StateStore {
     );
   }
 
+  /** Inside a write transaction: takes the lease `key` for `mine` (a holder's JSON) when it may. */
+  #takeLease(key: string, mine: string, ttlMs: number, replacing: string | undefined, now: number): boolean {
+    const current = this.#statements.get.get({ key, now })?.value;
+    if (current != null && current !== mine && current !== replacing) return false;
+    this.#statements.set.run({ key, value: mine, expiresAt: now + ttlMs });
+    return true;
+  }
+
+  /** Inside a write transaction: frees the lease `key` if `mine` (a holder's JSON) holds it. */
+  #freeLease(key: string, mine: string, now: number): boolean {
+    if (this.#statements.get.get({ key, now })?.value !== mine) return false;
+    this.#statements.deleteValue.run(key);
+    return true;
+  }
+
   async lease(key: string, holder: string, ttlMs: number, options: LeaseOptions = {}): Promise<boolean> {
     const mine = encodeJson(holder)!;
     const replacing = options.replacing === undefined ? undefined : encodeJson(options.replacing);
     return this.#guard(() =>
-      this.#db
-        .transaction(() => {
-          const now = this.#now();
-          const current = this.#statements.get.get({ key, now })?.value;
-          if (current != null && current !== mine && current !== replacing) return false;
-          this.#statements.set.run({ key, value: mine, expiresAt: now + ttlMs });
-          return true;
-        })
-        .immediate(),
+      this.#db.transaction(() => this.#takeLease(key, mine, ttlMs, replacing, this.#now())).immediate(),
     );
   }
 
   async releaseLease(key: string, holder: string): Promise<boolean> {
     const mine = encodeJson(holder)!;
     return this.#guard(() =>
+      this.#db.transaction(() => this.#freeLease(key, mine, this.#now())).immediate(),
+    );
+  }
+
+  /** The lease and the session's row in one transaction; the row is decoded after it. */
+  async beginSession(
+    id: string,
+    lease: SessionLeaseRef,
+    ttlMs: number,
+  ): Promise<{ session: SessionRecord | undefined } | undefined> {
+    const mine = encodeJson(lease.holder)!;
+    const row = this.#guard(() =>
       this.#db
         .transaction(() => {
-          if (this.#statements.get.get({ key, now: this.#now() })?.value !== mine) return false;
-          this.#statements.deleteValue.run(key);
-          return true;
+          const now = this.#now();
+          if (!this.#takeLease(lease.key, mine, ttlMs, undefined, now)) return false;
+          return this.#statements.loadSession.get({ id, now }) ?? null;
         })
         .immediate(),
     );
+    if (row === false) return undefined;
+    if (row === null) return { session: undefined };
+    try {
+      return { session: this.#sessionOf(row) };
+    } catch (error) {
+      await this.releaseLease(lease.key, lease.holder);
+      throw error;
+    }
   }
 
   async keys(prefix: string): Promise<string[]> {
@@ -421,7 +449,10 @@ export class SqliteStore implements StateStore {
 
   async loadSession(id: string): Promise<SessionRecord | undefined> {
     const row = this.#guard(() => this.#statements.loadSession.get({ id, now: this.#now() }));
-    if (!row) return undefined;
+    return row ? this.#sessionOf(row) : undefined;
+  }
+
+  #sessionOf(row: SessionRow): SessionRecord {
     return decodeStoredSession(this.#place, {
       id: row.id,
       messages: row.messages,
@@ -434,7 +465,7 @@ export class SqliteStore implements StateStore {
   }
 
   async saveSession(record: SessionRecord, options: SaveSessionOptions = {}): Promise<number> {
-    return this.saveSessionWith(record, [], options);
+    return this.#commit(record, [], undefined, options);
   }
 
   async saveSessionWith(
@@ -442,6 +473,26 @@ export class SqliteStore implements StateStore {
     writes: readonly StoreWrite[],
     options: SaveSessionOptions = {},
   ): Promise<number> {
+    return this.#commit(record, writes, undefined, options);
+  }
+
+  /** The commit, its writes and the lease's release in one transaction. */
+  async commitSession(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    lease: SessionLeaseRef,
+    options: SaveSessionOptions = {},
+  ): Promise<number> {
+    return this.#commit(record, writes, lease, options);
+  }
+
+  #commit(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    lease: SessionLeaseRef | undefined,
+    options: SaveSessionOptions,
+  ): number {
+    const held = lease && encodeJson(lease.holder)!;
     const messages = encodeJson(record.messages)!;
     const archived = record.archived === undefined ? null : encodeJson(record.archived)!;
     const ttlMs = options.ttlMs ?? this.#sessionTtlMs;
@@ -471,6 +522,7 @@ export class SqliteStore implements StateStore {
               expiresAt: write.ttlMs === undefined ? null : now + write.ttlMs,
             });
           }
+          if (held !== undefined) this.#freeLease(lease!.key, held, now);
           return current + 1;
         })
         .immediate(),

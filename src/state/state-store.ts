@@ -66,6 +66,13 @@ export interface LeaseOptions {
   replacing?: string;
 }
 
+/** A session's lease as `StateStore.beginSession` takes it and `commitSession` frees it. */
+export interface SessionLeaseRef {
+  /** The lease's key (as `lease` takes it). */
+  key: string;
+  holder: string;
+}
+
 export interface StateStore {
   /** The store kind: "memory", "sqlite", "redis", or your own. */
   readonly kind: string;
@@ -138,6 +145,33 @@ export interface StateStore {
   saveSessionWith?(
     record: SessionRecord,
     writes: readonly StoreWrite[],
+    options?: SaveSessionOptions,
+  ): Promise<number>;
+  /**
+   * Optional: `lease(lease.key, lease.holder, ttlMs)` and, when the lease is held, `loadSession(id)`
+   * as one step (one transaction, one round trip): how a run starts a session it names at
+   * the cost of one. Resolves to `undefined` when another holder has the lease (nothing is
+   * read), otherwise to `{ session }` (`session` undefined when none is stored). A stored
+   * session that cannot be read throws, as `loadSession` does, with the lease given back
+   * first. A store without it gets `lease`, then `loadSession`.
+   */
+  beginSession?(
+    id: string,
+    lease: SessionLeaseRef,
+    ttlMs: number,
+  ): Promise<{ session: SessionRecord | undefined } | undefined>;
+  /**
+   * Optional: `saveSessionWith(record, writes, options)` and `releaseLease(lease.key,
+   * lease.holder)` as one commit: how a run ends a session it holds at the cost of one. When
+   * the session's version is not `record.version` it writes nothing, keeps the lease (the
+   * caller gives it back) and throws `SessionBusyError` with reason `changed`. The lease is
+   * freed only while `lease.holder` holds it, as `releaseLease` frees it. A store without it
+   * gets the commit, then `releaseLease`.
+   */
+  commitSession?(
+    record: SessionRecord,
+    writes: readonly StoreWrite[],
+    lease: SessionLeaseRef,
     options?: SaveSessionOptions,
   ): Promise<number>;
   deleteSession(id: string): Promise<void>;

@@ -454,6 +454,57 @@ export function storeContract(name: string, makeHarness: () => StoreHarness): vo
         expect(await store.get("w:kept")).toBe("kept");
       });
 
+      it("beginSession (where the store has it) takes the lease and reads the session in one step; refused, it reads nothing", async () => {
+        if (store.beginSession === undefined) return;
+        const a = { key: "b:lease", holder: "run-a" };
+        const b = { key: "b:lease", holder: "run-b" };
+        expect(await store.beginSession("b", a, 1_000)).toEqual({ session: undefined });
+        expect(await store.get("b:lease")).toBe("run-a");
+        expect(await store.saveSession(session("b", 0))).toBe(1);
+        // Held by another: refused, nothing read, the lease untouched.
+        expect(await store.beginSession("b", b, 1_000)).toBeUndefined();
+        expect(await store.get("b:lease")).toBe("run-a");
+        // Its holder takes it again (a renewal) and reads the session at its version.
+        await harness.advance(600);
+        const again = await store.beginSession("b", a, 1_000);
+        expect(again?.session?.version).toBe(1);
+        expect(again?.session?.messages).toEqual(transcript());
+        // Renewed: still held 600 ms on; free once it expired.
+        await harness.advance(600);
+        expect(await store.lease("b:lease", "run-b", 1_000)).toBe(false);
+        await harness.advance(400);
+        expect((await store.beginSession("b", b, 1_000))?.session?.version).toBe(1);
+        expect(await store.get("b:lease")).toBe("run-b");
+      });
+
+      it("commitSession (where the store has it) commits, writes and frees the lease in one step; stale, it writes nothing and keeps the lease", async () => {
+        if (store.commitSession === undefined) return;
+        const a = { key: "c:lease", holder: "run-a" };
+        expect(await store.lease("c:lease", "run-a", 60_000)).toBe(true);
+        expect(
+          await store.commitSession(session("c", 0), [{ key: "c:record", value: { steps: 2 } }], a),
+        ).toBe(1);
+        expect(await store.get("c:lease")).toBeUndefined();
+        expect(await store.get("c:record")).toEqual({ steps: 2 });
+        expect((await store.loadSession("c"))?.version).toBe(1);
+        // On a stale version: nothing written, the lease still held.
+        expect(await store.lease("c:lease", "run-a", 60_000)).toBe(true);
+        await expect(
+          store.commitSession(session("c", 0, []), [{ key: "c:stale", value: 1 }], a),
+        ).rejects.toMatchObject({ name: "SessionBusyError", reason: "changed" });
+        expect(await store.get("c:lease")).toBe("run-a");
+        expect(await store.get("c:stale")).toBeUndefined();
+        expect((await store.loadSession("c"))?.messages).toEqual(transcript());
+        // A lease another holder took meanwhile is not freed by this holder's commit.
+        await store.releaseLease("c:lease", "run-a");
+        expect(await store.lease("c:lease", "run-b", 60_000)).toBe(true);
+        expect(await store.commitSession(session("c", 1), [], a, { ttlMs: 300 })).toBe(2);
+        expect(await store.get("c:lease")).toBe("run-b");
+        // The commit's options hold as saveSession's do.
+        await harness.advance(300);
+        expect(await store.loadSession("c")).toBeUndefined();
+      });
+
       it("a store-level session TTL applies to commits that give none", async () => {
         const expiring = await open({ sessionTtlMs: 300 });
         expect(await expiring.saveSession(session("s", 0))).toBe(1);
