@@ -4,6 +4,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisServer, redisAvailable, startRedis } from "../../test/support/redis-server.js";
 import { storeContract } from "../../test/support/store-contract.js";
+import { createAgent } from "../agent/create-agent.js";
+import { scriptedModel } from "../models/scripted-model.js";
 import { RedisStore } from "./redis-store.js";
 import { StateStoreError } from "./state-store-error.js";
 
@@ -67,6 +69,40 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
       expect(commits.length).toBeGreaterThan(0);
       for (const line of commits) expect(line).toMatch(isCluster ? / 1$/ : / 2$/);
       expect(sent.filter((line) => line === "SET")).toHaveLength(isCluster ? 1 : 0);
+      await store.close();
+    }
+  });
+
+  it("a run of a session it names begins it in one round trip and commits it (its record in it, its lease freed) in one; on a Cluster client, in steps", async () => {
+    for (const isCluster of [false, true]) {
+      const sent: string[] = [];
+      const client = {
+        isCluster,
+        call: (command: string, ...args: (string | number)[]) => {
+          sent.push(`${command}${command.startsWith("EVAL") ? ` ${args[1]}` : ""}`);
+          return raw.call(command, ...args);
+        },
+      };
+      const prefix = `named-${randomUUID()}:`;
+      const store = new RedisStore({ client, prefix });
+      const agent = createAgent({ model: scriptedModel([{ text: "one" }, { text: "two" }]), store });
+      await agent.run("first", { sessionId: "s" });
+      sent.length = 0;
+      const second = await agent.run("second", { sessionId: "s" });
+      expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+      // The first time a server sees a script it is sent with EVAL: count the script's keys.
+      const scripts = (lines: string[]) => lines.map((line) => line.replace(/^EVAL(SHA)? /, "script "));
+      // (GET: whether the session waits on a suspended run.)
+      expect(scripts(sent)).toEqual(
+        isCluster
+          ? // the lease, the read; the commit, the record, the release
+            ["script 1", "HMGET", "GET", "script 1", "SET", "script 1"]
+          : // the lease and the session; the session, its record and the lease
+            ["script 2", "GET", "script 3"],
+      );
+      expect(await raw.exists(`${prefix}kv:session:s:lease`)).toBe(0);
+      expect((await store.loadSession("s"))?.version).toBe(2);
+      expect(await store.keys("hookwise:runs:s:")).toHaveLength(2);
       await store.close();
     }
   });
@@ -157,6 +193,11 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
       `The stored session "s1" in ${server.url} is malformed (messages: not JSON: `,
     );
     await expect(store.loadSession("s1")).rejects.toThrow("delete it: redis-cli DEL 'broken:session:s1'");
+    // Read with its lease: the same error, and the lease given back.
+    await expect(store.beginSession("s1", { key: "s1:lease", holder: "run" }, 60_000)).rejects.toThrow(
+      `The stored session "s1" in ${server.url} is malformed (messages: not JSON: `,
+    );
+    expect(await raw.exists("broken:kv:s1:lease")).toBe(0);
     await raw.hset("broken:session:s2", { messages: "[]", createdAt: "1", updatedAt: "1", version: "x" });
     await expect(store.loadSession("s2")).rejects.toThrow(
       "malformed (version: expected a whole number, got NaN)",

@@ -241,6 +241,11 @@ describe("SqliteStore", () => {
     await expect(session).rejects.toThrow(
       `continue with another session id, or delete this one: sqlite3 ${path} "DELETE FROM sessions WHERE id = 's''1'"`,
     );
+    // Read with its lease: the same error, and the lease given back.
+    await expect(store.beginSession("s'1", { key: "s'1:lease", holder: "run" }, 60_000)).rejects.toThrow(
+      `The stored session "s'1" in ${path} is malformed (messages: not JSON: `,
+    );
+    expect(await store.get("s'1:lease")).toBeUndefined();
     await expect(store.get("run:r1:suspended")).rejects.toThrow(
       `The stored key "run:r1:suspended" in ${path} is malformed (not JSON: `,
     );
