@@ -301,11 +301,11 @@ async function setUp(
     : begun
       ? begun.session
       : options.messages
-      ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
-          if (SessionNotKeptError.isInstance(error)) return undefined;
-          throw error;
-        })
-      : await runtime.store.loadSession(sessionId);
+        ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
+            if (SessionNotKeptError.isInstance(error)) return undefined;
+            throw error;
+          })
+        : await runtime.store.loadSession(sessionId);
   const now = Date.now();
   const session: SessionRecord = existing ?? {
     id: sessionId,

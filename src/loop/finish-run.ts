@@ -323,9 +323,7 @@ export async function finishRun(
   // its suspension is saved after the commit, while the run still holds the session.
   const freeing = lease !== undefined && store.commitSession !== undefined && !final.saveSuspension;
   const writes =
-    run !== undefined &&
-    runtime.onCommit !== undefined &&
-    (store.saveSessionWith !== undefined || freeing)
+    run !== undefined && runtime.onCommit !== undefined && (store.saveSessionWith !== undefined || freeing)
       ? runtime.onCommit(result, run)
       : undefined;
   session.version = freeing

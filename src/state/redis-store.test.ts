@@ -89,7 +89,12 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
       await agent.run("first", { sessionId: "s" });
       sent.length = 0;
       const second = await agent.run("second", { sessionId: "s" });
-      expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+      expect(second.messages.map((message) => message.role)).toEqual([
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+      ]);
       // The first time a server sees a script it is sent with EVAL: count the script's keys.
       const scripts = (lines: string[]) => lines.map((line) => line.replace(/^EVAL(SHA)? /, "script "));
       // (GET: whether the session waits on a suspended run.)

@@ -406,9 +406,7 @@ export class SqliteStore implements StateStore {
 
   async releaseLease(key: string, holder: string): Promise<boolean> {
     const mine = encodeJson(holder)!;
-    return this.#guard(() =>
-      this.#db.transaction(() => this.#freeLease(key, mine, this.#now())).immediate(),
-    );
+    return this.#guard(() => this.#db.transaction(() => this.#freeLease(key, mine, this.#now())).immediate());
   }
 
   /** The lease and the session's row in one transaction; the row is decoded after it. */

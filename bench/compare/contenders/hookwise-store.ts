@@ -47,8 +47,11 @@ const METHODS = [
   "deleteSession",
 ] as const;
 
-/** Optional methods, forwarded when the backing's store has them (SQLite and Redis: one commit for a session and its record). */
-const OPTIONAL_METHODS = ["saveSessionWith"] as const;
+/**
+ * Optional methods, forwarded when the backing's store has them (SQLite and Redis: one commit
+ * for a session and its record; one step each to begin and to commit a session a run names).
+ */
+const OPTIONAL_METHODS = ["saveSessionWith", "beginSession", "commitSession"] as const;
 
 /** A plain object delegating to the backing's current store: what the agent is given. */
 function delegating(backing: Backing, kind: string): StateStore {
