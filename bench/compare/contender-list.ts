@@ -22,9 +22,16 @@ export const CONTENDERS = {
 /**
  * hookwise `run()` on the stores a deployed run uses, each timed in turns with its
  * `reference` in one process (`versus` cases): a store against the in-memory run, a
- * recorded run against the unrecorded one on the same store.
+ * recorded run against the unrecorded one on the same store. The floors are the in-memory
+ * run plus the one commit of its session by the store's own driver, nothing of hookwise's
+ * in between: what a store's row costs over its floor is hookwise's own.
  */
 export const STORE_CONTENDERS = {
+  sqliteFloor: {
+    heading: ["SQLite floor", "a raw commit"],
+    load: () => import("./contenders/sqlite-floor.js"),
+    reference: "hookwiseRun",
+  },
   hookwiseSqlite: {
     heading: ["SQLite", "not recorded"],
     load: () => import("./contenders/hookwise-sqlite.js"),
@@ -34,6 +41,11 @@ export const STORE_CONTENDERS = {
     heading: ["SQLite", "recorded"],
     load: () => import("./contenders/hookwise-sqlite-recorded.js"),
     reference: "hookwiseSqlite",
+  },
+  redisFloor: {
+    heading: ["Redis floor", "a raw SET"],
+    load: () => import("./contenders/redis-floor.js"),
+    reference: "hookwiseRun",
   },
   hookwiseRedis: {
     heading: ["Redis", "not recorded"],
