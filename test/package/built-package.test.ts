@@ -248,7 +248,7 @@ describe("the built package", () => {
     expect(help.stdout).toContain('"hook_event_name":"PreToolUse",\u2026}');
   });
 
-  it("answers a harness's hook event read from its stdin without loading the network modules", () => {
+  it("answers a harness's hook event read from its stdin without loading the network modules or a model's packages", () => {
     const dir = mkdtempSync(join(out, "hook-"));
     const config = join(dir, "hookwise.yaml");
     writeFileSync(
@@ -283,6 +283,10 @@ describe("the built package", () => {
     });
     const loaded = JSON.parse(child.stderr.split("\n").find((line) => line.startsWith("["))!) as string[];
     expect(loaded).not.toContain("NativeModule net");
+    // Nor the AI SDK's provider package: its errors are a model's, and a hook runs none.
+    const chunk = (prefix: string) => readdirSync(out).find((file) => file.startsWith(prefix))!;
+    for (const entry of ["cli.mjs", chunk("hook-command-"), chunk("load-harness-hooks-")])
+      expect(loadedByImporting(entry)).not.toContain('from "@ai-sdk/provider"');
   });
 
   it("runs as the CLI: validate, and the quickstart agent on its scripted model", () => {
