@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
+import { parseAst } from "rolldown/parseAst";
 import { defineConfig } from "tsdown";
 
 /** hookwise's sources, as the bundler names the modules it reads (symbolic links resolved). */
@@ -86,6 +87,55 @@ const builtinsAtRun = {
       if (output.type === "chunk" && !file.endsWith(".d.mts")) visit(file, []);
   },
 };
+
+/**
+ * Every built file in ASCII: each character past it written as a `\uXXXX` escape (UTF-16
+ * code units), which strings, template literals, regular expressions, identifiers and
+ * comments all read as the character itself. Node 20 decodes an ES module's file with
+ * TextDecoder and V8 keeps a file with one such character as a two-byte string, which it
+ * parses and compiles more slowly: the dashes and arrows of doc comments made decoding the
+ * chunks `hookwise hook` loads (about a megabyte) several times slower, on every tool call
+ * of a harness. Where an escape would not read the same the build stops instead: a tagged
+ * template (its raw text), a backslash before the character, or a line separator (which
+ * ends a `//` comment).
+ */
+const asciiOutput = {
+  name: "hookwise:ascii-output",
+  // The files as written: strings a plugin's renderChunk escaped are printed back as
+  // characters by the bundler's own last pass.
+  generateBundle(_options: unknown, bundle: Record<string, { type: string; code?: string }>) {
+    for (const [file, output] of Object.entries(bundle))
+      if (output.type === "chunk" && output.code !== undefined && !file.endsWith(".d.mts"))
+        output.code = inAscii(file, output.code);
+  },
+};
+
+function inAscii(file: string, code: string): string {
+  if (!/[\u0080-\uffff]/.test(code)) return code;
+  const refuse = (what: string) => {
+    throw new Error(`${file}: ${what}; write the character as an escape in the source`);
+  };
+  if (/[\u2028\u2029]/.test(code)) refuse("a line or paragraph separator");
+  if (/\\[\u0080-\uffff]/.test(code)) refuse("a backslash before a character past ASCII");
+  const tagged: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    if (typeof node !== "object" || node === null) return;
+    const { type, quasi } = node as { type?: string; quasi?: unknown };
+    const text = type === "TaggedTemplateExpression" ? JSON.stringify(quasi) : "";
+    if (/[\u0080-\uffff]/.test(text)) tagged.push(text.slice(0, 80));
+    for (const value of Object.values(node)) walk(value);
+  };
+  walk(parseAst(code, { lang: "js" }));
+  if (tagged.length) refuse(`a tagged template with a character past ASCII: ${tagged[0]}`);
+  return code.replace(
+    /[\u0080-\uffff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
 
 /**
  * commander takes `node:child_process` when it loads, for subcommands that are programs of
@@ -187,6 +237,7 @@ export default defineConfig([
     plugins: [
       graph.plugin,
       builtinsAtRun,
+      asciiOutput,
       commanderChildProcessAtUse,
       {
         name: "hookwise:parts-loaded-at-first-use",
@@ -219,6 +270,6 @@ export default defineConfig([
     target: "node20",
     clean: false,
     deps: { alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch"] },
-    plugins: [contentHash],
+    plugins: [asciiOutput, contentHash],
   },
 ]);

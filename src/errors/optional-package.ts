@@ -83,6 +83,18 @@ export function requireOptional<T>(specifier: string, purpose: string): T {
   }
 }
 
+/** The file `requireOptional(specifier)` loads (its redirect's, when redirected), or undefined when none resolves. */
+export function resolveOptional(specifier: string): string | undefined {
+  const pkg = packageOf(specifier);
+  const target = redirects.has(pkg) ? redirects.get(pkg)! + specifier.slice(pkg.length) : specifier;
+  require ??= createRequire(import.meta.url);
+  try {
+    return require.resolve(target);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Throws a `MissingPackageError` when `pkg` is not installed, without loading it: for a
  * feature that loads its package on first use (a provider model) but must say at load time

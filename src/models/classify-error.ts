@@ -6,9 +6,9 @@
  * the message (a generic `invalid_request_error` may say "prompt is too long"), then the
  * HTTP status. Works on thrown errors and on error parts of a stream (plain objects).
  */
-import { APICallError } from "@ai-sdk/provider";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import type { ErrorInfo } from "../events/payloads.js";
+import { aiSdkProvider } from "./ai-sdk-provider.js";
 
 type ErrorType = "rate_limit" | "context_overflow" | "billing" | "timeout" | "auth" | "network" | "internal";
 
@@ -90,10 +90,15 @@ export function classifyError(error: unknown): ErrorInfo {
     // Other 4xx: the provider's verdict (the AI SDK marks 409 retryable; a provider may
     // flag one answer as worth retrying). 2xx: an answer that did not parse.
     if (status >= 400)
-      return { ...base, type: "bad_request", retryable: APICallError.isInstance(error) && error.isRetryable };
+      return {
+        ...base,
+        type: "bad_request",
+        retryable: aiSdkProvider().APICallError.isInstance(error) && error.isRetryable,
+      };
     return info(base, "internal");
   }
-  if (APICallError.isInstance(error)) return { ...base, type: "network", retryable: error.isRetryable };
+  if (aiSdkProvider().APICallError.isInstance(error))
+    return { ...base, type: "network", retryable: error.isRetryable };
   if (networkCode(error)) return info(base, "network");
   if (error instanceof Error && MALFORMED.has(error.name)) return info(base, "internal");
   // An error part of a stream (a plain object): the provider reported a failure mid-answer.
@@ -127,7 +132,7 @@ function messageOf(error: unknown): string {
 }
 
 function factsOf(error: unknown, message: string): Facts {
-  if (APICallError.isInstance(error)) {
+  if (aiSdkProvider().APICallError.isInstance(error)) {
     const body = parseJson(error.responseBody) ?? error.data;
     return {
       message,
@@ -201,7 +206,7 @@ function safeJson(value: unknown): string {
  * `Retry-After` (seconds or an HTTP date), or Google's `RetryInfo.retryDelay` ("37s").
  */
 export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
-  if (!APICallError.isInstance(error)) return undefined;
+  if (!aiSdkProvider().APICallError.isInstance(error)) return undefined;
   const headers = lowerCased(error.responseHeaders ?? {});
   const ms = Number(headers["retry-after-ms"]);
   if (headers["retry-after-ms"] !== undefined && Number.isFinite(ms)) return Math.max(0, ms);

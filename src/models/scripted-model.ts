@@ -11,7 +11,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
-import { APICallError } from "@ai-sdk/provider";
+import { aiSdkProvider } from "./ai-sdk-provider.js";
 import { markReadsNoPrompt } from "./reads-prompt.js";
 import { ScriptExhaustedError } from "./script-exhausted-error.js";
 
@@ -193,7 +193,7 @@ export function scriptedModel(
     if (entry.delayMs) await sleep(entry.delayMs, call.abortSignal);
     if (entry.error) {
       const status = entry.error.status;
-      throw new APICallError({
+      throw new (aiSdkProvider().APICallError)({
         message: entry.error.message ?? `scripted error${status ? ` (status ${status})` : ""}`,
         url: "scripted://model",
         requestBodyValues: {},

@@ -19,6 +19,7 @@ import { requireOptional } from "../errors/optional-package.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
 import { encodeJson } from "./json-codec.js";
+import { sqliteNativeAddon } from "./sqlite-native-addon.js";
 import type {
   LeaseOptions,
   SaveSessionOptions,
@@ -165,7 +166,14 @@ export class SqliteStore implements StateStore {
     if (options.path !== ":memory:" && options.path !== "") {
       mkdirSync(dirname(options.path), { recursive: true });
     }
-    this.#db = this.#guard(() => new Driver(options.path, { timeout: options.busyTimeoutMs ?? 5_000 }));
+    const nativeBinding = sqliteNativeAddon();
+    this.#db = this.#guard(
+      () =>
+        new Driver(options.path, {
+          timeout: options.busyTimeoutMs ?? 5_000,
+          ...(nativeBinding === undefined ? {} : { nativeBinding }),
+        }),
+    );
     try {
       this.#guard(() => this.#migrate());
       this.#statements = this.#guard(() => this.#prepare());

@@ -235,6 +235,60 @@ describe("the built package", () => {
     });
   });
 
+  it("writes every built file in ASCII, its strings reading as they did", () => {
+    const files = [
+      ...readdirSync(out).filter((file) => /\.(mjs|cjs)$/.test(file)),
+      ...readdirSync(join(out, "deps")).map((file) => join("deps", file)),
+    ];
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files)
+      expect(/[\u0080-\uffff]/.test(readFileSync(join(out, file), "latin1")), file).toBe(false);
+    // The hook command's help holds an ellipsis: printed as the character, not its escape.
+    const help = node([join(out, "cli.mjs"), "hook", "--help"]);
+    expect(help.stdout).toContain('"hook_event_name":"PreToolUse",\u2026}');
+  });
+
+  it("answers a harness's hook event read from its stdin without loading the network modules or a model's packages", () => {
+    const dir = mkdtempSync(join(out, "hook-"));
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(
+      config,
+      "harness: claude\nruntime:\n  policies:\n    - { decision: deny, tool: shell, when: 'args.command.contains(\"rm -rf\")', reason: no deletes }\n",
+    );
+    const event = {
+      session_id: "s1",
+      transcript_path: join(dir, "t.jsonl"),
+      cwd: dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf /" },
+      tool_use_id: "toolu_1",
+    };
+    const listLoaded = join(root, "test/fixtures/built-package/list-loaded.cjs");
+    const child = spawnSync(
+      process.execPath,
+      ["--require", listLoaded, join(out, "cli.mjs"), "hook", config, "--harness", "claude"],
+      {
+        cwd: dir,
+        input: JSON.stringify(event),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, HOOKWISE_CLI: "1", XDG_CACHE_HOME: join(dir, "cache") },
+      },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    expect(JSON.parse(child.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: "no deletes",
+    });
+    const loaded = JSON.parse(child.stderr.split("\n").find((line) => line.startsWith("["))!) as string[];
+    expect(loaded).not.toContain("NativeModule net");
+    // Nor the AI SDK's provider package: its errors are a model's, and a hook runs none.
+    const chunk = (prefix: string) => readdirSync(out).find((file) => file.startsWith(prefix))!;
+    for (const entry of ["cli.mjs", chunk("hook-command-"), chunk("load-harness-hooks-")])
+      expect(loadedByImporting(entry)).not.toContain('from "@ai-sdk/provider"');
+  });
+
   it("runs as the CLI: validate, and the quickstart agent on its scripted model", () => {
     const cli = join(out, "cli.mjs");
     const valid = node([cli, "validate", "examples/quickstart/hookwise.yaml"]);

@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { runOn, SURFACES } from "../../../test/support/surfaces.js";
 import { MemoryStore } from "../../state/memory-store.js";
 import { loadConfig } from "../load-config.js";
+import type { PolicyEntry } from "../schema/schema.js";
+import { buildPolicies } from "./build-policies.js";
 
 let dir: string;
 beforeEach(() => {
@@ -155,5 +157,16 @@ runtime:
     // Within the budget, the same guard decides as written.
     expect((await execWith(twice, { paths: ["a.ts", "b.ts", "a.ts"] })).ran).toBe(false);
     expect((await execWith(twice, { paths: ["a.ts", "b.ts"] })).ran).toBe(true);
+  });
+});
+
+describe("a policy's `when`", () => {
+  test("is compiled at the first call its tool pattern matches: one that does not compile throws there (the policy fails closed), not at load", () => {
+    const entry = { decision: "deny", tool: "shell", when: "args.command.(" } as PolicyEntry;
+    let built: ReturnType<typeof buildPolicies> = [];
+    expect(() => {
+      built = buildPolicies([entry]);
+    }).not.toThrow();
+    expect(() => built[0]!.when!({ command: "ls" })).toThrow();
   });
 });

@@ -49,6 +49,14 @@ describe("a config hook's answer", () => {
     expect(() => handler(runEnd, testContext())).toThrow();
   });
 
+  it("compiles its condition at its first event: one that does not compile throws there (fails closed), not at load", () => {
+    let handler: Handler | undefined;
+    expect(() => {
+      handler = compiled({ ...gate, condition: { type: "expression", expr: "args.command.(" } });
+    }).not.toThrow();
+    expect(() => handler!(call("rm -rf /"), testContext())).toThrow(/malformed|expression|args\.command/i);
+  });
+
   it("waits on the store for its limits, and the cap holds", async () => {
     const services = testServices();
     const handler = compiled({ ...gate, max_fires: 2 }, services);

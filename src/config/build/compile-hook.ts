@@ -35,7 +35,10 @@ export function compileHookEntry(
   services: ActionServices,
   options: CompileOptions = {},
 ): AnyHook {
-  const predicate = compileCondition(entry.condition, ["condition"]);
+  // Compiled at the hook's first event: a process that answers one event (`hookwise hook`)
+  // compiles only the conditions of the hooks that event reaches. The loader validated it
+  // (a condition that did not compile would throw where the hook runs, which fails closed).
+  let predicate: ReturnType<typeof compileCondition> | undefined;
   const action = compileAction(entry.action, services, ["action"]);
   const scopeId = options.agentId ? `agent:${options.agentId}` : "app";
   const timeout = entry.timeout ?? options.defaultTimeout;
@@ -87,6 +90,7 @@ export function compileHookEntry(
       context: any,
     ): Flow | typeof NOT_FIRED | undefined | Promise<Flow | typeof NOT_FIRED | undefined> {
       const evaluation = makeEvaluation(event, context, entry.id, options, timeoutMs);
+      predicate ??= compileCondition(entry.condition, ["condition"]);
       const matched = predicate(evaluation);
       if (isThenable(matched))
         return Promise.resolve(matched).then((yes) => (yes ? limited(evaluation, context) : NOT_FIRED));

@@ -62,7 +62,24 @@ export interface OptionSpec {
   readonly plus?: boolean;
 }
 
+/**
+ * The table of `spec`, its options read at their first lookup: the shell rule's module holds
+ * tables for dozens of programs, and every process that loads it (a harness's hook, once per
+ * tool call) would otherwise build them all, most never read.
+ */
 export function optionTable(spec: OptionSpec): OptionTable {
+  let options: ReadonlyMap<string, OptionInfo> | undefined;
+  return {
+    get options() {
+      options ??= optionsOf(spec);
+      return options;
+    },
+    clusters: spec.clusters ?? true,
+    plus: spec.plus ?? false,
+  };
+}
+
+function optionsOf(spec: OptionSpec): ReadonlyMap<string, OptionInfo> {
   const options = new Map<string, OptionInfo>();
   const kinds = ["flag", "value", "program", "code", "loads", "data", "data2"] as const;
   for (const kind of kinds) {
@@ -74,7 +91,7 @@ export function optionTable(spec: OptionSpec): OptionTable {
   for (const [names, reason] of Object.entries(spec.refused ?? {})) {
     for (const name of names.split(/\s+/)) options.set(name, { kind: "refused", reason });
   }
-  return { options, clusters: spec.clusters ?? true, plus: spec.plus ?? false };
+  return options;
 }
 
 /** One option read from argv, with its value when it takes one. */
