@@ -322,6 +322,21 @@ describe("a run no hook fired in", () => {
       steps: Record<string, unknown>[] & { calls: Record<string, unknown>[] }[];
     };
     expect(raw.format).toBe(3);
+    // Each answer as a list: step, attempt, text, finish reason, tokens, then each call's id, name, arguments.
+    expect((raw as unknown as { attempts: unknown[] }).attempts[0]).toEqual([
+      0,
+      1,
+      "",
+      "tool-calls",
+      expect.any(Number),
+      expect.any(Number),
+      "c1",
+      "read",
+      { path: "a.txt" },
+      "c2",
+      "fail",
+      {},
+    ]);
     for (const step of raw.steps) {
       expect(step).not.toHaveProperty("index");
       expect(step).not.toHaveProperty("usage");
@@ -426,5 +441,23 @@ describe("a record stored packed in format 2 (before format 3)", () => {
     };
     await store.set(`hookwise:runs:old2:${String(record.startedAt).padStart(15, "0")}:r2`, packed);
     expect(await loadRunRecords(store, "old2")).toEqual([record]);
+  });
+});
+
+describe("an answer stored as a list", () => {
+  it("altered by hand, is an error naming the key and the field", async () => {
+    const store = new MemoryStore();
+    await createAgent({
+      model: scriptedModel([{ text: "done" }]),
+      store,
+      recordRuns: true,
+    }).run("go", { sessionId: "s" });
+    const [key] = await store.keys("hookwise:runs:s:");
+    const raw = (await store.get(key!)) as { attempts: unknown[][] };
+    raw.attempts[0]![2] = 5;
+    await store.set(key!, raw);
+    await expect(loadRunRecords(store, "s")).rejects.toThrow(
+      /attempts\[0\]\.answer\.text: Invalid input: expected string, received number/,
+    );
   });
 });

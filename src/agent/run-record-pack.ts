@@ -68,8 +68,17 @@ interface PackedStep
   hooks?: RecordedDecision[];
 }
 
-export interface PackedRunRecord extends Omit<RunRecord, "format" | "steps" | "hooks"> {
+/**
+ * An attempt that the model answered, with no model of its own, as a list: its step, attempt,
+ * text, finish reason, input and output tokens (null: not reported), then the id, name and
+ * arguments of each call it made.
+ */
+type PackedAnswer = [number, number, string, string, number | null, number | null, ...unknown[]];
+
+export interface PackedRunRecord extends Omit<RunRecord, "format" | "steps" | "hooks" | "attempts"> {
   format: 3;
+  /** Every attempt: as it is, or an answer without a model of its own as a list (`PackedAnswer`). */
+  attempts: (RecordedAttempt | PackedAnswer)[];
   /** The model of every attempt that names none. */
   model?: string;
   /** A step's usage left out counts 0 cache read and write tokens (else it has no cache counts). */
@@ -218,12 +227,79 @@ function packStep(
   return packed;
 }
 
-/** The attempt without its model (the record's). */
-function withoutModel(attempt: RecordedAttempt): RecordedAttempt {
+/** Whether an answer is only what `PackedAnswer` holds (nothing added by hand, no argument left undefined). */
+function isPlainAnswer(answer: Answer): boolean {
+  let fields = 0;
+  for (const key in answer) if (Object.hasOwn(answer, key)) fields++;
+  let usageFields = 0;
+  for (const key in answer.usage) if (Object.hasOwn(answer.usage, key)) usageFields++;
+  const { inputTokens, outputTokens } = answer.usage;
+  if (
+    fields !== 4 ||
+    typeof answer.text !== "string" ||
+    typeof answer.finishReason !== "string" ||
+    !Array.isArray(answer.toolCalls) ||
+    usageFields > 2 ||
+    (inputTokens !== undefined && typeof inputTokens !== "number") ||
+    (outputTokens !== undefined && typeof outputTokens !== "number") ||
+    usageFields !== ("inputTokens" in answer.usage ? 1 : 0) + ("outputTokens" in answer.usage ? 1 : 0)
+  )
+    return false;
+  for (const call of answer.toolCalls) {
+    let callFields = 0;
+    for (const key in call) if (Object.hasOwn(call, key)) callFields++;
+    if (
+      callFields !== 3 ||
+      call.args === undefined ||
+      typeof call.id !== "string" ||
+      typeof call.name !== "string"
+    )
+      return false;
+  }
+  return true;
+}
+
+/** The attempt without its model (the record's): an answer as a list, else as it is. */
+function withoutModel(attempt: RecordedAttempt): RecordedAttempt | PackedAnswer {
+  const { answer } = attempt;
+  if (answer !== undefined && attempt.error === undefined && isPlainAnswer(answer)) {
+    const calls = answer.toolCalls;
+    const packed = new Array(6 + 3 * calls.length) as PackedAnswer;
+    packed[0] = attempt.step;
+    packed[1] = attempt.attempt;
+    packed[2] = answer.text;
+    packed[3] = answer.finishReason;
+    packed[4] = answer.usage.inputTokens ?? null;
+    packed[5] = answer.usage.outputTokens ?? null;
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index]!;
+      packed[6 + 3 * index] = call.id;
+      packed[7 + 3 * index] = call.name;
+      packed[8 + 3 * index] = call.args;
+    }
+    return packed;
+  }
   const bare: RecordedAttempt = { step: attempt.step, attempt: attempt.attempt };
-  if (attempt.answer !== undefined) bare.answer = attempt.answer;
+  if (answer !== undefined) bare.answer = answer;
   if (attempt.error !== undefined) bare.error = attempt.error;
   return bare;
+}
+
+/** An attempt as it was packed: an answer's list (`PackedAnswer`) made an attempt again. */
+function unpackAttempt(attempt: RecordedAttempt | PackedAnswer): RecordedAttempt {
+  if (!Array.isArray(attempt)) return attempt;
+  const [step, number, text, finishReason, inputTokens, outputTokens] = attempt;
+  const usage: { inputTokens?: number; outputTokens?: number } = {};
+  if (inputTokens !== null) usage.inputTokens = inputTokens;
+  if (outputTokens !== null) usage.outputTokens = outputTokens;
+  const toolCalls: AnswerCall[] = [];
+  for (let index = 6; index + 2 < attempt.length; index += 3)
+    toolCalls.push({
+      id: attempt[index] as string,
+      name: attempt[index + 1] as string,
+      args: attempt[index + 2],
+    });
+  return { step, attempt: number, answer: { text, toolCalls, finishReason, usage } };
 }
 
 /** The record as it is stored (format 3), and whether a value in it holds bytes or a URL. */
@@ -311,7 +387,7 @@ export function encodeUnhookedRun(
   const answers: (Answer | undefined)[] = [];
   const model = attempts[0]?.model;
   let oneModel = model !== undefined;
-  const bare: RecordedAttempt[] = new Array(attempts.length);
+  const bare: (RecordedAttempt | PackedAnswer)[] = new Array(attempts.length);
   for (let index = 0; index < attempts.length; index++) {
     const attempt = attempts[index]!;
     // Only answers: an attempt that failed fired a hook (the recorder's mark).
@@ -319,7 +395,7 @@ export function encodeUnhookedRun(
     if (attempt.model !== model) oneModel = false;
     answers[attempt.step] = attempt.answer;
     for (const call of attempt.answer.toolCalls) look(packing, call.args);
-    bare[index] = { step: attempt.step, attempt: attempt.attempt, answer: attempt.answer };
+    bare[index] = withoutModel(attempt);
   }
   const first = done[0]?.usage;
   packing.zeroCacheTokens = first?.cacheReadTokens === 0 && first.cacheWriteTokens === 0;
@@ -441,7 +517,15 @@ function unpackCall(call: PackedCall, made: AnswerCall | undefined): RecordedCal
  */
 export function unpackRunRecord(value: unknown): unknown {
   if (!isPacked(value)) return value;
-  const { model, steps, hooks, attempts, zeroCacheTokens, ...rest } = value as PackedRunRecord;
+  const {
+    model,
+    steps,
+    hooks,
+    attempts: packedAttempts,
+    zeroCacheTokens,
+    ...rest
+  } = value as PackedRunRecord;
+  const attempts = packedAttempts.map(unpackAttempt);
   const withModel =
     model === undefined
       ? attempts

@@ -68,7 +68,8 @@ const shape = lazy(() => {
 const packedShape = lazy(() =>
   z.looseObject({
     format: z.union([z.literal(2), z.literal(3)]),
-    attempts: z.array(z.looseObject({})),
+    // An answer of format 3 may be a list (run-record-pack.ts `PackedAnswer`).
+    attempts: z.array(z.union([z.looseObject({}), z.array(z.unknown())])),
     steps: z.array(z.looseObject({ calls: z.array(z.looseObject({})) })),
   }),
 );
