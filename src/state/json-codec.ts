@@ -93,7 +93,9 @@ export function encodeOnce(value: object, tagged: boolean): string {
 /** `undefined` for `undefined` (JSON has no text for it; the SQLite store keeps it as SQL NULL). */
 export function encodeJson(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return JSON.stringify(value);
-  return encoded.get(value) ?? (needsTags(value, 0) ? JSON.stringify(value, replacer) : JSON.stringify(value));
+  return (
+    encoded.get(value) ?? (needsTags(value, 0) ? JSON.stringify(value, replacer) : JSON.stringify(value))
+  );
 }
 
 /**
