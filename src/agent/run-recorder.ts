@@ -6,7 +6,9 @@
  * history for them. It registers one marker hook, an inspection of every provider error
  * (which fires only when a provider fails).
  * When the run ends its record is built from the result, the positions and the marks
- * (removed from the trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
+ * (removed from the trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days:
+ * packed and encoded once (run-record-pack.ts), straight from the result when no hook fired
+ * and nothing asks for the record itself.
  * An agent that does not record registers nothing: its runs pay nothing.
  */
 import type { AnyHook } from "../hooks/define-hook.js";
@@ -51,7 +53,8 @@ export interface RunRecorder {
   readonly onToolCallStart: (runId: string, toolCallId: string, at: number) => void;
   /**
    * Builds the record of a finished run (once per result: later calls return the same
-   * record), removes its marks from the trace, hands it to `onRecord`.
+   * record), removes its marks from the trace, hands it to `onRecord`. With no `onRecord`,
+   * a run no hook fired in gets only its stored form (`FinishedRecord`): what `save` writes.
    */
   finish(result: RunResult, meta: { agent: string; input: string; startedAt: number }): FinishedRecord;
   /**
