@@ -1,14 +1,18 @@
 /**
- * Run records are stored packed (format 2: what a record says twice said once) and read
- * back whole; records stored before (format 1) are read as they are.
+ * Run records are stored packed (format 3: what a record says twice said once) and read
+ * back whole; records stored before (format 2, packed less; format 1, whole) are read too.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createAgent, defineHook, flow, MemoryStore, scriptedModel, tool } from "../index.js";
 import { decodeJson, encodeJson } from "../state/json-codec.js";
 import type { RecordedAttempt, RecordedCall, RecordedStep, RunRecord } from "./run-record.js";
 import { packRunRecord, unpackRunRecord } from "./run-record-pack.js";
 import { loadRecordAt, loadRunRecord, loadRunRecords, recordedSessions } from "./run-recorder.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 /** What a store keeps of a value, and hands back. */
 const stored = (value: unknown) => decodeJson(encodeJson(value)!);
@@ -118,7 +122,7 @@ const fullRecord: Required<Omit<RunRecord, "format">> & { format: 1 } = {
 describe("a packed run record", () => {
   it("reads back as the record that was packed, every field of it", () => {
     const packed = stored(packRunRecord(fullRecord as RunRecord));
-    expect((packed as { format: number }).format).toBe(2);
+    expect((packed as { format: number }).format).toBe(3);
     expect(unpackRunRecord(packed)).toEqual(stored(fullRecord));
   });
 
@@ -157,12 +161,8 @@ describe("a packed run record", () => {
     expect(packed.hooks).toBeUndefined();
     expect(packed.steps[0]).not.toHaveProperty("text");
     expect(packed.steps[0]).not.toHaveProperty("hooks");
-    expect(Object.keys(packed.steps[0]!.calls[0]!).sort()).toEqual([
-      "executed",
-      "pending",
-      "result",
-      "toolCallId",
-    ]);
+    // The answer's own call at its place, executed: no id, no `executed`.
+    expect(Object.keys(packed.steps[0]!.calls[0]!).sort()).toEqual(["pending", "result"]);
     expect(unpackRunRecord(packed)).toEqual(stored(record));
   });
 });
@@ -217,7 +217,7 @@ describe("records in a store", () => {
     const result = await agent.run("tidy up", { sessionId: "s1" });
     const [key] = await store.keys("hookwise:runs:s1:");
     const raw = (await store.get(key!)) as { format: number };
-    expect(raw.format).toBe(2);
+    expect(raw.format).toBe(3);
     expect(encodeJson(raw)!.length).toBeLessThan(encodeJson(built[0])!.length);
     expect(await loadRunRecords(store, "s1")).toEqual([stored(built[0])]);
     expect(await loadRunRecord(store, "s1", result.runId)).toEqual(stored(built[0]));
@@ -244,6 +244,220 @@ describe("records in a store", () => {
     await store.set(key!, raw);
     await expect(loadRunRecords(store, "s1")).rejects.toThrow(
       /steps\[0\]\.calls: Invalid input: expected array, received string/,
+    );
+  });
+});
+
+describe("a run no hook fired in", () => {
+  const script = () =>
+    scriptedModel([
+      {
+        toolCalls: [
+          { id: "c1", name: "read", args: { path: "a.txt" } },
+          { id: "c2", name: "fail", args: {} },
+        ],
+      },
+      { toolCalls: [{ id: "c3", name: "read", args: { path: "b.txt" } }] },
+      { text: "done" },
+    ]);
+  const tools = {
+    read: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: ({ path }) => ({ text: `read ${path}`, bytes: new Uint8Array([1, 2]) }),
+    }),
+    fail: tool({
+      inputSchema: z.object({}),
+      execute: () => {
+        throw new Error("broken");
+      },
+    }),
+  };
+  /** A record without what differs between two runs of the same script. */
+  const comparable = (record: unknown) => ({
+    ...(record as RunRecord),
+    runId: "r",
+    startedAt: 0,
+    endedAt: 0,
+  });
+
+  it("is stored as the record the run builds, packed straight from its result and encoded once", async () => {
+    const full = new MemoryStore();
+    const built: RunRecord[] = [];
+    // Asked for the record itself (`onRunRecord`): it is built, then packed.
+    await createAgent({
+      model: script(),
+      tools,
+      store: full,
+      recordRuns: true,
+      onRunRecord: (record) => built.push(record),
+    }).run("go", { sessionId: "s" });
+    const fast = new MemoryStore();
+    const stringify = vi.spyOn(JSON, "stringify");
+    await createAgent({ model: script(), tools, store: fast, recordRuns: true }).run("go", {
+      sessionId: "s",
+    });
+    const encodings = stringify.mock.calls.filter(
+      ([value]) => (value as { format?: unknown } | null)?.format === 3,
+    );
+    expect(encodings).toHaveLength(1);
+    stringify.mockRestore();
+    const [fastRecord] = await loadRunRecords(fast, "s");
+    const [fullRecord] = await loadRunRecords(full, "s");
+    expect(comparable(fastRecord)).toEqual(comparable(fullRecord));
+    expect(comparable(fastRecord)).toEqual(comparable(stored(built[0])));
+    // The tool's bytes are stored as bytes.
+    expect(fastRecord!.steps[0]!.calls[0]!.result).toEqual({
+      text: "read a.txt",
+      bytes: new Uint8Array([1, 2]),
+    });
+    expect(fastRecord!.steps[0]!.calls[1]).toMatchObject({ toolCallId: "c2", executed: true, isError: true });
+  });
+
+  it("stores what its answers say once: no call ids at their place, no step index, usage or `executed: true`", async () => {
+    const store = new MemoryStore();
+    await createAgent({ model: script(), tools, store, recordRuns: true }).run("go", { sessionId: "s" });
+    const [key] = await store.keys("hookwise:runs:s:");
+    const raw = (await store.get(key!)) as {
+      format: number;
+      steps: Record<string, unknown>[] & { calls: Record<string, unknown>[] }[];
+    };
+    expect(raw.format).toBe(3);
+    // Each answer as a list: step, attempt, text, finish reason, tokens, then each call's id, name, arguments.
+    expect((raw as unknown as { attempts: unknown[] }).attempts[0]).toEqual([
+      0,
+      1,
+      "",
+      "tool-calls",
+      expect.any(Number),
+      expect.any(Number),
+      "c1",
+      "read",
+      { path: "a.txt" },
+      "c2",
+      "fail",
+      {},
+    ]);
+    for (const step of raw.steps) {
+      expect(step).not.toHaveProperty("index");
+      expect(step).not.toHaveProperty("usage");
+      for (const call of step.calls as Record<string, unknown>[]) {
+        expect(call).not.toHaveProperty("toolCallId");
+        expect(call).not.toHaveProperty("executed");
+      }
+    }
+  });
+});
+
+describe("a record stored packed in format 2 (before format 3)", () => {
+  it("is read as the record it was packed from", async () => {
+    const store = new MemoryStore();
+    const record: RunRecord = {
+      format: 1,
+      runId: "r2",
+      sessionId: "old2",
+      agent: "a",
+      input: "hi",
+      startedAt: 1_700_000_000_000,
+      endedAt: 1_700_000_000_100,
+      outcome: "completed",
+      text: "done",
+      attempts: [
+        {
+          step: 0,
+          attempt: 1,
+          model: "m:1",
+          answer: {
+            text: "",
+            toolCalls: [{ id: "c1", name: "read", args: { path: "a" } }],
+            finishReason: "tool-calls",
+            usage: { inputTokens: 3, outputTokens: 1 },
+          },
+        },
+        {
+          step: 1,
+          attempt: 1,
+          model: "m:1",
+          answer: {
+            text: "done",
+            toolCalls: [],
+            finishReason: "stop",
+            usage: { inputTokens: 4, outputTokens: 2 },
+          },
+        },
+      ],
+      steps: [
+        {
+          index: 0,
+          text: "",
+          finishReason: "tool-calls",
+          usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 },
+          calls: [
+            {
+              toolCallId: "c1",
+              toolName: "read",
+              qualifiedName: "read",
+              args: { path: "a" },
+              ranArgs: { path: "a" },
+              executed: true,
+              result: "A",
+              isError: false,
+              hooks: [],
+            },
+          ],
+          hooks: [],
+        },
+        {
+          index: 1,
+          text: "done",
+          finishReason: "stop",
+          usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 },
+          calls: [],
+          hooks: [],
+        },
+      ],
+      hooks: [],
+    };
+    // As format 2 stored it: ids, indexes, usages and `executed` always there.
+    const packed = {
+      format: 2,
+      runId: "r2",
+      sessionId: "old2",
+      agent: "a",
+      input: "hi",
+      startedAt: 1_700_000_000_000,
+      endedAt: 1_700_000_000_100,
+      outcome: "completed",
+      text: "done",
+      attempts: record.attempts.map(({ model: _model, ...rest }) => rest),
+      steps: [
+        {
+          index: 0,
+          usage: { inputTokens: 3, outputTokens: 1, totalTokens: 4 },
+          calls: [{ toolCallId: "c1", executed: true, result: "A" }],
+        },
+        { index: 1, usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 }, calls: [] },
+      ],
+      model: "m:1",
+    };
+    await store.set(`hookwise:runs:old2:${String(record.startedAt).padStart(15, "0")}:r2`, packed);
+    expect(await loadRunRecords(store, "old2")).toEqual([record]);
+  });
+});
+
+describe("an answer stored as a list", () => {
+  it("altered by hand, is an error naming the key and the field", async () => {
+    const store = new MemoryStore();
+    await createAgent({
+      model: scriptedModel([{ text: "done" }]),
+      store,
+      recordRuns: true,
+    }).run("go", { sessionId: "s" });
+    const [key] = await store.keys("hookwise:runs:s:");
+    const raw = (await store.get(key!)) as { attempts: unknown[][] };
+    raw.attempts[0]![2] = 5;
+    await store.set(key!, raw);
+    await expect(loadRunRecords(store, "s")).rejects.toThrow(
+      /attempts\[0\]\.answer\.text: Invalid input: expected string, received number/,
     );
   });
 });

@@ -1,19 +1,30 @@
 /**
- * How a run record is stored: format 2, the record without what it says twice. A record
+ * How a run record is stored: format 3, the record without what it says twice. A record
  * holds each step's accepted answer in its attempts, and each tool call again in its step
  * (the call the model made, the arguments it ran with, its result). Stored, a step keeps
- * only what its accepted answer does not say: a call's name and arguments, a step's text
- * and finish reason, the model of every attempt when they went to one model, arguments it
- * ran with equal to those the model sent, and empty lists of hook decisions are left out.
- * Read back, `unpackRunRecord` puts them back: the record is the one that was packed.
+ * only what its accepted answer does not say: a call's id, name and arguments, a step's
+ * text, finish reason and usage (its tokens as the answer counted them), the model of every
+ * attempt when they went to one model, a step's index equal to its place, arguments it ran
+ * with equal to those the model sent, `executed: true`, and empty lists of hook decisions
+ * are left out. Read back, `unpackRunRecord` puts them back: the record is the one that
+ * was packed.
  *
- * Records stored before this format (format 1: the whole record) are read as they are.
+ * The record is encoded once, as it is packed (`encodeRunRecord`): a store that writes it
+ * with the JSON codec takes that text, and only the values a tool or a hook gave (arguments,
+ * results, decisions) are looked through for bytes and URLs.
+ *
+ * Records stored before are read too: format 2 (the same, its ids, indexes, usages and
+ * `executed` always there) and format 1 (the whole record, read as it is).
  */
+
+import type { RunResult, StepRecord, ToolResultRecord, Usage } from "../loop/run-result.js";
+import { encodeOnce, holdsTags } from "../state/json-codec.js";
 import type {
   RecordedAttempt,
   RecordedCall,
   RecordedDecision,
   RecordedStep,
+  RunMarks,
   RunRecord,
 } from "./run-record.js";
 
@@ -22,7 +33,8 @@ type AnswerCall = Answer["toolCalls"][number];
 
 /** A tool call as stored: what the step's accepted answer says of it is left out. */
 interface PackedCall {
-  toolCallId: string;
+  /** Absent: the id of the answer's call at the same place. */
+  toolCallId?: string;
   /** Absent: the answer's call of this id names it. */
   toolName?: string;
   /** Absent: `toolName`. */
@@ -31,7 +43,8 @@ interface PackedCall {
   args?: unknown;
   /** Absent while it `executed`: the arguments it was sent (`args`). */
   ranArgs?: unknown;
-  executed: boolean;
+  /** Absent: true. */
+  executed?: boolean;
   result?: unknown;
   /** Absent while it `executed`: false. */
   isError?: boolean;
@@ -40,7 +53,12 @@ interface PackedCall {
   hooks?: RecordedDecision[];
 }
 
-interface PackedStep extends Omit<RecordedStep, "text" | "finishReason" | "calls" | "hooks"> {
+interface PackedStep
+  extends Omit<RecordedStep, "index" | "usage" | "text" | "finishReason" | "calls" | "hooks"> {
+  /** Absent: its place in the record's steps. */
+  index?: number;
+  /** Absent: the accepted answer's tokens, their sum, and `zeroCacheTokens`' cache counts. */
+  usage?: Usage;
   /** Absent: the accepted answer's. */
   text?: string;
   /** Absent: the accepted answer's. */
@@ -50,10 +68,21 @@ interface PackedStep extends Omit<RecordedStep, "text" | "finishReason" | "calls
   hooks?: RecordedDecision[];
 }
 
-export interface PackedRunRecord extends Omit<RunRecord, "format" | "steps" | "hooks"> {
-  format: 2;
+/**
+ * An attempt that the model answered, with no model of its own, as a list: its step, attempt,
+ * text, finish reason, input and output tokens (null: not reported), then the id, name and
+ * arguments of each call it made.
+ */
+type PackedAnswer = [number, number, string, string, number | null, number | null, ...unknown[]];
+
+export interface PackedRunRecord extends Omit<RunRecord, "format" | "steps" | "hooks" | "attempts"> {
+  format: 3;
+  /** Every attempt: as it is, or an answer without a model of its own as a list (`PackedAnswer`). */
+  attempts: (RecordedAttempt | PackedAnswer)[];
   /** The model of every attempt that names none. */
   model?: string;
+  /** A step's usage left out counts 0 cache read and write tokens (else it has no cache counts). */
+  zeroCacheTokens?: true;
   steps: PackedStep[];
   /** Absent: none. */
   hooks?: RecordedDecision[];
@@ -97,56 +126,203 @@ function findCall(answer: Answer | undefined, id: string): AnswerCall | undefine
   return undefined;
 }
 
-function packCall(call: RecordedCall, made: AnswerCall | undefined): PackedCall {
-  const packed: PackedCall = { toolCallId: call.toolCallId, executed: call.executed };
+/** What packing found: whether a value a tool or a hook gave holds bytes or a URL. */
+interface Packing {
+  tagged: boolean;
+  zeroCacheTokens: boolean;
+}
+
+/** Looks through a value a tool, a hook or a harness gave for bytes and URLs (until one is found). */
+function look(packing: Packing, value: unknown): void {
+  if (!packing.tagged && typeof value === "object" && value !== null && holdsTags(value))
+    packing.tagged = true;
+}
+
+/** The usage a step whose own is left out has: its accepted answer's tokens. */
+function answerUsage(answer: Answer | undefined, zeroCacheTokens: boolean): Usage {
+  const inputTokens = answer?.usage.inputTokens ?? 0;
+  const outputTokens = answer?.usage.outputTokens ?? 0;
+  const totalTokens = inputTokens + outputTokens;
+  return zeroCacheTokens
+    ? { inputTokens, outputTokens, totalTokens, cacheReadTokens: 0, cacheWriteTokens: 0 }
+    : { inputTokens, outputTokens, totalTokens };
+}
+
+/** Whether a step's usage is the one its answer says (`answerUsage`), field for field. */
+function isAnswerUsage(usage: Usage, answer: Answer, zeroCacheTokens: boolean): boolean {
+  const inputTokens = answer.usage.inputTokens ?? 0;
+  const outputTokens = answer.usage.outputTokens ?? 0;
+  let fields = 0;
+  for (const key in usage) if (Object.hasOwn(usage, key)) fields++;
+  return (
+    usage.inputTokens === inputTokens &&
+    usage.outputTokens === outputTokens &&
+    usage.totalTokens === inputTokens + outputTokens &&
+    (zeroCacheTokens
+      ? fields === 5 && usage.cacheReadTokens === 0 && usage.cacheWriteTokens === 0
+      : fields === 3)
+  );
+}
+
+function packCall(
+  call: RecordedCall,
+  made: AnswerCall | undefined,
+  atPlace: boolean,
+  packing: Packing,
+): PackedCall {
+  const packed: PackedCall = atPlace ? {} : { toolCallId: call.toolCallId };
+  if (!call.executed) packed.executed = false;
   if (made?.name !== call.toolName) packed.toolName = call.toolName;
   if (call.qualifiedName !== call.toolName) packed.qualifiedName = call.qualifiedName;
-  if (made === undefined || !sameJson(made.args, call.args)) packed.args = call.args;
-  if (call.executed ? !sameJson(call.ranArgs, call.args) : "ranArgs" in call) packed.ranArgs = call.ranArgs;
-  if ("result" in call) packed.result = call.result;
+  if (made === undefined || !sameJson(made.args, call.args)) {
+    packed.args = call.args;
+    look(packing, call.args);
+  }
+  if (call.executed ? !sameJson(call.ranArgs, call.args) : "ranArgs" in call) {
+    packed.ranArgs = call.ranArgs;
+    look(packing, call.ranArgs);
+  }
+  if ("result" in call) {
+    packed.result = call.result;
+    look(packing, call.result);
+  }
   if (call.isError !== undefined && !(call.executed && call.isError === false)) packed.isError = call.isError;
   if (call.pending) packed.pending = true;
-  if (call.hooks.length > 0) packed.hooks = call.hooks;
+  if (call.hooks.length > 0) {
+    packed.hooks = call.hooks;
+    look(packing, call.hooks);
+  }
   return packed;
 }
 
-function packStep(step: RecordedStep, answer: Answer | undefined): PackedStep {
+function packStep(
+  step: RecordedStep,
+  place: number,
+  answer: Answer | undefined,
+  packing: Packing,
+): PackedStep {
   const calls: PackedCall[] = new Array(step.calls.length);
+  const made = answer?.toolCalls;
   for (let index = 0; index < calls.length; index++) {
     const call = step.calls[index]!;
-    calls[index] = packCall(call, findCall(answer, call.toolCallId));
+    const atPlace = made?.[index]?.id === call.toolCallId;
+    calls[index] = packCall(
+      call,
+      atPlace ? made![index] : findCall(answer, call.toolCallId),
+      atPlace,
+      packing,
+    );
   }
-  const packed: PackedStep = { index: step.index, usage: step.usage, calls };
+  const packed: PackedStep = { calls };
+  if (step.index !== place) packed.index = step.index;
+  if (answer === undefined || !isAnswerUsage(step.usage, answer, packing.zeroCacheTokens))
+    packed.usage = step.usage;
   if (step.text !== answer?.text) packed.text = step.text;
   if (step.reasoning !== undefined) packed.reasoning = step.reasoning;
   if (step.finishReason !== answer?.finishReason) packed.finishReason = step.finishReason;
-  if (step.hooks.length > 0) packed.hooks = step.hooks;
+  if (step.hooks.length > 0) {
+    packed.hooks = step.hooks;
+    look(packing, step.hooks);
+  }
   return packed;
 }
 
-/** The attempt without its model (the record's). */
-function withoutModel(attempt: RecordedAttempt): RecordedAttempt {
+/** Whether an answer is only what `PackedAnswer` holds (nothing added by hand, no argument left undefined). */
+function isPlainAnswer(answer: Answer): boolean {
+  let fields = 0;
+  for (const key in answer) if (Object.hasOwn(answer, key)) fields++;
+  let usageFields = 0;
+  for (const key in answer.usage) if (Object.hasOwn(answer.usage, key)) usageFields++;
+  const { inputTokens, outputTokens } = answer.usage;
+  if (
+    fields !== 4 ||
+    typeof answer.text !== "string" ||
+    typeof answer.finishReason !== "string" ||
+    !Array.isArray(answer.toolCalls) ||
+    usageFields > 2 ||
+    (inputTokens !== undefined && typeof inputTokens !== "number") ||
+    (outputTokens !== undefined && typeof outputTokens !== "number") ||
+    usageFields !== ("inputTokens" in answer.usage ? 1 : 0) + ("outputTokens" in answer.usage ? 1 : 0)
+  )
+    return false;
+  for (const call of answer.toolCalls) {
+    let callFields = 0;
+    for (const key in call) if (Object.hasOwn(call, key)) callFields++;
+    if (
+      callFields !== 3 ||
+      call.args === undefined ||
+      typeof call.id !== "string" ||
+      typeof call.name !== "string"
+    )
+      return false;
+  }
+  return true;
+}
+
+/** The attempt without its model (the record's): an answer as a list, else as it is. */
+function withoutModel(attempt: RecordedAttempt): RecordedAttempt | PackedAnswer {
+  const { answer } = attempt;
+  if (answer !== undefined && attempt.error === undefined && isPlainAnswer(answer)) {
+    const calls = answer.toolCalls;
+    const packed = new Array(6 + 3 * calls.length) as PackedAnswer;
+    packed[0] = attempt.step;
+    packed[1] = attempt.attempt;
+    packed[2] = answer.text;
+    packed[3] = answer.finishReason;
+    packed[4] = answer.usage.inputTokens ?? null;
+    packed[5] = answer.usage.outputTokens ?? null;
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index]!;
+      packed[6 + 3 * index] = call.id;
+      packed[7 + 3 * index] = call.name;
+      packed[8 + 3 * index] = call.args;
+    }
+    return packed;
+  }
   const bare: RecordedAttempt = { step: attempt.step, attempt: attempt.attempt };
-  if (attempt.answer !== undefined) bare.answer = attempt.answer;
+  if (answer !== undefined) bare.answer = answer;
   if (attempt.error !== undefined) bare.error = attempt.error;
   return bare;
 }
 
-/** The record as it is stored (format 2). */
-export function packRunRecord(record: RunRecord): PackedRunRecord {
+/** An attempt as it was packed: an answer's list (`PackedAnswer`) made an attempt again. */
+function unpackAttempt(attempt: RecordedAttempt | PackedAnswer): RecordedAttempt {
+  if (!Array.isArray(attempt)) return attempt;
+  const [step, number, text, finishReason, inputTokens, outputTokens] = attempt;
+  const usage: { inputTokens?: number; outputTokens?: number } = {};
+  if (inputTokens !== null) usage.inputTokens = inputTokens;
+  if (outputTokens !== null) usage.outputTokens = outputTokens;
+  const toolCalls: AnswerCall[] = [];
+  for (let index = 6; index + 2 < attempt.length; index += 3)
+    toolCalls.push({
+      id: attempt[index] as string,
+      name: attempt[index + 1] as string,
+      args: attempt[index + 2],
+    });
+  return { step, attempt: number, answer: { text, toolCalls, finishReason, usage } };
+}
+
+/** The record as it is stored (format 3), and whether a value in it holds bytes or a URL. */
+function pack(record: RunRecord): { packed: PackedRunRecord; tagged: boolean } {
   const { attempts } = record;
   const answers = acceptedAnswers(attempts);
   const model = attempts[0]?.model;
   let oneModel = model !== undefined;
   for (let index = 1; oneModel && index < attempts.length; index++)
     oneModel = attempts[index]!.model === model;
+  // The answers' arguments are the model's (parsed JSON), unless a hook repaired a call.
+  const packing: Packing = { tagged: false, zeroCacheTokens: false };
+  for (const attempt of attempts)
+    for (const call of attempt.answer?.toolCalls ?? []) look(packing, call.args);
+  const first = record.steps[0]?.usage;
+  packing.zeroCacheTokens = first?.cacheReadTokens === 0 && first.cacheWriteTokens === 0;
   const steps: PackedStep[] = new Array(record.steps.length);
   for (let index = 0; index < steps.length; index++) {
     const step = record.steps[index]!;
-    steps[index] = packStep(step, answers.get(step.index));
+    steps[index] = packStep(step, index, answers.get(step.index), packing);
   }
   const packed: PackedRunRecord = {
-    format: 2,
+    format: 3,
     runId: record.runId,
     sessionId: record.sessionId,
     agent: record.agent,
@@ -159,22 +335,148 @@ export function packRunRecord(record: RunRecord): PackedRunRecord {
     steps,
   };
   if (oneModel) packed.model = model;
+  if (packing.zeroCacheTokens) packed.zeroCacheTokens = true;
   if (record.reason !== undefined) packed.reason = record.reason;
   if (record.hook !== undefined) packed.hook = record.hook;
-  if (record.hooks.length > 0) packed.hooks = record.hooks;
+  if (record.hooks.length > 0) {
+    packed.hooks = record.hooks;
+    look(packing, record.hooks);
+  }
   if (record.resumedAt !== undefined) packed.resumedAt = record.resumedAt;
-  if (record.harness !== undefined) packed.harness = record.harness;
+  if (record.harness !== undefined) {
+    packed.harness = record.harness;
+    look(packing, record.harness);
+  }
   if (record.gateway !== undefined) packed.gateway = record.gateway;
+  return { packed, tagged: packing.tagged };
+}
+
+/** The record as it is stored (format 3). */
+export function packRunRecord(record: RunRecord): PackedRunRecord {
+  return pack(record).packed;
+}
+
+/**
+ * The record as it is stored, encoded now: a store writing it with the JSON codec takes this
+ * text rather than encoding it again. Nothing changes the packed record afterwards.
+ */
+export function encodeRunRecord(record: RunRecord): PackedRunRecord {
+  const { packed, tagged } = pack(record);
+  encodeOnce(packed, tagged);
   return packed;
 }
 
-/** Whether a stored value is a record of format 2 with its lists (`packedRecordProblem` says what is not). */
-function isPacked(value: unknown): value is PackedRunRecord {
-  const record = value as Partial<PackedRunRecord> | null;
+/**
+ * The stored form of a run's record, packed and encoded straight from its result, when no
+ * hook fired in the run (its trace is empty: no decision to place) and no call waits for an
+ * approval: the record `buildRunRecord` would build, packed as `encodeRunRecord` packs it,
+ * without the record itself, its lists of no decisions, or the copies packing makes.
+ * Undefined when the run is not such a run.
+ */
+export function encodeUnhookedRun(
+  result: RunResult,
+  marks: RunMarks,
+  meta: { agent: string; input: string; startedAt: number; endedAt: number },
+): PackedRunRecord | undefined {
+  if (result.events.length > 0 || (result.approvals?.length ?? 0) > 0) return undefined;
+  const { attempts } = marks;
+  const packing: Packing = { tagged: false, zeroCacheTokens: false };
+  // Each step's result and accepted answer, in lists indexed by step.
+  const done: (StepRecord | undefined)[] = [];
+  for (const step of result.steps) if (done[step.index] === undefined) done[step.index] = step;
+  const answers: (Answer | undefined)[] = [];
+  const model = attempts[0]?.model;
+  let oneModel = model !== undefined;
+  const bare: (RecordedAttempt | PackedAnswer)[] = new Array(attempts.length);
+  for (let index = 0; index < attempts.length; index++) {
+    const attempt = attempts[index]!;
+    // Only answers: an attempt that failed fired a hook (the recorder's mark).
+    if (attempt.answer === undefined || attempt.model === undefined) return undefined;
+    if (attempt.model !== model) oneModel = false;
+    answers[attempt.step] = attempt.answer;
+    for (const call of attempt.answer.toolCalls) look(packing, call.args);
+    bare[index] = withoutModel(attempt);
+  }
+  const first = done[0]?.usage;
+  packing.zeroCacheTokens = first?.cacheReadTokens === 0 && first.cacheWriteTokens === 0;
+  const steps: PackedStep[] = [];
+  for (const point of marks.points) {
+    if (point.call !== undefined) continue;
+    const index = steps.length;
+    const ran = done[index];
+    const answer = answers[index];
+    const made = answer?.toolCalls ?? [];
+    const calls: PackedCall[] = new Array(made.length);
+    for (let at = 0; at < made.length; at++) {
+      const call = made[at]!;
+      const result = ran === undefined ? undefined : findResult(ran.toolResults, call.id, at);
+      const packed: PackedCall = {};
+      if (result === undefined || !result.executed) packed.executed = false;
+      if (result !== undefined && result.qualifiedName !== call.name)
+        packed.qualifiedName = result.qualifiedName;
+      if (result !== undefined) {
+        if (result.executed && !sameJson(result.args, call.args)) {
+          packed.ranArgs = result.args;
+          look(packing, result.args);
+        }
+        packed.result = result.result;
+        look(packing, result.result);
+        if (!(result.executed && result.isError === false)) packed.isError = result.isError;
+      }
+      calls[at] = packed;
+    }
+    const step: PackedStep = { calls };
+    const usage = ran?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+    if (answer === undefined || !isAnswerUsage(usage, answer, packing.zeroCacheTokens)) step.usage = usage;
+    const text = ran !== undefined ? ran.text : (answer?.text ?? "");
+    if (text !== answer?.text) step.text = text;
+    if (ran?.reasoning) step.reasoning = ran.reasoning;
+    const finishReason = ran !== undefined ? ran.finishReason : (answer?.finishReason ?? "");
+    if (finishReason !== answer?.finishReason) step.finishReason = finishReason;
+    steps.push(step);
+  }
+  const packed: PackedRunRecord = {
+    format: 3,
+    runId: result.runId,
+    sessionId: result.sessionId,
+    agent: meta.agent,
+    input: meta.input,
+    startedAt: meta.startedAt,
+    endedAt: meta.endedAt,
+    outcome: result.outcome,
+    text: result.text,
+    attempts: oneModel ? bare : attempts,
+    steps,
+  };
+  if (oneModel) packed.model = model;
+  if (packing.zeroCacheTokens) packed.zeroCacheTokens = true;
+  if (result.reason !== undefined) packed.reason = result.reason;
+  if (result.hook !== undefined) packed.hook = result.hook;
+  encodeOnce(packed, packing.tagged);
+  return packed;
+}
+
+/** A step's result of this call id: looked for at `at` first (results keep their calls' order). */
+function findResult(
+  results: readonly ToolResultRecord[],
+  id: string,
+  at: number,
+): ToolResultRecord | undefined {
+  const found = results[at];
+  if (found !== undefined && found.toolCallId === id) return found;
+  for (const item of results) if (item.toolCallId === id) return item;
+  return undefined;
+}
+
+/** Whether a stored value is a packed record (format 2 or 3) with its lists (`packedRecordProblem` says what is not). */
+function isPacked(
+  value: unknown,
+): value is PackedRunRecord | (Omit<PackedRunRecord, "format"> & { format: 2 }) {
+  const record = value as (Partial<Omit<PackedRunRecord, "format">> & { format?: unknown }) | null;
   return (
     typeof record === "object" &&
     record !== null &&
-    record.format === 2 &&
+    (record.format === 2 || record.format === 3) &&
     Array.isArray(record.attempts) &&
     Array.isArray(record.steps) &&
     record.attempts.every((attempt) => typeof attempt === "object" && attempt !== null) &&
@@ -189,10 +491,13 @@ function isPacked(value: unknown): value is PackedRunRecord {
 }
 
 function unpackCall(call: PackedCall, made: AnswerCall | undefined): RecordedCall {
-  const { toolName, qualifiedName, args, ranArgs, isError, hooks, ...rest } = call;
+  const { toolCallId, toolName, qualifiedName, args, ranArgs, executed, isError, hooks, ...rest } = call;
   const name = toolName ?? made?.name;
+  const ran = executed ?? true;
   const unpacked = {
+    toolCallId: toolCallId ?? made?.id,
     ...rest,
+    executed: ran,
     toolName: name,
     qualifiedName: qualifiedName ?? name,
     // A copy: the attempt's answer keeps its own, as in a record stored whole.
@@ -200,19 +505,27 @@ function unpackCall(call: PackedCall, made: AnswerCall | undefined): RecordedCal
     hooks: hooks ?? [],
   } as RecordedCall;
   if ("ranArgs" in call) unpacked.ranArgs = ranArgs;
-  else if (call.executed) unpacked.ranArgs = structuredClone(unpacked.args);
+  else if (ran) unpacked.ranArgs = structuredClone(unpacked.args);
   if (isError !== undefined) unpacked.isError = isError;
-  else if (call.executed) unpacked.isError = false;
+  else if (ran) unpacked.isError = false;
   return unpacked;
 }
 
 /**
- * The record a stored value holds: a packed one (format 2) unpacked, anything else as it is
- * (a format 1 record, or a value the record's checks refuse).
+ * The record a stored value holds: a packed one (format 2 or 3) unpacked, anything else as
+ * it is (a format 1 record, or a value the record's checks refuse).
  */
 export function unpackRunRecord(value: unknown): unknown {
   if (!isPacked(value)) return value;
-  const { model, steps, hooks, attempts, ...rest } = value;
+  const {
+    model,
+    steps,
+    hooks,
+    attempts: packedAttempts,
+    zeroCacheTokens,
+    ...rest
+  } = value as PackedRunRecord;
+  const attempts = packedAttempts.map(unpackAttempt);
   const withModel =
     model === undefined
       ? attempts
@@ -222,14 +535,22 @@ export function unpackRunRecord(value: unknown): unknown {
     ...rest,
     format: 1,
     attempts: withModel,
-    steps: steps.map((step) => {
-      const answer = answers.get(step.index);
-      const { text, finishReason, calls, hooks: stepHooks, ...stepRest } = step;
+    steps: steps.map((step, place) => {
+      const index = step.index ?? place;
+      const answer = answers.get(index);
+      const { text, finishReason, calls, hooks: stepHooks, usage, ...stepRest } = step;
       return {
         ...stepRest,
+        index,
         text: text ?? answer?.text,
         finishReason: finishReason ?? answer?.finishReason,
-        calls: calls.map((call) => unpackCall(call, findCall(answer, call.toolCallId))),
+        usage: usage ?? answerUsage(answer, zeroCacheTokens === true),
+        calls: calls.map((call, at) => {
+          // A call without its id is the answer's call at its place.
+          const made =
+            call.toolCallId === undefined ? answer?.toolCalls[at] : findCall(answer, call.toolCallId);
+          return unpackCall(call, made);
+        }),
         hooks: stepHooks ?? [],
       };
     }),

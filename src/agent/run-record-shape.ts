@@ -62,13 +62,14 @@ const shape = lazy(() => {
 });
 
 /**
- * The lists a stored record of format 2 (run-record-pack.ts) must hold to be unpacked; the
+ * The lists a stored record of format 2 or 3 (run-record-pack.ts) must hold to be unpacked; the
  * unpacked record is then checked as a whole (`runRecordProblem`).
  */
 const packedShape = lazy(() =>
   z.looseObject({
-    format: z.literal(2),
-    attempts: z.array(z.looseObject({})),
+    format: z.union([z.literal(2), z.literal(3)]),
+    // An answer of format 3 may be a list (run-record-pack.ts `PackedAnswer`).
+    attempts: z.array(z.union([z.looseObject({}), z.array(z.unknown())])),
     steps: z.array(z.looseObject({ calls: z.array(z.looseObject({})) })),
   }),
 );
@@ -78,7 +79,7 @@ export function runRecordProblem(value: unknown): string | undefined {
   return problemOf(shape().safeParse(value));
 }
 
-/** What makes a stored record of format 2 not one that can be unpacked, or undefined. */
+/** What makes a stored record of format 2 or 3 not one that can be unpacked, or undefined. */
 export function packedRecordProblem(value: unknown): string | undefined {
   return problemOf(packedShape().safeParse(value));
 }

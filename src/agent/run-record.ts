@@ -202,21 +202,36 @@ function place(
 
 /** What `fillStep` reads of a run, indexed once per record (not once per step). */
 interface StepSources {
-  /** The result's steps by index. */
-  done: Map<number, RunResult["steps"][number]>;
-  /** Each step's accepted (last) answer. */
-  answers: Map<number, NonNullable<RecordedAttempt["answer"]>>;
-  /** The calls left waiting for an approval. */
-  pending: Set<string>;
+  /** The result's steps by index (the first of an index), in a list indexed by step. */
+  done: (RunResult["steps"][number] | undefined)[];
+  /** Each step's accepted (last) answer, by step. */
+  answers: (NonNullable<RecordedAttempt["answer"]> | undefined)[];
+  /** The calls left waiting for an approval (undefined: none). */
+  pending: Set<string> | undefined;
 }
 
 function stepSources(result: RunResult, attempts: readonly RecordedAttempt[]): StepSources {
-  const done = new Map<number, RunResult["steps"][number]>();
-  for (const step of result.steps) if (!done.has(step.index)) done.set(step.index, step);
-  const answers = new Map<number, NonNullable<RecordedAttempt["answer"]>>();
-  for (const attempt of attempts) if (attempt.answer) answers.set(attempt.step, attempt.answer);
-  const pending = new Set((result.approvals ?? []).map((approval) => approval.toolCallId));
+  // Lists indexed by step, not maps: a run's steps are numbered from 0.
+  const done: StepSources["done"] = [];
+  for (const step of result.steps) if (done[step.index] === undefined) done[step.index] = step;
+  const answers: StepSources["answers"] = [];
+  for (const attempt of attempts) if (attempt.answer) answers[attempt.step] = attempt.answer;
+  const approvals = result.approvals;
+  const pending =
+    approvals && approvals.length > 0 ? new Set(approvals.map((approval) => approval.toolCallId)) : undefined;
   return { done, answers, pending };
+}
+
+/** The item of `list` with this `toolCallId`: looked for at `index` first (calls keep their order). */
+function byCallId<T extends { toolCallId: string }>(
+  list: readonly T[],
+  id: string,
+  index: number,
+): T | undefined {
+  const at = list[index];
+  if (at !== undefined && at.toolCallId === id) return at;
+  for (const item of list) if (item.toolCallId === id) return item;
+  return undefined;
 }
 
 /** Fills a placed step from the run's result (its text, usage, tool results) and the attempts. */
@@ -225,7 +240,7 @@ function fillStep(
   sources: StepSources,
   callHooks: ReadonlyMap<string, RecordedDecision[]>,
 ): void {
-  const done = sources.done.get(recorded.index);
+  const done = sources.done[recorded.index];
   if (done) {
     recorded.text = done.text;
     if (done.reasoning) recorded.reasoning = done.reasoning;
@@ -233,7 +248,7 @@ function fillStep(
     recorded.usage = done.usage;
   }
   // The calls the model made in the step's accepted (last) answer.
-  const answer = sources.answers.get(recorded.index);
+  const answer = sources.answers[recorded.index];
   if (!done && answer) {
     recorded.text = answer.text;
     recorded.finishReason = answer.finishReason;
@@ -245,9 +260,9 @@ function fillStep(
   recorded.calls = new Array(made.length);
   for (let index = 0; index < made.length; index++) {
     const call = made[index]!;
-    const ran = results.find((item) => item.toolCallId === call.id);
-    const earlier = before.length === 0 ? undefined : before.find((item) => item.toolCallId === call.id);
-    const placed = callHooks.get(call.id);
+    const ran = byCallId(results, call.id, index);
+    const earlier = before.length === 0 ? undefined : byCallId(before, call.id, index);
+    const placed = callHooks.size === 0 ? undefined : callHooks.get(call.id);
     const recordedCall: RecordedCall = {
       toolCallId: call.id,
       toolName: call.name,
@@ -261,19 +276,38 @@ function fillStep(
       recordedCall.result = ran.result;
       recordedCall.isError = ran.isError;
     }
-    if (sources.pending.has(call.id)) recordedCall.pending = true;
+    if (sources.pending?.has(call.id)) recordedCall.pending = true;
     recorded.calls[index] = recordedCall;
   }
 }
 
-/** Names the model each attempt went to, from the run's requests. */
+/**
+ * Names the model each attempt went to, from the run's requests (the last request of its
+ * step and attempt). Both lists are in the order the attempts were made: each attempt's
+ * request is looked for after the previous one's first, and the lists are scanned only when
+ * it is not there.
+ */
 function withModels(attempts: RecordedAttempt[], result: RunResult): RecordedAttempt[] {
-  const models = new Map(
-    result.requests.map((request) => [`${request.step}:${request.attempt}`, request.model]),
-  );
+  const requests = result.requests;
+  const matches = (index: number, attempt: RecordedAttempt) =>
+    requests[index]!.step === attempt.step && requests[index]!.attempt === attempt.attempt;
+  let next = 0;
   for (const attempt of attempts) {
-    const model = models.get(`${attempt.step}:${attempt.attempt}`);
-    if (model !== undefined && attempt.model === undefined) attempt.model = model;
+    if (attempt.model !== undefined) continue;
+    let found = -1;
+    if (
+      next < requests.length &&
+      matches(next, attempt) &&
+      !(next + 1 < requests.length && matches(next + 1, attempt))
+    )
+      found = next;
+    else
+      for (let index = requests.length - 1; index >= 0 && found < 0; index--)
+        if (matches(index, attempt)) found = index;
+    if (found < 0) continue;
+    next = found + 1;
+    const model = requests[found]!.model;
+    if (model !== undefined) attempt.model = model;
   }
   return attempts;
 }

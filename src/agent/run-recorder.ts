@@ -6,7 +6,9 @@
  * history for them. It registers one marker hook, an inspection of every provider error
  * (which fires only when a provider fails).
  * When the run ends its record is built from the result, the positions and the marks
- * (removed from the trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days.
+ * (removed from the trace) and saved in the store under `hookwise:runs:<sessionId>:…`, kept 30 days:
+ * packed and encoded once (run-record-pack.ts), straight from the result when no hook fired
+ * and nothing asks for the record itself.
  * An agent that does not record registers nothing: its runs pay nothing.
  */
 import type { AnyHook } from "../hooks/define-hook.js";
@@ -22,12 +24,24 @@ import {
   type RunRecord,
 } from "./run-record.js";
 import { RunRecordError } from "./run-record-error.js";
-import { packRunRecord, unpackRunRecord } from "./run-record-pack.js";
+import {
+  encodeRunRecord,
+  encodeUnhookedRun,
+  type PackedRunRecord,
+  unpackRunRecord,
+} from "./run-record-pack.js";
 import { packedRecordProblem, runRecordProblem } from "./run-record-shape.js";
 
 const PREFIX = "hookwise:runs:";
 const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const FIRST = Number.MIN_SAFE_INTEGER;
+
+/**
+ * A finished run's record as the recorder keeps it: the record, or, when nothing asks for the
+ * record itself (no `onRecord`) and no hook fired in the run, only its stored form, packed
+ * and encoded straight from the result (`encodeUnhookedRun`).
+ */
+export type FinishedRecord = RunRecord | PackedRunRecord;
 
 export interface RunRecorder {
   readonly hooks: AnyHook[];
@@ -39,9 +53,10 @@ export interface RunRecorder {
   readonly onToolCallStart: (runId: string, toolCallId: string, at: number) => void;
   /**
    * Builds the record of a finished run (once per result: later calls return the same
-   * record), removes its marks from the trace, hands it to `onRecord`.
+   * record), removes its marks from the trace, hands it to `onRecord`. With no `onRecord`,
+   * a run no hook fired in gets only its stored form (`FinishedRecord`): what `save` writes.
    */
-  finish(result: RunResult, meta: { agent: string; input: string; startedAt: number }): RunRecord;
+  finish(result: RunResult, meta: { agent: string; input: string; startedAt: number }): FinishedRecord;
   /**
    * The record a suspended run was saved with: kept by this recorder when the run
    * suspended here, else read from the store. Undefined when it was not recorded.
@@ -66,7 +81,7 @@ export interface RunRecorder {
     run: { startedAt: number; input: string },
   ) => StoreWrite[] | undefined;
   /** Saves a record in the store (when this recorder saves); a failure is logged, never thrown. */
-  save(record: RunRecord): Promise<void>;
+  save(record: FinishedRecord): Promise<void>;
 }
 
 export function runRecorder(options: {
@@ -77,21 +92,31 @@ export function runRecorder(options: {
   warn: (message: string) => void;
 }): RunRecorder {
   const marks = new Map<string, RunMarks>();
-  const finished = new WeakMap<RunResult, RunRecord>();
+  const finished = new WeakMap<RunResult, FinishedRecord>();
   /** Records built for a commit (`onCommit`), until `finish` hands them on. */
-  const built = new WeakMap<RunResult, RunRecord>();
+  const built = new WeakMap<RunResult, FinishedRecord>();
   /** Records written with their run's commit: `save` has nothing left to write. */
-  const committed = new WeakSet<RunRecord>();
+  const committed = new WeakSet<FinishedRecord>();
   const agentName = options.agent;
   /** Records of runs that suspended here, until they are resumed. */
   const suspended = new Map<string, RunRecord>();
-  const done = (result: RunResult, record: RunRecord): RunRecord => {
+  const done = <R extends FinishedRecord>(result: RunResult, record: R): R => {
     finished.set(result, record);
-    if (record.outcome === "suspended") suspended.set(record.runId, record);
-    else suspended.delete(record.runId);
-    options.onRecord?.(record);
+    // Only a record itself: a stored form is made only for a run that did not suspend, with no `onRecord`.
+    if (record.format === 1) {
+      if (record.outcome === "suspended") suspended.set(record.runId, record);
+      else suspended.delete(record.runId);
+      options.onRecord?.(record);
+    } else suspended.delete(record.runId);
     return record;
   };
+  /**
+   * A finished run's record: only its stored form when nothing asks for the record itself
+   * and no hook fired in the run (the common run: no record, no copies, encoded once).
+   */
+  const recordOf = (result: RunResult, runMarks: RunMarks, meta: Parameters<typeof buildRunRecord>[2]) =>
+    (options.onRecord === undefined ? encodeUnhookedRun(result, runMarks, meta) : undefined) ??
+    buildRunRecord(result, runMarks, meta);
   const marksOf = (runId: string): RunMarks => {
     let found = marks.get(runId);
     if (!found) {
@@ -125,31 +150,31 @@ export function runRecorder(options: {
     onToolCallStart(runId, toolCallId, at) {
       marksOf(runId).points.push({ at, call: toolCallId });
     },
-    onAnswer({ runId, step, attempt, turn }) {
+    onAnswer({ runId, step, attempt, model, turn }) {
       // Each call's arguments as the loop parsed them once (the transcript's tool call holds
       // the same): `{}` for none, the text itself when it is not JSON.
       const calls = turn.toolCalls;
-      const toolCalls: { id: string; name: string; args: unknown }[] = new Array(calls.length);
+      const toolCalls: { id: string; name: string; args: unknown }[] = [];
       for (let index = 0; index < calls.length; index++) {
         const call = calls[index]!;
-        toolCalls[index] = { id: call.toolCallId, name: call.toolName, args: call.args };
+        toolCalls.push({ id: call.toolCallId, name: call.toolName, args: call.args });
       }
-      marksOf(runId).attempts.push({
-        step,
-        attempt,
-        answer: {
-          text: turn.text,
-          toolCalls,
-          finishReason: turn.finishReason,
-          usage: { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens },
-        },
-      });
+      const answer = {
+        text: turn.text,
+        toolCalls,
+        finishReason: turn.finishReason,
+        usage: { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens },
+      };
+      // The attempt's model is known here: the record need not look for it in the requests.
+      marksOf(runId).attempts.push(
+        model === undefined ? { step, attempt, answer } : { step, attempt, model, answer },
+      );
     },
     onCommit(result, run) {
       if (!options.store || agentName === undefined) return undefined;
       const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
-      const record = buildRunRecord(result, runMarks, {
+      const record = recordOf(result, runMarks, {
         agent: agentName,
         input: run.input,
         startedAt: run.startedAt,
@@ -157,7 +182,7 @@ export function runRecorder(options: {
       });
       built.set(result, record);
       committed.add(record);
-      return [{ key: recordKey(record), value: packRunRecord(record), ttlMs: RECORD_TTL_MS }];
+      return [{ key: recordKey(record), value: storedForm(record), ttlMs: RECORD_TTL_MS }];
     },
     finish(result, meta) {
       const already = finished.get(result);
@@ -169,7 +194,7 @@ export function runRecorder(options: {
       }
       const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
-      return done(result, buildRunRecord(result, runMarks, { ...meta, endedAt: Date.now() }));
+      return done(result, recordOf(result, runMarks, { ...meta, endedAt: Date.now() }));
     },
     async earlier(sessionId, runId) {
       const kept = suspended.get(runId);
@@ -185,7 +210,8 @@ export function runRecorder(options: {
       }
     },
     finishResumed(result, earlier, meta) {
-      const already = finished.get(result);
+      // A resumed run's result is finished here only: its record is one itself.
+      const already = finished.get(result) as RunRecord | undefined;
       if (already) return already;
       const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
       marks.delete(result.runId);
@@ -194,7 +220,7 @@ export function runRecorder(options: {
     async save(record) {
       if (!options.store || committed.has(record)) return;
       try {
-        await saveRunRecord(options.store, record);
+        await options.store.set(recordKey(record), storedForm(record), { ttlMs: RECORD_TTL_MS });
       } catch (error) {
         options.warn(
           `run ${record.runId} was not recorded: ${error instanceof Error ? error.message : String(error)}`,
@@ -208,16 +234,22 @@ function recordKey(record: Pick<RunRecord, "sessionId" | "startedAt" | "runId">)
   return `${PREFIX}${record.sessionId}:${String(record.startedAt).padStart(15, "0")}:${record.runId}`;
 }
 
-/** Stores a record (packed: format 2, see run-record-pack.ts). */
+/** A record as it is stored: packed and encoded once (format 3, see run-record-pack.ts). */
+function storedForm(record: FinishedRecord): PackedRunRecord {
+  return record.format === 1 ? encodeRunRecord(record) : record;
+}
+
+/** Stores a record (packed and encoded once: format 3, see run-record-pack.ts). */
 export function saveRunRecord(store: StateStore, record: RunRecord): Promise<void> {
-  return store.set(recordKey(record), packRunRecord(record), { ttlMs: RECORD_TTL_MS });
+  return store.set(recordKey(record), encodeRunRecord(record), { ttlMs: RECORD_TTL_MS });
 }
 
 /** The record stored under `key` (undefined: none), unpacked and checked. */
 function storedRecord(store: StateStore, key: string, value: unknown): RunRecord | undefined {
   if (value === undefined) return undefined;
   // A packed record is unpacked once its lists are there; the record is then checked whole.
-  const packed = (value as { format?: unknown } | null)?.format === 2;
+  const format = (value as { format?: unknown } | null)?.format;
+  const packed = format === 2 || format === 3;
   let problem = packed ? packedRecordProblem(value) : undefined;
   const record = problem === undefined ? unpackRunRecord(value) : value;
   problem ??= runRecordProblem(record);

@@ -146,7 +146,15 @@ function resolveFallback(runtime: LoopRuntime, model: LanguageModel | string): L
 
 /** The answer of an accepted attempt: its inspections run, the step gets its turn. */
 function accepted(runtime: LoopRuntime, attempt: Attempt, turn: ModelTurn): StepRequestOutcome {
-  runtime.onAnswer?.({ runId: attempt.state.runId, step: attempt.state.step, attempt: attempt.number, turn });
+  if (runtime.onAnswer !== undefined) {
+    runtime.onAnswer({
+      runId: attempt.state.runId,
+      step: attempt.state.step,
+      attempt: attempt.number,
+      model: attempt.request.model,
+      turn,
+    });
+  }
   // A hook added meanwhile gets a history of its own.
   if (attempt.state.runner.wants("model_response")) detachHistory(attempt.state, attempt.request);
   attempt.inspectRequest();

@@ -96,6 +96,8 @@ export interface ModelAnswer {
   /** The step (0-based) and attempt (1-based) it answered. */
   step: number;
   attempt: number;
+  /** The model the attempt went to, as its request names it (`provider:modelId`; a fallback shows here). */
+  model: string | undefined;
   turn: ModelTurn;
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { decodeJson, encodeJson } from "./json-codec.js";
+import { decodeJson, encodeJson, encodeOnce } from "./json-codec.js";
+import { MemoryStore } from "./memory-store.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -54,5 +55,35 @@ describe("the store's JSON codec", () => {
     decodeJson(encodeJson({ image: new Uint8Array([1]) })!);
     expect(stringify.mock.calls.at(-1)![1]).toBeTypeOf("function");
     expect(parse.mock.calls.at(-1)![1]).toBeTypeOf("function");
+  });
+
+  it("a value encoded once by its maker is not walked or encoded again when a store writes it", async () => {
+    // Every read of `a` is counted: the walk for bytes reads it, and so does JSON.stringify.
+    let reads = 0;
+    const value = {
+      nested: {
+        get a() {
+          reads++;
+          return 1;
+        },
+      },
+    };
+    const text = encodeOnce(value, false);
+    expect(reads).toBe(1);
+    expect(encodeJson(value)).toBe(text);
+    const store = new MemoryStore();
+    await store.set("k", value);
+    expect(reads).toBe(1);
+    expect(await store.get("k")).toEqual({ nested: { a: 1 } });
+    // Any other value is still walked and encoded as it is.
+    const other = { ...value, nested: { ...value.nested } };
+    expect(encodeJson(other)).toBe('{"nested":{"a":1}}');
+  });
+
+  it("a value encoded once with bytes in it is tagged, so they read back as bytes", () => {
+    const value = { result: { image: new Uint8Array([7, 8]) } };
+    const back = decodeJson(encodeOnce(value, true)) as typeof value;
+    expect(back.result.image).toEqual(new Uint8Array([7, 8]));
+    expect(encodeJson(value)).toBe(encodeOnce(value, true));
   });
 });

@@ -7,7 +7,10 @@
  *
  * Only a value that holds bytes or a URL pays for them: the tagging replacer (a call per
  * node) runs only when a walk of the value found one, and the reviving reviver only when
- * the text holds a tag. Everything else is plain `JSON.stringify` / `JSON.parse`.
+ * the text holds a tag. Everything else is plain `JSON.stringify` / `JSON.parse`. A value
+ * whose maker knows where bytes could be (a run's record: only in what tools and hooks gave)
+ * is encoded by it once (`encodeOnce`), looking only there; a store's `encodeJson` of that
+ * value then takes the text as it is, with no walk and no second `JSON.stringify`.
  */
 
 const tag = "$hookwise";
@@ -68,11 +71,31 @@ function needsTags(value: object, depth: number): boolean {
   return false;
 }
 
+/** Whether `value` holds bytes or a URL (or something whose JSON cannot be foreseen): the walk `encodeJson` makes. */
+export function holdsTags(value: object): boolean {
+  return needsTags(value, 0);
+}
+
+/** Values encoded by their maker (`encodeOnce`), and their text. */
+const encoded = new WeakMap<object, string>();
+
+/**
+ * Encodes `value` now, with the tagging replacer only when `tagged` (its maker looked through
+ * every part of it that could hold bytes or a URL: `holdsTags`), and keeps the text:
+ * `encodeJson` of this same object returns it. The caller changes `value` no more.
+ */
+export function encodeOnce(value: object, tagged: boolean): string {
+  const text = tagged ? JSON.stringify(value, replacer) : JSON.stringify(value);
+  encoded.set(value, text);
+  return text;
+}
+
 /** `undefined` for `undefined` (JSON has no text for it; the SQLite store keeps it as SQL NULL). */
 export function encodeJson(value: unknown): string | undefined {
-  return typeof value === "object" && value !== null && needsTags(value, 0)
-    ? JSON.stringify(value, replacer)
-    : JSON.stringify(value);
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  return (
+    encoded.get(value) ?? (needsTags(value, 0) ? JSON.stringify(value, replacer) : JSON.stringify(value))
+  );
 }
 
 /**

@@ -179,7 +179,7 @@ describe("hookwise trace reads every stored form of a record", () => {
     const result = await agentWith(records, store).run("tidy the docs", { sessionId: "s1" });
     const expected = traceLines(records, () => INSTRUCTIONS);
     const [key] = await store.keys("hookwise:runs:s1:");
-    expect((await store.get<{ format: number }>(key!))?.format).toBe(2);
+    expect((await store.get<{ format: number }>(key!))?.format).toBe(3);
     expect(traceLines(await loadRunRecords(store, "s1"), () => INSTRUCTIONS)).toEqual(expected);
     // As an earlier version stored it: the whole record, format 1.
     await store.set(key!, records[0]);
