@@ -37,6 +37,11 @@ export const STORE_CONTENDERS = {
     load: () => import("./contenders/hookwise-sqlite.js"),
     reference: "hookwiseRun",
   },
+  sqliteFloorRecorded: {
+    heading: ["SQLite floor", "with its record"],
+    load: () => import("./contenders/sqlite-floor-recorded.js"),
+    reference: "sqliteFloor",
+  },
   hookwiseSqliteRecorded: {
     heading: ["SQLite", "recorded"],
     load: () => import("./contenders/hookwise-sqlite-recorded.js"),
@@ -51,6 +56,11 @@ export const STORE_CONTENDERS = {
     heading: ["Redis", "not recorded"],
     load: () => import("./contenders/hookwise-redis.js"),
     reference: "hookwiseRun",
+  },
+  redisFloorRecorded: {
+    heading: ["Redis floor", "with its record"],
+    load: () => import("./contenders/redis-floor-recorded.js"),
+    reference: "redisFloor",
   },
   hookwiseRedisRecorded: {
     heading: ["Redis", "recorded"],

@@ -31,10 +31,12 @@ export interface StoreRow {
   target: number | undefined;
 }
 
-/** The floor under each store's unrecorded row. */
+/** The floor under each store row: its ratio is to the same kind of reference as the row's. */
 const FLOORS: Partial<Record<StoreContenderName, StoreContenderName>> = {
   hookwiseSqlite: "sqliteFloor",
   hookwiseRedis: "redisFloor",
+  hookwiseSqliteRecorded: "sqliteFloorRecorded",
+  hookwiseRedisRecorded: "redisFloorRecorded",
 };
 
 /** Measures every store row in `forks` processes each (its cases alternate, as the others' do). */
@@ -57,6 +59,8 @@ export function measureStoreRows(script: string, forks: number, args: readonly s
 
 const REFERENCE_NAMES: Record<string, string> = {
   hookwiseRun: "in-memory run()",
+  sqliteFloor: "SQLite floor",
+  redisFloor: "Redis floor",
   hookwiseSqlite: "SQLite unrecorded",
   hookwiseRedis: "Redis unrecorded",
   hookwiseOwnStore: "own store unrecorded",
@@ -80,12 +84,13 @@ export function printStoreRows(rows: readonly StoreRow[]): void {
       row.target === undefined ? "" : `≤ ${row.target}×${row.ratio > row.target ? "  (over)" : ""}`,
     );
   }
-  // Both ratios are to the in-memory run, so their quotient is the store row over its floor.
+  // A row and its floor are each ÷ a like reference (the in-memory run; the unrecorded row and
+  // the unrecorded floor), so their quotient is what hookwise adds over what the store costs.
   for (const row of rows) {
     const floor = rows.find((candidate) => candidate.contender === FLOORS[row.contender]);
     if (!floor) continue;
     console.log(
-      `  ${ANY_CONTENDERS[row.contender].heading.join(", ")} ÷ its floor: ${(row.ratio / floor.ratio).toFixed(2)}× (hookwise's own cost over the store's commit)`,
+      `  ${ANY_CONTENDERS[row.contender].heading.join(", ")} ÷ its floor: ${(row.ratio / floor.ratio).toFixed(2)}× (hookwise's own cost over the store's)`,
     );
   }
 }
