@@ -16,8 +16,8 @@
 # on this machine over plain HTTP only; for any other server setup writes a curl command.
 #
 # An answer is the server's only when it is a 200 that says it is hookwise's answer
-# (`x-hookwise-answer: 1`) and arrives whole (its `content-length`); anything else, the
-# command decides.
+# (`x-hookwise-answer: 1`) and arrives whole, its `content-length` and nothing after it, with
+# the connection closed (as HTTP/1.0 asks); anything else, the command decides.
 
 set -u
 export LC_ALL=C # lengths and characters in bytes
@@ -83,26 +83,31 @@ left() {
   ((wait_for > 0))
 }
 
-status=
-left && IFS= read -r -t "$wait_for" status <&3 || decide_here "$@"
-[[ $status =~ ^HTTP/1\.[01]\ 200[\ $'\r'] ]] || decide_here "$@"
-length= headers_end= ours= framed=
+# The whole answer in one read: the server closes the connection after it (HTTP/1.0), and
+# `read -N` reads in blocks where a line at a time reads one byte per system call. Up to
+# `limit` bytes of headers and body; a longer answer is not taken.
+response=
+left || decide_here "$@"
+IFS= read -r -N $((limit + 1)) -t "$wait_for" response <&3
+(($? == 1)) || decide_here "$@" # 1: the server closed it; 0: too long; over 128: no answer in time
+head=${response%%$'\r\n\r\n'*}
+((${#head} < ${#response} && ${#head} <= 8192)) || decide_here "$@"
+body=${response:${#head}+4}
+status=${head%%$'\r\n'*}
+[[ $status =~ ^HTTP/1\.[01]\ 200(\ |$) ]] || decide_here "$@"
+length= ours= framed=
+headers=${head:${#status}}
 shopt -s nocasematch
-while left && IFS= read -r -t "$wait_for" line <&3; do
-  line=${line%$'\r'}
-  [[ -z $line ]] && headers_end=1 && break
+while [[ -n $headers ]]; do
+  headers=${headers#$'\r\n'}
+  line=${headers%%$'\r\n'*}
+  headers=${headers:${#line}}
   [[ $line =~ ^content-length:[[:space:]]*([0-9]{1,9})[[:space:]]*$ ]] && length=$((10#${BASH_REMATCH[1]}))
   [[ $line =~ ^x-hookwise-answer:[[:space:]]*1[[:space:]]*$ ]] && ours=1
   [[ $line =~ ^transfer-encoding: ]] && framed=1
 done
 shopt -u nocasematch
-[[ -n $headers_end && -n $length && -n $ours && -z $framed ]] || decide_here "$@"
-
-body=
-if ((length > 0)); then
-  left || decide_here "$@"
-  IFS= read -r -N "$length" -t "$wait_for" body <&3
-fi
+[[ -n $length && -n $ours && -z $framed ]] || decide_here "$@"
 ((${#body} == length)) || decide_here "$@"
 { exec 3>&-; } 2>/dev/null
 printf '%s' "$body"

@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createTcpServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -387,6 +388,55 @@ agents:
     expect(JSON.parse(ran.stdout).fallback).toContain("hook");
     expect(await hookRequests(server)).toBe(0);
   });
+
+  it.skipIf(!bash)(
+    "takes an answer that arrives in parts, and decides itself when more follows it than its content-length",
+    async () => {
+      const { server, command } = await setUp();
+      const port = server.port;
+      await server.close();
+      const answer = JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "the server's own reason",
+        },
+      });
+      const head = (length: number) =>
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-hookwise-answer: 1\r\ncontent-length: ${length}\r\nconnection: close\r\n\r\n`;
+      // Each answer written as it is, once the whole request is in.
+      const replies: ((socket: Socket) => void)[] = [
+        // The head, then the body a moment later, then the end: one answer.
+        (socket) => {
+          socket.write(head(Buffer.byteLength(answer)));
+          setTimeout(() => socket.end(answer), 150);
+        },
+        // A body longer than its content-length says: not an answer to take.
+        (socket) => socket.end(`${head(2)}{}{"more":"than promised"}`),
+      ];
+      let answered = 0;
+      const raw = createTcpServer((socket) => {
+        let request = "";
+        socket.setEncoding("latin1").on("data", (chunk: string) => {
+          request += chunk;
+          const end = request.indexOf("\r\n\r\n");
+          const length = Number(/content-length: (\d+)/i.exec(request)?.[1] ?? 0);
+          if (end >= 0 && request.length - end - 4 >= length) replies[answered++]!(socket);
+        });
+      });
+      await new Promise<void>((resolve) => raw.listen(port, "127.0.0.1", resolve));
+      try {
+        // "ls" is allowed by the config: a deny can only be the server's answer.
+        const served = await runCommand(command, pre("ls"));
+        expect(deniedBy(served.stdout)).toBe("the server's own reason");
+        // The command decided itself: "ls" is allowed, so it says nothing.
+        expect(await runCommand(command, pre("ls"))).toMatchObject({ code: 0, stdout: "" });
+        expect(answered).toBe(2);
+      } finally {
+        await new Promise((resolve) => raw.close(resolve));
+      }
+    },
+  );
 
   it("decides itself when the server is not running, with the same answer", async () => {
     const { server, command } = await setUp();
