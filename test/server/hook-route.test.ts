@@ -9,7 +9,8 @@ import { createServer } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type HookwiseServer, serve } from "../../src/server/serve.js";
 import { cliProcess } from "../support/cli.js";
 
@@ -437,6 +438,29 @@ agents:
       }
     },
   );
+
+  it("reads an event straight from the connection, and still refuses one over the body limit", async () => {
+    const { server } = await setUp();
+    const post = (body: string) =>
+      fetch(`${server.url}/hooks/claude`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+      });
+    // An event that gives its length is not opened as a web stream to be read.
+    const streamed = vi.spyOn(Readable, "toWeb");
+    try {
+      const denied = await post(pre("rm -rf /"));
+      expect(denied.status).toBe(200);
+      expect(deniedBy(await denied.text())).toBe("no recursive deletes");
+      expect(streamed).not.toHaveBeenCalled();
+    } finally {
+      streamed.mockRestore();
+    }
+    const large = await post(pre(`rm -rf / #${"x".repeat(1024 * 1024)}`));
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { error: { code: string } }).error.code).toBe("body_too_large");
+  });
 
   it("decides itself when the server is not running, with the same answer", async () => {
     const { server, command } = await setUp();
