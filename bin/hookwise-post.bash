@@ -47,6 +47,9 @@ decide_here() {
 # it is.
 encode() {
   local text=$1 char index hex
+  encoded=$text
+  # Most values need nothing encoded: one match, rather than a loop over their characters.
+  [[ $text == *[!A-Za-z0-9/._~-]* ]] || return 0
   encoded=
   for ((index = 0; index < ${#text}; index++)); do
     char=${text:index:1}

@@ -187,7 +187,7 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
     const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
     const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
     expect(command).toContain(
-      `BASH_ENV= bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml '' node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
+      `BASH_ENV= LC_ALL=C bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml '' node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
     );
     const denied = await runCommand(command, pre("rm -rf /"), { CLAUDE_PROJECT_DIR: dir });
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
