@@ -75,10 +75,14 @@ config_header=$encoded
 encode "$agent"
 agent_header=$encoded
 
+# The request whole, its body the event and a newline (JSON allows it): written in one system
+# call, so the server reads it at once rather than a line at a time. Bash's output flushes at
+# each line until its first flush; a newline to /dev/null makes that flush.
+printf -v request 'POST /hooks/%s HTTP/1.0\r\nhost: %s:%s\r\ncontent-type: application/json\r\nx-hookwise-config-encoded: %s\r\nx-hookwise-agent-encoded: %s\r\nauthorization: Bearer %s\r\ncontent-length: %d\r\n\r\n%s\n' \
+  "$harness" "$authority" "$port" "$config_header" "$agent_header" "$token" "$((${#event} + 1))" "$event"
+echo >/dev/null
 { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || decide_here "$@"
-printf 'POST /hooks/%s HTTP/1.0\r\nhost: %s:%s\r\ncontent-type: application/json\r\nx-hookwise-config-encoded: %s\r\nx-hookwise-agent-encoded: %s\r\nauthorization: Bearer %s\r\ncontent-length: %d\r\n\r\n%s' \
-  "$harness" "$authority" "$port" "$config_header" "$agent_header" "$token" "${#event}" "$event" >&3 2>/dev/null ||
-  decide_here "$@"
+printf '%s' "$request" >&3 2>/dev/null || decide_here "$@"
 
 deadline=$((SECONDS + 30))
 left() {
