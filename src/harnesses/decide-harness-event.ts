@@ -604,7 +604,7 @@ class HarnessRun {
       tokens: 0,
       remove: [],
     });
-    const { outcome, stopped } = await this.guarded(payload);
+    const { stopped } = await this.guarded(payload);
     return stopped ?? NONE;
   }
 
@@ -632,7 +632,7 @@ class HarnessRun {
       history: messages,
       isFirstStep: false,
     });
-    const { outcome, stopped } = await this.guarded(payload);
+    const { stopped } = await this.guarded(payload);
     return stopped ?? NONE;
   }
 
