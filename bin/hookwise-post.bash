@@ -16,8 +16,8 @@
 # on this machine over plain HTTP only; for any other server setup writes a curl command.
 #
 # An answer is the server's only when it is a 200 that says it is hookwise's answer
-# (`x-hookwise-answer: 1`) and arrives whole (its `content-length`); anything else, the
-# command decides.
+# (`x-hookwise-answer: 1`) and arrives whole, its `content-length` and nothing after it, with
+# the connection closed (as HTTP/1.0 asks); anything else, the command decides.
 
 set -u
 export LC_ALL=C # lengths and characters in bytes
@@ -47,6 +47,9 @@ decide_here() {
 # it is.
 encode() {
   local text=$1 char index hex
+  encoded=$text
+  # Most values need nothing encoded: one match, rather than a loop over their characters.
+  [[ $text == *[!A-Za-z0-9/._~-]* ]] || return 0
   encoded=
   for ((index = 0; index < ${#text}; index++)); do
     char=${text:index:1}
@@ -72,10 +75,14 @@ config_header=$encoded
 encode "$agent"
 agent_header=$encoded
 
+# The request whole, its body the event and a newline (JSON allows it): written in one system
+# call, so the server reads it at once rather than a line at a time. Bash's output flushes at
+# each line until its first flush; a newline to /dev/null makes that flush.
+printf -v request 'POST /hooks/%s HTTP/1.0\r\nhost: %s:%s\r\ncontent-type: application/json\r\nx-hookwise-config-encoded: %s\r\nx-hookwise-agent-encoded: %s\r\nauthorization: Bearer %s\r\ncontent-length: %d\r\n\r\n%s\n' \
+  "$harness" "$authority" "$port" "$config_header" "$agent_header" "$token" "$((${#event} + 1))" "$event"
+echo >/dev/null
 { exec 3<>"/dev/tcp/$host/$port"; } 2>/dev/null || decide_here "$@"
-printf 'POST /hooks/%s HTTP/1.0\r\nhost: %s:%s\r\ncontent-type: application/json\r\nx-hookwise-config-encoded: %s\r\nx-hookwise-agent-encoded: %s\r\nauthorization: Bearer %s\r\ncontent-length: %d\r\n\r\n%s' \
-  "$harness" "$authority" "$port" "$config_header" "$agent_header" "$token" "${#event}" "$event" >&3 2>/dev/null ||
-  decide_here "$@"
+printf '%s' "$request" >&3 2>/dev/null || decide_here "$@"
 
 deadline=$((SECONDS + 30))
 left() {
@@ -83,26 +90,31 @@ left() {
   ((wait_for > 0))
 }
 
-status=
-left && IFS= read -r -t "$wait_for" status <&3 || decide_here "$@"
-[[ $status =~ ^HTTP/1\.[01]\ 200[\ $'\r'] ]] || decide_here "$@"
-length= headers_end= ours= framed=
+# The whole answer in one read: the server closes the connection after it (HTTP/1.0), and
+# `read -N` reads in blocks where a line at a time reads one byte per system call. Up to
+# `limit` bytes of headers and body; a longer answer is not taken.
+response=
+left || decide_here "$@"
+IFS= read -r -N $((limit + 1)) -t "$wait_for" response <&3
+(($? == 1)) || decide_here "$@" # 1: the server closed it; 0: too long; over 128: no answer in time
+head=${response%%$'\r\n\r\n'*}
+((${#head} < ${#response} && ${#head} <= 8192)) || decide_here "$@"
+body=${response:${#head}+4}
+status=${head%%$'\r\n'*}
+[[ $status =~ ^HTTP/1\.[01]\ 200(\ |$) ]] || decide_here "$@"
+length= ours= framed=
+headers=${head:${#status}}
 shopt -s nocasematch
-while left && IFS= read -r -t "$wait_for" line <&3; do
-  line=${line%$'\r'}
-  [[ -z $line ]] && headers_end=1 && break
+while [[ -n $headers ]]; do
+  headers=${headers#$'\r\n'}
+  line=${headers%%$'\r\n'*}
+  headers=${headers:${#line}}
   [[ $line =~ ^content-length:[[:space:]]*([0-9]{1,9})[[:space:]]*$ ]] && length=$((10#${BASH_REMATCH[1]}))
   [[ $line =~ ^x-hookwise-answer:[[:space:]]*1[[:space:]]*$ ]] && ours=1
   [[ $line =~ ^transfer-encoding: ]] && framed=1
 done
 shopt -u nocasematch
-[[ -n $headers_end && -n $length && -n $ours && -z $framed ]] || decide_here "$@"
-
-body=
-if ((length > 0)); then
-  left || decide_here "$@"
-  IFS= read -r -N "$length" -t "$wait_for" body <&3
-fi
+[[ -n $length && -n $ours && -z $framed ]] || decide_here "$@"
 ((${#body} == length)) || decide_here "$@"
 { exec 3>&-; } 2>/dev/null
 printf '%s' "$body"

@@ -10,7 +10,8 @@
  * is not counted (printed beside), as a user's first tool call keeps theirs.
  *
  * Then the decision itself, in process: one PreToolUse event through the 50 rules (policies
- * and hooks), µs per event, store in memory.
+ * and hooks), µs per event, store in memory, taken in turns with a config of no rule (the
+ * floor: what any event costs), compiled as hookwise ships (decide.ts).
  *
  *   npm run bench:harness        (builds first)
  */
@@ -18,10 +19,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadHarnessHooks } from "../../src/config/load-harness-hooks.js";
-import { decideHarnessEvent } from "../../src/harnesses/decide-harness-event.js";
-import { HARNESSES } from "../../src/harnesses/protocols.js";
-import { MemoryStore } from "../../src/state/memory-store.js";
+import { fiftyRules, preToolUse } from "./fifty-rules.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const RUNS = Number(process.env.HARNESS_RUNS ?? 30);
@@ -29,37 +27,9 @@ const dir = mkdtempSync(join(tmpdir(), "hookwise-bench-harness-"));
 const cache = join(dir, "compile-cache");
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 
-/** 50 rules: 40 policies over the shell, file and MCP tools, 10 hooks with conditions. */
-function fiftyRules(): string {
-  const lines = ["harness: [claude, codex, gemini]", "runtime:", "  policies:"];
-  for (let index = 0; index < 20; index++)
-    lines.push(
-      `    - { decision: deny, tool: shell, when: 'args.command.contains("forbidden-${index}")', reason: "rule ${index}" }`,
-    );
-  for (let index = 0; index < 10; index++)
-    lines.push(`    - { decision: deny, tool: Read, when: 'args.file_path.endsWith(".secret${index}")' }`);
-  for (let index = 0; index < 10; index++)
-    lines.push(`    - { decision: ask_user, tool: "mcp__server${index}__*" }`);
-  lines.push("  hooks:");
-  for (let index = 0; index < 10; index++)
-    lines.push(
-      `    - { id: rule-${index}, on: tool_call, condition: { type: expression, expr: 'args.command.startsWith("blocked-${index}")' }, action: { type: gate } }`,
-    );
-  return `${lines.join("\n")}\n`;
-}
-
 const config = join(dir, "hookwise.yaml");
 writeFileSync(config, fiftyRules());
-const event = JSON.stringify({
-  session_id: "bench",
-  transcript_path: join(dir, "t.jsonl"),
-  cwd: dir,
-  permission_mode: "default",
-  hook_event_name: "PreToolUse",
-  tool_name: "Bash",
-  tool_input: { command: "ls -la", description: "list" },
-  tool_use_id: "toolu_bench",
-});
+const event = JSON.stringify(preToolUse(dir));
 
 function timed(command: string, args: string[]): number {
   const started = process.hrtime.bigint();
@@ -184,26 +154,26 @@ const rows: Row[] = measureTogether([
 ]);
 for (const server of servers) server.stop();
 
-// The decision alone: the config loaded once, one event through its 50 rules, µs per event.
-const hooks = await loadHarnessHooks(config, "claude", {
-  store: new MemoryStore(),
-  logger: { debug() {}, info() {}, warn() {}, error() {} },
-});
-const parsed = HARNESSES.claude.parse(JSON.parse(event));
-const options = {
-  protocol: HARNESSES.claude,
-  registry: hooks.registry,
-  policies: hooks.policies,
-  store: hooks.store,
-  log: { debug() {}, info() {}, warn() {}, error() {} },
-  runId: "bench",
+// The decision alone, compiled as hookwise ships and run in a process of its own.
+const bundled = spawnSync(
+  process.execPath,
+  [join(ROOT, "node_modules", "tsdown", "dist", "run.mjs"), "-c", "tsdown.config.ts", "--log-level", "error"],
+  { cwd: join(ROOT, "bench", "harness"), encoding: "utf8" },
+);
+if (bundled.status !== 0) throw new Error(`building bench/harness/decide.ts failed: ${bundled.stderr}`);
+const decided = spawnSync(
+  process.execPath,
+  [join(ROOT, "bench", ".build", "harness", "harness-decide.mjs")],
+  {
+    encoding: "utf8",
+  },
+);
+if (decided.status !== 0) throw new Error(`bench/harness/decide.ts failed: ${decided.stderr}`);
+const decision = JSON.parse(decided.stdout.trim().split("\n").pop()!) as {
+  rules: number;
+  floor: number;
+  own: number;
 };
-for (let index = 0; index < 2_000; index++) await decideHarnessEvent(parsed, options);
-const decisions = 20_000;
-const started = process.hrtime.bigint();
-for (let index = 0; index < decisions; index++) await decideHarnessEvent(parsed, options);
-const decisionUs = Number(process.hrtime.bigint() - started) / 1e3 / decisions;
-await hooks.close();
 
 const node = rows[0]!;
 console.log(`bench/harness · ${RUNS} calls each · load ${loadavg()[0]!.toFixed(1)} · ${process.version}`);
@@ -214,4 +184,6 @@ for (const row of rows) {
     `  ${row.name.padEnd(34)} p50 ${row.p50.toFixed(1).padStart(6)}  p95 ${row.p95.toFixed(1).padStart(6)}  ${ratio.toFixed(2)}× node -e 0${row.first !== undefined ? `  (first call ${row.first.toFixed(1)})` : ""}`,
   );
 }
-console.log(`decision alone (50 rules, in process): ${decisionUs.toFixed(1)} µs per event`);
+console.log(
+  `decision alone (50 rules, in process): ${decision.rules.toFixed(1)} µs per event (a config of no rule: ${decision.floor.toFixed(1)} µs; the rules' own: ${decision.own.toFixed(1)} µs)`,
+);

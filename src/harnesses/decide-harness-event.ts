@@ -83,6 +83,8 @@ async function saveScratch(
   pad: Scratchpad,
   loaded: ReadonlyMap<string, string>,
 ): Promise<void> {
+  // The common case: no scratchpad before, none now.
+  if (loaded.size === 0 && pad.size === 0) return;
   const prefix = scratchPrefix(sessionId);
   const sets: [string, string][] = [];
   const deletes: string[] = [];
@@ -123,6 +125,48 @@ function appendedNote(original: unknown, result: unknown): string | undefined {
   return result.slice(original.length).trim();
 }
 
+/**
+ * What an event's hooks see of their run: a class, not a literal with a getter (a literal
+ * with an accessor is built property by property, on every event).
+ */
+class HarnessSource implements ContextSource {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly agentName: string;
+  readonly log: HookLogger;
+  readonly isStreaming = false;
+  readonly runScratch: Scratchpad;
+  readonly stepScratch: Scratchpad;
+  readonly step = 0;
+  readonly input: string;
+  readonly turn = 0;
+  readonly messages: readonly ModelMessage[] = [];
+  readonly usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  #signal: AbortSignal | undefined;
+
+  constructor(
+    event: HarnessEvent,
+    options: HarnessDispatchOptions,
+    readonly agentPath: readonly string[],
+    readonly sessionScratch: Scratchpad,
+  ) {
+    this.runId = options.runId;
+    this.sessionId = event.sessionId;
+    this.agentName = event.harness;
+    this.log = options.log;
+    this.#signal = options.signal;
+    this.runScratch = new Scratchpad(sessionScratch);
+    this.stepScratch = new Scratchpad(this.runScratch);
+    this.input = event.prompt ?? "";
+  }
+
+  /** Made when a hook first reads it: nothing aborts an event decided without a signal. */
+  get signal(): AbortSignal {
+    this.#signal ??= new AbortController().signal;
+    return this.#signal;
+  }
+}
+
 export async function decideHarnessEvent(
   event: HarnessEvent,
   options: HarnessDispatchOptions,
@@ -131,30 +175,8 @@ export async function decideHarnessEvent(
   const loaded = await loadScratch(store, event.sessionId);
   const sessionScratch = new Scratchpad();
   for (const [key, text] of loaded) sessionScratch.set(key, JSON.parse(text));
-  const runScratch = new Scratchpad(sessionScratch);
   const agentPath = [event.harness];
-  let idle = options.signal;
-  const source: ContextSource = {
-    runId: options.runId,
-    sessionId: event.sessionId,
-    agentName: event.harness,
-    agentPath,
-    isStreaming: false,
-    // Made when a hook first reads it: nothing aborts an event decided without a signal.
-    get signal() {
-      idle ??= new AbortController().signal;
-      return idle;
-    },
-    log,
-    sessionScratch,
-    runScratch,
-    stepScratch: new Scratchpad(runScratch),
-    step: 0,
-    input: event.prompt ?? "",
-    turn: 0,
-    messages: [],
-    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-  };
+  const source = new HarnessSource(event, options, agentPath, sessionScratch);
   const spans = startRunTelemetry(options.telemetry, {
     agentName: event.harness,
     runId: options.runId,
@@ -188,7 +210,11 @@ export async function decideHarnessEvent(
   }
   if (spans) endSpans(spans, event, outcome);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
-  return { ...outcome, trace: runner.events() };
+  // Fields named, not spread: a spread of outcomes of several shapes copies property by property.
+  const trace = runner.events();
+  return outcome.tool === undefined
+    ? { verdict: outcome.verdict, trace }
+    : { verdict: outcome.verdict, trace, tool: outcome.tool };
 }
 
 /** The event's run span (and its tool's), ended with what was decided. */
@@ -243,8 +269,10 @@ class HarnessRun {
     readonly agentPath: readonly string[],
   ) {}
 
+  /** `fields` (a literal of the caller's own) with the run's lineage: added, not spread into a copy. */
   payload<P extends AnyEventPayload>(fields: Omit<P, "agentPath">): P {
-    return { ...fields, agentPath: this.agentPath } as P;
+    (fields as { agentPath?: readonly string[] }).agentPath = this.agentPath;
+    return fields as P;
   }
 
   /** Transforms and decides; then, unless they stopped it, the before-observers. */
@@ -349,14 +377,15 @@ class HarnessRun {
     const use = this.event.tool!;
     const tool = this.tool();
     const about = { functionName: tool.functionName, qualifiedName: tool.qualifiedName, args: use.input };
-    const payload = this.payload<EventPayload<"tool_call">>({
+    if (!this.runner.wants("tool_call")) return { verdict: NONE, tool: about };
+    const payload: EventPayload<"tool_call"> = {
       type: "tool_call",
       toolName: tool.functionName,
       qualifiedName: tool.qualifiedName,
       toolCallId: use.callId,
       args: use.input,
-    });
-    if (!this.runner.wants("tool_call")) return { verdict: NONE, tool: about };
+      agentPath: this.agentPath,
+    };
     const { outcome, selection } = await this.blocking(payload, tool);
     const args = outcome.payload.args;
     const rewritten = outcome.payload.original !== undefined;
@@ -379,7 +408,16 @@ class HarnessRun {
     const context = messageTexts(outcome.injected);
     if (context.length) verdict.context = context;
     await this.after(outcome.payload, selection, verdict.decision !== "deny");
-    return { verdict, tool: { ...about, ...(verdict.decision !== "deny" ? { ranArgs: args } : {}) } };
+    const ran =
+      verdict.decision === "deny"
+        ? about
+        : {
+            functionName: about.functionName,
+            qualifiedName: about.qualifiedName,
+            args: about.args,
+            ranArgs: args,
+          };
+    return { verdict, tool: ran };
   }
 
   /** Whether a policy matched the call with `allow`, or a decide hook answered `allow` itself. */
@@ -566,7 +604,7 @@ class HarnessRun {
       tokens: 0,
       remove: [],
     });
-    const { outcome, stopped } = await this.guarded(payload);
+    const { stopped } = await this.guarded(payload);
     return stopped ?? NONE;
   }
 
@@ -594,7 +632,7 @@ class HarnessRun {
       history: messages,
       isFirstStep: false,
     });
-    const { outcome, stopped } = await this.guarded(payload);
+    const { stopped } = await this.guarded(payload);
     return stopped ?? NONE;
   }
 

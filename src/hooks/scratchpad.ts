@@ -42,6 +42,11 @@ export class Scratchpad {
     return this.#values?.delete(key) ?? false;
   }
 
+  /** How many entries this scope holds of its own (not inherited ones). */
+  get size(): number {
+    return this.#values?.size ?? 0;
+  }
+
   /** This scope's own entries (not inherited ones). */
   entries(): IterableIterator<[string, unknown]> {
     return (this.#values ?? new Map<string, unknown>()).entries();

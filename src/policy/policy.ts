@@ -176,16 +176,22 @@ export function decidingPolicy(
   return firstDeciding(compiled, names, args);
 }
 
-/** The policy that decided each call the policy hook saw (null: none matched), by its payload. */
-const decisions = new WeakMap<object, Policy | null>();
+/**
+ * The last call a policy hook decided (its payload) and the policy that decided it (null: none
+ * matched). One slot, not a map of every call: the dispatcher reads it back right after its
+ * dispatch, and a slot another call took since only costs it asking the policies again.
+ */
+let lastCall: object | undefined;
+let lastDecision: Policy | null = null;
 
 /**
  * The policy that decided the call with this `tool_call` payload, as the policy hook found it
  * (null: no policy matched, so the call was allowed by default); undefined when the policy
- * hook did not see this payload (it did not run, or the payload is another object).
+ * hook did not see this payload (it did not run, the payload is another object, or a policy
+ * hook has decided another call since).
  */
 export function policyDecisionOf(payload: object): Policy | null | undefined {
-  return decisions.get(payload);
+  return payload === lastCall ? lastDecision : undefined;
 }
 
 /** Each list's policies compiled once (a list is read-only once given). */
@@ -197,7 +203,8 @@ function denyReason(item: Policy, toolName: string): string {
 
 /** The policy hook's answer for the policy that decided a call (undefined: none matched). */
 function answer(event: EventPayload<"tool_call">, decided: Policy | undefined) {
-  decisions.set(event, decided ?? null);
+  lastCall = event;
+  lastDecision = decided ?? null;
   if (!decided || decided.decision === "allow") return flow.allow();
   if (decided.decision === "deny") return flow.deny(denyReason(decided, event.qualifiedName));
   // The handler (a human, often) runs in the approval step, not under this hook's timeout.

@@ -87,15 +87,24 @@ export function createApp(kit: HonoKit, ctx: ServerContext, options: AppOptions)
     );
   }
   app.use("*", ctx.settings.token ? bearerAuth(ctx.settings.token) : loopbackHostGuard());
-  app.use(
-    "*",
-    kit.bodyLimit({
-      maxSize: ctx.settings.bodyLimit,
-      onError: () => {
-        throw tooLarge(ctx.settings.bodyLimit);
-      },
-    }),
-  );
+  const bodyLimit = kit.bodyLimit({
+    maxSize: ctx.settings.bodyLimit,
+    onError: () => {
+      throw tooLarge(ctx.settings.bodyLimit);
+    },
+  });
+  app.use("*", (c, next) => {
+    // A GET or HEAD has no body to limit. One that gives its length is judged by it, as the
+    // body limit does, but without opening the body as a web stream (which the limit does
+    // first): a route then reads it straight from the connection. Any other body is counted
+    // as it streams.
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD") return next();
+    const length = c.req.header("content-length");
+    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return bodyLimit(c, next);
+    if (Number.parseInt(length, 10) > ctx.settings.bodyLimit) throw tooLarge(ctx.settings.bodyLimit);
+    return next();
+  });
   opsRoutes(app, ctx, options.version);
   sessionRoutes(app, ctx);
   messageRoutes(app, ctx);

@@ -6,9 +6,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { createServer as createTcpServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { Readable } from "node:stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type HookwiseServer, serve } from "../../src/server/serve.js";
 import { cliProcess } from "../support/cli.js";
 
@@ -185,7 +187,7 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
     const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
     const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
     expect(command).toContain(
-      `BASH_ENV= bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml '' node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
+      `BASH_ENV= LC_ALL=C bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml '' node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
     );
     const denied = await runCommand(command, pre("rm -rf /"), { CLAUDE_PROJECT_DIR: dir });
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
@@ -386,6 +388,78 @@ agents:
     expect(ran.code).toBe(0);
     expect(JSON.parse(ran.stdout).fallback).toContain("hook");
     expect(await hookRequests(server)).toBe(0);
+  });
+
+  it.skipIf(!bash)(
+    "takes an answer that arrives in parts, and decides itself when more follows it than its content-length",
+    async () => {
+      const { server, command } = await setUp();
+      const port = server.port;
+      await server.close();
+      const answer = JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "the server's own reason",
+        },
+      });
+      const head = (length: number) =>
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-hookwise-answer: 1\r\ncontent-length: ${length}\r\nconnection: close\r\n\r\n`;
+      // Each answer written as it is, once the whole request is in.
+      const replies: ((socket: Socket) => void)[] = [
+        // The head, then the body a moment later, then the end: one answer.
+        (socket) => {
+          socket.write(head(Buffer.byteLength(answer)));
+          setTimeout(() => socket.end(answer), 150);
+        },
+        // A body longer than its content-length says: not an answer to take.
+        (socket) => socket.end(`${head(2)}{}{"more":"than promised"}`),
+      ];
+      let answered = 0;
+      const raw = createTcpServer((socket) => {
+        let request = "";
+        socket.setEncoding("latin1").on("data", (chunk: string) => {
+          request += chunk;
+          const end = request.indexOf("\r\n\r\n");
+          const length = Number(/content-length: (\d+)/i.exec(request)?.[1] ?? 0);
+          if (end >= 0 && request.length - end - 4 >= length) replies[answered++]!(socket);
+        });
+      });
+      await new Promise<void>((resolve) => raw.listen(port, "127.0.0.1", resolve));
+      try {
+        // "ls" is allowed by the config: a deny can only be the server's answer.
+        const served = await runCommand(command, pre("ls"));
+        expect(deniedBy(served.stdout)).toBe("the server's own reason");
+        // The command decided itself: "ls" is allowed, so it says nothing.
+        expect(await runCommand(command, pre("ls"))).toMatchObject({ code: 0, stdout: "" });
+        expect(answered).toBe(2);
+      } finally {
+        await new Promise((resolve) => raw.close(resolve));
+      }
+    },
+  );
+
+  it("reads an event straight from the connection, and still refuses one over the body limit", async () => {
+    const { server } = await setUp();
+    const post = (body: string) =>
+      fetch(`${server.url}/hooks/claude`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json" },
+      });
+    // An event that gives its length is not opened as a web stream to be read.
+    const streamed = vi.spyOn(Readable, "toWeb");
+    try {
+      const denied = await post(pre("rm -rf /"));
+      expect(denied.status).toBe(200);
+      expect(deniedBy(await denied.text())).toBe("no recursive deletes");
+      expect(streamed).not.toHaveBeenCalled();
+    } finally {
+      streamed.mockRestore();
+    }
+    const large = await post(pre(`rm -rf / #${"x".repeat(1024 * 1024)}`));
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { error: { code: string } }).error.code).toBe("body_too_large");
   });
 
   it("decides itself when the server is not running, with the same answer", async () => {

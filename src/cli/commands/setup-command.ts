@@ -160,9 +160,10 @@ function throughServer(
             "hookwise-post.bash",
           ),
         );
-    // BASH_ENV emptied: a startup file of the harness's environment prints nothing into the answer.
+    // BASH_ENV emptied: a startup file of the harness's environment prints nothing into the
+    // answer. LC_ALL=C, which the script sets anyway: bash starts without loading a locale.
     const post = [
-      "BASH_ENV= bash",
+      "BASH_ENV= LC_ALL=C bash",
       script,
       quote(host),
       url.port || "80",

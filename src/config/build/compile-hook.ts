@@ -85,6 +85,8 @@ export function compileHookEntry(
     // Synchronous while the condition and the action are (a CEL condition and `gate` are): a
     // hook that needs no promise costs the engine none. Limits read the store, so a hook with
     // one answers with a promise, as does a condition or an action that needs one.
+    // The hook's clock starts once its condition holds, or as a condition answers with a
+    // promise: either way before the engine starts its own (see make-evaluation.ts).
     handler(
       event: any,
       context: any,
@@ -92,9 +94,13 @@ export function compileHookEntry(
       const evaluation = makeEvaluation(event, context, entry.id, options, timeoutMs);
       predicate ??= compileCondition(entry.condition, ["condition"]);
       const matched = predicate(evaluation);
-      if (isThenable(matched))
+      if (isThenable(matched)) {
+        evaluation.startClock();
         return Promise.resolve(matched).then((yes) => (yes ? limited(evaluation, context) : NOT_FIRED));
-      return matched ? limited(evaluation, context) : NOT_FIRED;
+      }
+      if (!matched) return NOT_FIRED;
+      evaluation.startClock();
+      return limited(evaluation, context);
     },
   };
   return hook as unknown as AnyHook;

@@ -112,22 +112,33 @@ class LazyRunStats implements RunStats {
   }
 }
 
+/** An evaluation whose hook's clock its hook starts (see `FiringEvaluation`). */
+export interface HookEvaluation extends Evaluation {
+  /** Starts the hook's clock, once: before its limits and its action, after its condition. */
+  startClock(): void;
+}
+
 /**
  * The evaluation of one firing. `signal` (when a timeout is given) aborts with the run or
- * once the hook has timed out, counted from now, when the engine called the hook; made at
- * first use. It fires just after the engine's own deadline, which checks at most a tenth of
- * the timeout (at most 1 s) late: the hook has failed closed as timed out by then, and what
- * it started (a shell command and its children) is killed. Firing first instead would let
- * the action answer in time with the command's failure, and the guarded operation go on.
+ * once the hook has timed out, counted from `startClock()` (the hook calls it once its
+ * condition holds, before the engine, which counts from when the hook answers with a promise,
+ * starts its own count) or else from its first use; made at first use. It fires just after
+ * the engine's own deadline, which checks at most a tenth of the timeout (at most 1 s) late:
+ * the hook has failed closed as timed out by then, and what it started (a shell command and
+ * its children) is killed. Firing first instead would let the action answer in time with the
+ * command's failure, and the guarded operation go on. A condition that does not hold reads
+ * no clock at all, and no statistics are gathered until one is read.
  */
-class FiringEvaluation implements Evaluation {
+class FiringEvaluation implements HookEvaluation {
   readonly event: AnyEventPayload;
   readonly context: HookContext;
-  readonly stats: LazyRunStats;
   readonly tool: ToolView | undefined;
   readonly error: { type: string; message: string } | undefined;
   readonly hookId: string;
-  readonly #deadline: number | undefined;
+  readonly #options: StatsOptions;
+  readonly #timeoutMs: number | undefined;
+  #stats: LazyRunStats | undefined = undefined;
+  #deadline: number | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
 
   constructor(
@@ -139,13 +150,23 @@ class FiringEvaluation implements Evaluation {
   ) {
     this.event = event;
     this.context = context;
-    this.stats = new LazyRunStats(event, context, options);
     this.tool = toolView(event);
     this.error =
       event.type === "model_error" ? { type: event.error.type, message: event.error.message } : undefined;
     this.hookId = hookId;
-    this.#deadline =
-      timeoutMs === undefined ? undefined : Date.now() + timeoutMs + Math.min(timeoutMs / 10, 1_000) + 50;
+    this.#options = options;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  get stats(): LazyRunStats {
+    this.#stats ??= new LazyRunStats(this.event, this.context, this.#options);
+    return this.#stats;
+  }
+
+  startClock(): void {
+    const timeoutMs = this.#timeoutMs;
+    if (this.#deadline === undefined && timeoutMs !== undefined)
+      this.#deadline = Date.now() + timeoutMs + Math.min(timeoutMs / 10, 1_000) + 50;
   }
 
   get messages(): readonly ModelMessage[] {
@@ -153,8 +174,9 @@ class FiringEvaluation implements Evaluation {
   }
 
   get signal(): AbortSignal | undefined {
-    if (this.#signal !== undefined || this.#deadline === undefined) return this.#signal;
-    this.#signal = hookSignal(this.context.signal, this.#deadline);
+    if (this.#signal !== undefined || this.#timeoutMs === undefined) return this.#signal;
+    this.startClock();
+    this.#signal = hookSignal(this.context.signal, this.#deadline!);
     return this.#signal;
   }
 }
@@ -195,6 +217,6 @@ export function makeEvaluation(
   hookId: string,
   options: StatsOptions = {},
   timeoutMs?: number,
-): Evaluation {
+): HookEvaluation {
   return new FiringEvaluation(event, context, hookId, options, timeoutMs);
 }

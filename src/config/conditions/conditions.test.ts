@@ -810,6 +810,30 @@ describe("an expression's step budget", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  it("an expression with no comprehension reads no clock; a long conversion is timed from its first look", () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const now = vi.spyOn(performance, "now");
+    try {
+      const plain = compileExpression('args.command.contains("rm") || args.n > 2');
+      expect(plain({ args: { command: "ls -la", n: 1 } })).toBe(false);
+      expect(now).not.toHaveBeenCalled();
+      // One with a comprehension starts its clock with the evaluation.
+      compileExpression('args.items.exists(i, i == "x")')({ args: { items: ["a"] } });
+      expect(now).toHaveBeenCalled();
+      // Converting a value of many items still reads the clock as it goes, from its first look.
+      now.mockClear();
+      resetSteps(false);
+      chargeValue(1000);
+      expect(now).not.toHaveBeenCalled();
+      chargeValue(100); // past 1,024 items: the first look starts the clock
+      vi.advanceTimersByTime(1_001);
+      expect(() => chargeValue(1024)).toThrow("evaluation stopped after 1000 ms");
+    } finally {
+      now.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it("deep values: equality over 3,000 levels is refused at once; 60 levels compare", () => {
     const nested = (depth: number) => {
       let value: unknown = 1;

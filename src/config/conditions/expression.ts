@@ -161,9 +161,10 @@ export function compileExpression(expr: string, options: CompileExpressionOption
   const counted = withCountedSteps(linear.parsed, linear.text, variables, refuse);
   evaluate = counted.parsed;
   before = counted.before;
+  const gated = counted.gated;
   const used = [...identifiers(evaluate.ast, new Set())].filter((name) => Object.hasOwn(variables, name));
   return (values) => {
-    resetSteps();
+    resetSteps(gated);
     const context: Record<string, unknown> = {};
     let result: unknown;
     try {
@@ -202,7 +203,7 @@ function withCountedSteps(
   text: string,
   variables: Readonly<Record<string, CelVariableType>>,
   refuse: (offset: number | undefined, detail: string, cause?: unknown) => ExpressionError,
-): { parsed: ReturnType<Environment["parse"]>; before: (offset: number) => number } {
+): { parsed: ReturnType<Environment["parse"]>; before: (offset: number) => number; gated: boolean } {
   // The gate's functions are hookwise's own: not for an expression to call.
   for (const name of [GATE_FUNCTION, NEVER_FUNCTION, SIZED_FUNCTION]) {
     const own = ownCall(parsed.ast, name);
@@ -214,7 +215,7 @@ function withCountedSteps(
   } catch (error) {
     throw refuse(undefined, (error as Error).message, error);
   }
-  if (counted.count === 0) return { parsed, before: counted.before };
+  if (counted.count === 0) return { parsed, before: counted.before, gated: false };
   let wrapped: ReturnType<Environment["parse"]>;
   try {
     wrapped = environmentFor(variables).parse(counted.text);
@@ -228,7 +229,7 @@ function withCountedSteps(
       `comprehension steps could not be gated: ${summary(checked.error)}`,
       checked.error,
     );
-  return { parsed: wrapped, before: counted.before };
+  return { parsed: wrapped, before: counted.before, gated: true };
 }
 
 /**
