@@ -147,7 +147,8 @@ async function driveOpen(
           } else requested = await begun;
           if ("outcome" in requested) end = requested;
           else {
-            end = await afterRequest(runtime, state, surface, step, cursor, requested);
+            const after = afterRequest(runtime, state, surface, step, cursor, requested);
+            end = after instanceof Promise ? await after : after;
             if (end === undefined) letGo(requested);
           }
         }
@@ -575,7 +576,8 @@ export async function runSteps(
     } else requested = await begun;
     // A step_start hook's stop ends the run here.
     if ("outcome" in requested) return requested;
-    const end = await afterRequest(runtime, state, surface, step, cursor, requested);
+    const after = afterRequest(runtime, state, surface, step, cursor, requested);
+    const end = after instanceof Promise ? await after : after;
     if (end !== undefined) return end;
     letGo(requested);
   }
@@ -657,15 +659,20 @@ async function hookedStep(
   return firstAnswered(runtime, first, turn);
 }
 
-/** The step after its model answered: the answer checked, its tool batch, step_end. */
-async function afterRequest(
+/**
+ * The step after its model answered: the answer checked, its tool batch, step_end.
+ * Synchronous while nothing in it needs a promise (calls valid, tools and hooks answering
+ * synchronously, no output schema): the common step then costs no async frame and no
+ * microtask here. A throw is the caller's, as a rejection would be (it awaits in a `try`).
+ */
+function afterRequest(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   step: number,
   cursor: StepCursor,
   requested: StepRequestOutcome,
-): Promise<RunEnd | undefined> {
+): RunEnd | undefined | Promise<RunEnd | undefined> {
   const text = cursor.text;
   if (requested.kind === "terminate")
     return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
@@ -693,11 +700,8 @@ async function afterRequest(
     state.meter.observePrefix(state.messages, state.sentLength, turn.usage.inputTokens);
   else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
   cursor.text = turn.text;
-  // The calls as payloads show them: the model's calls themselves (arguments parsed once),
-  // not copies (their raw input comes along; nothing in a payload is for writing).
-  const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
   if (surface.streaming)
-    for (const call of toolCalls)
+    for (const call of turn.toolCalls)
       surface.emit({
         type: "tool-call",
         step,
@@ -708,7 +712,24 @@ async function afterRequest(
   // Calls are found and checked before the turn counts as accepted: a turn that an
   // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
   const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
-  const resolved = resolving instanceof Promise ? await resolving : resolving;
+  if (resolving instanceof Promise)
+    return resolving.then((resolved) => afterResolve(runtime, state, surface, cursor, requested, resolved));
+  return afterResolve(runtime, state, surface, cursor, requested, resolving);
+}
+
+type Answered = Extract<StepRequestOutcome, { kind: "turn" }>;
+type Resolved = Exclude<ReturnType<typeof resolveBatch>, Promise<unknown>>;
+
+/** `afterRequest` once the step's calls are found and checked: model_turn_finished, the answer or the batch. */
+function afterResolve(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  cursor: StepCursor,
+  requested: Answered,
+  resolved: Resolved | undefined,
+): RunEnd | undefined | Promise<RunEnd | undefined> {
+  const { turn } = requested;
   if (resolved?.kind === "terminate") {
     addUsage(state, turn.usage);
     return { outcome: "terminated", text: turn.text, reason: resolved.reason, hook: resolved.hook };
@@ -719,6 +740,9 @@ async function afterRequest(
     commitStep(state, requested, [], false);
     return undefined;
   }
+  // The calls as payloads show them: the model's calls themselves (arguments parsed once),
+  // not copies (their raw input comes along; nothing in a payload is for writing).
+  const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
   if (state.runner.wants("model_turn_finished")) {
     const finished: EventPayload<"model_turn_finished"> = {
       type: "model_turn_finished",
@@ -736,36 +760,77 @@ async function afterRequest(
   }
 
   if (turn.toolCalls.length === 0) {
-    if (runtime.output) {
-      const checked = await checkAnswer(runtime.output, turn.text);
-      if (!checked.ok) {
-        if (state.outputMisses < runtime.output.retries) {
-          // The missed answer is not committed; the next request carries it and the problem, once.
-          state.outputMisses++;
-          cursor.ephemeral = outputFeedback(turn.text, checked.message);
-          commitStep(state, requested, [], false);
-          return undefined;
-        }
-        commitStep(state, requested, []);
-        const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
-        return {
-          outcome: "error",
-          text: turn.text,
-          reason,
-          error: new OutputValidationError(reason, turn.text),
-        };
-      }
-      state.output = checked.value;
-    }
+    if (runtime.output) return checkedAnswer(runtime, state, surface, cursor, requested);
     commitStep(state, requested, []);
-    const ending = endStep(state, surface, turn.text, toolCalls);
-    const ended = ending instanceof Promise ? await ending : ending;
-    if (ended) return { ...ended, text: turn.text };
-    return { outcome: "completed", text: turn.text };
+    return answered(state, surface, turn.text, toolCalls);
   }
 
   const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
-  const batch = running instanceof Promise ? await running : running;
+  if (running instanceof Promise)
+    return running.then((batch) => afterBatch(runtime, state, surface, requested, batch));
+  return afterBatch(runtime, state, surface, requested, running);
+}
+
+/** The final answer checked against the agent's output schema (a missed one is sent back, up to `retries`). */
+async function checkedAnswer(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  cursor: StepCursor,
+  requested: Answered,
+): Promise<RunEnd | undefined> {
+  const { turn } = requested;
+  const output = runtime.output!;
+  const checked = await checkAnswer(output, turn.text);
+  if (!checked.ok) {
+    if (state.outputMisses < output.retries) {
+      // The missed answer is not committed; the next request carries it and the problem, once.
+      state.outputMisses++;
+      cursor.ephemeral = outputFeedback(turn.text, checked.message);
+      commitStep(state, requested, [], false);
+      return undefined;
+    }
+    commitStep(state, requested, []);
+    const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
+    return {
+      outcome: "error",
+      text: turn.text,
+      reason,
+      error: new OutputValidationError(reason, turn.text),
+    };
+  }
+  state.output = checked.value;
+  commitStep(state, requested, []);
+  return answered(state, surface, turn.text, turn.toolCalls);
+}
+
+/** The step with the final answer committed: step_end, then the run completes (unless a step_end hook ends it otherwise). */
+function answered(
+  state: RunState,
+  surface: Surface,
+  text: string,
+  toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
+): RunEnd | Promise<RunEnd> {
+  // Synchronous unless a step_end hook needs a promise: no await on the common path.
+  const ending = endStep(state, surface, text, toolCalls);
+  if (ending instanceof Promise) return ending.then((ended) => completedOr(ended, text));
+  return completedOr(ending, text);
+}
+
+function completedOr(ended: Awaited<ReturnType<typeof endStep>>, text: string): RunEnd {
+  if (ended) return { ...ended, text };
+  return { outcome: "completed", text };
+}
+
+/** The step's tool batch ran: it is committed (or ends or suspends the run), then step_end. */
+function afterBatch(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  requested: Answered,
+  batch: Awaited<ReturnType<typeof runToolBatch>>,
+): RunEnd | undefined | Promise<RunEnd | undefined> {
+  const { turn } = requested;
   // What the step's tools saw of the run is theirs: the run does not keep it past the batch.
   if (state.toolView !== undefined) state.toolView = undefined;
   if (batch.kind === "terminate") {
@@ -776,8 +841,11 @@ async function afterRequest(
     return state.approvals.suspend(runtime, state, requested, batch.outcomes, turn.text);
   commitStep(state, requested, batch.results);
   // Synchronous unless a step_end hook needs a promise: no await on the common path.
-  const ending = endStep(state, surface, turn.text, toolCalls);
-  const ended = ending instanceof Promise ? await ending : ending;
-  if (ended) return { ...ended, text: turn.text };
-  return undefined;
+  const ending = endStep(state, surface, turn.text, turn.toolCalls);
+  if (ending instanceof Promise) return ending.then((ended) => endedWith(ended, turn.text));
+  return endedWith(ending, turn.text);
+}
+
+function endedWith(ended: Awaited<ReturnType<typeof endStep>>, text: string): RunEnd | undefined {
+  return ended ? { ...ended, text } : undefined;
 }
