@@ -113,6 +113,24 @@ interface Header {
   at: number;
 }
 
+/**
+ * What `readHeader` answers: one object, written again at each read (every caller takes what
+ * it needs from it before the next), so settling a run's steps makes no header per step.
+ */
+const HEADER: Header = {
+  resultCount: 0,
+  callCount: 0,
+  request: undefined,
+  prefix: -1,
+  template: false,
+  position: -1,
+  model: undefined,
+  attempts: 1,
+  reasoning: "",
+  usage: undefined as unknown as Usage,
+  at: 0,
+};
+
 function readHeader(slots: unknown[]): Header {
   const shape = slots[SHAPE] as number;
   let at = FIXED_SLOTS;
@@ -144,19 +162,19 @@ function readHeader(slots: unknown[]): Header {
     if (cacheReadTokens !== undefined) usage.cacheReadTokens = cacheReadTokens;
     if (cacheWriteTokens !== undefined) usage.cacheWriteTokens = cacheWriteTokens;
   }
-  return {
-    resultCount,
-    callCount,
-    request,
-    prefix,
-    template,
-    position,
-    model,
-    attempts,
-    reasoning,
-    usage,
-    at,
-  };
+  const header = HEADER;
+  header.resultCount = resultCount;
+  header.callCount = callCount;
+  header.request = request;
+  header.prefix = prefix;
+  header.template = template;
+  header.position = position;
+  header.model = model;
+  header.attempts = attempts;
+  header.reasoning = reasoning;
+  header.usage = usage;
+  header.at = at;
+  return header;
 }
 
 /** Whether a call's summary is its result's id, name and arguments. */
@@ -565,6 +583,8 @@ export function settleSteps(state: RunState): void {
       attempts: header.attempts,
     });
   }
+  // The shared header holds nothing of this run past its settling.
+  HEADER.request = undefined;
   // The run's last request, after every request before it.
   if (state.lastRequest !== undefined) {
     detachHistory(state, state.lastRequest);
