@@ -105,8 +105,9 @@ async function driveOpen(
   surface: Surface,
   approvals: ApprovalFlow,
   resumed: ResumePoint | undefined,
-  opening: Promise<OpenRun>,
+  opening: OpenRun | Promise<OpenRun>,
 ): Promise<RunResult> {
+  // Awaited even when the set-up was synchronous: the run's steps start after `run()` returned.
   const open = await opening;
   try {
     const state = open.state;
@@ -163,7 +164,8 @@ async function driveOpen(
     }
     return await closeRun(runtime, open, surface, end);
   } finally {
-    await releaseRun(runtime, open);
+    const releasing = releaseRun(runtime, open);
+    if (releasing) await releasing;
   }
 }
 
@@ -207,11 +209,24 @@ function leaseLost(open: OpenRun, error: unknown): unknown {
   });
 }
 
-/** The run's signal, its session's lease and its turn, given back (after its end, or a failed set-up). */
-async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
+/**
+ * The run's signal, its session's lease and its turn, given back (after its end, or a failed
+ * set-up). A promise only while a lease is given back (a run without one has nothing to await).
+ */
+function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> | undefined {
   open.signal?.release();
+  if (open.lease) return releaseLease(runtime, open, open.lease);
+  releaseSession(runtime, open.sessionId);
+  return undefined;
+}
+
+async function releaseLease(
+  runtime: LoopRuntime,
+  open: OpenRun,
+  lease: NonNullable<OpenRun["lease"]>,
+): Promise<void> {
   try {
-    if (open.lease) await open.lease.release();
+    await lease.release();
   } finally {
     releaseSession(runtime, open.sessionId);
   }
@@ -220,8 +235,10 @@ async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
 /**
  * The run's set-up: its turn in the session, then (`setUp`) the lease, its signal, the
  * stored session and its state. What it could take is given back if the set-up fails.
+ * Synchronous when nothing in it waits (a session this run named itself, its turn not
+ * queued); a failure is always a rejection, never a throw.
  */
-async function openRun(
+function openRun(
   runtime: LoopRuntime,
   runInput: RunInput,
   options: RunOptions,
@@ -230,35 +247,106 @@ async function openRun(
   agentPath: readonly string[],
   inherited: readonly GoverningRegistry[],
   resumed: ResumePoint | undefined,
-): Promise<OpenRun> {
-  const given = splitInput(runInput);
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatUuid();
-  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
-  // two at once would lose one's messages — in this process (the lock), and across
-  // processes sharing the store (the lease). Both waits together stay within waitMs.
-  const started = Date.now();
-  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
-  if (locking) await locking;
-  const open = new OpenRun(
-    sessionId,
-    resumed ? resumed.oneShot && "resumed" : options.sessionId === undefined && "fresh",
-  );
-  if (runtime.onCommit !== undefined && resumed === undefined && agentPath.length === 1)
-    open.commit = { startedAt: started, input: given.text };
+): OpenRun | Promise<OpenRun> {
   try {
-    await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
+    const given = splitInput(runInput);
+    const sessionId = resumed?.sessionId ?? options.sessionId ?? flatUuid();
+    // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
+    // two at once would lose one's messages — in this process (the lock), and across
+    // processes sharing the store (the lease). Both waits together stay within waitMs.
+    const started = Date.now();
+    const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
+    const opened = (): OpenRun | Promise<OpenRun> => {
+      const open = new OpenRun(
+        sessionId,
+        resumed ? resumed.oneShot && "resumed" : options.sessionId === undefined && "fresh",
+      );
+      if (runtime.onCommit !== undefined && resumed === undefined && agentPath.length === 1)
+        open.commit = { startedAt: started, input: given.text };
+      let setting: Promise<void> | undefined;
+      try {
+        setting = setUp(
+          runtime,
+          given,
+          options,
+          surface,
+          approvals,
+          agentPath,
+          inherited,
+          resumed,
+          started,
+          open,
+        );
+      } catch (error) {
+        return failedSetUp(runtime, open, error);
+      }
+      if (setting === undefined) return open;
+      return setting.then(
+        () => open,
+        (error: unknown) => failedSetUp(runtime, open, error),
+      );
+    };
+    return locking ? locking.then(opened) : opened();
   } catch (error) {
-    await releaseRun(runtime, open);
-    throw error;
+    return Promise.reject(error);
   }
-  return open;
+}
+
+/** A set-up that failed gives back what it took, then fails the run with its error. */
+async function failedSetUp(runtime: LoopRuntime, open: OpenRun, error: unknown): Promise<never> {
+  await releaseRun(runtime, open);
+  throw error;
 }
 
 /**
  * The run's set-up once it holds its session: the lease, its signal, the stored session, its
- * state, and whether the session was stored before (into `open`).
+ * state, and whether the session was stored before (into `open`). Synchronous for a session
+ * this run named itself (no lease, nothing stored to read); a promise otherwise.
  */
-async function setUp(
+function setUp(
+  runtime: LoopRuntime,
+  given: SplitInput,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  started: number,
+  open: OpenRun,
+): Promise<void> | undefined {
+  // A session this run named itself (no sessionId given) needs no lease: its id is new, so
+  // no run elsewhere holds it or has stored it, and the commit's compare-and-swap still
+  // refuses a run that learnt the id meanwhile and committed first (never a silent lost
+  // turn). Nor is it stored yet: nothing to read.
+  if (open.oneShot !== "fresh")
+    return setUpStored(
+      runtime,
+      given,
+      options,
+      surface,
+      approvals,
+      agentPath,
+      inherited,
+      resumed,
+      started,
+      open,
+    );
+  const runId = resumed?.runId ?? flatUuid();
+  const composed = ownSignal(open, options);
+  const session = sessionOf(open, undefined, options);
+  // A new session's first run is 0 (a transcript passed in counts its user messages).
+  if (options.messages === undefined && resumed === undefined) {
+    openState(runtime, given, surface, approvals, agentPath, inherited, resumed, open, runId, composed, 0);
+    return undefined;
+  }
+  return runIndex(runtime, open.sessionId, session, true).then((turn) =>
+    openState(runtime, given, surface, approvals, agentPath, inherited, resumed, open, runId, composed, turn),
+  );
+}
+
+/** `setUp` for a session that may be stored: its lease (on a shared store), then it is read. */
+async function setUpStored(
   runtime: LoopRuntime,
   given: SplitInput,
   options: RunOptions,
@@ -273,37 +361,49 @@ async function setUp(
   const { sessionId } = open;
   const { waitMs, leaseMs } = runtime.sessions;
   // A store only this process sees needs no lease: the queue above is all the turn-taking.
-  // Nor does a session this run named itself (no sessionId given): its id is new, so no run
-  // elsewhere holds it or has stored it, and the commit's compare-and-swap still refuses a
-  // run that learnt the id meanwhile and committed first (never a silent lost turn).
-  const fresh = open.oneShot === "fresh";
-  if (runtime.store.sharing !== "process" && !fresh)
+  if (runtime.store.sharing !== "process")
     open.lease = await acquireSessionLease(runtime.store, sessionId, {
       waitMs: Math.max(0, waitMs - (Date.now() - started)),
       leaseMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
   const runId = resumed?.runId ?? flatUuid();
-  // The run's own signal, following the caller's (one listener on it for the whole run). A
-  // run that got none can never be aborted, and shares one signal that never aborts.
+  const composed = ownSignal(open, options);
+
+  // A transcript passed in needs no stored one: a session the store did not keep is no error.
+  const existing = options.messages
+    ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
+        if (SessionNotKeptError.isInstance(error)) return undefined;
+        throw error;
+      })
+    : await runtime.store.loadSession(sessionId);
+  const session = sessionOf(open, existing, options);
+  const turn = await runIndex(
+    runtime,
+    sessionId,
+    session,
+    resumed !== undefined || options.messages !== undefined,
+  );
+  openState(runtime, given, surface, approvals, agentPath, inherited, resumed, open, runId, composed, turn);
+  if (existing !== undefined) open.existed = true;
+}
+
+/**
+ * The run's own signal, following the caller's (one listener on it for the whole run). A
+ * run that got none can never be aborted, and shares one signal that never aborts.
+ */
+function ownSignal(open: OpenRun, options: RunOptions): RunSignal {
   const composed = runSignal(options.signal);
   // The shared signal that never aborts has nothing to release.
   if (composed.abortable) open.signal = composed;
-  const { signal } = composed;
+  return composed;
+}
 
-  // A transcript passed in needs no stored one: a session the store did not keep is no error.
-  // A session this run named itself is not stored yet: nothing to read.
-  const existing = fresh
-    ? undefined
-    : options.messages
-      ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
-          if (SessionNotKeptError.isInstance(error)) return undefined;
-          throw error;
-        })
-      : await runtime.store.loadSession(sessionId);
+/** The session the run continues: the stored one, or a new one; a transcript passed in replaces its messages. */
+function sessionOf(open: OpenRun, existing: SessionRecord | undefined, options: RunOptions): SessionRecord {
   const now = Date.now();
   const session: SessionRecord = existing ?? {
-    id: sessionId,
+    id: open.sessionId,
     messages: [],
     createdAt: now,
     updatedAt: now,
@@ -312,16 +412,29 @@ async function setUp(
   // A transcript passed in (a stateless server's client holds it) replaces the stored one.
   if (options.messages) session.messages = options.messages.slice();
   open.session = session;
+  return session;
+}
+
+/** The run's state over its session (into `open`), its telemetry started, its `run-start` surfaced. */
+function openState(
+  runtime: LoopRuntime,
+  given: SplitInput,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  open: OpenRun,
+  runId: string,
+  composed: RunSignal,
+  turn: number,
+): void {
+  const { sessionId, session } = open;
+  const { signal } = composed;
   const registries =
     inherited.length === 0 && agentPath.length === 1
       ? lineageOf(runtime).registries
       : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-  const turn = await runIndex(
-    runtime,
-    sessionId,
-    session,
-    resumed !== undefined || options.messages !== undefined,
-  );
   // Undefined unless telemetry is on and something records the run's span.
   const telemetry =
     runtime.telemetry &&
@@ -375,7 +488,6 @@ async function setUp(
     if (resumed) start.resumed = true;
     surface.emit(start);
   }
-  if (existing !== undefined) open.existed = true;
 }
 
 /** The run's end: `run_end` hooks, the session saved, the result (and its stream event). */

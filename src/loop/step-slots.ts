@@ -538,7 +538,12 @@ export function settleSteps(state: RunState): void {
     // Its history: a long one is a view of the transcript, made a list when read.
     if (request !== undefined) setHistory(request, "messages", state.messages, prefix);
     const position = header.position;
-    if (position >= 0) requests.splice(position + inserted++, 0, request!);
+    if (position >= 0) {
+      // Most go at the end (every request of a run that no hook watches): no splice then.
+      const place = position + inserted++;
+      if (place === requests.length) requests.push(request!);
+      else requests.splice(place, 0, request!);
+    }
     const toolResults: ToolResultRecord[] = new Array(resultCount);
     const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
     let at = header.at;
