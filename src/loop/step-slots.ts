@@ -191,9 +191,15 @@ function isSameCall(
 }
 
 /**
+ * One list of keys per depth, reused by every `sameJson` (which runs for every tool call):
+ * reading an object's keys once costs no list per object, and a nested call has its own.
+ */
+const keyScratch: string[][] = [];
+
+/**
  * Whether two values parsed from JSON (or validated from such) read the same: the same
  * primitives, and lists and plain objects with the same entries, keys in the same order.
- * Allocates nothing (it runs for every tool call of a run).
+ * Allocates nothing once warm (it runs for every tool call of a run).
  */
 function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   if (Object.is(a, b)) return true;
@@ -209,19 +215,22 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
     return false;
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
+  // The right's keys, in order, into this depth's scratch list (kept for the next call).
+  const keys = (keyScratch[depth] ??= []);
+  let size = 0;
+  for (const key in right) keys[size++] = key;
   let count = 0;
+  let same = true;
   for (const key in left) {
-    if (keyAt(right, count) !== key || !sameJson(left[key], right[key], depth + 1)) return false;
+    if (count >= size || keys[count] !== key || !sameJson(left[key], right[key], depth + 1)) {
+      same = false;
+      break;
+    }
     count++;
   }
-  return keyAt(right, count) === undefined;
-}
-
-/** The `position`th key of a plain object, or undefined (no list of its keys made). */
-function keyAt(object: Record<string, unknown>, position: number): string | undefined {
-  let index = 0;
-  for (const key in object) if (index++ === position) return key;
-  return undefined;
+  // A very wide object's keys are not kept past the call.
+  if (size > 256) keyScratch[depth] = [];
+  return same && count === size;
 }
 
 /**
