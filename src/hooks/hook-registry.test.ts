@@ -45,6 +45,25 @@ describe("HookRegistry", () => {
     });
   });
 
+  test("has: false with no hook, true once one is registered, false again once all are disposed (a disposer twice counts once)", () => {
+    const registry = new HookRegistry();
+    expect(registry.has("tool_call")).toBe(false);
+    const disposeA = registry.register(hook("a"));
+    const disposeB = registry.register(hook("b", { on: "run_end", kind: "inspect" }));
+    expect(registry.has("tool_call")).toBe(true);
+    expect(registry.has("run_end")).toBe(true);
+    expect(registry.has("model_request")).toBe(false);
+    disposeA();
+    disposeA();
+    expect(registry.has("tool_call")).toBe(false);
+    expect(registry.has("run_end")).toBe(true);
+    disposeB();
+    expect(registry.has("run_end")).toBe(false);
+    registry.register(hook("c"));
+    expect(registry.has("tool_call")).toBe(true);
+    expect(names(registry).transforms).toEqual(["c"]);
+  });
+
   test("match: picomatch patterns over the qualified and the function name", () => {
     const registry = new HookRegistry([
       hook("qualified", { match: "fs.*" }),

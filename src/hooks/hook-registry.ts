@@ -100,6 +100,8 @@ export class HookRegistry {
   #lastEvent: EventName | undefined;
   #lastSlot: EventSlot | undefined;
   #cached = 0;
+  /** Hooks registered (and not disposed): with none, `has` answers without a lookup. */
+  #hookCount = 0;
 
   readonly #defaultTimeoutMs: number;
 
@@ -128,12 +130,14 @@ export class HookRegistry {
     }
     slot.hooks.push(registered);
     slot.hooks.sort(byPriority);
+    this.#hookCount++;
     this.#clearSlot(slot);
     return () => {
       const current = this.#byEvent.get(registered.event);
       const index = current?.hooks.indexOf(registered) ?? -1;
       if (index >= 0) {
         current!.hooks.splice(index, 1);
+        this.#hookCount--;
         this.#clearSlot(current!);
       }
     };
@@ -152,6 +156,7 @@ export class HookRegistry {
   }
 
   has(event: EventName): boolean {
+    if (this.#hookCount === 0) return false;
     const slot = this.#slotOf(event);
     return slot !== undefined && slot.hooks.length > 0;
   }

@@ -644,6 +644,12 @@ export class HookRunner {
     }
   }
 
+  /** Whether inspections answered with promises that have not settled yet (`settle()` would wait for them). */
+  get unsettled(): boolean {
+    const inspections = this.#pendingInspections;
+    return inspections !== undefined && inspections.count > 0;
+  }
+
   /** Resolves once every inspection started so far (and any started meanwhile) has settled. */
   settle(): Promise<void> {
     const inspections = this.#pendingInspections;

@@ -32,8 +32,20 @@ const BEDROCK: Mark = Object.freeze({
  */
 const LARGE_SYSTEM_CHARS = 4_000;
 
+/** Each model's mark, read once per provider and model id (asked at every step). */
+const marks = new WeakMap<LanguageModel, { provider: string; modelId: string; mark: Mark | undefined }>();
+
 /** The mark a model's provider takes, or undefined when it caches without marks. */
 export function breakpointMark(model: LanguageModel): Mark | undefined {
+  const known = marks.get(model);
+  if (known !== undefined && known.provider === model.provider && known.modelId === model.modelId)
+    return known.mark;
+  const mark = markOf(model);
+  marks.set(model, { provider: model.provider, modelId: model.modelId, mark });
+  return mark;
+}
+
+function markOf(model: LanguageModel): Mark | undefined {
   const provider = model.provider.toLowerCase();
   if (provider.includes("anthropic")) return ANTHROPIC;
   if (provider.includes("bedrock") && /anthropic|claude/i.test(model.modelId)) return BEDROCK;

@@ -105,8 +105,9 @@ async function driveOpen(
   surface: Surface,
   approvals: ApprovalFlow,
   resumed: ResumePoint | undefined,
-  opening: Promise<OpenRun>,
+  opening: OpenRun | Promise<OpenRun>,
 ): Promise<RunResult> {
+  // Awaited even when the set-up was synchronous: the run's steps start after `run()` returned.
   const open = await opening;
   try {
     const state = open.state;
@@ -147,7 +148,8 @@ async function driveOpen(
           } else requested = await begun;
           if ("outcome" in requested) end = requested;
           else {
-            end = await afterRequest(runtime, state, surface, step, cursor, requested);
+            const after = afterRequest(runtime, state, surface, step, cursor, requested);
+            end = after instanceof Promise ? await after : after;
             if (end === undefined) letGo(requested);
           }
         }
@@ -162,7 +164,8 @@ async function driveOpen(
     }
     return await closeRun(runtime, open, surface, end);
   } finally {
-    await releaseRun(runtime, open);
+    const releasing = releaseRun(runtime, open);
+    if (releasing) await releasing;
   }
 }
 
@@ -206,11 +209,24 @@ function leaseLost(open: OpenRun, error: unknown): unknown {
   });
 }
 
-/** The run's signal, its session's lease and its turn, given back (after its end, or a failed set-up). */
-async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
+/**
+ * The run's signal, its session's lease and its turn, given back (after its end, or a failed
+ * set-up). A promise only while a lease is given back (a run without one has nothing to await).
+ */
+function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> | undefined {
   open.signal?.release();
+  if (open.lease) return releaseLease(runtime, open, open.lease);
+  releaseSession(runtime, open.sessionId);
+  return undefined;
+}
+
+async function releaseLease(
+  runtime: LoopRuntime,
+  open: OpenRun,
+  lease: NonNullable<OpenRun["lease"]>,
+): Promise<void> {
   try {
-    if (open.lease) await open.lease.release();
+    await lease.release();
   } finally {
     releaseSession(runtime, open.sessionId);
   }
@@ -219,8 +235,10 @@ async function releaseRun(runtime: LoopRuntime, open: OpenRun): Promise<void> {
 /**
  * The run's set-up: its turn in the session, then (`setUp`) the lease, its signal, the
  * stored session and its state. What it could take is given back if the set-up fails.
+ * Synchronous when nothing in it waits (a session this run named itself, its turn not
+ * queued); a failure is always a rejection, never a throw.
  */
-async function openRun(
+function openRun(
   runtime: LoopRuntime,
   runInput: RunInput,
   options: RunOptions,
@@ -229,35 +247,106 @@ async function openRun(
   agentPath: readonly string[],
   inherited: readonly GoverningRegistry[],
   resumed: ResumePoint | undefined,
-): Promise<OpenRun> {
-  const given = splitInput(runInput);
-  const sessionId = resumed?.sessionId ?? options.sessionId ?? flatUuid();
-  // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
-  // two at once would lose one's messages — in this process (the lock), and across
-  // processes sharing the store (the lease). Both waits together stay within waitMs.
-  const started = Date.now();
-  const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
-  if (locking) await locking;
-  const open = new OpenRun(
-    sessionId,
-    resumed ? resumed.oneShot && "resumed" : options.sessionId === undefined && "fresh",
-  );
-  if (runtime.onCommit !== undefined && resumed === undefined && agentPath.length === 1)
-    open.commit = { startedAt: started, input: given.text };
+): OpenRun | Promise<OpenRun> {
   try {
-    await setUp(runtime, given, options, surface, approvals, agentPath, inherited, resumed, started, open);
+    const given = splitInput(runInput);
+    const sessionId = resumed?.sessionId ?? options.sessionId ?? flatUuid();
+    // Runs of one session take turns: each loads the transcript, adds to it and saves it, so
+    // two at once would lose one's messages — in this process (the lock), and across
+    // processes sharing the store (the lease). Both waits together stay within waitMs.
+    const started = Date.now();
+    const locking = lockSession(runtime, sessionId, runtime.sessions.waitMs);
+    const opened = (): OpenRun | Promise<OpenRun> => {
+      const open = new OpenRun(
+        sessionId,
+        resumed ? resumed.oneShot && "resumed" : options.sessionId === undefined && "fresh",
+      );
+      if (runtime.onCommit !== undefined && resumed === undefined && agentPath.length === 1)
+        open.commit = { startedAt: started, input: given.text };
+      let setting: Promise<void> | undefined;
+      try {
+        setting = setUp(
+          runtime,
+          given,
+          options,
+          surface,
+          approvals,
+          agentPath,
+          inherited,
+          resumed,
+          started,
+          open,
+        );
+      } catch (error) {
+        return failedSetUp(runtime, open, error);
+      }
+      if (setting === undefined) return open;
+      return setting.then(
+        () => open,
+        (error: unknown) => failedSetUp(runtime, open, error),
+      );
+    };
+    return locking ? locking.then(opened) : opened();
   } catch (error) {
-    await releaseRun(runtime, open);
-    throw error;
+    return Promise.reject(error);
   }
-  return open;
+}
+
+/** A set-up that failed gives back what it took, then fails the run with its error. */
+async function failedSetUp(runtime: LoopRuntime, open: OpenRun, error: unknown): Promise<never> {
+  await releaseRun(runtime, open);
+  throw error;
 }
 
 /**
  * The run's set-up once it holds its session: the lease, its signal, the stored session, its
- * state, and whether the session was stored before (into `open`).
+ * state, and whether the session was stored before (into `open`). Synchronous for a session
+ * this run named itself (no lease, nothing stored to read); a promise otherwise.
  */
-async function setUp(
+function setUp(
+  runtime: LoopRuntime,
+  given: SplitInput,
+  options: RunOptions,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  started: number,
+  open: OpenRun,
+): Promise<void> | undefined {
+  // A session this run named itself (no sessionId given) needs no lease: its id is new, so
+  // no run elsewhere holds it or has stored it, and the commit's compare-and-swap still
+  // refuses a run that learnt the id meanwhile and committed first (never a silent lost
+  // turn). Nor is it stored yet: nothing to read.
+  if (open.oneShot !== "fresh")
+    return setUpStored(
+      runtime,
+      given,
+      options,
+      surface,
+      approvals,
+      agentPath,
+      inherited,
+      resumed,
+      started,
+      open,
+    );
+  const runId = resumed?.runId ?? flatUuid();
+  const composed = ownSignal(open, options);
+  const session = sessionOf(open, undefined, options);
+  // A new session's first run is 0 (a transcript passed in counts its user messages).
+  if (options.messages === undefined && resumed === undefined) {
+    openState(runtime, given, surface, approvals, agentPath, inherited, resumed, open, runId, composed, 0);
+    return undefined;
+  }
+  return runIndex(runtime, open.sessionId, session, true).then((turn) =>
+    openState(runtime, given, surface, approvals, agentPath, inherited, resumed, open, runId, composed, turn),
+  );
+}
+
+/** `setUp` for a session that may be stored: its lease (on a shared store), then it is read. */
+async function setUpStored(
   runtime: LoopRuntime,
   given: SplitInput,
   options: RunOptions,
@@ -272,13 +361,9 @@ async function setUp(
   const { sessionId } = open;
   const { waitMs, leaseMs } = runtime.sessions;
   // A store only this process sees needs no lease: the queue above is all the turn-taking.
-  // Nor does a session this run named itself (no sessionId given): its id is new, so no run
-  // elsewhere holds it or has stored it, and the commit's compare-and-swap still refuses a
-  // run that learnt the id meanwhile and committed first (never a silent lost turn).
-  const fresh = open.oneShot === "fresh";
   // The lease and the stored session are read in one step where the store can (not when a
   // transcript is passed in: a session the store did not keep is no error then).
-  if (runtime.store.sharing !== "process" && !fresh)
+  if (runtime.store.sharing !== "process")
     open.lease = await acquireSessionLease(runtime.store, sessionId, {
       waitMs: Math.max(0, waitMs - (Date.now() - started)),
       leaseMs,
@@ -286,29 +371,45 @@ async function setUp(
       load: options.messages === undefined,
     });
   const runId = resumed?.runId ?? flatUuid();
-  // The run's own signal, following the caller's (one listener on it for the whole run). A
-  // run that got none can never be aborted, and shares one signal that never aborts.
+  const composed = ownSignal(open, options);
+
+  // A transcript passed in needs no stored one: a session the store did not keep is no error.
+  const begun = open.lease?.begun;
+  const existing = begun
+    ? begun.session
+    : options.messages
+      ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
+          if (SessionNotKeptError.isInstance(error)) return undefined;
+          throw error;
+        })
+      : await runtime.store.loadSession(sessionId);
+  const session = sessionOf(open, existing, options);
+  const turn = await runIndex(
+    runtime,
+    sessionId,
+    session,
+    resumed !== undefined || options.messages !== undefined,
+  );
+  openState(runtime, given, surface, approvals, agentPath, inherited, resumed, open, runId, composed, turn);
+  if (existing !== undefined) open.existed = true;
+}
+
+/**
+ * The run's own signal, following the caller's (one listener on it for the whole run). A
+ * run that got none can never be aborted, and shares one signal that never aborts.
+ */
+function ownSignal(open: OpenRun, options: RunOptions): RunSignal {
   const composed = runSignal(options.signal);
   // The shared signal that never aborts has nothing to release.
   if (composed.abortable) open.signal = composed;
-  const { signal } = composed;
+  return composed;
+}
 
-  // A transcript passed in needs no stored one: a session the store did not keep is no error.
-  // A session this run named itself is not stored yet: nothing to read.
-  const begun = open.lease?.begun;
-  const existing = fresh
-    ? undefined
-    : begun
-      ? begun.session
-      : options.messages
-        ? await runtime.store.loadSession(sessionId).catch((error: unknown) => {
-            if (SessionNotKeptError.isInstance(error)) return undefined;
-            throw error;
-          })
-        : await runtime.store.loadSession(sessionId);
+/** The session the run continues: the stored one, or a new one; a transcript passed in replaces its messages. */
+function sessionOf(open: OpenRun, existing: SessionRecord | undefined, options: RunOptions): SessionRecord {
   const now = Date.now();
   const session: SessionRecord = existing ?? {
-    id: sessionId,
+    id: open.sessionId,
     messages: [],
     createdAt: now,
     updatedAt: now,
@@ -317,16 +418,29 @@ async function setUp(
   // A transcript passed in (a stateless server's client holds it) replaces the stored one.
   if (options.messages) session.messages = options.messages.slice();
   open.session = session;
+  return session;
+}
+
+/** The run's state over its session (into `open`), its telemetry started, its `run-start` surfaced. */
+function openState(
+  runtime: LoopRuntime,
+  given: SplitInput,
+  surface: Surface,
+  approvals: ApprovalFlow,
+  agentPath: readonly string[],
+  inherited: readonly GoverningRegistry[],
+  resumed: ResumePoint | undefined,
+  open: OpenRun,
+  runId: string,
+  composed: RunSignal,
+  turn: number,
+): void {
+  const { sessionId, session } = open;
+  const { signal } = composed;
   const registries =
     inherited.length === 0 && agentPath.length === 1
       ? lineageOf(runtime).registries
       : [...inherited, { registry: runtime.registry, depth: agentPath.length - 1 }];
-  const turn = await runIndex(
-    runtime,
-    sessionId,
-    session,
-    resumed !== undefined || options.messages !== undefined,
-  );
   // Undefined unless telemetry is on and something records the run's span.
   const telemetry =
     runtime.telemetry &&
@@ -380,7 +494,6 @@ async function setUp(
     if (resumed) start.resumed = true;
     surface.emit(start);
   }
-  if (existing !== undefined) open.existed = true;
 }
 
 /** The run's end: `run_end` hooks, the session saved, the result (and its stream event). */
@@ -582,7 +695,8 @@ export async function runSteps(
     } else requested = await begun;
     // A step_start hook's stop ends the run here.
     if ("outcome" in requested) return requested;
-    const end = await afterRequest(runtime, state, surface, step, cursor, requested);
+    const after = afterRequest(runtime, state, surface, step, cursor, requested);
+    const end = after instanceof Promise ? await after : after;
     if (end !== undefined) return end;
     letGo(requested);
   }
@@ -664,15 +778,20 @@ async function hookedStep(
   return firstAnswered(runtime, first, turn);
 }
 
-/** The step after its model answered: the answer checked, its tool batch, step_end. */
-async function afterRequest(
+/**
+ * The step after its model answered: the answer checked, its tool batch, step_end.
+ * Synchronous while nothing in it needs a promise (calls valid, tools and hooks answering
+ * synchronously, no output schema): the common step then costs no async frame and no
+ * microtask here. A throw is the caller's, as a rejection would be (it awaits in a `try`).
+ */
+function afterRequest(
   runtime: LoopRuntime,
   state: RunState,
   surface: Surface,
   step: number,
   cursor: StepCursor,
   requested: StepRequestOutcome,
-): Promise<RunEnd | undefined> {
+): RunEnd | undefined | Promise<RunEnd | undefined> {
   const text = cursor.text;
   if (requested.kind === "terminate")
     return { outcome: "terminated", text, reason: requested.reason, hook: requested.hook };
@@ -700,11 +819,8 @@ async function afterRequest(
     state.meter.observePrefix(state.messages, state.sentLength, turn.usage.inputTokens);
   else state.meter.observeSnapshot(requested.sent, turn.usage.inputTokens);
   cursor.text = turn.text;
-  // The calls as payloads show them: the model's calls themselves (arguments parsed once),
-  // not copies (their raw input comes along; nothing in a payload is for writing).
-  const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
   if (surface.streaming)
-    for (const call of toolCalls)
+    for (const call of turn.toolCalls)
       surface.emit({
         type: "tool-call",
         step,
@@ -715,7 +831,24 @@ async function afterRequest(
   // Calls are found and checked before the turn counts as accepted: a turn that an
   // invalid_tool_call hook sends back for a retry fires no model_turn_finished (seed 001).
   const resolving = turn.toolCalls.length ? resolveBatch(runtime, state, turn.toolCalls) : undefined;
-  const resolved = resolving instanceof Promise ? await resolving : resolving;
+  if (resolving instanceof Promise)
+    return resolving.then((resolved) => afterResolve(runtime, state, surface, cursor, requested, resolved));
+  return afterResolve(runtime, state, surface, cursor, requested, resolving);
+}
+
+type Answered = Extract<StepRequestOutcome, { kind: "turn" }>;
+type Resolved = Exclude<ReturnType<typeof resolveBatch>, Promise<unknown>>;
+
+/** `afterRequest` once the step's calls are found and checked: model_turn_finished, the answer or the batch. */
+function afterResolve(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  cursor: StepCursor,
+  requested: Answered,
+  resolved: Resolved | undefined,
+): RunEnd | undefined | Promise<RunEnd | undefined> {
+  const { turn } = requested;
   if (resolved?.kind === "terminate") {
     addUsage(state, turn.usage);
     return { outcome: "terminated", text: turn.text, reason: resolved.reason, hook: resolved.hook };
@@ -726,6 +859,9 @@ async function afterRequest(
     commitStep(state, requested, [], false);
     return undefined;
   }
+  // The calls as payloads show them: the model's calls themselves (arguments parsed once),
+  // not copies (their raw input comes along; nothing in a payload is for writing).
+  const toolCalls: { toolCallId: string; toolName: string; args: unknown }[] = turn.toolCalls;
   if (state.runner.wants("model_turn_finished")) {
     const finished: EventPayload<"model_turn_finished"> = {
       type: "model_turn_finished",
@@ -743,36 +879,77 @@ async function afterRequest(
   }
 
   if (turn.toolCalls.length === 0) {
-    if (runtime.output) {
-      const checked = await checkAnswer(runtime.output, turn.text);
-      if (!checked.ok) {
-        if (state.outputMisses < runtime.output.retries) {
-          // The missed answer is not committed; the next request carries it and the problem, once.
-          state.outputMisses++;
-          cursor.ephemeral = outputFeedback(turn.text, checked.message);
-          commitStep(state, requested, [], false);
-          return undefined;
-        }
-        commitStep(state, requested, []);
-        const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
-        return {
-          outcome: "error",
-          text: turn.text,
-          reason,
-          error: new OutputValidationError(reason, turn.text),
-        };
-      }
-      state.output = checked.value;
-    }
+    if (runtime.output) return checkedAnswer(runtime, state, surface, cursor, requested);
     commitStep(state, requested, []);
-    const ending = endStep(state, surface, turn.text, toolCalls);
-    const ended = ending instanceof Promise ? await ending : ending;
-    if (ended) return { ...ended, text: turn.text };
-    return { outcome: "completed", text: turn.text };
+    return answered(state, surface, turn.text, toolCalls);
   }
 
   const running = runToolBatch(runtime, state, turn.toolCalls, resolved!.resolutions);
-  const batch = running instanceof Promise ? await running : running;
+  if (running instanceof Promise)
+    return running.then((batch) => afterBatch(runtime, state, surface, requested, batch));
+  return afterBatch(runtime, state, surface, requested, running);
+}
+
+/** The final answer checked against the agent's output schema (a missed one is sent back, up to `retries`). */
+async function checkedAnswer(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  cursor: StepCursor,
+  requested: Answered,
+): Promise<RunEnd | undefined> {
+  const { turn } = requested;
+  const output = runtime.output!;
+  const checked = await checkAnswer(output, turn.text);
+  if (!checked.ok) {
+    if (state.outputMisses < output.retries) {
+      // The missed answer is not committed; the next request carries it and the problem, once.
+      state.outputMisses++;
+      cursor.ephemeral = outputFeedback(turn.text, checked.message);
+      commitStep(state, requested, [], false);
+      return undefined;
+    }
+    commitStep(state, requested, []);
+    const reason = `the final answer does not match the output schema after ${state.outputMisses + 1} answer${state.outputMisses ? "s" : ""}: ${checked.message}`;
+    return {
+      outcome: "error",
+      text: turn.text,
+      reason,
+      error: new OutputValidationError(reason, turn.text),
+    };
+  }
+  state.output = checked.value;
+  commitStep(state, requested, []);
+  return answered(state, surface, turn.text, turn.toolCalls);
+}
+
+/** The step with the final answer committed: step_end, then the run completes (unless a step_end hook ends it otherwise). */
+function answered(
+  state: RunState,
+  surface: Surface,
+  text: string,
+  toolCalls: { toolCallId: string; toolName: string; args: unknown }[],
+): RunEnd | Promise<RunEnd> {
+  // Synchronous unless a step_end hook needs a promise: no await on the common path.
+  const ending = endStep(state, surface, text, toolCalls);
+  if (ending instanceof Promise) return ending.then((ended) => completedOr(ended, text));
+  return completedOr(ending, text);
+}
+
+function completedOr(ended: Awaited<ReturnType<typeof endStep>>, text: string): RunEnd {
+  if (ended) return { ...ended, text };
+  return { outcome: "completed", text };
+}
+
+/** The step's tool batch ran: it is committed (or ends or suspends the run), then step_end. */
+function afterBatch(
+  runtime: LoopRuntime,
+  state: RunState,
+  surface: Surface,
+  requested: Answered,
+  batch: Awaited<ReturnType<typeof runToolBatch>>,
+): RunEnd | undefined | Promise<RunEnd | undefined> {
+  const { turn } = requested;
   // What the step's tools saw of the run is theirs: the run does not keep it past the batch.
   if (state.toolView !== undefined) state.toolView = undefined;
   if (batch.kind === "terminate") {
@@ -783,8 +960,11 @@ async function afterRequest(
     return state.approvals.suspend(runtime, state, requested, batch.outcomes, turn.text);
   commitStep(state, requested, batch.results);
   // Synchronous unless a step_end hook needs a promise: no await on the common path.
-  const ending = endStep(state, surface, turn.text, toolCalls);
-  const ended = ending instanceof Promise ? await ending : ending;
-  if (ended) return { ...ended, text: turn.text };
-  return undefined;
+  const ending = endStep(state, surface, turn.text, turn.toolCalls);
+  if (ending instanceof Promise) return ending.then((ended) => endedWith(ended, turn.text));
+  return endedWith(ending, turn.text);
+}
+
+function endedWith(ended: Awaited<ReturnType<typeof endStep>>, text: string): RunEnd | undefined {
+  return ended ? { ...ended, text } : undefined;
 }

@@ -164,7 +164,7 @@ async function runEndHooks(
 ): Promise<RunEnd> {
   let end = initial;
   // No run_end hook: the dispatch would change nothing (no payload, context or await).
-  while (!state.signal.aborted && end.outcome !== "suspended" && state.runner.wants("run_end")) {
+  while (hasRunEnd(state, end)) {
     const event: EventPayload<"run_end"> = {
       type: "run_end",
       agentPath: state.agentPath,
@@ -228,6 +228,11 @@ async function runEndHooks(
   return end;
 }
 
+/** Whether `run_end` hooks fire for this end (a suspended run has not ended; an aborted one fires none). */
+function hasRunEnd(state: RunState, end: RunEnd): boolean {
+  return !state.signal.aborted && end.outcome !== "suspended" && state.runner.wants("run_end");
+}
+
 /**
  * A `run_end` hook's `flow.retry`: the feedback becomes a user message and the run takes its
  * next step. Only a completed run goes on (another outcome stands, with a warning); a run
@@ -278,8 +283,9 @@ export async function finishRun(
   /** The session's lease, when the run holds one: freed with the commit where the store can. */
   lease?: SessionLease,
 ): Promise<RunResult> {
-  const final = await runEndHooks(runtime, state, end, continueRun);
-  await state.runner.settle();
+  // No run_end hook: nothing to dispatch or await.
+  const final = hasRunEnd(state, end) ? await runEndHooks(runtime, state, end, continueRun) : end;
+  if (state.runner.unsettled) await state.runner.settle();
   session.messages = state.messages;
   // What compaction removed stays with the session: nothing is lost.
   if (state.archived.length) session.archived = [...(session.archived ?? []), ...state.archived];

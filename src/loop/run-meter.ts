@@ -21,13 +21,30 @@ function overheadOf(runtime: LoopRuntime): () => number {
   return overhead;
 }
 
+/** The agent's context window, looked up once per model id and configured window (not per run). */
+const windows = new WeakMap<
+  LoopRuntime,
+  { modelId: string; configured: number | undefined; window: number }
+>();
+
+function windowOf(runtime: LoopRuntime): number {
+  const modelId = runtime.model.modelId;
+  const configured = runtime.options.contextWindow;
+  const known = windows.get(runtime);
+  if (known !== undefined && known.modelId === modelId && known.configured === configured)
+    return known.window;
+  const window = contextWindowFor(modelId, configured);
+  windows.set(runtime, { modelId, configured, window });
+  return window;
+}
+
 /** The run's meter; `transcript` is read for its `messages` whenever they are measured (the run state). */
 export function createRunMeter(
   runtime: LoopRuntime,
   transcript: { readonly messages: readonly ModelMessage[] },
 ): ContextMeter {
   return new ContextMeter({
-    window: contextWindowFor(runtime.model.modelId, runtime.options.contextWindow),
+    window: windowOf(runtime),
     overheadTokens: overheadOf(runtime),
     transcript,
   });

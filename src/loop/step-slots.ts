@@ -113,6 +113,24 @@ interface Header {
   at: number;
 }
 
+/**
+ * What `readHeader` answers: one object, written again at each read (every caller takes what
+ * it needs from it before the next), so settling a run's steps makes no header per step.
+ */
+const HEADER: Header = {
+  resultCount: 0,
+  callCount: 0,
+  request: undefined,
+  prefix: -1,
+  template: false,
+  position: -1,
+  model: undefined,
+  attempts: 1,
+  reasoning: "",
+  usage: undefined as unknown as Usage,
+  at: 0,
+};
+
 function readHeader(slots: unknown[]): Header {
   const shape = slots[SHAPE] as number;
   let at = FIXED_SLOTS;
@@ -144,19 +162,19 @@ function readHeader(slots: unknown[]): Header {
     if (cacheReadTokens !== undefined) usage.cacheReadTokens = cacheReadTokens;
     if (cacheWriteTokens !== undefined) usage.cacheWriteTokens = cacheWriteTokens;
   }
-  return {
-    resultCount,
-    callCount,
-    request,
-    prefix,
-    template,
-    position,
-    model,
-    attempts,
-    reasoning,
-    usage,
-    at,
-  };
+  const header = HEADER;
+  header.resultCount = resultCount;
+  header.callCount = callCount;
+  header.request = request;
+  header.prefix = prefix;
+  header.template = template;
+  header.position = position;
+  header.model = model;
+  header.attempts = attempts;
+  header.reasoning = reasoning;
+  header.usage = usage;
+  header.at = at;
+  return header;
 }
 
 /** Whether a call's summary is its result's id, name and arguments. */
@@ -173,9 +191,15 @@ function isSameCall(
 }
 
 /**
+ * One list of keys per depth, reused by every `sameJson` (which runs for every tool call):
+ * reading an object's keys once costs no list per object, and a nested call has its own.
+ */
+const keyScratch: string[][] = [];
+
+/**
  * Whether two values parsed from JSON (or validated from such) read the same: the same
  * primitives, and lists and plain objects with the same entries, keys in the same order.
- * Allocates nothing (it runs for every tool call of a run).
+ * Allocates nothing once warm (it runs for every tool call of a run).
  */
 function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   if (Object.is(a, b)) return true;
@@ -191,19 +215,22 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
     return false;
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
+  // The right's keys, in order, into this depth's scratch list (kept for the next call).
+  const keys = (keyScratch[depth] ??= []);
+  let size = 0;
+  for (const key in right) keys[size++] = key;
   let count = 0;
+  let same = true;
   for (const key in left) {
-    if (keyAt(right, count) !== key || !sameJson(left[key], right[key], depth + 1)) return false;
+    if (count >= size || keys[count] !== key || !sameJson(left[key], right[key], depth + 1)) {
+      same = false;
+      break;
+    }
     count++;
   }
-  return keyAt(right, count) === undefined;
-}
-
-/** The `position`th key of a plain object, or undefined (no list of its keys made). */
-function keyAt(object: Record<string, unknown>, position: number): string | undefined {
-  let index = 0;
-  for (const key in object) if (index++ === position) return key;
-  return undefined;
+  // A very wide object's keys are not kept past the call.
+  if (size > 256) keyScratch[depth] = [];
+  return same && count === size;
 }
 
 /**
@@ -520,7 +547,12 @@ export function settleSteps(state: RunState): void {
     // Its history: a long one is a view of the transcript, made a list when read.
     if (request !== undefined) setHistory(request, "messages", state.messages, prefix);
     const position = header.position;
-    if (position >= 0) requests.splice(position + inserted++, 0, request!);
+    if (position >= 0) {
+      // Most go at the end (every request of a run that no hook watches): no splice then.
+      const place = position + inserted++;
+      if (place === requests.length) requests.push(request!);
+      else requests.splice(place, 0, request!);
+    }
     const toolResults: ToolResultRecord[] = new Array(resultCount);
     const toolCalls: StepRecord["toolCalls"] = new Array(callCount);
     let at = header.at;
@@ -565,6 +597,8 @@ export function settleSteps(state: RunState): void {
       attempts: header.attempts,
     });
   }
+  // The shared header holds nothing of this run past its settling.
+  HEADER.request = undefined;
   // The run's last request, after every request before it.
   if (state.lastRequest !== undefined) {
     detachHistory(state, state.lastRequest);

@@ -29,11 +29,27 @@ function parts(content: unknown): any[] {
 const converted = new WeakMap<ModelMessage, LanguageModelV3Message>();
 
 export function toPromptMessage(message: ModelMessage): LanguageModelV3Message {
+  // Most messages are the prompt's own shape: no lookup for them (nothing is kept for them).
+  if (isPromptShaped(message)) return message as LanguageModelV3Message;
   const known = converted.get(message);
   if (known) return known;
   const made = convert(message);
   if (made !== (message as unknown)) converted.set(message, made);
   return made;
+}
+
+/** Whether `convert` would pass the message as it is. */
+function isPromptShaped(message: ModelMessage): boolean {
+  switch (message.role) {
+    case "system":
+      return true;
+    case "user":
+    case "assistant":
+      return typeof message.content !== "string" && !needsParts(message.content);
+    case "tool":
+      for (const part of message.content) if (part.type !== "tool-result") return false;
+      return true;
+  }
 }
 
 function convert(message: ModelMessage): LanguageModelV3Message {

@@ -27,12 +27,23 @@ export function readUsage(usage: unknown): ModelUsage {
     (inputTokens === undefined && outputTokens === undefined
       ? undefined
       : (inputTokens ?? 0) + (outputTokens ?? 0));
-  const result: ModelUsage = { inputTokens, outputTokens, totalTokens };
   // Cache figures only when the provider gave them: "0 read" and "not reported" differ.
   const details = typeof value.inputTokens === "object" ? value.inputTokens : undefined;
   const cacheRead = details?.cacheRead ?? value.cachedInputTokens;
+  const cacheWrite = details?.cacheWrite;
+  // Both reported (the common case): every field in the literal (fields added later cost
+  // the object a second store). Otherwise the one reported is added.
+  if (typeof cacheRead === "number" && typeof cacheWrite === "number")
+    return {
+      inputTokens,
+      outputTokens,
+      totalTokens,
+      cacheReadTokens: cacheRead,
+      cacheWriteTokens: cacheWrite,
+    };
+  const result: ModelUsage = { inputTokens, outputTokens, totalTokens };
   if (typeof cacheRead === "number") result.cacheReadTokens = cacheRead;
-  if (typeof details?.cacheWrite === "number") result.cacheWriteTokens = details.cacheWrite;
+  if (typeof cacheWrite === "number") result.cacheWriteTokens = cacheWrite;
   return result;
 }
 
@@ -66,12 +77,17 @@ export function readGenerateResult(result: unknown): ModelTurn {
   const value = result as { content?: Part[]; finishReason?: unknown; usage?: unknown; response?: unknown };
   let text = "";
   let reasoning = "";
-  const toolCalls: ModelToolCall[] = [];
-  for (const part of value.content ?? []) {
+  const content = value.content ?? [];
+  // Sized once: a list grown by pushes reserves room for 16 calls at the first.
+  let count = 0;
+  for (const part of content) if (part.type === "tool-call" && part.providerExecuted !== true) count++;
+  const toolCalls: ModelToolCall[] = new Array(count);
+  count = 0;
+  for (const part of content) {
     if (part.type === "text") text += String(part.text ?? "");
     else if (part.type === "reasoning") reasoning += String(part.text ?? "");
     else if (part.type === "tool-call" && part.providerExecuted !== true) {
-      toolCalls.push(toolCallOf(String(part.toolCallId), String(part.toolName), part.input));
+      toolCalls[count++] = toolCallOf(String(part.toolCallId), String(part.toolName), part.input);
     }
   }
   const response = value.response as { id?: string; modelId?: string } | undefined;

@@ -117,6 +117,8 @@ function finishCall(
   isError: boolean,
   errorText: string | undefined,
 ): CallOutcome | Promise<CallOutcome> {
+  // No tool_result hook: no payload, selection, context or dispatch.
+  if (!state.runner.wants("tool_result")) return resultOutcome(input, result, isError);
   const { base, args } = input;
   // Payload fields are listed, not spread: on Node 20 `{ ...base, args }` costs about a
   // microsecond per object (spread-then-property literals take a slow path); see bench/loop.
@@ -131,7 +133,6 @@ function finishCall(
     isError,
   };
   if (errorText) resultEvent.error = errorText;
-  if (!state.runner.wants("tool_result")) return resultOutcome(input, result, isError);
   const selection = state.runner.select(resultEvent, "tool_result");
   input.context ??= contextFor(state);
   const context = input.context;

@@ -34,14 +34,20 @@ export function resolveBatch(
   state: RunState,
   calls: readonly ModelToolCall[],
 ): Resolved | Promise<Resolved> {
-  const resolutions: Resolution[] = [];
+  // Sized once (a list grown by pushes reserves room for 16 at the first).
+  const resolutions: Resolution[] = new Array(calls.length);
   for (let index = 0; index < calls.length; index++) {
-    if (state.signal.aborted) break;
+    if (state.signal.aborted) {
+      resolutions.length = index;
+      break;
+    }
     const resolution = resolveCall(runtime, state, calls[index]!);
-    if (resolution instanceof Promise)
+    if (resolution instanceof Promise) {
+      resolutions.length = index;
       return resolveRest(runtime, state, calls, resolutions, index, resolution);
+    }
     if (stops(resolution)) return resolution.outcome;
-    resolutions.push(resolution);
+    resolutions[index] = resolution;
   }
   return { kind: "resolved", resolutions };
 }
