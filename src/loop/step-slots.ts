@@ -216,7 +216,11 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   // The right's keys, in order, into this depth's scratch list (kept for the next call).
-  const keys = (keyScratch[depth] ??= []);
+  let keys = keyScratch[depth];
+  if (keys === undefined) {
+    keys = [];
+    keyScratch[depth] = keys;
+  }
   let size = 0;
   for (const key in right) keys[size++] = key;
   let count = 0;
