@@ -219,9 +219,26 @@ export default defineConfig([
             priority: 2.6,
           },
           {
+            name: "checks-for-hook",
+            test: (id: string) =>
+              graph.loads("cli/commands/validate-command.ts", id) &&
+              (graph.loads("cli/commands/hook-command.ts", id) ||
+                graph.loads("config/load-harness-hooks.ts", id)),
+            priority: 2.55,
+          },
+          {
             name: "checks",
             test: (id: string) => graph.loads("cli/commands/validate-command.ts", id),
             priority: 2.5,
+          },
+          // What `hookwise hook` loads besides: a new process on every tool call of a harness,
+          // so none of the loop's or the runtime's chunks, which it would load whole.
+          {
+            name: "harness-hook",
+            test: (id: string) =>
+              graph.loads("cli/commands/hook-command.ts", id) ||
+              graph.loads("config/load-harness-hooks.ts", id),
+            priority: 2.2,
           },
           {
             name: "loop",
