@@ -234,6 +234,12 @@ export default defineConfig([
           { name: "checks-for-hook", test: (id: string) => validates(id) && hooks(id), priority: 2.55 },
           { name: "checks", test: validates, priority: 2.5 },
           {
+            name: "loop-for-hook",
+            test: (id: string) =>
+              hooks(id) && graph.loads("index.ts", id) && graph.loads("ai-sdk/index.ts", id),
+            priority: 2.25,
+          },
+          {
             name: "runtime-for-hook",
             test: (id: string) => hooks(id) && graph.loads("index.ts", id),
             priority: 2.2,
