@@ -42,6 +42,13 @@ function staticImports() {
 
 const graph = staticImports();
 
+/** Whether `hookwise validate` loads module `id` before it runs. */
+const validates = (id: string) => graph.loads("cli/commands/validate-command.ts", id);
+
+/** Whether `hookwise hook` loads module `id` (its command imports the config's hooks when it runs). */
+const hooks = (id: string) =>
+  graph.loads("cli/commands/hook-command.ts", id) || graph.loads("config/load-harness-hooks.ts", id);
+
 /** The part of a rendered chunk this plugin reads. */
 interface RenderedChunk {
   fileName: string;
@@ -198,12 +205,14 @@ export default defineConfig([
     // sharing modules: about thirty files for `import "hookwise"`, and on Node 20 each file
     // costs more to resolve, load and link than its size does to compile (measured: 74 ms
     // for thirty-five files, 56 ms for the same code in five). So what the package entry loads
-    // is four chunks: what it shares with the CLI's start-up (errors, secrets: small), what it
+    // is a few chunks: what it shares with the CLI's start-up (errors, secrets: small), what it
     // shares with `hookwise validate` (the config schema, conditions and actions: "checked"),
     // what it shares with `hookwise/ai-sdk` (the loop and hooks), and the rest. `validate`
     // loads "checked" and the rest of what it needs ("checks"), not the loop: half the code
-    // it loaded before. The parts loaded at first use and the CLI's other commands keep
-    // chunks of their own.
+    // it loaded before. `hookwise hook`, a new process on every tool call of a harness, loads
+    // the part of each of these it uses ("…-for-hook") and its own ("harness-hook"), not the whole: no
+    // loop, agent, model, toolset or language server. The parts loaded at first use and the
+    // CLI's other commands keep chunks of their own.
     outputOptions: {
       codeSplitting: {
         groups: [
@@ -213,16 +222,31 @@ export default defineConfig([
             priority: 3,
           },
           {
-            name: "checked",
-            test: (id: string) =>
-              graph.loads("cli/commands/validate-command.ts", id) && graph.loads("index.ts", id),
-            priority: 2.6,
+            name: "checked-for-hook",
+            test: (id: string) => validates(id) && graph.loads("index.ts", id) && hooks(id),
+            priority: 2.65,
           },
           {
-            name: "checks",
-            test: (id: string) => graph.loads("cli/commands/validate-command.ts", id),
-            priority: 2.5,
+            name: "checked",
+            test: (id: string) => validates(id) && graph.loads("index.ts", id),
+            priority: 2.6,
           },
+          { name: "checks-for-hook", test: (id: string) => validates(id) && hooks(id), priority: 2.55 },
+          { name: "checks", test: validates, priority: 2.5 },
+          {
+            name: "loop-for-hook",
+            test: (id: string) =>
+              hooks(id) && graph.loads("index.ts", id) && graph.loads("ai-sdk/index.ts", id),
+            priority: 2.25,
+          },
+          {
+            name: "runtime-for-hook",
+            test: (id: string) => hooks(id) && graph.loads("index.ts", id),
+            priority: 2.2,
+          },
+          // Only `hookwise hook` loads these (the config's loading among them, which the package
+          // entry loads at first use).
+          { name: "harness-hook", test: hooks, priority: 2.1 },
           {
             name: "loop",
             test: (id: string) => graph.loads("index.ts", id) && graph.loads("ai-sdk/index.ts", id),

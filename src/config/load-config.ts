@@ -6,31 +6,22 @@
 import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { referencesChecked } from "../agent/check-tool-references.js";
-import { createAgent } from "../agent/create-agent.js";
-import { subAgentTool } from "../agent/sub-agent-tool.js";
 import type { Agent, AgentOptions } from "../agent/types.js";
 import { picomatch } from "../deps/picomatch.js";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { nearest } from "../errors/nearest.js";
-import { type ClaudeHookSet, claudeHooks } from "../harnesses/claude/hooks/claude-hooks.js";
+import type { ClaudeHookSet } from "../harnesses/claude/hooks/claude-hooks.js";
 import type { AnyHook } from "../hooks/define-hook.js";
 import type { HookLogger } from "../hooks/hook-context.js";
 import { toolGlob } from "../hooks/tool-glob.js";
 import { LanguageServers } from "../lsp/language-servers.js";
-import { lspToolset } from "../lsp/lsp-toolset.js";
 import { createStore, resolveStateConfig, type StateConfig } from "../state/create-store.js";
 import type { StateStore } from "../state/state-store.js";
 import { trackResource } from "../tools/open-resources.js";
 import type { ResolvedTool } from "../tools/resolved-tool.js";
-import { askModel } from "./build/ask-model.js";
-import { type BuiltModel, buildModel } from "./build/build-models.js";
+import type { buildModel as BuildModel, BuiltModel } from "./build/build-models.js";
 import { buildPolicies } from "./build/build-policies.js";
-import {
-  type BuiltToolset,
-  buildToolsets as buildAllToolsets,
-  type ConfigSource,
-} from "./build/build-toolsets.js";
+import type { BuiltToolset, ConfigSource } from "./build/build-toolsets.js";
 import { compileHookEntry } from "./build/compile-hook.js";
 import type { ActionServices, Evaluation } from "./build/evaluation.js";
 import { checkReferences, toolCatalogue } from "./check/check-references.js";
@@ -201,8 +192,9 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   const extraSettings = (options.claudeSettings ?? []).map((path) => resolve(path));
   const claudeWarnings: ConfigIssue[] = [];
   const claudeSources = [...validated.claudeSettings, ...extraSettings];
+  // Imported when the config has Claude Code settings (most have none).
   const claude = claudeSources.length
-    ? claudeHooks(claudeSources, {
+    ? (await import("../harnesses/claude/hooks/claude-hooks.js")).claudeHooks(claudeSources, {
         baseDir: dir,
         failure: config.claude_hooks_failure ?? "open",
         tools: () => claudeTools,
@@ -210,8 +202,13 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         notifications,
         log,
         // `type: "prompt"` handlers ask a model of the config: the one they name, else the default.
-        answerPrompt: ({ prompt, model, signal }) =>
-          askModel(modelFor(model ?? defaultModelName()).model, prompt, signal),
+        answerPrompt: async ({ prompt, model, signal }) => {
+          const [{ buildModel }, { askModel }] = await Promise.all([
+            import("./build/build-models.js"),
+            import("./build/ask-model.js"),
+          ]);
+          return askModel(modelFor(model ?? defaultModelName(), buildModel).model, prompt, signal);
+        },
         // The config's own files were validated (their warnings are in `warnings` already).
         onWarning: (issue) => {
           if (extraSettings.includes(issue.file)) claudeWarnings.push(issue);
@@ -219,12 +216,12 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       })
     : undefined;
   let toolsets: Promise<BuiltToolset[]> | undefined;
+  // Toolsets (and their code) are built when an agent or an action first needs a tool: a
+  // harness's hook never does.
   const buildToolsets = () => {
-    toolsets ??= buildAllToolsets(config.toolsets, dir, {
-      store,
-      source,
-      ...(logger ? { log: logger } : {}),
-    });
+    toolsets ??= import("./build/build-toolsets.js").then(({ buildToolsets: buildAll }) =>
+      buildAll(config.toolsets, dir, { store, source, ...(logger ? { log: logger } : {}) }),
+    );
     return toolsets;
   };
   // Language servers start on first use (lsp_diagnose, lsp.* tools) and close with the config.
@@ -233,7 +230,9 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   // Made when an action first calls a tool: most loads (a harness's hook) never do.
   let implicitLsp: readonly ResolvedTool[] | undefined;
   const actionTools = async () => {
-    implicitLsp ??= config.toolsets.lsp ? [] : lspToolset(languageServers).tools;
+    implicitLsp ??= config.toolsets.lsp
+      ? []
+      : (await import("../lsp/lsp-toolset.js")).lspToolset(languageServers).tools;
     return [...(await buildToolsets()).flatMap((toolset) => toolset.tools), ...implicitLsp];
   };
   const services: ActionServices = {
@@ -250,7 +249,8 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   let scriptSession: string | (() => string | undefined) | undefined;
   const defaultModelName = () =>
     config.models.default ? "default" : (Object.keys(config.models)[0] ?? "default");
-  const modelFor = (name: string): BuiltModel => {
+  /** `buildModel`: the model builder, imported by the caller (a harness's hook builds no model). */
+  const modelFor = (name: string, buildModel: typeof BuildModel): BuiltModel => {
     let built = models.get(name);
     if (!built) {
       const entry = config.models[name] ?? (name.includes(":") ? name : undefined);
@@ -332,6 +332,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
           `sub-agents form a cycle: ${[...lineage, candidate.id].map((id) => `agents.${id}`).join(" → ")}`,
         );
       }
+      const { subAgentTool } = await import("../agent/sub-agent-tool.js");
       const child = await createOne(
         candidate.id,
         {
@@ -367,6 +368,13 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     }
     const allTools = (await buildToolsets()).flatMap((toolset) => toolset.tools);
     claudeTools = allTools;
+    // The agent, its loop and its models are imported when the first agent is built: a
+    // harness's hook (`hookwise hook`) builds none.
+    const [{ createAgent }, { referencesChecked }, { buildModel }] = await Promise.all([
+      import("../agent/create-agent.js"),
+      import("../agent/check-tool-references.js"),
+      import("./build/build-models.js"),
+    ]);
     // Every toolset answered: what `validate` could only warn about is now known (MCP tools).
     const extraTools = [
       ...(Array.isArray(overrides.tools)
@@ -399,7 +407,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         throw new HookwiseError(
           `agent "${agent.id}" has no model: declare one under models: (e.g. default: "scripted:./script.yaml")`,
         );
-      model = modelFor(name).model;
+      model = modelFor(name, buildModel).model;
     }
     return createAgent({
       // Checked above, against the config's lines and every agent's tools.
@@ -421,7 +429,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
           ? { leaseMs: config.runtime.session_lease * 1000 }
           : {}),
       },
-      models: (name: string) => (config.models[name] ? modelFor(name).model : undefined),
+      models: (name: string) => (config.models[name] ? modelFor(name, buildModel).model : undefined),
       ...(logger ? { logger } : {}),
       contextWindow: configuredContextWindow(config, agent),
       ...(agent.cache?.breakpoints || config.runtime.cache?.breakpoints
