@@ -52,8 +52,16 @@ function runCommand(
   input: string,
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runArgs(["/bin/sh", "-c", command], input, env);
+}
+
+function runArgs(
+  [file, ...args]: string[],
+  input: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", command], {
+    const child = spawn(file!, args, {
       stdio: ["pipe", "pipe", "pipe"],
       cwd: tmpdir(),
       env: { ...process.env, ...env },
@@ -187,7 +195,7 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
     const settings = JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
     const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
     expect(command).toContain(
-      `BASH_ENV= LC_ALL=C bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml '' node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
+      `BASH_ENV= LC_ALL=C HOOKWISE_GATE=1 exec bash "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise-post.bash 127.0.0.1 ${server.port} claude "$CLAUDE_PROJECT_DIR"/hookwise.yaml '' node "$CLAUDE_PROJECT_DIR"/node_modules/hookwise/bin/hookwise.js hook`,
     );
     const denied = await runCommand(command, pre("rm -rf /"), { CLAUDE_PROJECT_DIR: dir });
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
@@ -500,4 +508,54 @@ agents:
     expect(bad.status).toBe(400);
     expect((await post("/hooks/claud", "{}")).status).toBe(404);
   });
+  it.skipIf(!bash)(
+    "ends a gate's call with 0 or 2 only: another exit code of the command, or of the script, blocks with its reason",
+    async () => {
+      // A port nothing listens on: the command decides.
+      const closed = createTcpServer();
+      await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+      const port = String((closed.address() as { port: number }).port);
+      await new Promise((resolve) => closed.close(resolve));
+      const script = join(ROOT, "bin", "hookwise-post.bash");
+      const failing = ["sh", "-c", 'cat >/dev/null; echo "its own reason" >&2; exit 3'];
+      const args = ["bash", script, "127.0.0.1", port, "claude", "/tmp/hookwise.yaml", "", ...failing];
+      const gate = await runArgs(args, pre("ls"), { HOOKWISE_GATE: "1" });
+      expect(gate.code).toBe(2);
+      expect(gate.stderr).toContain("its own reason");
+      expect(gate.stderr).toContain("the hook command ended with exit code 3 before deciding; blocked");
+      // Not a gate (a Stop hook's exit 2 would keep the agent working): the code as it is.
+      const other = await runArgs(args, pre("ls"), {});
+      expect(other.code).toBe(3);
+      expect(other.stderr).not.toContain("blocked");
+      // The script itself failing (here: called without its arguments) blocks a gate too.
+      const bare = await runArgs(["bash", script], pre("ls"), { HOOKWISE_GATE: "1" });
+      expect(bare.code).toBe(2);
+      expect(bare.stderr).toContain("blocked");
+    },
+  );
+
+  it.skipIf(!bash)(
+    "a gate's command blocks when the bash on the PATH does not start, and decides itself without bash",
+    async () => {
+      const { dir, server, command } = await setUp();
+      // The shell gives its place to bash: no shell waits beside it on every call.
+      expect(command).toContain("HOOKWISE_GATE=1 exec bash ");
+      // The only `bash` on the PATH cannot be started (its interpreter is missing): blocked,
+      // with a reason.
+      const broken = join(dir, "broken-bin");
+      mkdirSync(broken);
+      writeFileSync(join(broken, "bash"), "#!/nonexistent/interpreter\n", { mode: 0o755 });
+      const blocked = await runCommand(command, pre("ls"), { PATH: broken });
+      expect(blocked.code).toBe(2);
+      expect(blocked.stdout).toBe("");
+      expect(blocked.stderr).toContain("hookwise: bash did not start the post script; blocked");
+      // No bash at all on the PATH: the hook command decides (node is named by its path here).
+      const empty = join(dir, "empty-bin");
+      mkdirSync(empty);
+      const decided = await runCommand(command, pre("rm -rf /"), { PATH: empty });
+      expect(decided.code).toBe(0);
+      expect(deniedBy(decided.stdout)).toBe("no recursive deletes");
+      expect(await hookRequests(server)).toBe(0);
+    },
+  );
 });

@@ -130,8 +130,8 @@ function serverOrigin(text: string): string {
  * in the harness's environment, never from the settings file.
  *
  * A server on this machine over plain HTTP is asked by `bin/hookwise-post.bash` (bash's own
- * /dev/tcp: no process beside the shell), any other by curl. Without bash on the PATH the
- * command decides itself.
+ * /dev/tcp; the shell execs bash: no other process), any other by curl. Without bash on the
+ * PATH the command decides itself. A gate's command ends with 0 or 2 only, whichever answers.
  */
 function throughServer(
   local: string,
@@ -140,6 +140,7 @@ function throughServer(
   configFile: string,
   projectDir: string,
   agent: string | undefined,
+  gate: boolean,
 ): string {
   const variable = HARNESSES[harness].settings.projectDirVariable;
   const installed = local.includes('"$') && variable ? projectInstall(projectDir) : undefined;
@@ -162,8 +163,11 @@ function throughServer(
         );
     // BASH_ENV emptied: a startup file of the harness's environment prints nothing into the
     // answer. LC_ALL=C, which the script sets anyway: bash starts without loading a locale.
+    // The shell execs bash (no shell waiting beside it on every call) once bash and a script it
+    // can read are there. A gate's script ends with 0 or 2 only (HOOKWISE_GATE=1), and an exec
+    // that fails ends the shell through its EXIT trap: blocked.
     const post = [
-      "BASH_ENV= LC_ALL=C bash",
+      `BASH_ENV= LC_ALL=C${gate ? " HOOKWISE_GATE=1" : ""} exec bash`,
       script,
       quote(host),
       url.port || "80",
@@ -171,7 +175,10 @@ function throughServer(
       config,
       quote(agent ?? ""),
     ];
-    return `if command -v bash >/dev/null 2>&1 && [ -f ${script} ]; then ${post.join(" ")} ${fallback}; else ${fallback}; fi`;
+    const served = `if command -v bash >/dev/null 2>&1 && [ -f ${script} ] && [ -r ${script} ]; then ${post.join(" ")} ${fallback}; fi`;
+    return gate
+      ? `trap 'echo "hookwise: bash did not start the post script; blocked" >&2; exit 2' EXIT; ${served}; trap - EXIT; ${blockingOnFailure(fallback)}`
+      : `${served}; ${fallback}`;
   }
   const configHeader = installed
     ? `"x-hookwise-config: "${config}`
@@ -189,7 +196,8 @@ function throughServer(
     "-w 'hookwise-status-%{http_code}-%header{x-hookwise-answer}'",
     quote(`${origin}/hooks/${harness}`),
   ].join(" ");
-  return `in=$(cat); out=$(printf '%s' "$in" | ${curl}) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
+  const command = `in=$(cat); out=$(printf '%s' "$in" | ${curl}) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
+  return gate ? blockingOnFailure(command) : command;
 }
 
 /** The events whose hook decides whether something happens: a tool call, a permission, a prompt, a model request. */
@@ -262,17 +270,15 @@ export async function setupCommand(
   const file = join(options.scope === "user" ? homedir() : projectDir, relativeFile);
   const configFile = resolve(configPath);
   const local = hookCommandLine(protocol, configFile, projectDir, options.scope, options.agent);
-  const command =
-    options.server === undefined
-      ? local
-      : throughServer(
-          local,
-          serverOrigin(options.server),
-          protocol.name,
-          configFile,
-          projectDir,
-          options.agent,
-        );
+  const origin = options.server === undefined ? undefined : serverOrigin(options.server);
+  /** The entry's command: a gate's blocks when it ends without deciding. */
+  const commandFor = (gate: boolean) =>
+    origin === undefined
+      ? gate
+        ? blockingOnFailure(local)
+        : local
+      : throughServer(local, origin, protocol.name, configFile, projectDir, options.agent, gate);
+  const command = commandFor(false);
   // Setup's entries are those running hookwise hook for this harness with this config.
   const configArg = command.includes(`"$`)
     ? relative(projectDir, configFile).split(sep).join("/")
@@ -303,13 +309,7 @@ export async function setupCommand(
         `${configPath} has no hooks or policies ${protocol.label} can run (it runs ${Object.keys(protocol.settings.eventsFor).join(", ")})`,
       );
     const gates = new Set(GATE_KINDS.flatMap((kind) => protocol.settings.eventsFor[kind] ?? []));
-    next = withOurs(
-      object,
-      protocol.settings,
-      (event) => (gates.has(event) ? blockingOnFailure(command) : command),
-      events,
-      isOurs,
-    );
+    next = withOurs(object, protocol.settings, (event) => commandFor(gates.has(event)), events, isOurs);
   }
   const nextText = `${JSON.stringify(next, null, 2)}\n`;
   const label = options.scope === "user" ? `~/${relativeFile}` : relativeFile;
