@@ -447,6 +447,53 @@ agents:
     },
   );
 
+  it.skipIf(!bash)(
+    "takes a marked 200 whatever its header names' case, and decides itself for an unmarked, chunked or doubly sized one",
+    async () => {
+      const { server, command } = await setUp();
+      const port = server.port;
+      await server.close();
+      const answer = JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: "PreToolUse",
+          permissionDecision: "deny",
+          permissionDecisionReason: "the server's own reason",
+        },
+      });
+      const length = Buffer.byteLength(answer);
+      const heads = [
+        // Taken: names in any case, spaces and tabs around values.
+        `HTTP/1.1 200 OK\r\nX-Hookwise-Answer:\t1 \r\nContent-Length:  ${length}\t\r\n\r\n`,
+        // Not taken: no mark, another mark, a chunked body, two lengths, a length in parts.
+        `HTTP/1.1 200 OK\r\ncontent-length: ${length}\r\n\r\n`,
+        `HTTP/1.1 200 OK\r\nx-hookwise-answer: 10\r\ncontent-length: ${length}\r\n\r\n`,
+        `HTTP/1.1 200 OK\r\nx-hookwise-answer: 1\r\ntransfer-encoding: chunked\r\ncontent-length: ${length}\r\n\r\n`,
+        `HTTP/1.1 200 OK\r\nx-hookwise-answer: 1\r\ncontent-length: ${length}\r\ncontent-length: ${length}\r\n\r\n`,
+        `HTTP/1.1 200 OK\r\nx-hookwise-answer: 1\r\ncontent-length: ${String(length).replace(/^(.)/, "$1 ")}\r\n\r\n`,
+      ];
+      let answered = 0;
+      const raw = createTcpServer((socket) => {
+        let request = "";
+        socket.setEncoding("latin1").on("data", (chunk: string) => {
+          request += chunk;
+          const end = request.indexOf("\r\n\r\n");
+          const sent = Number(/content-length: (\d+)/i.exec(request)?.[1] ?? 0);
+          if (end >= 0 && request.length - end - 4 >= sent) socket.end(`${heads[answered++]}${answer}`);
+        });
+      });
+      await new Promise<void>((resolve) => raw.listen(port, "127.0.0.1", resolve));
+      try {
+        // "ls" is allowed by the config: a deny can only be the server's answer.
+        expect(deniedBy((await runCommand(command, pre("ls"))).stdout)).toBe("the server's own reason");
+        for (let index = 1; index < heads.length; index++)
+          expect(await runCommand(command, pre("ls")), heads[index]).toMatchObject({ code: 0, stdout: "" });
+        expect(answered).toBe(heads.length);
+      } finally {
+        await new Promise((resolve) => raw.close(resolve));
+      }
+    },
+  );
+
   it("reads an event straight from the connection, and still refuses one over the body limit", async () => {
     const { server } = await setUp();
     const post = (body: string) =>
