@@ -3,8 +3,8 @@
  *
  * A PreToolUse round trip (stdin in, answer out, process gone) on a 50-rule config, side by
  * side in one run with what any hook command costs: bare `node -e 0`, a `cat` hook (a shell
- * that reads stdin and answers `{}`) and a Python hook that `json.load`s its stdin. Each is a
- * fresh process per call, as the harness starts it, the commands taken in turn; wall time,
+ * that reads stdin and answers `{}`), the same in bash (the floor of the served command, which
+ * execs bash) and a Python hook that `json.load`s its stdin. Each is a fresh process per call, as the harness starts it, the commands taken in turn; wall time,
  * p50 and p95 over RUNS calls. hookwise runs as it ships (`dist/`, `bin/hookwise.js`), with
  * its compile cache and its validated config (`.hookwise/cache/`) kept by a first call that
  * is not counted (printed beside), as a user's first tool call keeps theirs.
@@ -135,6 +135,13 @@ const python = spawnSync("python3", ["-c", "0"]).status === 0;
 const rows: Row[] = measureTogether([
   { name: "node -e 0", command: process.execPath, args: ["-e", "0"] },
   { name: "cat hook (sh: cat; echo {})", command: "sh", args: ["-c", "cat >/dev/null; echo '{}'"] },
+  // What any hook the served command's way pays before its request: the shell gives its
+  // place to bash, which reads the event with its own builtin and answers.
+  {
+    name: "bash hook (sh: exec bash: read)",
+    command: "sh",
+    args: ["-c", "exec bash -c 'IFS= read -r -N 1048577 event; echo {}'"],
+  },
   ...(python
     ? [
         {
