@@ -21,6 +21,12 @@ exec 4>&2 2>/dev/null
 
 host=$1 port=$2 harness=$3 config=$4 agent=$5
 shift 5
+# A bash older than 4.1 (macOS's /bin/bash is 3.2) has no `read -N`: the command decides.
+((BASH_VERSINFO[0] * 100 + BASH_VERSINFO[1] >= 401)) || {
+  exec 2>&4
+  "$@" 4>&-
+  exit
+}
 
 # Posted up to the server's body limit; a larger event goes to the command whole.
 limit=1048576

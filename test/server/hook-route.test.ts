@@ -494,6 +494,46 @@ agents:
     },
   );
 
+  it.skipIf(!bash)("leaves the event whole to the command under a bash too old for the script", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-old-bash-"));
+    dirs.push(dir);
+    // The script as a bash older than 4.1 runs it (macOS's /bin/bash is 3.2).
+    const original = readFileSync(join(ROOT, "bin", "hookwise-post.bash"), "utf8");
+    const old = original.replace(">= 401", ">= 99999");
+    expect(old).not.toBe(original);
+    writeFileSync(join(dir, "post.bash"), old);
+    let connections = 0;
+    const listening = createTcpServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
+    const port = String((listening.address() as { port: number }).port);
+    try {
+      const event = pre("rm -rf /");
+      const counted = ["sh", "-c", 'wc -c; echo "its own reason" >&2; exit 5'];
+      const args = [
+        "bash",
+        join(dir, "post.bash"),
+        "127.0.0.1",
+        port,
+        "claude",
+        "/tmp/x.yaml",
+        "",
+        ...counted,
+      ];
+      const gate = await runArgs(args, event, { HOOKWISE_GATE: "1" });
+      expect(Number(gate.stdout.trim())).toBe(Buffer.byteLength(event));
+      expect(gate.code).toBe(2);
+      expect(gate.stderr).toContain("its own reason");
+      expect(gate.stderr).toContain("exit code 5 before deciding; blocked");
+      expect((await runArgs(args, event)).code).toBe(5);
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((resolve) => listening.close(resolve));
+    }
+  });
+
   it("reads an event straight from the connection, and still refuses one over the body limit", async () => {
     const { server } = await setUp();
     const post = (body: string) =>
