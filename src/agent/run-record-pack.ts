@@ -201,17 +201,12 @@ function packStep(
   answer: Answer | undefined,
   packing: Packing,
 ): PackedStep {
-  const calls: PackedCall[] = new Array(step.calls.length);
+  const calls: PackedCall[] = [];
   const made = answer?.toolCalls;
-  for (let index = 0; index < calls.length; index++) {
+  for (let index = 0; index < step.calls.length; index++) {
     const call = step.calls[index]!;
     const atPlace = made?.[index]?.id === call.toolCallId;
-    calls[index] = packCall(
-      call,
-      atPlace ? made![index] : findCall(answer, call.toolCallId),
-      atPlace,
-      packing,
-    );
+    calls.push(packCall(call, atPlace ? made![index] : findCall(answer, call.toolCallId), atPlace, packing));
   }
   const packed: PackedStep = { calls };
   if (step.index !== place) packed.index = step.index;
@@ -264,18 +259,18 @@ function withoutModel(attempt: RecordedAttempt): RecordedAttempt | PackedAnswer 
   const { answer } = attempt;
   if (answer !== undefined && attempt.error === undefined && isPlainAnswer(answer)) {
     const calls = answer.toolCalls;
-    const packed = new Array(6 + 3 * calls.length) as PackedAnswer;
-    packed[0] = attempt.step;
-    packed[1] = attempt.attempt;
-    packed[2] = answer.text;
-    packed[3] = answer.finishReason;
-    packed[4] = answer.usage.inputTokens ?? null;
-    packed[5] = answer.usage.outputTokens ?? null;
+    // Filled in order, never sized first: a list with holes is one JSON.stringify writes the slow way.
+    const packed: PackedAnswer = [
+      attempt.step,
+      attempt.attempt,
+      answer.text,
+      answer.finishReason,
+      answer.usage.inputTokens ?? null,
+      answer.usage.outputTokens ?? null,
+    ];
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index]!;
-      packed[6 + 3 * index] = call.id;
-      packed[7 + 3 * index] = call.name;
-      packed[8 + 3 * index] = call.args;
+      packed.push(call.id, call.name, call.args);
     }
     return packed;
   }
@@ -316,10 +311,10 @@ function pack(record: RunRecord): { packed: PackedRunRecord; tagged: boolean } {
     for (const call of attempt.answer?.toolCalls ?? []) look(packing, call.args);
   const first = record.steps[0]?.usage;
   packing.zeroCacheTokens = first?.cacheReadTokens === 0 && first.cacheWriteTokens === 0;
-  const steps: PackedStep[] = new Array(record.steps.length);
-  for (let index = 0; index < steps.length; index++) {
+  const steps: PackedStep[] = [];
+  for (let index = 0; index < record.steps.length; index++) {
     const step = record.steps[index]!;
-    steps[index] = packStep(step, index, answers.get(step.index), packing);
+    steps.push(packStep(step, index, answers.get(step.index), packing));
   }
   const packed: PackedRunRecord = {
     format: 3,
@@ -387,7 +382,7 @@ export function encodeUnhookedRun(
   const answers: (Answer | undefined)[] = [];
   const model = attempts[0]?.model;
   let oneModel = model !== undefined;
-  const bare: (RecordedAttempt | PackedAnswer)[] = new Array(attempts.length);
+  const bare: (RecordedAttempt | PackedAnswer)[] = [];
   for (let index = 0; index < attempts.length; index++) {
     const attempt = attempts[index]!;
     // Only answers: an attempt that failed fired a hook (the recorder's mark).
@@ -395,7 +390,7 @@ export function encodeUnhookedRun(
     if (attempt.model !== model) oneModel = false;
     answers[attempt.step] = attempt.answer;
     for (const call of attempt.answer.toolCalls) look(packing, call.args);
-    bare[index] = withoutModel(attempt);
+    bare.push(withoutModel(attempt));
   }
   const first = done[0]?.usage;
   packing.zeroCacheTokens = first?.cacheReadTokens === 0 && first.cacheWriteTokens === 0;
@@ -406,7 +401,7 @@ export function encodeUnhookedRun(
     const ran = done[index];
     const answer = answers[index];
     const made = answer?.toolCalls ?? [];
-    const calls: PackedCall[] = new Array(made.length);
+    const calls: PackedCall[] = [];
     for (let at = 0; at < made.length; at++) {
       const call = made[at]!;
       const result = ran === undefined ? undefined : findResult(ran.toolResults, call.id, at);
@@ -423,7 +418,7 @@ export function encodeUnhookedRun(
         look(packing, result.result);
         if (!(result.executed && result.isError === false)) packed.isError = result.isError;
       }
-      calls[at] = packed;
+      calls.push(packed);
     }
     const step: PackedStep = { calls };
     const usage = ran?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
