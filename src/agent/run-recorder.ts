@@ -20,11 +20,13 @@ import {
   ATTEMPT_MARK,
   buildResumedRecord,
   buildRunRecord,
+  noMarks,
   type RunMarks,
   type RunRecord,
 } from "./run-record.js";
 import { RunRecordError } from "./run-record-error.js";
 import {
+  answerList,
   encodeRunRecord,
   encodeUnhookedRun,
   type PackedRunRecord,
@@ -135,7 +137,7 @@ export function runRecorder(options: {
   const marksOf = (runId: string): RunMarks => {
     let found = marks.get(runId);
     if (!found) {
-      found = { points: [], attempts: [] };
+      found = noMarks();
       marks.set(runId, found);
     }
     return found;
@@ -160,12 +162,22 @@ export function runRecorder(options: {
   return {
     hooks,
     onStepStart(runId, at) {
-      marksOf(runId).points.push({ at });
+      marksOf(runId).points.push(at);
     },
     onToolCallStart(runId, toolCallId, at) {
-      marksOf(runId).points.push({ at, call: toolCallId });
+      marksOf(runId).points.push(at, toolCallId);
     },
     onAnswer({ runId, step, attempt, model, turn }) {
+      const runMarks = marksOf(runId);
+      // An answer of the run's model is kept as the list it is stored as: no copy of it first.
+      if (runMarks.model === undefined) runMarks.model = model;
+      if (model !== undefined && runMarks.model === model) {
+        const list = answerList(step, attempt, turn);
+        if (list !== undefined) {
+          runMarks.attempts.push(list);
+          return;
+        }
+      }
       // Each call's arguments as the loop parsed them once (the transcript's tool call holds
       // the same): `{}` for none, the text itself when it is not JSON.
       const calls = turn.toolCalls;
@@ -181,13 +193,13 @@ export function runRecorder(options: {
         usage: { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens },
       };
       // The attempt's model is known here: the record need not look for it in the requests.
-      marksOf(runId).attempts.push(
+      runMarks.attempts.push(
         model === undefined ? { step, attempt, answer } : { step, attempt, model, answer },
       );
     },
     onCommit(result, run) {
       if (!options.store || agentName === undefined) return undefined;
-      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      const runMarks = marks.get(result.runId) ?? noMarks();
       marks.delete(result.runId);
       const record = recordOf(result, runMarks, {
         agent: agentName,
@@ -203,7 +215,7 @@ export function runRecorder(options: {
       const kept = keptOf(result);
       if (kept?.finished) return kept.record;
       if (kept) return done(result, kept.record);
-      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      const runMarks = marks.get(result.runId) ?? noMarks();
       marks.delete(result.runId);
       return done(result, recordOf(result, runMarks, { ...meta, endedAt: Date.now() }));
     },
@@ -224,7 +236,7 @@ export function runRecorder(options: {
       // A resumed run's result is finished here only: its record is one itself.
       const kept = keptOf(result);
       if (kept?.finished) return kept.record as RunRecord;
-      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      const runMarks = marks.get(result.runId) ?? noMarks();
       marks.delete(result.runId);
       return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
     },

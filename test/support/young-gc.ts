@@ -48,3 +48,13 @@ export function promotedAfter(make: () => unknown): number {
 export function manySmallObjects(): { i: number }[] {
   return Array.from({ length: 2_000 }, (_, i) => ({ i }));
 }
+
+/** Bytes the old generation holds of what `make` returns while it is held (promoted by two collections). */
+export function retainedBy(make: () => unknown): number {
+  collectYoung();
+  const before = oldSpaceUsed();
+  const held = make();
+  collectYoung();
+  const retained = oldSpaceUsed() - before;
+  return held === undefined ? 0 : retained;
+}
