@@ -103,9 +103,9 @@ export function runRecorder(options: {
   /**
    * A result's record, kept on the result (`Kept`): built for its commit (`onCommit`) until
    * `finish` hands it on, then finished. On the result, not in a `WeakMap`: V8's
-   * young-generation collector keeps a weak map's values alive while their key is young, so
-   * every run's record (and what it holds of the run) would outlive the collection that
-   * should free it, promoted to the old generation. A non-enumerable symbol property, which
+   * young-generation collector keeps a weak map's values alive even when their key (young
+   * too) is dead, so what a record holds of its run would outlive the collection that should
+   * free it, promoted to the old generation. A non-enumerable symbol property, which
    * JSON, spreads, `structuredClone`, `Object.keys` and equality checks leave out.
    */
   const KEPT = Symbol("hookwise.runRecord");

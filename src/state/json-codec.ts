@@ -80,8 +80,9 @@ export function holdsTags(value: object): boolean {
  * The text of a value encoded by its maker (`encodeOnce`), kept on the value itself: a
  * non-enumerable symbol property, which JSON, spreads, `structuredClone` and `Object.keys`
  * leave out. Not in a `WeakMap`: V8's young-generation collector keeps a weak map's values
- * alive while their key is young, so every run's record and its text would outlive the
- * collection that should free them, promoted to the old generation.
+ * alive even when their key (young too) is dead, so a record's text that outlived one
+ * collection while its run went on would outlive the next as well, promoted to the old
+ * generation, to be freed only by a full collection.
  */
 const ENCODED = Symbol("hookwise.encoded");
 
