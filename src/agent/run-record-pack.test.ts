@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { holeyLists } from "../../test/support/holey-lists.js";
 import { createAgent, defineHook, flow, MemoryStore, scriptedModel, tool } from "../index.js";
 import { decodeJson, encodeJson } from "../state/json-codec.js";
 import type { RecordedAttempt, RecordedCall, RecordedStep, RunRecord } from "./run-record.js";
@@ -311,6 +312,25 @@ describe("a run no hook fired in", () => {
       bytes: new Uint8Array([1, 2]),
     });
     expect(fastRecord!.steps[0]!.calls[1]).toMatchObject({ toolCallId: "c2", executed: true, isError: true });
+  });
+
+  it("is encoded from lists without holes (JSON writes a list with holes the slow way), packed either way", async () => {
+    const stringify = vi.spyOn(JSON, "stringify");
+    // Packed straight from the result, and packed from the record built for `onRunRecord`.
+    await createAgent({ model: script(), tools, store: new MemoryStore(), recordRuns: true }).run("go");
+    await createAgent({
+      model: script(),
+      tools,
+      store: new MemoryStore(),
+      recordRuns: true,
+      onRunRecord: () => {},
+    }).run("go");
+    const encoded = stringify.mock.calls
+      .map(([value]) => value)
+      .filter((value) => (value as { format?: unknown } | null)?.format === 3);
+    stringify.mockRestore();
+    expect(encoded).toHaveLength(2);
+    for (const value of encoded) expect(holeyLists(value)).toEqual([]);
   });
 
   it("stores what its answers say once: no call ids at their place, no step index, usage or `executed: true`", async () => {

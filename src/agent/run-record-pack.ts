@@ -18,6 +18,7 @@
  */
 
 import type { RunResult, StepRecord, ToolResultRecord, Usage } from "../loop/run-result.js";
+import type { ModelTurn } from "../models/language-model.js";
 import { encodeOnce, holdsTags } from "../state/json-codec.js";
 import type {
   RecordedAttempt,
@@ -73,7 +74,7 @@ interface PackedStep
  * text, finish reason, input and output tokens (null: not reported), then the id, name and
  * arguments of each call it made.
  */
-type PackedAnswer = [number, number, string, string, number | null, number | null, ...unknown[]];
+export type PackedAnswer = [number, number, string, string, number | null, number | null, ...unknown[]];
 
 export interface PackedRunRecord extends Omit<RunRecord, "format" | "steps" | "hooks" | "attempts"> {
   format: 3;
@@ -148,10 +149,15 @@ function answerUsage(answer: Answer | undefined, zeroCacheTokens: boolean): Usag
     : { inputTokens, outputTokens, totalTokens };
 }
 
-/** Whether a step's usage is the one its answer says (`answerUsage`), field for field. */
-function isAnswerUsage(usage: Usage, answer: Answer, zeroCacheTokens: boolean): boolean {
-  const inputTokens = answer.usage.inputTokens ?? 0;
-  const outputTokens = answer.usage.outputTokens ?? 0;
+/** Whether a step's usage is the one its answer's tokens say (`answerUsage`), field for field. */
+function isAnswerUsage(
+  usage: Usage,
+  answerInput: number | null | undefined,
+  answerOutput: number | null | undefined,
+  zeroCacheTokens: boolean,
+): boolean {
+  const inputTokens = answerInput ?? 0;
+  const outputTokens = answerOutput ?? 0;
   let fields = 0;
   for (const key in usage) if (Object.hasOwn(usage, key)) fields++;
   return (
@@ -201,21 +207,19 @@ function packStep(
   answer: Answer | undefined,
   packing: Packing,
 ): PackedStep {
-  const calls: PackedCall[] = new Array(step.calls.length);
+  const calls: PackedCall[] = [];
   const made = answer?.toolCalls;
-  for (let index = 0; index < calls.length; index++) {
+  for (let index = 0; index < step.calls.length; index++) {
     const call = step.calls[index]!;
     const atPlace = made?.[index]?.id === call.toolCallId;
-    calls[index] = packCall(
-      call,
-      atPlace ? made![index] : findCall(answer, call.toolCallId),
-      atPlace,
-      packing,
-    );
+    calls.push(packCall(call, atPlace ? made![index] : findCall(answer, call.toolCallId), atPlace, packing));
   }
   const packed: PackedStep = { calls };
   if (step.index !== place) packed.index = step.index;
-  if (answer === undefined || !isAnswerUsage(step.usage, answer, packing.zeroCacheTokens))
+  if (
+    answer === undefined ||
+    !isAnswerUsage(step.usage, answer.usage.inputTokens, answer.usage.outputTokens, packing.zeroCacheTokens)
+  )
     packed.usage = step.usage;
   if (step.text !== answer?.text) packed.text = step.text;
   if (step.reasoning !== undefined) packed.reasoning = step.reasoning;
@@ -264,18 +268,18 @@ function withoutModel(attempt: RecordedAttempt): RecordedAttempt | PackedAnswer 
   const { answer } = attempt;
   if (answer !== undefined && attempt.error === undefined && isPlainAnswer(answer)) {
     const calls = answer.toolCalls;
-    const packed = new Array(6 + 3 * calls.length) as PackedAnswer;
-    packed[0] = attempt.step;
-    packed[1] = attempt.attempt;
-    packed[2] = answer.text;
-    packed[3] = answer.finishReason;
-    packed[4] = answer.usage.inputTokens ?? null;
-    packed[5] = answer.usage.outputTokens ?? null;
+    // Filled in order, never sized first: a list with holes is one JSON.stringify writes the slow way.
+    const packed: PackedAnswer = [
+      attempt.step,
+      attempt.attempt,
+      answer.text,
+      answer.finishReason,
+      answer.usage.inputTokens ?? null,
+      answer.usage.outputTokens ?? null,
+    ];
     for (let index = 0; index < calls.length; index++) {
       const call = calls[index]!;
-      packed[6 + 3 * index] = call.id;
-      packed[7 + 3 * index] = call.name;
-      packed[8 + 3 * index] = call.args;
+      packed.push(call.id, call.name, call.args);
     }
     return packed;
   }
@@ -286,7 +290,7 @@ function withoutModel(attempt: RecordedAttempt): RecordedAttempt | PackedAnswer 
 }
 
 /** An attempt as it was packed: an answer's list (`PackedAnswer`) made an attempt again. */
-function unpackAttempt(attempt: RecordedAttempt | PackedAnswer): RecordedAttempt {
+export function unpackAttempt(attempt: RecordedAttempt | PackedAnswer): RecordedAttempt {
   if (!Array.isArray(attempt)) return attempt;
   const [step, number, text, finishReason, inputTokens, outputTokens] = attempt;
   const usage: { inputTokens?: number; outputTokens?: number } = {};
@@ -316,10 +320,10 @@ function pack(record: RunRecord): { packed: PackedRunRecord; tagged: boolean } {
     for (const call of attempt.answer?.toolCalls ?? []) look(packing, call.args);
   const first = record.steps[0]?.usage;
   packing.zeroCacheTokens = first?.cacheReadTokens === 0 && first.cacheWriteTokens === 0;
-  const steps: PackedStep[] = new Array(record.steps.length);
-  for (let index = 0; index < steps.length; index++) {
+  const steps: PackedStep[] = [];
+  for (let index = 0; index < record.steps.length; index++) {
     const step = record.steps[index]!;
-    steps[index] = packStep(step, index, answers.get(step.index), packing);
+    steps.push(packStep(step, index, answers.get(step.index), packing));
   }
   const packed: PackedRunRecord = {
     format: 3,
@@ -384,38 +388,51 @@ export function encodeUnhookedRun(
   // Each step's result and accepted answer, in lists indexed by step.
   const done: (StepRecord | undefined)[] = [];
   for (const step of result.steps) if (done[step.index] === undefined) done[step.index] = step;
-  const answers: (Answer | undefined)[] = [];
-  const model = attempts[0]?.model;
-  let oneModel = model !== undefined;
-  const bare: (RecordedAttempt | PackedAnswer)[] = new Array(attempts.length);
+  const answers: (Answer | PackedAnswer | undefined)[] = [];
+  let lists = false;
   for (let index = 0; index < attempts.length; index++) {
     const attempt = attempts[index]!;
+    if (Array.isArray(attempt)) {
+      // An answer of the marks' model, as it is stored.
+      lists = true;
+      answers[attempt[0]] = attempt;
+      for (let at = 8; at < attempt.length; at += 3) look(packing, attempt[at]);
+      continue;
+    }
     // Only answers: an attempt that failed fired a hook (the recorder's mark).
     if (attempt.answer === undefined || attempt.model === undefined) return undefined;
-    if (attempt.model !== model) oneModel = false;
     answers[attempt.step] = attempt.answer;
     for (const call of attempt.answer.toolCalls) look(packing, call.args);
-    bare[index] = withoutModel(attempt);
   }
   const first = done[0]?.usage;
   packing.zeroCacheTokens = first?.cacheReadTokens === 0 && first.cacheWriteTokens === 0;
   const steps: PackedStep[] = [];
-  for (const point of marks.points) {
-    if (point.call !== undefined) continue;
+  const { points } = marks;
+  for (let point = 0; point < points.length; point++) {
+    // A call's point (its position, then its id) opens no step.
+    if (typeof points[point + 1] === "string") {
+      point++;
+      continue;
+    }
     const index = steps.length;
     const ran = done[index];
     const answer = answers[index];
-    const made = answer?.toolCalls ?? [];
-    const calls: PackedCall[] = new Array(made.length);
-    for (let at = 0; at < made.length; at++) {
-      const call = made[at]!;
-      const result = ran === undefined ? undefined : findResult(ran.toolResults, call.id, at);
+    // The accepted answer as its list, or as the attempt's answer.
+    const list = Array.isArray(answer) ? answer : undefined;
+    const made = list === undefined ? (answer as Answer | undefined) : undefined;
+    const count = list !== undefined ? (list.length - 6) / 3 : (made?.toolCalls.length ?? 0);
+    const calls: PackedCall[] = [];
+    for (let at = 0; at < count; at++) {
+      const call = made?.toolCalls[at];
+      const id = call !== undefined ? call.id : (list![6 + 3 * at] as string);
+      const name = call !== undefined ? call.name : (list![7 + 3 * at] as string);
+      const args = call !== undefined ? call.args : list![8 + 3 * at];
+      const result = ran === undefined ? undefined : findResult(ran.toolResults, id, at);
       const packed: PackedCall = {};
       if (result === undefined || !result.executed) packed.executed = false;
-      if (result !== undefined && result.qualifiedName !== call.name)
-        packed.qualifiedName = result.qualifiedName;
+      if (result !== undefined && result.qualifiedName !== name) packed.qualifiedName = result.qualifiedName;
       if (result !== undefined) {
-        if (result.executed && !sameJson(result.args, call.args)) {
+        if (result.executed && !sameJson(result.args, args)) {
           packed.ranArgs = result.args;
           look(packing, result.args);
         }
@@ -423,16 +440,21 @@ export function encodeUnhookedRun(
         look(packing, result.result);
         if (!(result.executed && result.isError === false)) packed.isError = result.isError;
       }
-      calls[at] = packed;
+      calls.push(packed);
     }
     const step: PackedStep = { calls };
     const usage = ran?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-    if (answer === undefined || !isAnswerUsage(usage, answer, packing.zeroCacheTokens)) step.usage = usage;
-    const text = ran !== undefined ? ran.text : (answer?.text ?? "");
-    if (text !== answer?.text) step.text = text;
+    const answerText = list !== undefined ? list[2] : made?.text;
+    const answerFinish = list !== undefined ? list[3] : made?.finishReason;
+    const inputTokens = list !== undefined ? list[4] : made?.usage.inputTokens;
+    const outputTokens = list !== undefined ? list[5] : made?.usage.outputTokens;
+    if (answer === undefined || !isAnswerUsage(usage, inputTokens, outputTokens, packing.zeroCacheTokens))
+      step.usage = usage;
+    const text = ran !== undefined ? ran.text : (answerText ?? "");
+    if (text !== answerText) step.text = text;
     if (ran?.reasoning) step.reasoning = ran.reasoning;
-    const finishReason = ran !== undefined ? ran.finishReason : (answer?.finishReason ?? "");
-    if (finishReason !== answer?.finishReason) step.finishReason = finishReason;
+    const finishReason = ran !== undefined ? ran.finishReason : (answerFinish ?? "");
+    if (finishReason !== answerFinish) step.finishReason = finishReason;
     steps.push(step);
   }
   const packed: PackedRunRecord = {
@@ -445,15 +467,53 @@ export function encodeUnhookedRun(
     endedAt: meta.endedAt,
     outcome: result.outcome,
     text: result.text,
-    attempts: oneModel ? bare : attempts,
+    // The marks' own list: its answers are stored as they are kept (lists of the marks' model).
+    attempts,
     steps,
   };
-  if (oneModel) packed.model = model;
+  if (lists) packed.model = marks.model;
   if (packing.zeroCacheTokens) packed.zeroCacheTokens = true;
   if (result.reason !== undefined) packed.reason = result.reason;
   if (result.hook !== undefined) packed.hook = result.hook;
   encodeOnce(packed, packing.tagged);
   return packed;
+}
+
+/**
+ * An attempt's answer as the marks keep it (`RunMarks.attempts`): the list it is stored as,
+ * made once, straight from the model's turn (no copy of its calls first). Undefined when
+ * the turn is not only what a list holds (a call with no arguments, a count that is no number).
+ */
+export function answerList(step: number, attempt: number, turn: ModelTurn): PackedAnswer | undefined {
+  const { inputTokens, outputTokens } = turn.usage;
+  if (
+    typeof turn.text !== "string" ||
+    typeof turn.finishReason !== "string" ||
+    (inputTokens !== undefined && typeof inputTokens !== "number") ||
+    (outputTokens !== undefined && typeof outputTokens !== "number")
+  )
+    return undefined;
+  const calls = turn.toolCalls;
+  for (let index = 0; index < calls.length; index++) if (calls[index]!.args === undefined) return undefined;
+  const { text, finishReason } = turn;
+  const input = inputTokens ?? null;
+  const output = outputTokens ?? null;
+  // Made whole for up to two calls: a list grown by `push` keeps room for more than it holds.
+  const a = calls[0];
+  const b = calls[1];
+  if (a === undefined) return [step, attempt, text, finishReason, input, output];
+  if (b === undefined)
+    return [step, attempt, text, finishReason, input, output, a.toolCallId, a.toolName, a.args];
+  if (calls.length === 2)
+    // biome-ignore format: one answer, one call a line
+    return [
+      step, attempt, text, finishReason, input, output,
+      a.toolCallId, a.toolName, a.args,
+      b.toolCallId, b.toolName, b.args,
+    ];
+  const list: PackedAnswer = [step, attempt, text, finishReason, input, output];
+  for (const call of calls) list.push(call.toolCallId, call.toolName, call.args);
+  return list;
 }
 
 /** A step's result of this call id: looked for at `at` first (results keep their calls' order). */

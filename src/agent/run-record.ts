@@ -8,6 +8,7 @@
  */
 import type { HookTraceEntry } from "../hooks/trace.js";
 import type { RunOutcome, RunResult, Usage } from "../loop/run-result.js";
+import { type PackedAnswer, unpackAttempt } from "./run-record-pack.js";
 
 /** What the model answered to one attempt, or how the attempt failed. */
 export interface RecordedAttempt {
@@ -92,20 +93,47 @@ export interface RunRecord {
 }
 
 /**
- * Where a recording run's steps and tool calls began in its trace, in the order they
- * began: a step (`call` absent) or a tool call that reached its `tool_call` hooks, at `at`
- * (the trace's length then, counted over the whole trace, a resumed run's restored part
- * included).
+ * What a recording run kept besides its result: where its steps and calls began, its attempts.
+ * Kept flat, with no object per step, call or answer.
  */
-export interface TracePoint {
-  at: number;
-  call?: string;
+export interface RunMarks {
+  /**
+   * Where the run's steps and tool calls began in its trace, in the order they began: a
+   * step as its position (the trace's length then, counted over the whole trace, a resumed
+   * run's restored part included), a tool call that reached its `tool_call` hooks as its
+   * position then its id.
+   */
+  points: (number | string)[];
+  /**
+   * Every attempt in order: an answer of `model` as its stored list (`PackedAnswer`),
+   * anything else (a failure, an answer of another model or of none) as a `RecordedAttempt`.
+   */
+  attempts: (RecordedAttempt | PackedAnswer)[];
+  /** The model of the first answer that named one. */
+  model?: string;
 }
 
-/** What a recording run kept besides its result: where its steps and calls began, its attempts. */
-export interface RunMarks {
-  points: TracePoint[];
-  attempts: RecordedAttempt[];
+/** Marks of a run no step of which began. */
+export function noMarks(): RunMarks {
+  return { points: [], attempts: [] };
+}
+
+/** The marks' attempts as records (a list made an attempt again, with the marks' model). */
+export function markedAttempts(marks: RunMarks): RecordedAttempt[] {
+  const attempts: RecordedAttempt[] = [];
+  for (const attempt of marks.attempts) {
+    if (!Array.isArray(attempt)) {
+      attempts.push(attempt);
+      continue;
+    }
+    const { step, attempt: number, answer } = unpackAttempt(attempt);
+    attempts.push(
+      marks.model === undefined
+        ? { step, attempt: number, answer }
+        : { step, attempt: number, model: marks.model, answer },
+    );
+  }
+  return attempts;
 }
 
 export const STEP_MARK = "hookwise:record-step";
@@ -151,8 +179,10 @@ function place(
   const kept: HookTraceEntry[] = [];
   const points = marks.points;
   let next = 0;
+  /** How many places the point at `next` takes: a call's is followed by its id. */
+  const width = () => (typeof points[next + 1] === "string" ? 2 : 1);
   // Points before `offset` (a resumed run's restored part) were placed with the earlier record.
-  while (next < points.length && points[next]!.at < offset) next++;
+  while (next < points.length && (points[next] as number) < offset) next += width();
   let ended = false;
   // The hooks of each call opened in the current step, and the previous step's: an
   // inspection never holds the run up, so one of the previous step's tools may finish
@@ -166,16 +196,17 @@ function place(
     into.steps.push(into.step);
     into.call = undefined;
   };
-  const openCall = (id: string | undefined) => {
+  const openCall = (id: string) => {
     into.call = [];
     stepCalls.push(into.call);
-    if (id !== undefined) into.callHooks.set(id, into.call);
+    into.callHooks.set(id, into.call);
   };
   const openPoints = (position: number) => {
-    for (; next < points.length && points[next]!.at <= position; next++) {
-      const point = points[next]!;
-      if (point.call === undefined) openStep();
-      else openCall(point.call);
+    while (next < points.length && (points[next] as number) <= position) {
+      const call = points[next + 1];
+      if (typeof call === "string") openCall(call);
+      else openStep();
+      next += width();
     }
   };
   for (let index = 0; index < entries.length; index++) {
@@ -331,7 +362,8 @@ export function buildRunRecord(
 ): RunRecord {
   const into: Placing = { steps: [], runHooks: [], callHooks: new Map(), step: undefined, call: undefined };
   dropMarks(result, place(result.events, marks, into));
-  const sources = stepSources(result, marks.attempts);
+  const attempts = withModels(markedAttempts(marks), result);
+  const sources = stepSources(result, attempts);
   for (const recorded of into.steps) fillStep(recorded, sources, into.callHooks);
   const record: RunRecord = {
     format: 1,
@@ -343,7 +375,7 @@ export function buildRunRecord(
     endedAt: meta.endedAt,
     outcome: result.outcome,
     text: result.text,
-    attempts: withModels(marks.attempts, result),
+    attempts,
     steps: into.steps,
     hooks: into.runHooks,
   };
@@ -382,7 +414,7 @@ export function buildResumedRecord(
   const restored = result.events.slice(0, meta.restored).filter((entry) => !isMark(entry.hook));
   const kept = place(result.events.slice(meta.restored), marks, into, meta.restored);
   dropMarks(result, [...restored, ...kept]);
-  const attempts = [...earlier.attempts, ...withModels(marks.attempts, result)];
+  const attempts = [...earlier.attempts, ...withModels(markedAttempts(marks), result)];
   const sources = stepSources(result, attempts);
   for (const recorded of steps)
     if (recorded === waiting || recorded.index > (waiting?.index ?? -1))

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runOn, SURFACES } from "../../test/support/surfaces.js";
+import { manySmallObjects, promotedAfter, retainedBy } from "../../test/support/young-gc.js";
 import {
   type AgentEvent,
   createAgent,
@@ -21,7 +22,7 @@ import {
   tool,
 } from "../index.js";
 import type { RunRecord } from "./run-record.js";
-import { loadRunRecord, loadRunRecords } from "./run-recorder.js";
+import { loadRunRecord, loadRunRecords, runRecorder } from "./run-recorder.js";
 
 const SECRET = "sk-live-123456";
 
@@ -409,5 +410,113 @@ describe.each(SURFACES)("a late inspection (%s)", (surface) => {
     const [record] = records;
     expect(record!.steps[0]!.calls[0]!.hooks.map((entry) => entry.hook)).toEqual(["slow-audit"]);
     expect(record!.steps[1]!.hooks.map((entry) => entry.hook)).not.toContain("slow-audit");
+  });
+});
+
+describe("what a finished record holds on to", () => {
+  /** A finished run the recorder was told of: one step, its answer's call carrying `args`. */
+  function finishedRun(recorder: ReturnType<typeof runRecorder>, runId: string, args: unknown) {
+    recorder.onStepStart(runId, 0);
+    recorder.onAnswer({
+      runId,
+      step: 0,
+      attempt: 1,
+      model: "test:model",
+      turn: {
+        text: "",
+        reasoning: "",
+        toolCalls: [{ toolCallId: "c1", toolName: "add", args, argsParsed: true } as never],
+        finishReason: "tool-calls",
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      },
+    });
+    const result = {
+      outcome: "completed",
+      text: "done",
+      messages: [],
+      steps: [],
+      requests: [],
+      events: [],
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+      runId,
+      sessionId: "s",
+    } as RunResult;
+    const record = recorder.finish(result, { agent: "a", input: "go", startedAt: 1 });
+    return { result, record };
+  }
+
+  it("nothing past its result: once the result is dropped, a young-generation collection frees the record", () => {
+    const recorder = runRecorder({ store: new MemoryStore(), warn: () => {} });
+    // The recorder's own lists exist before the measured run.
+    finishedRun(recorder, "warm", {});
+    const promoted = promotedAfter(() => finishedRun(recorder, "r1", manySmallObjects()));
+    // The answer's arguments (about 40 KB) go with the record: held past the result, they would be promoted.
+    expect(promoted).toBeLessThan(8_000);
+  });
+
+  it("while a run goes on, each answer as one list: no copy of its calls, usage or answer first", () => {
+    const recorder = runRecorder({ store: new MemoryStore(), warn: () => {} });
+    const args = { a: 1 };
+    const turn = {
+      text: "",
+      reasoning: "",
+      toolCalls: [
+        { toolCallId: "c1", toolName: "add", args, argsParsed: true },
+        { toolCallId: "c2", toolName: "add", args, argsParsed: true },
+      ] as never[],
+      finishReason: "tool-calls",
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+    };
+    const answers = 1_000;
+    const held = retainedBy(() => {
+      for (let step = 0; step < answers; step++)
+        recorder.onAnswer({ runId: "r1", step, attempt: 1, model: "test:model", turn });
+      return recorder;
+    });
+    // As one list of 12 places, about 190 bytes an answer; copied into calls, usage and answer first, about 440.
+    expect(held / answers).toBeLessThan(250);
+  });
+
+  it("answers of two models (a fallback) are stored and read back each with its model", async () => {
+    const store = new MemoryStore();
+    const recorder = runRecorder({ store, warn: () => {} });
+    const turn = (text: string) => ({
+      text,
+      reasoning: "",
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { inputTokens: 1, outputTokens: undefined, totalTokens: 1 },
+    });
+    recorder.onStepStart("r1", 0);
+    recorder.onAnswer({ runId: "r1", step: 0, attempt: 1, model: "a:first", turn: turn("one") });
+    recorder.onAnswer({ runId: "r1", step: 0, attempt: 2, model: "b:fallback", turn: turn("two") });
+    recorder.onAnswer({ runId: "r1", step: 0, attempt: 3, model: "a:first", turn: turn("three") });
+    const result = {
+      outcome: "completed",
+      text: "three",
+      messages: [],
+      steps: [],
+      requests: [],
+      events: [],
+      usage: { inputTokens: 1, outputTokens: 0, totalTokens: 1 },
+      runId: "r1",
+      sessionId: "s",
+    } as RunResult;
+    await recorder.save(recorder.finish(result, { agent: "a", input: "go", startedAt: 1 }));
+    const [record] = await loadRunRecords(store, "s");
+    expect(record!.attempts.map(({ model, answer }) => [model, answer?.text, answer?.usage])).toEqual([
+      ["a:first", "one", { inputTokens: 1 }],
+      ["b:fallback", "two", { inputTokens: 1 }],
+      ["a:first", "three", { inputTokens: 1 }],
+    ]);
+  });
+
+  it("the same record for the same result, and none of it in what the result shows", () => {
+    const recorder = runRecorder({ store: new MemoryStore(), warn: () => {} });
+    const { result, record } = finishedRun(recorder, "r1", { a: 1 });
+    expect(recorder.finish(result, { agent: "a", input: "go", startedAt: 1 })).toBe(record);
+    expect(Object.keys(result)).not.toContain("record");
+    expect(JSON.parse(JSON.stringify(result))).toEqual(JSON.parse(JSON.stringify({ ...result })));
+    expect(structuredClone(result)).toEqual({ ...result });
   });
 });

@@ -20,11 +20,13 @@ import {
   ATTEMPT_MARK,
   buildResumedRecord,
   buildRunRecord,
+  noMarks,
   type RunMarks,
   type RunRecord,
 } from "./run-record.js";
 import { RunRecordError } from "./run-record-error.js";
 import {
+  answerList,
   encodeRunRecord,
   encodeUnhookedRun,
   type PackedRunRecord,
@@ -84,6 +86,12 @@ export interface RunRecorder {
   save(record: FinishedRecord): Promise<void>;
 }
 
+/** A result's record as its recorder keeps it: `finished` once `finish` handed it on. */
+interface Kept {
+  readonly record: FinishedRecord;
+  readonly finished: boolean;
+}
+
 export function runRecorder(options: {
   store: StateStore | undefined;
   /** The agent's name: given, records are written with their run's commit when the store can. */
@@ -92,16 +100,25 @@ export function runRecorder(options: {
   warn: (message: string) => void;
 }): RunRecorder {
   const marks = new Map<string, RunMarks>();
-  const finished = new WeakMap<RunResult, FinishedRecord>();
-  /** Records built for a commit (`onCommit`), until `finish` hands them on. */
-  const built = new WeakMap<RunResult, FinishedRecord>();
-  /** Records written with their run's commit: `save` has nothing left to write. */
-  const committed = new WeakSet<FinishedRecord>();
+  /**
+   * A result's record, kept on the result (`Kept`): built for its commit (`onCommit`) until
+   * `finish` hands it on, then finished. On the result, not in a `WeakMap`: V8's
+   * young-generation collector keeps a weak map's values alive even when their key (young
+   * too) is dead, so what a record holds of its run would outlive the collection that should
+   * free it, promoted to the old generation. A non-enumerable symbol property, which
+   * JSON, spreads, `structuredClone`, `Object.keys` and equality checks leave out.
+   */
+  const KEPT = Symbol("hookwise.runRecord");
+  const keptOf = (result: RunResult) => (result as { [KEPT]?: Kept })[KEPT];
+  const keep = (result: RunResult, kept: Kept) =>
+    Object.defineProperty(result, KEPT, { value: kept, configurable: true });
+  /** Marks a record written with its run's commit (`save` has nothing left to write), on the record. */
+  const COMMITTED = Symbol("hookwise.committed");
   const agentName = options.agent;
   /** Records of runs that suspended here, until they are resumed. */
   const suspended = new Map<string, RunRecord>();
   const done = <R extends FinishedRecord>(result: RunResult, record: R): R => {
-    finished.set(result, record);
+    keep(result, { record, finished: true });
     // Only a record itself: a stored form is made only for a run that did not suspend, with no `onRecord`.
     if (record.format === 1) {
       if (record.outcome === "suspended") suspended.set(record.runId, record);
@@ -120,7 +137,7 @@ export function runRecorder(options: {
   const marksOf = (runId: string): RunMarks => {
     let found = marks.get(runId);
     if (!found) {
-      found = { points: [], attempts: [] };
+      found = noMarks();
       marks.set(runId, found);
     }
     return found;
@@ -145,12 +162,22 @@ export function runRecorder(options: {
   return {
     hooks,
     onStepStart(runId, at) {
-      marksOf(runId).points.push({ at });
+      marksOf(runId).points.push(at);
     },
     onToolCallStart(runId, toolCallId, at) {
-      marksOf(runId).points.push({ at, call: toolCallId });
+      marksOf(runId).points.push(at, toolCallId);
     },
     onAnswer({ runId, step, attempt, model, turn }) {
+      const runMarks = marksOf(runId);
+      // An answer of the run's model is kept as the list it is stored as: no copy of it first.
+      if (runMarks.model === undefined) runMarks.model = model;
+      if (model !== undefined && runMarks.model === model) {
+        const list = answerList(step, attempt, turn);
+        if (list !== undefined) {
+          runMarks.attempts.push(list);
+          return;
+        }
+      }
       // Each call's arguments as the loop parsed them once (the transcript's tool call holds
       // the same): `{}` for none, the text itself when it is not JSON.
       const calls = turn.toolCalls;
@@ -166,13 +193,13 @@ export function runRecorder(options: {
         usage: { inputTokens: turn.usage.inputTokens, outputTokens: turn.usage.outputTokens },
       };
       // The attempt's model is known here: the record need not look for it in the requests.
-      marksOf(runId).attempts.push(
+      runMarks.attempts.push(
         model === undefined ? { step, attempt, answer } : { step, attempt, model, answer },
       );
     },
     onCommit(result, run) {
       if (!options.store || agentName === undefined) return undefined;
-      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      const runMarks = marks.get(result.runId) ?? noMarks();
       marks.delete(result.runId);
       const record = recordOf(result, runMarks, {
         agent: agentName,
@@ -180,19 +207,15 @@ export function runRecorder(options: {
         startedAt: run.startedAt,
         endedAt: Date.now(),
       });
-      built.set(result, record);
-      committed.add(record);
+      keep(result, { record, finished: false });
+      Object.defineProperty(record, COMMITTED, { value: true });
       return [{ key: recordKey(record), value: storedForm(record), ttlMs: RECORD_TTL_MS }];
     },
     finish(result, meta) {
-      const already = finished.get(result);
-      if (already) return already;
-      const prebuilt = built.get(result);
-      if (prebuilt) {
-        built.delete(result);
-        return done(result, prebuilt);
-      }
-      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      const kept = keptOf(result);
+      if (kept?.finished) return kept.record;
+      if (kept) return done(result, kept.record);
+      const runMarks = marks.get(result.runId) ?? noMarks();
       marks.delete(result.runId);
       return done(result, recordOf(result, runMarks, { ...meta, endedAt: Date.now() }));
     },
@@ -211,14 +234,14 @@ export function runRecorder(options: {
     },
     finishResumed(result, earlier, meta) {
       // A resumed run's result is finished here only: its record is one itself.
-      const already = finished.get(result) as RunRecord | undefined;
-      if (already) return already;
-      const runMarks = marks.get(result.runId) ?? { points: [], attempts: [] };
+      const kept = keptOf(result);
+      if (kept?.finished) return kept.record as RunRecord;
+      const runMarks = marks.get(result.runId) ?? noMarks();
       marks.delete(result.runId);
       return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
     },
     async save(record) {
-      if (!options.store || committed.has(record)) return;
+      if (!options.store || Object.hasOwn(record, COMMITTED)) return;
       try {
         await options.store.set(recordKey(record), storedForm(record), { ttlMs: RECORD_TTL_MS });
       } catch (error) {

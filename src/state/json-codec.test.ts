@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { manySmallObjects, promotedAfter } from "../../test/support/young-gc.js";
 import { decodeJson, encodeJson, encodeOnce } from "./json-codec.js";
 import { MemoryStore } from "./memory-store.js";
 
@@ -85,5 +86,28 @@ describe("the store's JSON codec", () => {
     const back = decodeJson(encodeOnce(value, true)) as typeof value;
     expect(back.result.image).toEqual(new Uint8Array([7, 8]));
     expect(encodeJson(value)).toBe(encodeOnce(value, true));
+  });
+});
+
+describe("a value encoded once", () => {
+  it("keeps its text on itself, hidden from JSON, spreads, keys and clones", () => {
+    const value = { a: 1 };
+    const text = encodeOnce(value, false);
+    expect(JSON.stringify(value)).toBe(text);
+    expect(Object.keys(value)).toEqual(["a"]);
+    expect({ ...value }).toEqual({ a: 1 });
+    expect(structuredClone(value)).toEqual({ a: 1 });
+    // An object made from it is not it: encoded as it is.
+    expect(encodeJson(Object.create(value))).toBe("{}");
+  });
+
+  it("lives no longer than the value: once it is dropped, a young-generation collection frees both", () => {
+    const promoted = promotedAfter(() => {
+      const value = { items: manySmallObjects() };
+      encodeOnce(value, false);
+      return value;
+    });
+    // The text is about 20 KB: kept elsewhere (a weak map's value), it would be promoted.
+    expect(promoted).toBeLessThan(4_000);
   });
 });

@@ -76,8 +76,15 @@ export function holdsTags(value: object): boolean {
   return needsTags(value, 0);
 }
 
-/** Values encoded by their maker (`encodeOnce`), and their text. */
-const encoded = new WeakMap<object, string>();
+/**
+ * The text of a value encoded by its maker (`encodeOnce`), kept on the value itself: a
+ * non-enumerable symbol property, which JSON, spreads, `structuredClone` and `Object.keys`
+ * leave out. Not in a `WeakMap`: V8's young-generation collector keeps a weak map's values
+ * alive even when their key (young too) is dead, so a record's text that outlived one
+ * collection while its run went on would outlive the next as well, promoted to the old
+ * generation, to be freed only by a full collection.
+ */
+const ENCODED = Symbol("hookwise.encoded");
 
 /**
  * Encodes `value` now, with the tagging replacer only when `tagged` (its maker looked through
@@ -86,15 +93,21 @@ const encoded = new WeakMap<object, string>();
  */
 export function encodeOnce(value: object, tagged: boolean): string {
   const text = tagged ? JSON.stringify(value, replacer) : JSON.stringify(value);
-  encoded.set(value, text);
+  Object.defineProperty(value, ENCODED, { value: text, configurable: true });
   return text;
+}
+
+/** The text `encodeOnce` kept for `value`: its own property only (not one a prototype holds). */
+function encodedText(value: object): string | undefined {
+  const text = (value as { [ENCODED]?: string })[ENCODED];
+  return text !== undefined && Object.hasOwn(value, ENCODED) ? text : undefined;
 }
 
 /** `undefined` for `undefined` (JSON has no text for it; the SQLite store keeps it as SQL NULL). */
 export function encodeJson(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return JSON.stringify(value);
   return (
-    encoded.get(value) ?? (needsTags(value, 0) ? JSON.stringify(value, replacer) : JSON.stringify(value))
+    encodedText(value) ?? (needsTags(value, 0) ? JSON.stringify(value, replacer) : JSON.stringify(value))
   );
 }
 
