@@ -123,6 +123,7 @@ function recorderOf(options: AgentOptions, runtime: AgentRuntime): RunRecorder |
   runtime.onAnswer = recorder.onAnswer;
   runtime.onStepStart = recorder.onStepStart;
   runtime.onToolCallStart = recorder.onToolCallStart;
+  runtime.onRunFailed = recorder.forget;
   if (save) runtime.onCommit = recorder.onCommit;
   return recorder;
 }

@@ -454,6 +454,55 @@ describe("what a finished record holds on to", () => {
     expect(promoted).toBeLessThan(8_000);
   });
 
+  it("nothing of a run that ended with no result, once it is forgotten", () => {
+    const recorder = runRecorder({ store: new MemoryStore(), warn: () => {} });
+    const begun = (runId: string) => {
+      recorder.onStepStart(runId, 0);
+      recorder.onAnswer({
+        runId,
+        step: 0,
+        attempt: 1,
+        model: "test:model",
+        turn: {
+          text: "",
+          reasoning: "",
+          toolCalls: [
+            { toolCallId: "c1", toolName: "add", args: manySmallObjects(), argsParsed: true } as never,
+          ],
+          finishReason: "tool-calls",
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        },
+      });
+    };
+    begun("warm");
+    recorder.forget("warm");
+    // Not forgotten, the answer's arguments (about 40 KB) stay with the recorder.
+    expect(retainedBy(() => (begun("kept"), recorder))).toBeGreaterThan(30_000);
+    expect(retainedBy(() => (begun("gone"), recorder.forget("gone"), recorder))).toBeLessThan(8_000);
+  });
+
+  it("a recording agent whose commit fails forgets the run", async () => {
+    class FailingStore extends MemoryStore {
+      override saveSession(): never {
+        throw new Error("disk full");
+      }
+    }
+    const { agent } = fixture(true, new FailingStore() as never);
+    const forgotten: string[] = [];
+    const forget = agent.runtime.onRunFailed!;
+    agent.runtime.onRunFailed = (runId) => {
+      forgotten.push(runId);
+      forget(runId);
+    };
+    await expect(agent.run("tidy up", { sessionId: "s1" })).rejects.toThrow("disk full");
+    expect(forgotten).toHaveLength(1);
+    // A run that ends with its result is not forgotten: its record takes what was kept.
+    const { agent: fine } = fixture(true);
+    fine.runtime.onRunFailed = (runId) => forgotten.push(runId);
+    await fine.run("tidy up", { sessionId: "s1" });
+    expect(forgotten).toHaveLength(1);
+  });
+
   it("while a run goes on, each answer as one list: no copy of its calls, usage or answer first", () => {
     const recorder = runRecorder({ store: new MemoryStore(), warn: () => {} });
     const args = { a: 1 };

@@ -84,6 +84,8 @@ export interface RunRecorder {
   ) => StoreWrite[] | undefined;
   /** Saves a record in the store (when this recorder saves); a failure is logged, never thrown. */
   save(record: FinishedRecord): Promise<void>;
+  /** Lets go of what was kept for a run that ended with no result (`LoopRuntime.onRunFailed`). */
+  readonly forget: (runId: string) => void;
 }
 
 /** A result's record as its recorder keeps it: `finished` once `finish` handed it on. */
@@ -239,6 +241,9 @@ export function runRecorder(options: {
       const runMarks = marks.get(result.runId) ?? noMarks();
       marks.delete(result.runId);
       return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
+    },
+    forget(runId) {
+      marks.delete(runId);
     },
     async save(record) {
       if (!options.store || Object.hasOwn(record, COMMITTED)) return;

@@ -536,6 +536,7 @@ async function closeRun(
       usage: state.usage,
       steps: stepCount(state),
     });
+    runtime.onRunFailed?.(state.runId);
     throw leaseLost(open, error);
   }
   state.runner.close();

@@ -82,6 +82,12 @@ export interface LoopRuntime {
    */
   onToolCallStart?: (runId: string, toolCallId: string, at: number) => void;
   /**
+   * Told when a run of this agent that began its steps ends without a result: its session's
+   * commit refused or its store failing. What was kept for the run from `onStepStart`,
+   * `onToolCallStart` and `onAnswer` can go (its result, which would have taken it, never comes).
+   */
+  onRunFailed?: (runId: string) => void;
+  /**
    * Asked, when the store commits extra writes with a session (`saveSessionWith`), for what
    * to write with the commit of one of this agent's own runs (not a resumed one): how a
    * recording agent writes a run's record in its session's transaction. Told the result
