@@ -158,11 +158,16 @@ describe("cachedValidation", () => {
       data.key = sha256(JSON.stringify([1, "build-1", config, CONFIG]));
       data.validated.appPolicies = [];
       const payload = JSON.stringify(data);
-      writeFileSync(join(folder, `validated-${sha256(config).slice(0, 24)}.json`), `${sha256(payload)}\n${payload}`);
+      writeFileSync(
+        join(folder, `validated-${sha256(config).slice(0, 24)}.json`),
+        `${sha256(payload)}\n${payload}`,
+      );
     };
     poison(file);
     // While the config is this user's own, the entry is used (its owner could change the config as well).
-    expect(cachedValidation(folder, file, CONFIG, "build-1", validate)?.validated.appPolicies).toHaveLength(0);
+    expect(cachedValidation(folder, file, CONFIG, "build-1", validate)?.validated.appPolicies).toHaveLength(
+      0,
+    );
     // Another user's config (root gives this one away; anyone else takes a file of root's).
     const foreign = process.getuid?.() === 0 ? file : "/etc/hostname";
     if (foreign === file) chownSync(file, 65534, 65534);
