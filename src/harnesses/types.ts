@@ -140,6 +140,13 @@ export interface HarnessProtocol {
   parse(payload: Readonly<Record<string, unknown>>): HarnessEvent;
   /** The verdict in the harness's own format. */
   answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer;
+  /**
+   * For a harness that sends one tool call as two events (Cursor: `preToolUse`, then
+   * `beforeShellExecution` for the same command): what identifies the call in both, so the
+   * second is answered as the first was, its hooks not run (nor counted) twice. Undefined:
+   * the event is decided on its own.
+   */
+  sameCall?(event: HarnessEvent): string | undefined;
   /** A block when the event could not even be read (malformed stdin, an unknown event). */
   refuse(reason: string, eventName: string | undefined): HarnessAnswer;
 }

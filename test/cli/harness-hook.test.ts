@@ -484,6 +484,82 @@ runtime:
   });
 });
 
+describe("hookwise hook for Cursor: a call it sends twice", () => {
+  // Cursor asks preToolUse before every tool, and beforeShellExecution / beforeReadFile again
+  // before a shell command or a file read: setup registers both, and one call is decided once.
+  const config = () =>
+    project(`${GUARD}    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a person" }
+  hooks:
+    - id: audit
+      on: tool_call
+      action: { type: log, message: "audited {{tool.params.command}}" }
+`).config;
+  const pre = (input: Record<string, unknown>, generation: string, tool = "Shell") => ({
+    conversation_id: "twice",
+    generation_id: generation,
+    hook_event_name: "preToolUse",
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: `t-${generation}`,
+    cwd: "/tmp",
+  });
+  const shell = (command: string, generation: string) => ({
+    conversation_id: "twice",
+    generation_id: generation,
+    hook_event_name: "beforeShellExecution",
+    command,
+    cwd: "/tmp",
+  });
+
+  it("decides a shell command once: the second event answers as the first, its hooks not run again", async () => {
+    const file = config();
+    const first = await hook(file, "cursor", pre({ command: "ls" }, "g1"));
+    expect(first.stderr).toContain("audited ls");
+    const second = await hook(file, "cursor", shell("ls", "g1"));
+    expect(second.json).toEqual({});
+    expect(second.stderr).not.toContain("audited");
+    // The same command in another generation is another call.
+    expect((await hook(file, "cursor", shell("ls", "g2"))).stderr).toContain("audited ls");
+    // Either order.
+    expect((await hook(file, "cursor", shell("pwd", "g3"))).stderr).toContain("audited pwd");
+    expect((await hook(file, "cursor", pre({ command: "pwd" }, "g3"))).stderr).not.toContain("audited");
+  });
+
+  it("denies both events of a denied call, and asks the person once", async () => {
+    const file = config();
+    const denied = {
+      permission: "deny",
+      user_message: "no recursive deletes",
+      agent_message: "no recursive deletes",
+    };
+    expect((await hook(file, "cursor", pre({ command: "rm -rf /" }, "g1"))).json).toEqual(denied);
+    expect((await hook(file, "cursor", shell("rm -rf /", "g1"))).json).toEqual(denied);
+    expect((await hook(file, "cursor", pre({ command: "deploy" }, "g2"))).json).toMatchObject({
+      permission: "ask",
+    });
+    // The person answered preToolUse's question (else Cursor would not go on to this one).
+    expect((await hook(file, "cursor", shell("deploy", "g2"))).json).toEqual({});
+  });
+
+  it("decides the tools only preToolUse reports: a write the policies deny is denied", async () => {
+    const file = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: write_file, when: 'args.file_path.startsWith("/etc/")', reason: "nothing under /etc" }
+`).config;
+    const written = await hook(
+      file,
+      "cursor",
+      pre({ file_path: "/etc/passwd", contents: "x" }, "g1", "Write"),
+    );
+    expect(written.json).toEqual({
+      permission: "deny",
+      user_message: "nothing under /etc",
+      agent_message: "nothing under /etc",
+    });
+  });
+});
+
 describe("validate with harness:", () => {
   it("checks tool names against the harness's tools, with the nearest one, and needs no model", async () => {
     const { config } = project(`harness: claude

@@ -82,6 +82,8 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     const cursor = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8"));
     expect(cursor.version).toBe(1);
     expect(cursor.hooks.beforeShellExecution[0].command).toContain("--harness cursor");
+    // preToolUse too: the only event Cursor sends before its other tools (Write, Edit, Delete…).
+    expect(cursor.hooks.preToolUse[0].command).toContain("--harness cursor");
     expect((await setup(dir, "codex", "hookwise.yaml", "--no-trust")).code).toBe(0);
     const codex = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
     expect(codex.hooks.PreToolUse[0].hooks[0].command).toContain("--harness codex");

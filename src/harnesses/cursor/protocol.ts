@@ -141,6 +141,24 @@ function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
   return json({});
 }
 
+/**
+ * A shell command or a file read Cursor reports twice, as `preToolUse` and as its older event
+ * of the same generation: the generation, the tool and the command or the file. (An MCP
+ * tool's two events name it differently, and are each decided.)
+ */
+function sameCall(event: HarnessEvent): string | undefined {
+  const generation = event.payload.generation_id;
+  if (event.kind !== "tool_call" || typeof generation !== "string" || generation === "") return undefined;
+  const input = event.tool?.input as Record<string, unknown> | undefined;
+  const subject =
+    event.tool?.name === "Shell"
+      ? input?.command
+      : event.tool?.name === "Read"
+        ? input?.file_path
+        : undefined;
+  return typeof subject === "string" ? JSON.stringify([generation, event.tool!.name, subject]) : undefined;
+}
+
 export const cursorProtocol: HarnessProtocol = {
   name: "cursor",
   label: "Cursor",
@@ -150,6 +168,7 @@ export const cursorProtocol: HarnessProtocol = {
   settings: cursorSettings,
   parse,
   answer,
+  sameCall,
   refuse: (reason, eventName) => {
     const before = eventName === undefined || eventName.startsWith("before") || eventName === "preToolUse";
     const body =

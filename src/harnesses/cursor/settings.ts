@@ -8,7 +8,10 @@ export const cursorSettings: HarnessSettings = {
     session_end: ["sessionEnd"],
     run_start: ["beforeSubmitPrompt"],
     run_end: ["stop"],
-    tool_call: ["beforeShellExecution", "beforeMCPExecution", "beforeReadFile"],
+    // preToolUse is asked before every tool (Write, Edit, Delete… have no other event); the
+    // older events before a shell command, an MCP tool and a file read, which Cursor versions
+    // before preToolUse send alone. A call that comes as both is decided once.
+    tool_call: ["preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"],
     tool_result: ["afterShellExecution", "afterMCPExecution", "afterFileEdit"],
   },
   group: (command) => ({ command }),
