@@ -168,6 +168,11 @@ class HarnessSource implements ContextSource {
   }
 }
 
+/** Whether a policy's tool pattern names MCP tools by server: `mcp__github__*`, `github.delete_*`. */
+function namesMcpServer(pattern: string): boolean {
+  return pattern.startsWith("mcp__") || pattern.includes(".");
+}
+
 /** How long a call's first event's decision waits for its second (Cursor sends them at once). */
 const SAME_CALL_TTL_MS = 5 * 60_000;
 
@@ -445,6 +450,18 @@ class HarnessRun {
     const tool = this.tool();
     const about = { functionName: tool.functionName, qualifiedName: tool.qualifiedName, args: use.input };
     if (!this.runner.wants("tool_call")) return { verdict: NONE, tool: about };
+    if (
+      use.serverUnknown &&
+      this.options.policies.some((policy) => policy.decision !== "allow" && namesMcpServer(policy.tool))
+    )
+      return {
+        verdict: {
+          decision: "deny",
+          reason: `hookwise: ${this.options.protocol.label} did not say which MCP server "${use.name}" is on (no server of its MCP settings has the url or command it gave), and the config's deny or ask policies name MCP tools by their server; so this is blocked`,
+          failed: true,
+        },
+        tool: about,
+      };
     const payload: EventPayload<"tool_call"> = {
       type: "tool_call",
       toolName: tool.functionName,

@@ -52,6 +52,12 @@ export interface HarnessToolUse {
   readonly response?: unknown;
   /** `tool_error`: why it failed. */
   readonly error?: string;
+  /**
+   * An MCP tool the harness named without its server, whose server could not be told
+   * (Cursor's `beforeMCPExecution` with a url or command no MCP settings file has): policies
+   * that name MCP tools by server cannot decide it.
+   */
+  readonly serverUnknown?: boolean;
 }
 
 /** A harness's hook event, read. */

@@ -560,6 +560,79 @@ runtime:
   });
 });
 
+describe("hookwise hook for Cursor: MCP tools by server", () => {
+  // Cursor's beforeMCPExecution names the tool alone (`delete_repo`), with the server's url or
+  // command: the server's name is the one of Cursor's mcp.json that has that url or command.
+  const mcp = (dir: string, tool: string, source: Record<string, string>) => ({
+    conversation_id: "mcp",
+    generation_id: `g-${Math.random()}`,
+    hook_event_name: "beforeMCPExecution",
+    tool_name: tool,
+    tool_input: JSON.stringify({ repo: "acme/site" }),
+    workspace_roots: [dir],
+    ...source,
+  });
+  const GITHUB = `harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: "mcp__github__delete_*", reason: "no deletes on github" }
+`;
+
+  it("names the tool by the server of .cursor/mcp.json with its url or command, so a policy on it decides", async () => {
+    const { dir, config } = project(GITHUB);
+    mkdirSync(join(dir, ".cursor"));
+    writeFileSync(
+      join(dir, ".cursor", "mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          github: { url: "https://mcp.example.test/github" },
+          local: { command: "npx", args: ["-y", "local-mcp"] },
+        },
+      }),
+    );
+    const denied = await hook(
+      config,
+      "cursor",
+      mcp(dir, "delete_repo", { url: "https://mcp.example.test/github" }),
+    );
+    expect(denied.json).toEqual({
+      permission: "deny",
+      user_message: "no deletes on github",
+      agent_message: "no deletes on github",
+    });
+    // Another server's tool of the same name is not github's.
+    expect(
+      (await hook(config, "cursor", mcp(dir, "delete_repo", { command: "npx -y local-mcp" }))).json,
+    ).toEqual({});
+  });
+
+  it("blocks a call of a server it cannot name when the policies name MCP tools by server", async () => {
+    const { dir, config } = project(GITHUB);
+    const unknown = await hook(
+      config,
+      "cursor",
+      mcp(dir, "delete_repo", { url: "https://elsewhere.test/mcp" }),
+    );
+    expect(unknown.json.permission).toBe("deny");
+    expect(unknown.json.agent_message).toContain("which MCP server");
+    // A config whose policies name no MCP server decides the call as usual.
+    const plain = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: shell, when: 'args.command.contains("rm -rf")' }
+`);
+    expect(
+      (
+        await hook(
+          plain.config,
+          "cursor",
+          mcp(plain.dir, "delete_repo", { url: "https://elsewhere.test/mcp" }),
+        )
+      ).json,
+    ).toEqual({});
+  });
+});
+
 describe("validate with harness:", () => {
   it("checks tool names against the harness's tools, with the nearest one, and needs no model", async () => {
     const { config } = project(`harness: claude

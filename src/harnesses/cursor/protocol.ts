@@ -7,6 +7,9 @@
  * The older per-action events cannot run a rewritten call: a call a hook rewrote there is
  * denied, with what it would have run.
  */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { eventName, firstText, type Payload, text, toolInput } from "../read-payload.js";
 import type {
   HarnessAnswer,
@@ -39,11 +42,59 @@ const EVENTS: Readonly<Record<string, HarnessEventKind>> = {
   afterAgentThought: "notification",
 };
 
+/** The MCP servers of Cursor's settings files: the workspace's `.cursor/mcp.json`, then the user's. */
+function mcpServers(payload: Payload): [string, Record<string, unknown>][] {
+  const roots = Array.isArray(payload.workspace_roots)
+    ? payload.workspace_roots.filter((root): root is string => typeof root === "string")
+    : [];
+  const files = [
+    ...roots.map((root) => join(root, ".cursor", "mcp.json")),
+    join(homedir(), ".cursor", "mcp.json"),
+  ];
+  const servers: [string, Record<string, unknown>][] = [];
+  for (const file of files) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      continue;
+    }
+    const listed = (parsed as { mcpServers?: unknown } | null)?.mcpServers;
+    if (typeof listed !== "object" || listed === null) continue;
+    for (const [name, server] of Object.entries(listed))
+      if (typeof server === "object" && server !== null)
+        servers.push([name, server as Record<string, unknown>]);
+  }
+  return servers;
+}
+
+/**
+ * The name of the MCP server an MCP event is about: Cursor names the tool alone, with the
+ * server's `url` or `command`; the server is the one of its MCP settings with that url, or
+ * that command (alone or with its arguments). Undefined when none or several have it.
+ */
+function mcpServerOf(payload: Payload): string | undefined {
+  const url = text(payload, "url");
+  const command = text(payload, "command");
+  if (url === undefined && command === undefined) return undefined;
+  const names = new Set<string>();
+  for (const [name, server] of mcpServers(payload)) {
+    const args = Array.isArray(server.args) ? server.args.map(String) : [];
+    const matches =
+      url !== undefined
+        ? server.url === url
+        : typeof server.command === "string" &&
+          (server.command === command || [server.command, ...args].join(" ") === command);
+    if (matches) names.add(name);
+  }
+  return names.size === 1 ? [...names][0] : undefined;
+}
+
 /** The tool a before/after event is about, by Cursor's own name. */
 function toolOf(
   name: string,
   payload: Payload,
-): { name: string; input: Record<string, unknown>; response?: unknown } {
+): { name: string; input: Record<string, unknown>; response?: unknown; serverUnknown?: boolean } {
   switch (name) {
     case "beforeShellExecution":
     case "afterShellExecution":
@@ -56,12 +107,16 @@ function toolOf(
         ...(name === "afterShellExecution" ? { response: payload.output } : {}),
       };
     case "beforeMCPExecution":
-    case "afterMCPExecution":
+    case "afterMCPExecution": {
+      const tool = text(payload, "tool_name", true);
+      const server = tool.startsWith("mcp__") ? undefined : mcpServerOf(payload);
       return {
-        name: text(payload, "tool_name", true),
+        name: server === undefined ? tool : `mcp__${server}__${tool}`,
         input: toolInput(payload, "tool_input"),
         ...(name === "afterMCPExecution" ? { response: payload.result_json } : {}),
+        ...(server === undefined && !tool.startsWith("mcp__") ? { serverUnknown: true } : {}),
       };
+    }
     case "beforeReadFile":
       return { name: "Read", input: { file_path: text(payload, "file_path", true) } };
     case "afterFileEdit":
