@@ -1,4 +1,7 @@
-/** Gemini CLI's built-in tools, as its hooks name them; MCP tools are `mcp__<server>__<tool>`. */
+/**
+ * Gemini CLI's built-in tools, as its hooks name them. Its MCP tools (`mcp_<server>_<tool>`,
+ * with the server and tool in `mcp_context`) are named `mcp__<server>__<tool>` when read.
+ */
 import { objectSchema } from "../tool-families.js";
 import type { HarnessToolSpec } from "../types.js";
 
