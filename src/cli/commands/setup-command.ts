@@ -222,12 +222,15 @@ function throughServer(
     "-H 'content-type: application/json'",
     `-H ${configHeader}`,
     ...(agent ? [`-H ${quote(`x-hookwise-agent: ${agent}`)}`] : []),
-    `-H "authorization: Bearer $\{HOOKWISE_SERVER_TOKEN:-none}"`,
-    "--data-binary @-",
+    // The token's header read from stdin, the event from descriptor 3: a process's arguments
+    // are readable by every user of the machine, so the token is never one of curl's.
+    "-H @-",
+    "--data-binary @/dev/fd/3",
     "-w 'hookwise-status-%{http_code}-%header{x-hookwise-answer}'",
     quote(`${origin}/hooks/${harness}`),
   ].join(" ");
-  return `in=$(cat); out=$(printf '%s' "$in" | ${curl}) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
+  const token = `printf 'authorization: Bearer %s\\n' "$\{HOOKWISE_SERVER_TOKEN:-none}"`;
+  return `in=$(cat); out=$(printf '%s' "$in" | { ${token} | ${curl}; } 3<&0) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
 }
 
 /** The events whose hook decides whether something happens: a tool call, a permission, a prompt, a model request. */
