@@ -636,7 +636,7 @@ runtime:
 describe("hookwise hook for Gemini CLI: MCP tools by server", () => {
   // Gemini CLI names an MCP tool `mcp_<server>_<tool>` (one underscore, ambiguous when the
   // server's name has one) and says which server and tool in `mcp_context`.
-  const before = (tool: string, context?: Record<string, unknown>) => ({
+  const beforeTool = (tool: string, context?: Record<string, unknown>) => ({
     session_id: "gem-mcp",
     hook_event_name: "BeforeTool",
     tool_name: tool,
@@ -657,27 +657,31 @@ runtime:
     const github = await hook(
       file,
       "gemini",
-      before("mcp_github_delete_repo", { server_name: "github", tool_name: "delete_repo", command: "npx" }),
+      beforeTool("mcp_github_delete_repo", {
+        server_name: "github",
+        tool_name: "delete_repo",
+        command: "npx",
+      }),
     );
     expect(github.json).toEqual({ decision: "deny", reason: "no deletes on github" });
     const tracker = await hook(
       file,
       "gemini",
-      before("mcp_my_tracker_close_issue", { server_name: "my_tracker", tool_name: "close_issue" }),
+      beforeTool("mcp_my_tracker_close_issue", { server_name: "my_tracker", tool_name: "close_issue" }),
     );
     expect(tracker.json).toEqual({ decision: "deny", reason: "no closing in the tracker" });
     // Another server's tool of the same name is not github's.
     const other = await hook(
       file,
       "gemini",
-      before("mcp_gitlab_delete_repo", { server_name: "gitlab", tool_name: "delete_repo" }),
+      beforeTool("mcp_gitlab_delete_repo", { server_name: "gitlab", tool_name: "delete_repo" }),
     );
     expect(other.json).toBeUndefined();
     expect(other.code).toBe(0);
   });
 
   it("blocks an MCP tool without mcp_context when the policies name MCP tools by server", async () => {
-    const blocked = await hook(config(), "gemini", before("mcp_github_delete_repo"));
+    const blocked = await hook(config(), "gemini", beforeTool("mcp_github_delete_repo"));
     expect(blocked.json.decision).toBe("deny");
     expect(blocked.json.reason).toContain("which MCP server");
   });
