@@ -687,6 +687,41 @@ runtime:
   });
 });
 
+describe("hookwise hook for Gemini CLI: its tools under their current names", () => {
+  it("a family policy decides grep_search (search_file_content's current name) and invoke_agent", async () => {
+    const { config } = project(`harness: gemini
+runtime:
+  policies:
+    - { decision: deny, tool: search_files, when: 'args.pattern.contains("password")', reason: "no hunting for passwords" }
+    - { decision: deny, tool: delegate, reason: "no sub-agents" }
+`);
+    const call = (tool: string, input: Record<string, unknown>) => ({
+      session_id: "gem-names",
+      hook_event_name: "BeforeTool",
+      tool_name: tool,
+      tool_input: input,
+      timestamp: new Date().toISOString(),
+    });
+    const hunting = { decision: "deny", reason: "no hunting for passwords" };
+    expect((await hook(config, "gemini", call("grep_search", { pattern: "password=" }))).json).toEqual(
+      hunting,
+    );
+    // The model may still call it by its older name, which Gemini CLI runs as the same tool.
+    expect(
+      (await hook(config, "gemini", call("search_file_content", { pattern: "password=" }))).json,
+    ).toEqual(hunting);
+    expect(
+      (
+        await hook(
+          config,
+          "gemini",
+          call("invoke_agent", { agent_name: "codebase_investigator", prompt: "x" }),
+        )
+      ).json,
+    ).toEqual({ decision: "deny", reason: "no sub-agents" });
+  });
+});
+
 describe("validate with harness:", () => {
   it("checks tool names against the harness's tools, with the nearest one, and needs no model", async () => {
     const { config } = project(`harness: claude

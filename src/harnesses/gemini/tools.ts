@@ -32,9 +32,16 @@ export const GEMINI_TOOLS: readonly HarnessToolSpec[] = [
     input: objectSchema({ file_path: "string", old_string: "string", new_string: "string" }, ["file_path"]),
   },
   {
-    name: "search_file_content",
+    name: "grep_search",
     family: "search_files",
     description: "searches file contents",
+    input: objectSchema({ pattern: "string", dir_path: "string", include_pattern: "string" }, ["pattern"]),
+  },
+  // grep_search's older name: Gemini CLI still runs a call of it, and its hooks see the name the model used.
+  {
+    name: "search_file_content",
+    family: "search_files",
+    description: "searches file contents (grep_search's older name)",
     input: objectSchema({ pattern: "string", path: "string", include: "string" }, ["pattern"]),
   },
   {
@@ -60,6 +67,12 @@ export const GEMINI_TOOLS: readonly HarnessToolSpec[] = [
     family: "web_search",
     description: "searches the web",
     input: objectSchema({ query: "string" }, ["query"]),
+  },
+  {
+    name: "invoke_agent",
+    family: "delegate",
+    description: "hands a task to a sub-agent",
+    input: objectSchema({ agent_name: "string", prompt: "string" }, ["agent_name"]),
   },
   { name: "save_memory", description: "remembers a fact", input: objectSchema({ fact: "string" }) },
   { name: "write_todos", description: "updates the task list", input: objectSchema({ todos: "array" }) },
