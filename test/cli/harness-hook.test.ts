@@ -722,6 +722,20 @@ runtime:
   });
 });
 
+describe("hookwise hook for Claude Code: every tool that runs a command is a shell", () => {
+  it("a shell policy decides Monitor and PowerShell as it decides Bash", async () => {
+    const { config } = project(GUARD);
+    const denied = { permissionDecision: "deny", permissionDecisionReason: "no recursive deletes" };
+    const monitor = claudePre(
+      { command: "rm -rf / && tail -f log", description: "watch", timeout_ms: 60_000 },
+      "Monitor",
+    );
+    expect((await hook(config, "claude", monitor)).json.hookSpecificOutput).toMatchObject(denied);
+    const powershell = claudePre({ command: "rm -rf C:/" }, "PowerShell");
+    expect((await hook(config, "claude", powershell)).json.hookSpecificOutput).toMatchObject(denied);
+  });
+});
+
 describe("validate with harness:", () => {
   it("checks tool names against the harness's tools, with the nearest one, and needs no model", async () => {
     const { config } = project(`harness: claude
