@@ -722,7 +722,7 @@ runtime:
   });
 });
 
-describe("hookwise hook for Claude Code: every tool that runs a command is a shell", () => {
+describe("hookwise hook for Claude Code: every tool of a family", () => {
   it("a shell policy decides Monitor and PowerShell as it decides Bash", async () => {
     const { config } = project(GUARD);
     const denied = { permissionDecision: "deny", permissionDecisionReason: "no recursive deletes" };
@@ -733,6 +733,17 @@ describe("hookwise hook for Claude Code: every tool that runs a command is a she
     expect((await hook(config, "claude", monitor)).json.hookSpecificOutput).toMatchObject(denied);
     const powershell = claudePre({ command: "rm -rf C:/" }, "PowerShell");
     expect((await hook(config, "claude", powershell)).json.hookSpecificOutput).toMatchObject(denied);
+  });
+
+  it("an edit_file policy decides MultiEdit (older Claude Code versions) as it decides Edit", async () => {
+    const { config } = project(`harness: claude
+runtime:
+  policies:
+    - { decision: deny, tool: edit_file, when: 'args.file_path.startsWith("/etc/")', reason: "nothing under /etc" }
+`);
+    const edits = [{ old_string: "a", new_string: "b" }];
+    const multi = await hook(config, "claude", claudePre({ file_path: "/etc/hosts", edits }, "MultiEdit"));
+    expect(multi.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
   });
 });
 

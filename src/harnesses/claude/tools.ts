@@ -57,6 +57,7 @@ export const CLAUDE_TOOLS: readonly HarnessToolSpec[] = [
   },
   {
     name: "MultiEdit",
+    family: "edit_file",
     description: "several replacements in one file",
     input: objectSchema({ file_path: "string", edits: "array" }, ["file_path", "edits"]),
   },
