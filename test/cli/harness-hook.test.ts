@@ -541,6 +541,20 @@ describe("hookwise hook for Cursor: a call it sends twice", () => {
     expect((await hook(file, "cursor", shell("deploy", "g2"))).json).toEqual({});
   });
 
+  it("decides StrReplace, Cursor's other edit, with an edit_file policy", async () => {
+    const file = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: edit_file, when: 'args.file_path.startsWith("/etc/")', reason: "nothing under /etc" }
+`).config;
+    const edited = await hook(
+      file,
+      "cursor",
+      pre({ file_path: "/etc/hosts", old_string: "a", new_string: "b" }, "g1", "StrReplace"),
+    );
+    expect(edited.json).toMatchObject({ permission: "deny", agent_message: "nothing under /etc" });
+  });
+
   it("decides the tools only preToolUse reports: a write the policies deny is denied", async () => {
     const file = project(`harness: cursor
 runtime:
