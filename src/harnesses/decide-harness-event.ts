@@ -193,15 +193,15 @@ function sameCallKey(event: HarnessEvent, protocol: HarnessProtocol): string | u
 
 /**
  * The second event of a call answers as the first did, its hooks not run again: a deny
- * denies again, an allow allows. An ask was the person's to answer at the first event, and
- * Cursor goes on to the second only when they allowed it: the harness's own rules decide.
+ * denies again, an allow allows, no decision leaves the harness's own rules to decide. (A
+ * question is not kept: the second event decides it again, and may be where it is asked.)
  */
 function answeredBefore(
   event: HarnessEvent,
   protocol: HarnessProtocol,
   earlier: EarlierDecision,
 ): HarnessOutcome {
-  const decision = earlier.decision === "ask" ? "none" : earlier.decision;
+  const decision = earlier.decision === "ask" ? "deny" : earlier.decision;
   const verdict: HarnessVerdict = { decision };
   if (decision !== "none") {
     if (earlier.reason !== undefined) verdict.reason = earlier.reason;
@@ -272,9 +272,15 @@ export async function decideHarnessEvent(
   }
   if (spans) endSpans(spans, event, outcome);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
-  // A rewritten call comes back with its new arguments (another call); a failure is decided again.
+  // A rewritten call comes back with its new arguments (another call); a failure is decided
+  // again; so is a question, which the second event may be the one to ask.
   const { verdict } = outcome;
-  if (sameKey !== undefined && verdict.updatedInput === undefined && !verdict.failed) {
+  if (
+    sameKey !== undefined &&
+    verdict.updatedInput === undefined &&
+    !verdict.failed &&
+    verdict.decision !== "ask"
+  ) {
     const earlier: EarlierDecision = {
       decision: verdict.decision,
       ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),

@@ -525,7 +525,7 @@ describe("hookwise hook for Cursor: a call it sends twice", () => {
     expect((await hook(file, "cursor", pre({ command: "pwd" }, "g3"))).stderr).not.toContain("audited");
   });
 
-  it("denies both events of a denied call, and asks the person once", async () => {
+  it("denies both events of a denied call, and asks only where Cursor enforces a question", async () => {
     const file = config();
     const denied = {
       permission: "deny",
@@ -534,11 +534,34 @@ describe("hookwise hook for Cursor: a call it sends twice", () => {
     };
     expect((await hook(file, "cursor", pre({ command: "rm -rf /" }, "g1"))).json).toEqual(denied);
     expect((await hook(file, "cursor", shell("rm -rf /", "g1"))).json).toEqual(denied);
-    expect((await hook(file, "cursor", pre({ command: "deploy" }, "g2"))).json).toMatchObject({
+    // Cursor takes "ask" on preToolUse without asking anyone: a shell command is left to
+    // beforeShellExecution, which asks.
+    expect((await hook(file, "cursor", pre({ command: "deploy" }, "g2"))).json).toEqual({});
+    expect((await hook(file, "cursor", shell("deploy", "g2"))).json).toMatchObject({
       permission: "ask",
+      agent_message: "deploys need a person",
     });
-    // The person answered preToolUse's question (else Cursor would not go on to this one).
-    expect((await hook(file, "cursor", shell("deploy", "g2"))).json).toEqual({});
+  });
+
+  it("refuses what it would ask about where Cursor cannot ask: another tool's preToolUse, a file read", async () => {
+    const file = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: ask_user, tool: write_file, reason: "writes need a person" }
+    - { decision: ask_user, tool: read_file, reason: "reads need a person" }
+`).config;
+    const write = await hook(file, "cursor", pre({ file_path: "/tmp/x", contents: "x" }, "g1", "Write"));
+    expect(write.json.permission).toBe("deny");
+    expect(write.json.agent_message).toContain("writes need a person");
+    const read = await hook(file, "cursor", {
+      conversation_id: "twice",
+      generation_id: "g2",
+      hook_event_name: "beforeReadFile",
+      file_path: "/tmp/secret.txt",
+      content: "s3cret",
+    });
+    expect(read.json.permission).toBe("deny");
+    expect(read.json.agent_message).toContain("reads need a person");
   });
 
   it("decides StrReplace, Cursor's other edit, with an edit_file policy", async () => {
@@ -618,6 +641,13 @@ runtime:
     expect(
       (await hook(config, "cursor", mcp(dir, "delete_repo", { command: "npx -y local-mcp" }))).json,
     ).toEqual({});
+    // Cursor's own word for the server (its key in mcp.json) comes first.
+    const named = await hook(
+      config,
+      "cursor",
+      mcp(dir, "delete_repo", { mcp_server_name: "github", command: "gh-mcp" }),
+    );
+    expect(named.json.agent_message).toBe("no deletes on github");
   });
 
   it("blocks a call of a server it cannot name when the policies name MCP tools by server", async () => {

@@ -84,6 +84,10 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     expect(cursor.hooks.beforeShellExecution[0].command).toContain("--harness cursor");
     // preToolUse too: the only event Cursor sends before its other tools (Write, Edit, Delete…).
     expect(cursor.hooks.preToolUse[0].command).toContain("--harness cursor");
+    // A gate's hook that fails (times out, answers no JSON) blocks rather than lets through.
+    expect(cursor.hooks.preToolUse[0].failClosed).toBe(true);
+    expect(cursor.hooks.beforeShellExecution[0].failClosed).toBe(true);
+    expect(cursor.hooks.afterShellExecution[0].failClosed).toBeUndefined();
     expect((await setup(dir, "codex", "hookwise.yaml", "--no-trust")).code).toBe(0);
     const codex = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
     expect(codex.hooks.PreToolUse[0].hooks[0].command).toContain("--harness codex");

@@ -70,11 +70,14 @@ function mcpServers(payload: Payload): [string, Record<string, unknown>][] {
 
 /**
  * The name of the MCP server an MCP event is about: Cursor names the tool alone, with the
- * server's `url` or `command`; the server is the one of its MCP settings with that url, or
- * that command (alone or with its arguments). Undefined when none or several have it.
+ * server's key in its `mcp.json` (`mcp_server_name`), or, in versions before that, only the
+ * server's `url` or `command`: then the server is the one of its MCP settings with that url,
+ * or that command (alone or with its arguments). Undefined when none or several have it.
  */
 function mcpServerOf(payload: Payload): string | undefined {
-  const url = text(payload, "url");
+  const named = text(payload, "mcp_server_name");
+  if (named !== undefined && named !== "") return named;
+  const url = text(payload, "url") ?? text(payload, "mcp_server_url");
   const command = text(payload, "command");
   if (url === undefined && command === undefined) return undefined;
   const names = new Set<string>();
@@ -161,8 +164,29 @@ function json(value: Record<string, unknown>): HarnessAnswer {
   return { exitCode: 0, stdout: `${JSON.stringify(value)}\n` };
 }
 
+/**
+ * Where Cursor asks the person when a hook answers `ask`: before a shell command or an MCP
+ * tool. It takes `ask` on `preToolUse` without asking anyone, and `beforeReadFile` knows
+ * only allow and deny. So a call hookwise would ask about is left to `beforeShellExecution`
+ * when it is a shell command's `preToolUse` (setup registers both), and refused anywhere
+ * else, saying it needs approval.
+ */
+function askWhere(event: HarnessEvent): "here" | "later" | "nowhere" {
+  if (event.name === "beforeShellExecution" || event.name === "beforeMCPExecution") return "here";
+  if (event.name === "preToolUse" && event.tool?.name === "Shell") return "later";
+  return "nowhere";
+}
+
 function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
   const reason = verdict.reason ?? "blocked by hookwise";
+  if (event.kind === "tool_call" && verdict.decision === "ask" && verdict.stop === undefined) {
+    const where = askWhere(event);
+    if (where === "later") return json({});
+    if (where === "nowhere") {
+      const message = `needs approval, which Cursor cannot ask for before this call: ${reason}`;
+      return json({ permission: "deny", user_message: message, agent_message: message });
+    }
+  }
   if (event.kind === "tool_call") {
     if (verdict.decision === "deny" || verdict.stop !== undefined)
       return json({
@@ -171,10 +195,7 @@ function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
         agent_message: verdict.stop ?? reason,
       });
     if (verdict.updatedInput !== undefined && event.name === "preToolUse")
-      return json({
-        permission: verdict.decision === "ask" ? "ask" : "allow",
-        updated_input: verdict.updatedInput,
-      });
+      return json({ permission: "allow", updated_input: verdict.updatedInput });
     if (verdict.updatedInput !== undefined) {
       const message = `hookwise rewrote this call to ${JSON.stringify(verdict.updatedInput)}, which Cursor cannot run in place of the original; call it again with those arguments`;
       return json({ permission: "deny", user_message: message, agent_message: message });
