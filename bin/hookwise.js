@@ -1,9 +1,26 @@
 #!/usr/bin/env node
 // The installed CLI runs the built bundle (npm run build). In a checkout, use `npx tsx src/cli/main.ts`.
+import { statSync } from "node:fs";
 import module from "node:module";
+import { homedir } from "node:os";
+import { join } from "node:path";
 
 // On Node 22.1 and later, Node keeps the CLI's compiled code between runs (its own compile
 // cache; NODE_DISABLE_COMPILE_CACHE=1 turns it off). Node 20 has none: the call is skipped.
-module.enableCompileCache?.();
+// A cached entry is code that runs (V8 checks it against the source's length, not its
+// content): it is kept only for an install the running user owns, who could change its files
+// as well, and in a folder of that user's own, never the shared temporary folder.
+function ownedByUs(url) {
+  try {
+    return process.getuid === undefined || statSync(url).uid === process.getuid();
+  } catch {
+    return false;
+  }
+}
+if (module.enableCompileCache && ownedByUs(new URL("../dist/cli.mjs", import.meta.url)))
+  module.enableCompileCache(
+    process.env.NODE_COMPILE_CACHE ||
+      join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "hookwise", "node-compile-cache"),
+  );
 process.env.HOOKWISE_CLI = "1";
 await import("../dist/cli.mjs");

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -24,6 +24,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "hookwise-validation-cache-"));
   folder = join(dir, ".hookwise", "cache");
   file = join(dir, "hookwise.yaml");
+  writeFileSync(file, CONFIG);
 });
 
 afterEach(() => {
@@ -141,5 +142,41 @@ describe("cachedValidation", () => {
     cachedValidation(folder, file, CONFIG, "build-1", validate);
     // Root may write anywhere: then the second load read the entry.
     expect(counted.runs).toBe(process.getuid?.() === 0 ? 1 : 2);
+  });
+
+  it("uses and keeps no entry for a config another user owns: writing the cache must not answer for a config one cannot change", () => {
+    // A config deployed read-only by an administrator, guarding an agent that runs as this
+    // user: an entry in this user's cache with its policies taken out must not be read.
+    const { counted, validate } = validator(CONFIG);
+    cachedValidation(folder, file, CONFIG, "build-1", validate);
+    const kept = readFileSync(join(folder, entries()[0]!), "utf8");
+    const sha256 = (text: string) =>
+      process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex");
+    /** An entry for `config` that reads back whole, its policies taken out. */
+    const poison = (config: string) => {
+      const data = JSON.parse(kept.slice(kept.indexOf("\n") + 1));
+      data.key = sha256(JSON.stringify([1, "build-1", config, CONFIG]));
+      data.validated.appPolicies = [];
+      const payload = JSON.stringify(data);
+      writeFileSync(
+        join(folder, `validated-${sha256(config).slice(0, 24)}.json`),
+        `${sha256(payload)}\n${payload}`,
+      );
+    };
+    poison(file);
+    // While the config is this user's own, the entry is used (its owner could change the config as well).
+    expect(cachedValidation(folder, file, CONFIG, "build-1", validate)?.validated.appPolicies).toHaveLength(
+      0,
+    );
+    // Another user's config (root gives this one away; anyone else takes a file of root's).
+    const foreign = process.getuid?.() === 0 ? file : "/etc/hostname";
+    if (foreign === file) chownSync(file, 65534, 65534);
+    poison(foreign);
+    const { counted: again, validate: validateAgain } = validator(CONFIG);
+    const found = cachedValidation(folder, foreign, CONFIG, "build-1", validateAgain)!;
+    expect(found.validated.appPolicies[0]?.when).toBe('args.command.contains("rm")');
+    cachedValidation(folder, foreign, CONFIG, "build-1", validateAgain);
+    expect(again.runs).toBe(2);
+    expect(counted.runs).toBe(1);
   });
 });

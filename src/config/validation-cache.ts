@@ -12,12 +12,18 @@
  * temporary file renamed), in a folder readable by its owner only; a folder that cannot be
  * read or written only costs the time.
  *
+ * Only a config file the running user owns is answered from the cache: its owner can change
+ * the config itself, so an entry they wrote gives them nothing more. A config another user
+ * owns (one an administrator deployed read-only, guarding an agent that runs as this user) is
+ * validated every time: the cache is this user's to write, and an entry with the config's
+ * policies taken out would otherwise let through what the config denies.
+ *
  * Only a config whose validation reads nothing but its own text is kept: one with
  * `claude_hooks` reads the Claude Code settings files (and checks the programs they run),
  * so it is validated every time. An entry holds what the config's own text holds, and the
  * warnings about it: no value from the environment.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { nodeCrypto } from "../deps/node-crypto.js";
@@ -118,10 +124,22 @@ function writeEntry(folder: string, path: string, data: unknown): void {
   }
 }
 
+/** Whether the running user owns `file` (symlinks followed); where there are no user ids (Windows), yes. */
+function ownedByUs(file: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  try {
+    return statSync(file).uid === uid;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * What validating `text` (the content of the config `file`, an absolute path) finds: read
  * from `folder` when this build validated this text before, otherwise `validate()`, kept
- * there when it validated without error and read nothing else. `validate` answers undefined
+ * there when it validated without error and read nothing else; a config file another user
+ * owns is always validated (see above). `validate` answers undefined
  * when the config has errors (they are thrown by the caller, never kept).
  */
 export function cachedValidation(
@@ -131,6 +149,7 @@ export function cachedValidation(
   build: string,
   validate: () => CachedValidation | undefined,
 ): CachedValidation | undefined {
+  if (!ownedByUs(file)) return validate();
   const key = sha256(JSON.stringify([FORMAT, build, file, text]));
   const path = join(folder, entryName(file));
   const kept = fromData(readEntry(path), key);

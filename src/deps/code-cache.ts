@@ -17,15 +17,30 @@
  *
  * V8 checks a cached entry against its own version and flags and the source's length, not
  * its content, so each entry is named after a hash of the file's content that the build
- * writes on the file's first line (see tsdown.config.ts).
+ * writes on the file's first line (see tsdown.config.ts). For the same reason an entry is
+ * code that runs: one compiled from other code of the same length runs in its place. So the
+ * cache serves only a package the running user owns (who could change its files as well): an
+ * install of another user's (root's, for a hook guarding an agent that runs as this user) is
+ * compiled afresh each time, never from a folder this user can write.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 
 let folder: string | undefined;
 /** Scripts compiled without a usable cache entry: their code is written at exit. */
 const unsaved: { script: import("node:vm").Script; file: string; stale: string }[] = [];
+
+/** Whether the running user owns `file`; where there are no user ids (Windows), yes. */
+function ownedByUs(file: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  try {
+    return statSync(file).uid === uid;
+  } catch {
+    return false;
+  }
+}
 
 /** Turns the cache on for this process (the CLI calls it once, before any command runs). */
 export function cacheCompiledDeps(env: NodeJS.ProcessEnv = process.env): void {
@@ -51,7 +66,7 @@ export function compiledDepsCached(): boolean {
 export function loadCached(file: string): unknown {
   const source = readFileSync(file, "utf8");
   const hash = /^\/\/ content-hash: (\w+)\n/.exec(source)?.[1];
-  if (hash === undefined || folder === undefined) return createRequire(file)(file);
+  if (hash === undefined || folder === undefined || !ownedByUs(file)) return createRequire(file)(file);
   const name = basename(file).replace(/\.cjs$/, "");
   const entry = join(folder, `${name}-${hash}.code`);
   let cachedData: Buffer | undefined;

@@ -8,6 +8,7 @@
  * Every event is its own process: what outlives it — `max_fires`, `cooldown`, `rate_limit`,
  * counters, the session scratchpad — lives in the store, keyed by the harness's session id.
  */
+import { nodeCrypto } from "../deps/node-crypto.js";
 import type { AnyEventPayload, EventPayload, ModelMessage } from "../events/payloads.js";
 import type { BlockingOutcome } from "../hooks/blocking.js";
 import type { HookLogger } from "../hooks/hook-context.js";
@@ -167,11 +168,72 @@ class HarnessSource implements ContextSource {
   }
 }
 
+/** Whether a policy's tool pattern names MCP tools by server: `mcp__github__*`, `github.delete_*`. */
+function namesMcpServer(pattern: string): boolean {
+  return pattern.startsWith("mcp__") || pattern.includes(".");
+}
+
+/** How long a call's first event's decision waits for its second (Cursor sends them at once). */
+const SAME_CALL_TTL_MS = 5 * 60_000;
+
+/** What the second event of a call reads of the first's decision. */
+interface EarlierDecision {
+  decision: HarnessVerdict["decision"];
+  reason?: string;
+  hook?: string;
+}
+
+/** The store key of a call a harness sends as two events (see `HarnessProtocol.sameCall`). */
+function sameCallKey(event: HarnessEvent, protocol: HarnessProtocol): string | undefined {
+  const same = event.kind === "tool_call" ? protocol.sameCall?.(event) : undefined;
+  if (same === undefined) return undefined;
+  const digest = nodeCrypto().createHash("sha256").update(same).digest("hex");
+  return `harness-call:${event.harness}:${event.sessionId}:${digest}`;
+}
+
+/**
+ * The second event of a call answers as the first did, its hooks not run again: a deny
+ * denies again, an allow allows, no decision leaves the harness's own rules to decide. (A
+ * question is not kept: the second event decides it again, and may be where it is asked.)
+ */
+function answeredBefore(
+  event: HarnessEvent,
+  protocol: HarnessProtocol,
+  earlier: EarlierDecision,
+): HarnessOutcome {
+  const decision = earlier.decision === "ask" ? "deny" : earlier.decision;
+  const verdict: HarnessVerdict = { decision };
+  if (decision !== "none") {
+    if (earlier.reason !== undefined) verdict.reason = earlier.reason;
+    if (earlier.hook !== undefined) verdict.hook = earlier.hook;
+  }
+  const tool = harnessTool(protocol, event.tool!.name);
+  const args = event.tool!.input;
+  return {
+    verdict,
+    trace: [],
+    tool: {
+      functionName: tool.functionName,
+      qualifiedName: tool.qualifiedName,
+      args,
+      ...(decision === "deny" ? {} : { ranArgs: args }),
+    },
+  };
+}
+
 export async function decideHarnessEvent(
   event: HarnessEvent,
   options: HarnessDispatchOptions,
 ): Promise<HarnessOutcome> {
   const { store, log } = options;
+  const sameKey = sameCallKey(event, options.protocol);
+  if (sameKey !== undefined) {
+    const earlier = await store.get<EarlierDecision>(sameKey);
+    if (earlier !== undefined) {
+      await store.delete(sameKey);
+      return answeredBefore(event, options.protocol, earlier);
+    }
+  }
   const loaded = await loadScratch(store, event.sessionId);
   const sessionScratch = new Scratchpad();
   for (const [key, text] of loaded) sessionScratch.set(key, JSON.parse(text));
@@ -210,6 +272,22 @@ export async function decideHarnessEvent(
   }
   if (spans) endSpans(spans, event, outcome);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
+  // A rewritten call comes back with its new arguments (another call); a failure is decided
+  // again; so is a question, which the second event may be the one to ask.
+  const { verdict } = outcome;
+  if (
+    sameKey !== undefined &&
+    verdict.updatedInput === undefined &&
+    !verdict.failed &&
+    verdict.decision !== "ask"
+  ) {
+    const earlier: EarlierDecision = {
+      decision: verdict.decision,
+      ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
+      ...(verdict.hook !== undefined ? { hook: verdict.hook } : {}),
+    };
+    await store.set(sameKey, earlier, { ttlMs: SAME_CALL_TTL_MS });
+  }
   // Fields named, not spread: a spread of outcomes of several shapes copies property by property.
   const trace = runner.events();
   return outcome.tool === undefined
@@ -378,6 +456,18 @@ class HarnessRun {
     const tool = this.tool();
     const about = { functionName: tool.functionName, qualifiedName: tool.qualifiedName, args: use.input };
     if (!this.runner.wants("tool_call")) return { verdict: NONE, tool: about };
+    if (
+      use.serverUnknown &&
+      this.options.policies.some((policy) => policy.decision !== "allow" && namesMcpServer(policy.tool))
+    )
+      return {
+        verdict: {
+          decision: "deny",
+          reason: `hookwise: ${this.options.protocol.label} did not say which MCP server "${use.name}" is on (no server of its MCP settings has the url or command it gave), and the config's deny or ask policies name MCP tools by their server; so this is blocked`,
+          failed: true,
+        },
+        tool: about,
+      };
     const payload: EventPayload<"tool_call"> = {
       type: "tool_call",
       toolName: tool.functionName,

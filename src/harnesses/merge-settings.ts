@@ -32,7 +32,11 @@ export function withoutOurs(
   return Object.keys(kept).length ? { ...rest, hooks: kept } : rest;
 }
 
-/** The file with one entry running `command` for each of `events` (after the old ones were taken out). */
+/**
+ * The file with one entry running `command` for each of `events`: an event's old entry of
+ * setup's is replaced where it stands (so a second run changes nothing wherever it is in the
+ * list), a new one goes last, and setup's entries for events no longer needed are taken out.
+ */
 export function withOurs(
   file: SettingsObject,
   settings: HarnessSettings,
@@ -40,11 +44,23 @@ export function withOurs(
   events: readonly string[],
   isOurs: (command: string) => boolean,
 ): SettingsObject {
+  const old = file.hooks;
+  const before =
+    typeof old === "object" && old !== null && !Array.isArray(old) ? (old as Record<string, unknown>) : {};
   const base = withoutOurs(file, settings, isOurs);
   const hooks = { ...((base.hooks as Record<string, unknown> | undefined) ?? {}) };
   for (const event of events) {
-    const list = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
-    list.push(settings.group(typeof command === "string" ? command : command(event), event));
+    const group = settings.group(typeof command === "string" ? command : command(event), event);
+    const previous = Array.isArray(before[event]) ? (before[event] as unknown[]) : [];
+    const at = previous.findIndex((entry) => settings.commandsOf(entry).some(isOurs));
+    if (at < 0) {
+      hooks[event] = [...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []), group];
+      continue;
+    }
+    // Where the first old entry stood, among the entries that are not setup's.
+    const kept = previous.slice(0, at).filter((entry) => !settings.commandsOf(entry).some(isOurs)).length;
+    const list = [...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [])];
+    list.splice(kept, 0, group);
     hooks[event] = list;
   }
   const defaults = settings.fileDefaults ?? {};

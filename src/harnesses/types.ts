@@ -52,6 +52,12 @@ export interface HarnessToolUse {
   readonly response?: unknown;
   /** `tool_error`: why it failed. */
   readonly error?: string;
+  /**
+   * An MCP tool the harness named without its server, whose server could not be told
+   * (Cursor's `beforeMCPExecution` with a url or command no MCP settings file has): policies
+   * that name MCP tools by server cannot decide it.
+   */
+  readonly serverUnknown?: boolean;
 }
 
 /** A harness's hook event, read. */
@@ -140,6 +146,13 @@ export interface HarnessProtocol {
   parse(payload: Readonly<Record<string, unknown>>): HarnessEvent;
   /** The verdict in the harness's own format. */
   answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer;
+  /**
+   * For a harness that sends one tool call as two events (Cursor: `preToolUse`, then
+   * `beforeShellExecution` for the same command): what identifies the call in both, so the
+   * second is answered as the first was, its hooks not run (nor counted) twice. Undefined:
+   * the event is decided on its own.
+   */
+  sameCall?(event: HarnessEvent): string | undefined;
   /** A block when the event could not even be read (malformed stdin, an unknown event). */
   refuse(reason: string, eventName: string | undefined): HarnessAnswer;
 }

@@ -484,6 +484,313 @@ runtime:
   });
 });
 
+describe("hookwise hook for Cursor: a call it sends twice", () => {
+  // Cursor asks preToolUse before every tool, and beforeShellExecution / beforeReadFile again
+  // before a shell command or a file read: setup registers both, and one call is decided once.
+  const config = () =>
+    project(`${GUARD}    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a person" }
+  hooks:
+    - id: audit
+      on: tool_call
+      action: { type: log, message: "audited {{tool.params.command}}" }
+`).config;
+  const pre = (input: Record<string, unknown>, generation: string, tool = "Shell") => ({
+    conversation_id: "twice",
+    generation_id: generation,
+    hook_event_name: "preToolUse",
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: `t-${generation}`,
+    cwd: "/tmp",
+  });
+  const shell = (command: string, generation: string) => ({
+    conversation_id: "twice",
+    generation_id: generation,
+    hook_event_name: "beforeShellExecution",
+    command,
+    cwd: "/tmp",
+  });
+
+  it("decides a shell command once: the second event answers as the first, its hooks not run again", async () => {
+    const file = config();
+    const first = await hook(file, "cursor", pre({ command: "ls" }, "g1"));
+    expect(first.stderr).toContain("audited ls");
+    const second = await hook(file, "cursor", shell("ls", "g1"));
+    expect(second.json).toEqual({});
+    expect(second.stderr).not.toContain("audited");
+    // The same command in another generation is another call.
+    expect((await hook(file, "cursor", shell("ls", "g2"))).stderr).toContain("audited ls");
+    // Either order.
+    expect((await hook(file, "cursor", shell("pwd", "g3"))).stderr).toContain("audited pwd");
+    expect((await hook(file, "cursor", pre({ command: "pwd" }, "g3"))).stderr).not.toContain("audited");
+  });
+
+  it("denies both events of a denied call, and asks only where Cursor enforces a question", async () => {
+    const file = config();
+    const denied = {
+      permission: "deny",
+      user_message: "no recursive deletes",
+      agent_message: "no recursive deletes",
+    };
+    expect((await hook(file, "cursor", pre({ command: "rm -rf /" }, "g1"))).json).toEqual(denied);
+    expect((await hook(file, "cursor", shell("rm -rf /", "g1"))).json).toEqual(denied);
+    // Cursor takes "ask" on preToolUse without asking anyone: a shell command is left to
+    // beforeShellExecution, which asks.
+    expect((await hook(file, "cursor", pre({ command: "deploy" }, "g2"))).json).toEqual({});
+    expect((await hook(file, "cursor", shell("deploy", "g2"))).json).toMatchObject({
+      permission: "ask",
+      agent_message: "deploys need a person",
+    });
+  });
+
+  it("refuses what it would ask about where Cursor cannot ask: another tool's preToolUse, a file read", async () => {
+    const file = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: ask_user, tool: write_file, reason: "writes need a person" }
+    - { decision: ask_user, tool: read_file, reason: "reads need a person" }
+`).config;
+    const write = await hook(file, "cursor", pre({ file_path: "/tmp/x", contents: "x" }, "g1", "Write"));
+    expect(write.json.permission).toBe("deny");
+    expect(write.json.agent_message).toContain("writes need a person");
+    const read = await hook(file, "cursor", {
+      conversation_id: "twice",
+      generation_id: "g2",
+      hook_event_name: "beforeReadFile",
+      file_path: "/tmp/secret.txt",
+      content: "s3cret",
+    });
+    expect(read.json.permission).toBe("deny");
+    expect(read.json.agent_message).toContain("reads need a person");
+  });
+
+  it("decides StrReplace, Cursor's other edit, with an edit_file policy", async () => {
+    const file = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: edit_file, when: 'args.file_path.startsWith("/etc/")', reason: "nothing under /etc" }
+`).config;
+    const edited = await hook(
+      file,
+      "cursor",
+      pre({ file_path: "/etc/hosts", old_string: "a", new_string: "b" }, "g1", "StrReplace"),
+    );
+    expect(edited.json).toMatchObject({ permission: "deny", agent_message: "nothing under /etc" });
+  });
+
+  it("decides the tools only preToolUse reports: a write the policies deny is denied", async () => {
+    const file = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: write_file, when: 'args.file_path.startsWith("/etc/")', reason: "nothing under /etc" }
+`).config;
+    const written = await hook(
+      file,
+      "cursor",
+      pre({ file_path: "/etc/passwd", contents: "x" }, "g1", "Write"),
+    );
+    expect(written.json).toEqual({
+      permission: "deny",
+      user_message: "nothing under /etc",
+      agent_message: "nothing under /etc",
+    });
+  });
+});
+
+describe("hookwise hook for Cursor: MCP tools by server", () => {
+  // Cursor's beforeMCPExecution names the tool alone (`delete_repo`), with the server's url or
+  // command: the server's name is the one of Cursor's mcp.json that has that url or command.
+  const mcp = (dir: string, tool: string, source: Record<string, string>) => ({
+    conversation_id: "mcp",
+    generation_id: `g-${Math.random()}`,
+    hook_event_name: "beforeMCPExecution",
+    tool_name: tool,
+    tool_input: JSON.stringify({ repo: "acme/site" }),
+    workspace_roots: [dir],
+    ...source,
+  });
+  const GITHUB = `harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: "mcp__github__delete_*", reason: "no deletes on github" }
+`;
+
+  it("names the tool by the server of .cursor/mcp.json with its url or command, so a policy on it decides", async () => {
+    const { dir, config } = project(GITHUB);
+    mkdirSync(join(dir, ".cursor"));
+    writeFileSync(
+      join(dir, ".cursor", "mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          github: { url: "https://mcp.example.test/github" },
+          local: { command: "npx", args: ["-y", "local-mcp"] },
+        },
+      }),
+    );
+    const denied = await hook(
+      config,
+      "cursor",
+      mcp(dir, "delete_repo", { url: "https://mcp.example.test/github" }),
+    );
+    expect(denied.json).toEqual({
+      permission: "deny",
+      user_message: "no deletes on github",
+      agent_message: "no deletes on github",
+    });
+    // Another server's tool of the same name is not github's.
+    expect(
+      (await hook(config, "cursor", mcp(dir, "delete_repo", { command: "npx -y local-mcp" }))).json,
+    ).toEqual({});
+    // Cursor's own word for the server (its key in mcp.json) comes first.
+    const named = await hook(
+      config,
+      "cursor",
+      mcp(dir, "delete_repo", { mcp_server_name: "github", command: "gh-mcp" }),
+    );
+    expect(named.json.agent_message).toBe("no deletes on github");
+  });
+
+  it("blocks a call of a server it cannot name when the policies name MCP tools by server", async () => {
+    const { dir, config } = project(GITHUB);
+    const unknown = await hook(
+      config,
+      "cursor",
+      mcp(dir, "delete_repo", { url: "https://elsewhere.test/mcp" }),
+    );
+    expect(unknown.json.permission).toBe("deny");
+    expect(unknown.json.agent_message).toContain("which MCP server");
+    // A config whose policies name no MCP server decides the call as usual.
+    const plain = project(`harness: cursor
+runtime:
+  policies:
+    - { decision: deny, tool: shell, when: 'args.command.contains("rm -rf")' }
+`);
+    expect(
+      (
+        await hook(
+          plain.config,
+          "cursor",
+          mcp(plain.dir, "delete_repo", { url: "https://elsewhere.test/mcp" }),
+        )
+      ).json,
+    ).toEqual({});
+  });
+});
+
+describe("hookwise hook for Gemini CLI: MCP tools by server", () => {
+  // Gemini CLI names an MCP tool `mcp_<server>_<tool>` (one underscore, ambiguous when the
+  // server's name has one) and says which server and tool in `mcp_context`.
+  const beforeTool = (tool: string, context?: Record<string, unknown>) => ({
+    session_id: "gem-mcp",
+    hook_event_name: "BeforeTool",
+    tool_name: tool,
+    tool_input: { repo: "acme/site" },
+    timestamp: new Date().toISOString(),
+    ...(context ? { mcp_context: context } : {}),
+  });
+  const config = () =>
+    project(`harness: gemini
+runtime:
+  policies:
+    - { decision: deny, tool: "mcp__github__delete_*", reason: "no deletes on github" }
+    - { decision: deny, tool: "my_tracker.close_*", reason: "no closing in the tracker" }
+`).config;
+
+  it("names the tool by mcp_context's server and tool, so a policy on mcp__server__tool or server.tool decides", async () => {
+    const file = config();
+    const github = await hook(
+      file,
+      "gemini",
+      beforeTool("mcp_github_delete_repo", {
+        server_name: "github",
+        tool_name: "delete_repo",
+        command: "npx",
+      }),
+    );
+    expect(github.json).toEqual({ decision: "deny", reason: "no deletes on github" });
+    const tracker = await hook(
+      file,
+      "gemini",
+      beforeTool("mcp_my_tracker_close_issue", { server_name: "my_tracker", tool_name: "close_issue" }),
+    );
+    expect(tracker.json).toEqual({ decision: "deny", reason: "no closing in the tracker" });
+    // Another server's tool of the same name is not github's.
+    const other = await hook(
+      file,
+      "gemini",
+      beforeTool("mcp_gitlab_delete_repo", { server_name: "gitlab", tool_name: "delete_repo" }),
+    );
+    expect(other.json).toBeUndefined();
+    expect(other.code).toBe(0);
+  });
+
+  it("blocks an MCP tool without mcp_context when the policies name MCP tools by server", async () => {
+    const blocked = await hook(config(), "gemini", beforeTool("mcp_github_delete_repo"));
+    expect(blocked.json.decision).toBe("deny");
+    expect(blocked.json.reason).toContain("which MCP server");
+  });
+});
+
+describe("hookwise hook for Gemini CLI: its tools under their current names", () => {
+  it("a family policy decides grep_search (search_file_content's current name) and invoke_agent", async () => {
+    const { config } = project(`harness: gemini
+runtime:
+  policies:
+    - { decision: deny, tool: search_files, when: 'args.pattern.contains("password")', reason: "no hunting for passwords" }
+    - { decision: deny, tool: delegate, reason: "no sub-agents" }
+`);
+    const call = (tool: string, input: Record<string, unknown>) => ({
+      session_id: "gem-names",
+      hook_event_name: "BeforeTool",
+      tool_name: tool,
+      tool_input: input,
+      timestamp: new Date().toISOString(),
+    });
+    const hunting = { decision: "deny", reason: "no hunting for passwords" };
+    expect((await hook(config, "gemini", call("grep_search", { pattern: "password=" }))).json).toEqual(
+      hunting,
+    );
+    // The model may still call it by its older name, which Gemini CLI runs as the same tool.
+    expect(
+      (await hook(config, "gemini", call("search_file_content", { pattern: "password=" }))).json,
+    ).toEqual(hunting);
+    expect(
+      (
+        await hook(
+          config,
+          "gemini",
+          call("invoke_agent", { agent_name: "codebase_investigator", prompt: "x" }),
+        )
+      ).json,
+    ).toEqual({ decision: "deny", reason: "no sub-agents" });
+  });
+});
+
+describe("hookwise hook for Claude Code: every tool of a family", () => {
+  it("a shell policy decides Monitor and PowerShell as it decides Bash", async () => {
+    const { config } = project(GUARD);
+    const denied = { permissionDecision: "deny", permissionDecisionReason: "no recursive deletes" };
+    const monitor = claudePre(
+      { command: "rm -rf / && tail -f log", description: "watch", timeout_ms: 60_000 },
+      "Monitor",
+    );
+    expect((await hook(config, "claude", monitor)).json.hookSpecificOutput).toMatchObject(denied);
+    const powershell = claudePre({ command: "rm -rf C:/" }, "PowerShell");
+    expect((await hook(config, "claude", powershell)).json.hookSpecificOutput).toMatchObject(denied);
+  });
+
+  it("an edit_file policy decides MultiEdit (older Claude Code versions) as it decides Edit", async () => {
+    const { config } = project(`harness: claude
+runtime:
+  policies:
+    - { decision: deny, tool: edit_file, when: 'args.file_path.startsWith("/etc/")', reason: "nothing under /etc" }
+`);
+    const edits = [{ old_string: "a", new_string: "b" }];
+    const multi = await hook(config, "claude", claudePre({ file_path: "/etc/hosts", edits }, "MultiEdit"));
+    expect(multi.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+  });
+});
+
 describe("validate with harness:", () => {
   it("checks tool names against the harness's tools, with the nearest one, and needs no model", async () => {
     const { config } = project(`harness: claude

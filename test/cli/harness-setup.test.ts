@@ -82,6 +82,12 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     const cursor = JSON.parse(readFileSync(join(dir, ".cursor", "hooks.json"), "utf8"));
     expect(cursor.version).toBe(1);
     expect(cursor.hooks.beforeShellExecution[0].command).toContain("--harness cursor");
+    // preToolUse too: the only event Cursor sends before its other tools (Write, Edit, Delete…).
+    expect(cursor.hooks.preToolUse[0].command).toContain("--harness cursor");
+    // A gate's hook that fails (times out, answers no JSON) blocks rather than lets through.
+    expect(cursor.hooks.preToolUse[0].failClosed).toBe(true);
+    expect(cursor.hooks.beforeShellExecution[0].failClosed).toBe(true);
+    expect(cursor.hooks.afterShellExecution[0].failClosed).toBeUndefined();
     expect((await setup(dir, "codex", "hookwise.yaml", "--no-trust")).code).toBe(0);
     const codex = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
     expect(codex.hooks.PreToolUse[0].hooks[0].command).toContain("--harness codex");
@@ -179,6 +185,39 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     expect((await setup(dir, "claude", "hookwise.yaml")).stdout).toContain("nothing to change");
     expect((await setup(dir, "claude", "hookwise.yaml", "--remove")).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks ?? {}).toEqual({});
+  });
+
+  it("takes as its own only the entries of this very config: another config's guard whose path contains this one's stays", async () => {
+    const dir = project();
+    // Installed: commands name the configs relative to the project ("$CLAUDE_PROJECT_DIR"/…).
+    mkdirSync(join(dir, "node_modules", "hookwise", "bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", "hookwise", "bin", "hookwise.js"), "");
+    mkdirSync(join(dir, "ci"));
+    writeFileSync(join(dir, "ci", "hookwise.yaml"), CONFIG);
+    // And by absolute path, in a folder whose name needs quoting.
+    const quoted = join(dir, "it's here");
+    mkdirSync(quoted);
+    writeFileSync(join(quoted, "hookwise.yaml"), CONFIG);
+    const commands = () =>
+      (
+        JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).hooks.PreToolUse as {
+          hooks: { command: string }[];
+        }[]
+      ).map((group) => group.hooks[0]!.command);
+    expect((await setup(dir, "claude", "ci/hookwise.yaml")).code).toBe(0);
+    expect((await setup(dir, "claude", "hookwise.yaml")).code).toBe(0);
+    expect((await setup(dir, "claude", "it's here/hookwise.yaml")).code).toBe(0);
+    expect(commands()).toHaveLength(3);
+    expect(commands().filter((command) => command.includes("/ci/hookwise.yaml"))).toHaveLength(1);
+    // Each is its own: a second run changes nothing, --remove takes out that one alone.
+    expect((await setup(dir, "claude", "it's here/hookwise.yaml")).stdout).toContain("nothing to change");
+    expect((await setup(dir, "claude", "hookwise.yaml")).stdout).toContain("nothing to change");
+    expect((await setup(dir, "claude", "hookwise.yaml", "--remove")).code).toBe(0);
+    expect(commands()).toHaveLength(2);
+    expect(commands().filter((command) => command.includes("/ci/hookwise.yaml"))).toHaveLength(1);
+    expect((await setup(dir, "claude", "it's here/hookwise.yaml", "--remove")).code).toBe(0);
+    expect(commands()).toHaveLength(1);
+    expect(commands()[0]).toContain("/ci/hookwise.yaml");
   });
 
   it("refuses a config that does not load, an unknown harness and a settings file that is not JSON", async () => {

@@ -8,6 +8,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -20,6 +21,7 @@ import {
 import nodeModule from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { Script } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validateConfigText } from "../../src/index.js";
@@ -134,6 +136,61 @@ describe("the built package", () => {
     expect(readFileSync(zodEntry).length).toBeGreaterThan(10_000);
     expect(entries()).toEqual(written);
   });
+
+  // Root alone can give the package's files to another user.
+  it.skipIf("enableCompileCache" in nodeModule || process.getuid?.() !== 0)(
+    "takes compiled code from the cache only for a package the running user owns: an entry compiled from other code never runs for an install of another user's",
+    () => {
+      const cli = join(out, "cli.mjs");
+      const cache = join(out, "code-cache-owner");
+      const folder = join(cache, `v8-${process.version}-${process.arch}`);
+      const marker = join(out, "poisoned-code-ran");
+      const file = join(out, "deps", "zod.cjs");
+      const source = readFileSync(file, "utf8");
+      const hash = /^\/\/ content-hash: (\w+)/.exec(source)![1];
+      // V8 checks an entry against the source's length, not its content: code of the same
+      // length with a comment line replaced by a statement, compiled, stands in for zod's.
+      const payload = "require('node:fs').writeFileSync(process.env.POISON_MARKER, '1');";
+      const lines = source.split("\n");
+      const at = lines.findIndex(
+        (line, index) => index > 0 && line.startsWith("//") && line.length >= payload.length,
+      );
+      lines[at] = payload.padEnd(lines[at]!.length, " ");
+      const other = lines.join("\n");
+      expect(other.length).toBe(source.length);
+      const poison = () => {
+        mkdirSync(folder, { recursive: true });
+        const script = new Script(
+          `(function (exports, require, module, __filename, __dirname) {${other}\n})`,
+          {
+            filename: file,
+          },
+        );
+        writeFileSync(join(folder, `zod-${hash}.code`), script.createCachedData());
+      };
+      const validate = () => {
+        const child = node([cli, "validate", "examples/quickstart/hookwise.yaml"], {
+          NODE_COMPILE_CACHE: cache,
+          POISON_MARKER: marker,
+        });
+        expect(child.stdout, child.stderr).toContain("valid");
+      };
+      // The user's own install: whoever writes the cache could change the package's files as well.
+      poison();
+      validate();
+      expect(existsSync(marker)).toBe(true);
+      rmSync(marker);
+      const deps = readdirSync(join(out, "deps")).map((name) => join(out, "deps", name));
+      try {
+        for (const dep of deps) chownSync(dep, 65534, 65534);
+        poison();
+        validate();
+        expect(existsSync(marker)).toBe(false);
+      } finally {
+        for (const dep of deps) chownSync(dep, 0, 0);
+      }
+    },
+  );
 
   it("reads an app's own zod schemas as the app's zod does, checks arguments and validates configs as the sources do", () => {
     const child = node([join(root, "test/fixtures/built-package/app.mjs"), out, BAD_CONFIG]);

@@ -80,8 +80,9 @@ function runArgs(
   });
 }
 
-async function hookRequests(server: HookwiseServer): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
+async function hookRequests(server: HookwiseServer, token?: string): Promise<number> {
+  const headers = token === undefined ? undefined : { authorization: `Bearer ${token}` };
+  const text = await (await fetch(`${server.url}/metrics`, { headers })).text();
   return [
     ...text.matchAll(
       /hookwise_http_requests_total\{[^}]*route="\/hooks\/:harness"[^}]*status="200"[^}]*\} (\d+)/g,
@@ -98,6 +99,7 @@ async function setUp(
     configName?: string;
     setupArgs?: string[];
     serveConfig?: string;
+    serveEnv?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<{ dir: string; config: string; server: HookwiseServer; command: string }> {
   const dir = mkdtempSync(join(tmpdir(), "hookwise-hook-route-"));
@@ -110,6 +112,7 @@ async function setUp(
     host: options.host ?? "127.0.0.1",
     port: 0,
     log: () => {},
+    ...(options.serveEnv ? { env: options.serveEnv } : {}),
   });
   servers.push(server);
   const setup = await cliProcess(
@@ -221,6 +224,39 @@ describe("POST /hooks/:harness and hookwise setup --server", { timeout: 120_000 
     };
     expect(session.events).toHaveLength(2);
   });
+
+  it.skipIf(!curl)(
+    "with curl, sends the server's token without putting it on a command line other users can read",
+    async () => {
+      const token = "tok-never-in-argv-4f1c";
+      const { dir, server, command } = await setUp({
+        host: "127.0.0.2",
+        serveEnv: { ...process.env, HOOKWISE_SERVER_TOKEN: token },
+      });
+      // A process's arguments are readable by every user of the machine (ps, /proc/<pid>/cmdline).
+      const bin = join(dir, "bin");
+      mkdirSync(bin);
+      const argv = join(dir, "curl-argv.txt");
+      writeFileSync(
+        join(bin, "curl"),
+        `#!/bin/sh\nprintf '%s\\n' "$@" >> '${argv}'\ncat > /dev/null\nexit 7\n`,
+        {
+          mode: 0o755,
+        },
+      );
+      const recorded = await runCommand(command, pre("rm -rf /"), {
+        HOOKWISE_SERVER_TOKEN: token,
+        PATH: `${bin}:${process.env.PATH}`,
+      });
+      expect(deniedBy(recorded.stdout)).toBe("no recursive deletes");
+      expect(readFileSync(argv, "utf8")).toContain(`127.0.0.2:${server.port}/hooks/claude`);
+      expect(readFileSync(argv, "utf8")).not.toContain(token);
+      // The real curl still reaches the server with it: the server answers.
+      const denied = await runCommand(command, pre("rm -rf /"), { HOOKWISE_SERVER_TOKEN: token });
+      expect(deniedBy(denied.stdout)).toBe("no recursive deletes");
+      expect(await hookRequests(server, token)).toBe(1);
+    },
+  );
 
   it.skipIf(!bash)(
     "decides itself when an answer is cut short, is not a 200, or a header value would end its line",

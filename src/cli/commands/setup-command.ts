@@ -70,6 +70,34 @@ function projectInstall(projectDir: string): string | undefined {
 }
 
 /**
+ * How the command names a path: through the harness's project variable
+ * (`"$CLAUDE_PROJECT_DIR"/hookwise.yaml`) when `viaProject`, else by absolute path; quoted
+ * for the shell either way.
+ */
+function pathWord(path: string, projectDir: string, variable: string | undefined): string {
+  return variable === undefined
+    ? quote(path)
+    : `"$${variable}"/${quote(relative(projectDir, path).split(sep).join("/"))}`;
+}
+
+/**
+ * Where the command names hookwise and the config through the harness's project variable: in
+ * a project that installed hookwise, with a harness that tells hook commands where the
+ * project is (`$CLAUDE_PROJECT_DIR`), for a config inside the project; undefined otherwise.
+ */
+function projectVariable(
+  protocol: HarnessProtocol,
+  configFile: string,
+  projectDir: string,
+  scope: SetupOptions["scope"],
+): string | undefined {
+  const variable = protocol.settings.projectDirVariable;
+  const inProject =
+    !relative(projectDir, configFile).startsWith("..") && !isAbsolute(relative(projectDir, configFile));
+  return scope !== "user" && variable && projectInstall(projectDir) && inProject ? variable : undefined;
+}
+
+/**
  * The command the harness runs. In a project that installed hookwise, and a harness that
  * tells hook commands where the project is (`$CLAUDE_PROJECT_DIR`), the command names both
  * through that variable, so the settings file works in every clone. Otherwise it names this
@@ -82,20 +110,32 @@ export function hookCommandLine(
   scope: SetupOptions["scope"],
   agent: string | undefined,
 ): string {
-  const tail = ["hook", "--harness", protocol.name, ...(agent ? ["--agent", agent] : [])];
-  const variable = protocol.settings.projectDirVariable;
-  const installed = projectInstall(projectDir);
-  const inProject =
-    !relative(projectDir, configFile).startsWith("..") && !isAbsolute(relative(projectDir, configFile));
-  if (scope !== "user" && variable && installed && inProject) {
-    const inside = (path: string) =>
-      `"$${variable}"/${quote(relative(projectDir, path).split(sep).join("/"))}`;
-    return ["node", inside(installed), "hook", inside(configFile), ...tail.slice(1).map(quote)].join(" ");
+  const tail = ["--harness", protocol.name, ...(agent ? ["--agent", agent] : [])].map(quote);
+  const variable = projectVariable(protocol, configFile, projectDir, scope);
+  const config = pathWord(configFile, projectDir, variable);
+  if (variable !== undefined) {
+    const installed = projectInstall(projectDir)!;
+    return ["node", pathWord(installed, projectDir, variable), "hook", config, ...tail].join(" ");
   }
   const script = process.argv[1] ? resolve(process.argv[1]) : fileURLToPath(import.meta.url);
-  return [process.execPath, ...loaderFlags(), script, "hook", configFile, ...tail.slice(1)]
-    .map(quote)
-    .join(" ");
+  return [...[process.execPath, ...loaderFlags(), script].map(quote), "hook", config, ...tail].join(" ");
+}
+
+/**
+ * Whether a settings file's command is one setup wrote for this config and harness: it runs
+ * `hook <the config, named as setup names it> --harness <harness>`, word for word. Another
+ * config's command is not, even where its path contains this one's (`ci/hookwise.yaml` and
+ * `hookwise.yaml`): setup never takes out a guard it did not write for this config.
+ */
+function ownCommand(configWord: string, harness: HarnessName): (command: string) => boolean {
+  const words = ` hook ${configWord} --harness ${harness}`;
+  return (command) => {
+    for (let at = command.indexOf(words); at >= 0; at = command.indexOf(words, at + 1)) {
+      const next = command[at + words.length];
+      if (next === undefined || next === " " || next === ";") return true;
+    }
+    return false;
+  };
 }
 
 /** `--server`: a server's origin, checked (http or https, no credentials, path or query). */
@@ -139,21 +179,19 @@ function throughServer(
   harness: HarnessName,
   configFile: string,
   projectDir: string,
+  variable: string | undefined,
   agent: string | undefined,
   gate: boolean,
 ): string {
-  const variable = HARNESSES[harness].settings.projectDirVariable;
-  const installed = local.includes('"$') && variable ? projectInstall(projectDir) : undefined;
-  const inProject = (path: string) =>
-    `"$${variable}"/${quote(relative(projectDir, path).split(sep).join("/"))}`;
-  const config = installed ? inProject(configFile) : quote(configFile);
+  const installed = variable === undefined ? undefined : projectInstall(projectDir);
+  const config = pathWord(configFile, projectDir, variable);
   // The fallback gets what is left of the harness's 60 s after the server's 30 s at most.
   const fallback = `${local} --timeout 25`;
   const url = new URL(origin);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (url.protocol === "http:" && ["127.0.0.1", "localhost", "::1"].includes(host)) {
     const script = installed
-      ? inProject(join(dirname(installed), "hookwise-post.bash"))
+      ? pathWord(join(dirname(installed), "hookwise-post.bash"), projectDir, variable)
       : quote(
           join(
             packageDir()?.dir ?? resolve(dirname(fileURLToPath(import.meta.url)), "../../.."),
@@ -191,12 +229,15 @@ function throughServer(
     "-H 'content-type: application/json'",
     `-H ${configHeader}`,
     ...(agent ? [`-H ${quote(`x-hookwise-agent: ${agent}`)}`] : []),
-    `-H "authorization: Bearer $\{HOOKWISE_SERVER_TOKEN:-none}"`,
-    "--data-binary @-",
+    // The token's header read from stdin, the event from descriptor 3: a process's arguments
+    // are readable by every user of the machine, so the token is never one of curl's.
+    "-H @-",
+    "--data-binary @/dev/fd/3",
     "-w 'hookwise-status-%{http_code}-%header{x-hookwise-answer}'",
     quote(`${origin}/hooks/${harness}`),
   ].join(" ");
-  const command = `in=$(cat); out=$(printf '%s' "$in" | ${curl}) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
+  const token = `printf 'authorization: Bearer %s\\n' "$\{HOOKWISE_SERVER_TOKEN:-none}"`;
+  const command = `in=$(cat); out=$(printf '%s' "$in" | { ${token} | ${curl}; } 3<&0) || out=; case $out in *${marker}) printf '%s' "\${out%${marker}}" ;; *) printf '%s' "$in" | ${fallback} ;; esac`;
   return gate ? blockingOnFailure(command) : command;
 }
 
@@ -269,6 +310,7 @@ export async function setupCommand(
   }
   const file = join(options.scope === "user" ? homedir() : projectDir, relativeFile);
   const configFile = resolve(configPath);
+  const variable = projectVariable(protocol, configFile, projectDir, options.scope);
   const local = hookCommandLine(protocol, configFile, projectDir, options.scope, options.agent);
   const origin = options.server === undefined ? undefined : serverOrigin(options.server);
   /** The entry's command: a gate's blocks when it ends without deciding. */
@@ -277,16 +319,10 @@ export async function setupCommand(
       ? gate
         ? blockingOnFailure(local)
         : local
-      : throughServer(local, origin, protocol.name, configFile, projectDir, options.agent, gate);
+      : throughServer(local, origin, protocol.name, configFile, projectDir, variable, options.agent, gate);
   const command = commandFor(false);
-  // Setup's entries are those running hookwise hook for this harness with this config.
-  const configArg = command.includes(`"$`)
-    ? relative(projectDir, configFile).split(sep).join("/")
-    : configFile;
-  const isOurs = (candidate: string) =>
-    candidate.includes(` hook `) &&
-    candidate.includes(`--harness ${protocol.name}`) &&
-    candidate.includes(configArg);
+  // Setup's entries are those running hookwise hook for this harness with this very config.
+  const isOurs = ownCommand(pathWord(configFile, projectDir, variable), protocol.name);
 
   const { text, object } = readSettings(file);
   const trustsHooks = protocol.name === "codex" && options.trust !== false;

@@ -12,6 +12,22 @@ export const CLAUDE_TOOLS: readonly HarnessToolSpec[] = [
       ["command"],
     ),
   },
+  // Claude Code's other tools that run a command: a shell policy must see them too.
+  {
+    name: "Monitor",
+    family: "shell",
+    description: "runs a command and reports each line it prints (or watches a WebSocket)",
+    input: objectSchema({ command: "string", ws: "object", description: "string", timeout_ms: "number" }),
+  },
+  {
+    name: "PowerShell",
+    family: "shell",
+    description: "runs a Windows PowerShell command",
+    input: objectSchema(
+      { command: "string", description: "string", timeout: "number", run_in_background: "boolean" },
+      ["command"],
+    ),
+  },
   {
     name: "BashOutput",
     description: "reads a background shell's output",
@@ -41,6 +57,7 @@ export const CLAUDE_TOOLS: readonly HarnessToolSpec[] = [
   },
   {
     name: "MultiEdit",
+    family: "edit_file",
     description: "several replacements in one file",
     input: objectSchema({ file_path: "string", edits: "array" }, ["file_path", "edits"]),
   },

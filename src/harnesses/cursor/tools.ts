@@ -33,6 +33,7 @@ export const CURSOR_TOOLS: readonly HarnessToolSpec[] = [
   },
   {
     name: "StrReplace",
+    family: "edit_file",
     description: "replaces text in a file",
     input: objectSchema({ file_path: "string" }),
   },

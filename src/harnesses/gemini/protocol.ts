@@ -31,6 +31,21 @@ const EVENTS: Readonly<Record<string, HarnessEventKind>> = {
   BeforeToolSelection: "notification",
 };
 
+/**
+ * An MCP tool by hookwise's name, `mcp__<server>__<tool>`: Gemini CLI names it
+ * `mcp_<server>_<tool>`, which cannot be split where a server's name has an underscore, and
+ * says which server and tool in `mcp_context`. Without that context, the name is split at its
+ * first underscore, as Gemini CLI's own policies split it, and its server counts as unknown.
+ */
+function mcpToolName(name: string, context: unknown): { tool: string; serverUnknown?: true } {
+  const { server_name: server, tool_name: tool } = (context ?? {}) as Record<string, unknown>;
+  if (typeof server === "string" && server !== "" && typeof tool === "string" && tool !== "")
+    return { tool: `mcp__${server}__${tool}` };
+  if (name.startsWith("mcp__") || !name.startsWith("mcp_")) return { tool: name };
+  const split = /^mcp_([^_]+)_(.+)$/.exec(name);
+  return { tool: split ? `mcp__${split[1]}__${split[2]}` : name, serverUnknown: true };
+}
+
 function parse(payload: Payload): HarnessEvent {
   const name = eventName(payload, "hook_event_name", EVENTS, "Gemini CLI");
   const kind = EVENTS[name]!;
@@ -43,7 +58,8 @@ function parse(payload: Payload): HarnessEvent {
     payload,
   };
   if (kind === "tool_call" || kind === "tool_result") {
-    const tool = text(payload, "tool_name", true);
+    const named = text(payload, "tool_name", true);
+    const { tool, serverUnknown } = mcpToolName(named, payload.mcp_context);
     const input = toolInput(payload, "tool_input");
     // Gemini CLI gives a call no id: one is made of what identifies it within the session.
     const callId =
@@ -55,6 +71,7 @@ function parse(payload: Payload): HarnessEvent {
         input,
         callId,
         ...(kind === "tool_result" ? { response: payload.tool_response } : {}),
+        ...(serverUnknown ? { serverUnknown } : {}),
       },
     };
   }

@@ -1,4 +1,7 @@
-/** Gemini CLI's built-in tools, as its hooks name them; MCP tools are `mcp__<server>__<tool>`. */
+/**
+ * Gemini CLI's built-in tools, as its hooks name them. Its MCP tools (`mcp_<server>_<tool>`,
+ * with the server and tool in `mcp_context`) are named `mcp__<server>__<tool>` when read.
+ */
 import { objectSchema } from "../tool-families.js";
 import type { HarnessToolSpec } from "../types.js";
 
@@ -29,9 +32,16 @@ export const GEMINI_TOOLS: readonly HarnessToolSpec[] = [
     input: objectSchema({ file_path: "string", old_string: "string", new_string: "string" }, ["file_path"]),
   },
   {
-    name: "search_file_content",
+    name: "grep_search",
     family: "search_files",
     description: "searches file contents",
+    input: objectSchema({ pattern: "string", dir_path: "string", include_pattern: "string" }, ["pattern"]),
+  },
+  // grep_search's older name: Gemini CLI still runs a call of it, and its hooks see the name the model used.
+  {
+    name: "search_file_content",
+    family: "search_files",
+    description: "searches file contents (grep_search's older name)",
     input: objectSchema({ pattern: "string", path: "string", include: "string" }, ["pattern"]),
   },
   {
@@ -57,6 +67,12 @@ export const GEMINI_TOOLS: readonly HarnessToolSpec[] = [
     family: "web_search",
     description: "searches the web",
     input: objectSchema({ query: "string" }, ["query"]),
+  },
+  {
+    name: "invoke_agent",
+    family: "delegate",
+    description: "hands a task to a sub-agent",
+    input: objectSchema({ agent_name: "string", prompt: "string" }, ["agent_name"]),
   },
   { name: "save_memory", description: "remembers a fact", input: objectSchema({ fact: "string" }) },
   { name: "write_todos", description: "updates the task list", input: objectSchema({ todos: "array" }) },
