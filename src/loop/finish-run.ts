@@ -8,8 +8,8 @@ import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
 import type { RunResult, Usage } from "./run-result.js";
-import { contextFor, ownRequests, ownSteps, type RunState } from "./run-state.js";
-import { beforeTranscriptChange, keepStep, setHistory, settleSteps } from "./step-slots.js";
+import { contextFor, NO_REQUESTS, NO_STEPS, type RunState } from "./run-state.js";
+import { beforeTranscriptChange, keepStep, setHistory, settleWhenRead } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
@@ -297,7 +297,6 @@ export async function finishRun(
   // A run that suspends keeps its session whoever named it: its resume continues it. So
   // does a run whose compaction archived messages (they are in no result).
   const keep = final.saveSuspension !== undefined || (session.archived?.length ?? 0) > 0;
-  settleSteps(state);
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
   // run does not make every later one reserve megabytes).
@@ -307,13 +306,15 @@ export async function finishRun(
     outcome: final.outcome,
     text: final.text,
     messages: NO_MESSAGES,
-    steps: ownSteps(state),
-    requests: ownRequests(state),
+    steps: NO_STEPS,
+    requests: NO_REQUESTS,
     events,
     usage: state.usage,
     runId: state.runId,
     sessionId: state.sessionId,
   };
+  // The steps kept as slots are settled when the result's steps or requests are read.
+  settleWhenRead(result, state);
   // The transcript after the run: a long one is a view, made a list when read (step-slots.ts).
   setHistory(result, "messages", state.messages, state.messages.length);
   if (final.reason !== undefined) result.reason = final.reason;

@@ -159,8 +159,8 @@ function expected(before: number, events: unknown[]): Omit<RunResult, "runId" | 
     outcome: "completed",
     text: FINAL,
     messages,
-    steps,
-    requests,
+    steps: steps as RunResult["steps"],
+    requests: requests as unknown as RunResult["requests"],
     events: events as RunResult["events"],
     usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
   };
@@ -212,5 +212,27 @@ describe("a whole run's result", () => {
     const first = await agent.run(INPUT, { sessionId: "s" });
     await agent.run(INPUT, { sessionId: "s" });
     expect(whole(first)).toStrictEqual(expected(0, []));
+  });
+
+  it("makes the steps and requests when first read: one read settles both, then they are plain data", async () => {
+    const result = await agentWith([]).run(INPUT);
+    const before = Object.getOwnPropertyDescriptor(result, "steps")!;
+    expect(before.get).toBeTypeOf("function");
+    expect(Object.getOwnPropertyDescriptor(result, "requests")!.get).toBeTypeOf("function");
+    const steps = result.steps;
+    for (const key of ["steps", "requests"] as const) {
+      const after = Object.getOwnPropertyDescriptor(result, key)!;
+      expect(after.get).toBeUndefined();
+      expect(after.writable && after.enumerable && after.configurable).toBe(true);
+    }
+    expect(result.steps).toBe(steps);
+    expect(whole(result)).toStrictEqual(expected(0, []));
+  });
+
+  it("a result's steps assigned before they were read: the requests are still the run's", async () => {
+    const result = await agentWith([]).run(INPUT);
+    result.steps = [];
+    expect(result.steps).toEqual([]);
+    expect(result.requests).toStrictEqual(expected(0, []).requests);
   });
 });

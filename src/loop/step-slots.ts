@@ -300,7 +300,7 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
  * nothing else reads it) a list of its own: the messages it sent. Before anything outside
  * the loop is handed it, and before it is recorded in `state.requests`.
  */
-export function detachHistory(state: RunState, request: ModelRequest): void {
+export function detachHistory(state: Pick<RunState, "messages" | "sentLength">, request: ModelRequest): void {
   if (request.messages === state.messages) setHistory(request, "messages", state.messages, state.sentLength);
 }
 
@@ -512,12 +512,16 @@ export function stepCount(state: RunState): number {
   return count;
 }
 
+/** What settling reads and writes: a run's state, or what a finished run's result keeps of it. */
+type Settling = Pick<RunState, "lastStep" | "lastRequest" | "steps" | "requests" | "messages" | "sentLength">;
+
 /**
  * Makes every step kept as slots (`keepStep`) its record: its `toolCalls`, `toolResults`,
- * usage, and its request (rebuilt, or its history). Before a result or a suspension carries
- * the steps, and before the transcript changes other than by growing (`beforeTranscriptChange`).
+ * usage, and its request (rebuilt, or its history). Before a suspension carries the steps,
+ * when a result's are read (`settleWhenRead`), and before the transcript changes other than
+ * by growing (`beforeTranscriptChange`).
  */
-export function settleSteps(state: RunState): void {
+export function settleSteps(state: Settling): void {
   // The chain runs from the last step back: its steps in order, then each made its record.
   const chain: unknown[][] = [];
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
@@ -611,6 +615,57 @@ export function settleSteps(state: RunState): void {
   }
 }
 
+/**
+ * Sets a finished run's `result.steps` and `result.requests`: the run's lists when every step
+ * is settled, else accessors that settle the steps when either is first read (then both are
+ * plain properties again). A result whose steps and requests nobody reads makes no record,
+ * request or history for them. The steps read the transcript as it is now, as a history view
+ * does: appended to later, or (by the loop) copied before it is edited.
+ */
+export function settleWhenRead(
+  result: { steps: StepRecord[]; requests: ModelRequest[] },
+  state: RunState,
+): void {
+  if (state.lastStep === undefined && state.lastRequest === undefined) {
+    result.steps = ownSteps(state);
+    result.requests = ownRequests(state);
+    return;
+  }
+  // A last request no step kept may send the live transcript itself: its own history now.
+  if (state.lastRequest !== undefined) detachHistory(state, state.lastRequest);
+  const source = sourceOf(state.messages);
+  const kept: Settling = {
+    lastStep: state.lastStep,
+    lastRequest: state.lastRequest,
+    steps: state.steps,
+    requests: state.requests,
+    messages: state.messages,
+    sentLength: state.sentLength,
+  };
+  let settled = false;
+  const settle = (): void => {
+    if (settled) return;
+    settled = true;
+    kept.messages = source.messages as ModelMessage[];
+    settleSteps(kept);
+    settleHistory(result, "steps", ownSteps(kept));
+    settleHistory(result, "requests", ownRequests(kept));
+  };
+  for (const key of ["steps", "requests"] as const)
+    Object.defineProperty(result, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        settle();
+        return result[key];
+      },
+      set(value: unknown) {
+        settle();
+        settleHistory(result, key, value);
+      },
+    });
+}
+
 // Long histories as views. A run's result and its requests each carry a history: the
 // transcript's first messages. Copied when the run ends, a long session would cost a copy
 // of its whole transcript per request of every run (quadratic in the session's runs, and
@@ -648,12 +703,7 @@ export function setHistory<K extends string>(
     target[key] = transcript.slice(0, length);
     return;
   }
-  let source = sources.get(transcript);
-  if (source === undefined) {
-    source = { messages: transcript };
-    sources.set(transcript, source);
-  }
-  const read = source;
+  const read = sourceOf(transcript);
   Object.defineProperty(target, key, {
     configurable: true,
     enumerable: true,
@@ -668,7 +718,17 @@ export function setHistory<K extends string>(
   });
 }
 
-function settleHistory(target: object, key: string, value: ModelMessage[]): void {
+/** What views of `transcript` read (registered on first use). */
+function sourceOf(transcript: readonly ModelMessage[]): Source {
+  let source = sources.get(transcript);
+  if (source === undefined) {
+    source = { messages: transcript };
+    sources.set(transcript, source);
+  }
+  return source;
+}
+
+function settleHistory(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { configurable: true, enumerable: true, writable: true, value });
 }
 
