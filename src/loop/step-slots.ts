@@ -615,17 +615,32 @@ export function settleSteps(state: Settling): void {
   }
 }
 
+/** What a finished run's result keeps of it until its steps are read (`settleWhenRead`). */
+interface Unsettled extends Settling {
+  /** What the transcript's views read, for a transcript long enough to have them. */
+  source: Source | undefined;
+}
+
+/** The result's own hidden field holding its `Unsettled` (not enumerable: no copy, JSON or equality sees it). */
+const UNSETTLED = Symbol("hookwise.unsettledSteps");
+
+interface PendingResult {
+  steps: StepRecord[];
+  requests: ModelRequest[];
+  [UNSETTLED]?: Unsettled | undefined;
+}
+
 /**
  * Sets a finished run's `result.steps` and `result.requests`: the run's lists when every step
  * is settled, else accessors that settle the steps when either is first read (then both are
  * plain properties again). A result whose steps and requests nobody reads makes no record,
- * request or history for them. The steps read the transcript as it is now, as a history view
- * does: appended to later, or (by the loop) copied before it is edited.
+ * request or history for them. The accessors are the same functions for every result (a
+ * closure per result would give each its own hidden class, which the garbage collector keeps
+ * until a full collection), and what they settle is in a hidden field. The histories read
+ * the transcript as it is now: a short one copied (one list instead of one per request), a
+ * long one as its views do (appended to later, or copied by the loop before it is edited).
  */
-export function settleWhenRead(
-  result: { steps: StepRecord[]; requests: ModelRequest[] },
-  state: RunState,
-): void {
+export function settleWhenRead(result: PendingResult, state: RunState): void {
   if (state.lastStep === undefined && state.lastRequest === undefined) {
     result.steps = ownSteps(state);
     result.requests = ownRequests(state);
@@ -633,38 +648,57 @@ export function settleWhenRead(
   }
   // A last request no step kept may send the live transcript itself: its own history now.
   if (state.lastRequest !== undefined) detachHistory(state, state.lastRequest);
-  const source = sourceOf(state.messages);
-  const kept: Settling = {
+  const long = state.messages.length >= VIEW_FROM;
+  const unsettled: Unsettled = {
     lastStep: state.lastStep,
     lastRequest: state.lastRequest,
     steps: state.steps,
     requests: state.requests,
-    messages: state.messages,
+    messages: long ? state.messages : state.messages.slice(),
     sentLength: state.sentLength,
+    source: long ? sourceOf(state.messages) : undefined,
   };
-  let settled = false;
-  const settle = (): void => {
-    if (settled) return;
-    settled = true;
-    kept.messages = source.messages as ModelMessage[];
-    settleSteps(kept);
-    settleHistory(result, "steps", ownSteps(kept));
-    settleHistory(result, "requests", ownRequests(kept));
-  };
-  for (const key of ["steps", "requests"] as const)
-    Object.defineProperty(result, key, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        settle();
-        return result[key];
-      },
-      set(value: unknown) {
-        settle();
-        settleHistory(result, key, value);
-      },
-    });
+  Object.defineProperty(result, UNSETTLED, { configurable: true, writable: true, value: unsettled });
+  Object.defineProperty(result, "steps", STEPS_WHEN_READ);
+  Object.defineProperty(result, "requests", REQUESTS_WHEN_READ);
 }
+
+/** Settles what `settleWhenRead` kept into `result.steps` and `result.requests` (plain properties). */
+function settleResult(result: PendingResult): void {
+  const unsettled = result[UNSETTLED];
+  if (unsettled === undefined) return;
+  result[UNSETTLED] = undefined;
+  if (unsettled.source !== undefined) unsettled.messages = unsettled.source.messages as ModelMessage[];
+  settleSteps(unsettled);
+  settleHistory(result, "steps", ownSteps(unsettled));
+  settleHistory(result, "requests", ownRequests(unsettled));
+}
+
+const STEPS_WHEN_READ: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: PendingResult) {
+    settleResult(this);
+    return this.steps;
+  },
+  set(this: PendingResult, value: StepRecord[]) {
+    settleResult(this);
+    settleHistory(this, "steps", value);
+  },
+};
+
+const REQUESTS_WHEN_READ: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: PendingResult) {
+    settleResult(this);
+    return this.requests;
+  },
+  set(this: PendingResult, value: ModelRequest[]) {
+    settleResult(this);
+    settleHistory(this, "requests", value);
+  },
+};
 
 // Long histories as views. A run's result and its requests each carry a history: the
 // transcript's first messages. Copied when the run ends, a long session would cost a copy
