@@ -631,7 +631,8 @@ interface PendingResult {
 }
 
 /**
- * Sets a finished run's `result.steps` and `result.requests`: the run's lists when every step
+ * Adds a finished run's `result.steps` and `result.requests` (new fields: an accessor defined
+ * over an existing field makes the object a dictionary): the run's lists when every step
  * is settled, else accessors that settle the steps when either is first read (then both are
  * plain properties again). A result whose steps and requests nobody reads makes no record,
  * request or history for them. The accessors are the same functions for every result (a
@@ -658,7 +659,8 @@ export function settleWhenRead(result: PendingResult, state: RunState): void {
     sentLength: state.sentLength,
     source: long ? sourceOf(state.messages) : undefined,
   };
-  Object.defineProperty(result, UNSETTLED, { configurable: true, writable: true, value: unsettled });
+  Object.defineProperty(result, UNSETTLED, HIDDEN);
+  result[UNSETTLED] = unsettled;
   Object.defineProperty(result, "steps", STEPS_WHEN_READ);
   Object.defineProperty(result, "requests", REQUESTS_WHEN_READ);
 }
@@ -673,6 +675,14 @@ function settleResult(result: PendingResult): void {
   settleHistory(result, "steps", ownSteps(unsettled));
   settleHistory(result, "requests", ownRequests(unsettled));
 }
+
+/** The hidden field (a shared descriptor: defining it allocates nothing). */
+const HIDDEN: PropertyDescriptor = {
+  configurable: true,
+  writable: true,
+  enumerable: false,
+  value: undefined,
+};
 
 const STEPS_WHEN_READ: PropertyDescriptor = {
   configurable: true,
