@@ -140,7 +140,10 @@ export class PromptBuilder {
       else {
         const made = toPromptMessage(message, false);
         prompt[index + offset] = made;
-        if ((made as unknown) !== message) (this.#made ??= []).push(message, made);
+        if ((made as unknown) !== message) {
+          this.#made ??= [];
+          this.#made.push(message, made);
+        }
       }
     }
     this.#system = system;
