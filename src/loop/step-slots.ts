@@ -1,8 +1,9 @@
 /**
  * A committed step, kept light while the run goes on: its record is one list of slots of
  * exactly its size, made into the result's `StepRecord` (its `toolCalls`, `toolResults`,
- * usage and request) by `settleSteps` when the run ends or suspends, or before the
- * transcript changes other than by growing. The lists of the steps not settled yet are
+ * usage and request) by `settleSteps` when the run's result is first asked for its steps or
+ * requests (`settleWhenRead`: a caller that reads neither makes none of them), when the run
+ * suspends, or before the transcript changes other than by growing. The lists of the steps not settled yet are
  * chained from `state.lastStep` (no list of them), and a request kept as a prefix of the
  * transcript waits outside `state.requests` until then, as does the run's last request
  * (`state.lastRequest`): a run that no hook or span watches holds one list per step, and no
