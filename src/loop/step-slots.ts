@@ -636,9 +636,10 @@ interface PendingResult {
  * over an existing field makes the object a dictionary): the run's lists when every step
  * is settled, else accessors that settle the steps when either is first read (then both are
  * plain properties again). A result whose steps and requests nobody reads makes no record,
- * request or history for them. The accessors are the same functions for every result (a
- * closure per result would give each its own hidden class, which the garbage collector keeps
- * until a full collection), and what they settle is in a hidden field. The histories read
+ * request or history for them. The accessors are the same functions for every result, and
+ * what they settle is in a hidden field: with accessors closing over each result, results
+ * outlived young-generation collections (a full collection every few thousand runs; none
+ * with shared ones). The histories read
  * the transcript as it is now: a short one copied (one list instead of one per request), a
  * long one as its views do (appended to later, or copied by the loop before it is edited).
  */
