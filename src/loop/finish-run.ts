@@ -8,8 +8,8 @@ import { toToolOutput } from "../tools/tool-output.js";
 import { applyMessageEdits, editsEnd } from "./apply-message-edits.js";
 import type { CallOutcome } from "./batch/types.js";
 import type { RunResult, Usage } from "./run-result.js";
-import { contextFor, ownRequests, ownSteps, type RunState } from "./run-state.js";
-import { beforeTranscriptChange, keepStep, setHistory, settleSteps } from "./step-slots.js";
+import { contextFor, type RunState } from "./run-state.js";
+import { beforeTranscriptChange, keepStep, setHistory, settleWhenRead } from "./step-slots.js";
 import type { LoopRuntime, RunEnd, StepRequestOutcome } from "./types.js";
 
 /** Adds one model call's reported usage to the run's (a terminated step's call counts too). */
@@ -125,9 +125,6 @@ export function commitStep(
       });
     }
 }
-
-/** A result's `messages` until `setHistory` sets them. */
-const NO_MESSAGES: ModelMessage[] = Object.freeze([]) as unknown as ModelMessage[];
 
 /**
  * Replaces the text of the run's final answer (the last assistant message, committed by a
@@ -297,25 +294,22 @@ export async function finishRun(
   // A run that suspends keeps its session whoever named it: its resume continues it. So
   // does a run whose compaction archived messages (they are in no result).
   const keep = final.saveSuspension !== undefined || (session.archived?.length ?? 0) > 0;
-  settleSteps(state);
   const events = state.runner.events();
   // The next run of this agent makes room for as long a trace up front (bounded: a freak
   // run does not make every later one reserve megabytes).
   const traceSize = state.runner.traceSize;
   if (traceSize > runtime.traceCapacity) runtime.traceCapacity = Math.min(traceSize, 100_000);
-  const result: RunResult = {
-    outcome: final.outcome,
-    text: final.text,
-    messages: NO_MESSAGES,
-    steps: ownSteps(state),
-    requests: ownRequests(state),
-    events,
-    usage: state.usage,
-    runId: state.runId,
-    sessionId: state.sessionId,
-  };
+  // Built field by field in the result's order: an accessor defined over a field the object
+  // already has turns it into a dictionary, one added as a new field does not.
+  const result = { outcome: final.outcome, text: final.text } as RunResult;
   // The transcript after the run: a long one is a view, made a list when read (step-slots.ts).
   setHistory(result, "messages", state.messages, state.messages.length);
+  // The steps kept as slots are settled when the result's steps or requests are read.
+  settleWhenRead(result, state);
+  result.events = events;
+  result.usage = state.usage;
+  result.runId = state.runId;
+  result.sessionId = state.sessionId;
   if (final.reason !== undefined) result.reason = final.reason;
   if (final.hook !== undefined) result.hook = final.hook;
   if (final.error) result.error = { name: final.error.name, message: final.error.message };

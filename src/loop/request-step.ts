@@ -99,7 +99,8 @@ const NO_PROMPT: LanguageModelV3Prompt = Object.freeze([]) as unknown as Languag
 /** The provider prompt of an attempt, with cache breakpoints where `model` wants them. */
 function promptOf(runtime: LoopRuntime, model: LanguageModel, request: ModelRequest, state: RunState) {
   if (!readsPrompt(model)) return NO_PROMPT;
-  const prompt = state.prompts.build(request.system, request.messages);
+  // The run's own messages (from its user message on) are converted for this run only.
+  const prompt = state.prompts.build(request.system, request.messages, state.userMessageIndex);
   if (runtime.options.cache?.breakpoints === "off") return prompt;
   const mark = breakpointMark(model);
   if (mark === undefined) return prompt;

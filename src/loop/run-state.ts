@@ -131,13 +131,13 @@ export const NO_REQUESTS: ModelRequest[] = Object.freeze([]) as unknown as Model
 export const NO_STEPS: StepRecord[] = Object.freeze([]) as unknown as StepRecord[];
 
 /** The run's own list of requests, to add to (made at the first). */
-export function ownRequests(state: RunState): ModelRequest[] {
+export function ownRequests(state: Pick<RunState, "requests">): ModelRequest[] {
   if (state.requests === NO_REQUESTS) state.requests = [];
   return state.requests;
 }
 
 /** The run's own list of step records, to add to (made at the first). */
-export function ownSteps(state: RunState): StepRecord[] {
+export function ownSteps(state: Pick<RunState, "steps">): StepRecord[] {
   if (state.steps === NO_STEPS) state.steps = [];
   return state.steps;
 }

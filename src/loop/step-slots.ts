@@ -1,8 +1,9 @@
 /**
  * A committed step, kept light while the run goes on: its record is one list of slots of
  * exactly its size, made into the result's `StepRecord` (its `toolCalls`, `toolResults`,
- * usage and request) by `settleSteps` when the run ends or suspends, or before the
- * transcript changes other than by growing. The lists of the steps not settled yet are
+ * usage and request) by `settleSteps` when the run's result is first asked for its steps or
+ * requests (`settleWhenRead`: a caller that reads neither makes none of them), when the run
+ * suspends, or before the transcript changes other than by growing. The lists of the steps not settled yet are
  * chained from `state.lastStep` (no list of them), and a request kept as a prefix of the
  * transcript waits outside `state.requests` until then, as does the run's last request
  * (`state.lastRequest`): a run that no hook or span watches holds one list per step, and no
@@ -300,7 +301,7 @@ function sameBaseline(request: ModelRequest, template: ModelRequest): boolean {
  * nothing else reads it) a list of its own: the messages it sent. Before anything outside
  * the loop is handed it, and before it is recorded in `state.requests`.
  */
-export function detachHistory(state: RunState, request: ModelRequest): void {
+export function detachHistory(state: Pick<RunState, "messages" | "sentLength">, request: ModelRequest): void {
   if (request.messages === state.messages) setHistory(request, "messages", state.messages, state.sentLength);
 }
 
@@ -512,12 +513,16 @@ export function stepCount(state: RunState): number {
   return count;
 }
 
+/** What settling reads and writes: a run's state, or what a finished run's result keeps of it. */
+type Settling = Pick<RunState, "lastStep" | "lastRequest" | "steps" | "requests" | "messages" | "sentLength">;
+
 /**
  * Makes every step kept as slots (`keepStep`) its record: its `toolCalls`, `toolResults`,
- * usage, and its request (rebuilt, or its history). Before a result or a suspension carries
- * the steps, and before the transcript changes other than by growing (`beforeTranscriptChange`).
+ * usage, and its request (rebuilt, or its history). Before a suspension carries the steps,
+ * when a result's are read (`settleWhenRead`), and before the transcript changes other than
+ * by growing (`beforeTranscriptChange`).
  */
-export function settleSteps(state: RunState): void {
+export function settleSteps(state: Settling): void {
   // The chain runs from the last step back: its steps in order, then each made its record.
   const chain: unknown[][] = [];
   for (let step = state.lastStep as unknown[] | undefined; step !== undefined; step = step[PREVIOUS] as never)
@@ -611,6 +616,102 @@ export function settleSteps(state: RunState): void {
   }
 }
 
+/** What a finished run's result keeps of it until its steps are read (`settleWhenRead`). */
+interface Unsettled extends Settling {
+  /** What the transcript's views read, for a transcript long enough to have them. */
+  source: Source | undefined;
+}
+
+/** The result's own hidden field holding its `Unsettled` (not enumerable: no copy, JSON or equality sees it). */
+const UNSETTLED = Symbol("hookwise.unsettledSteps");
+
+interface PendingResult {
+  steps: StepRecord[];
+  requests: ModelRequest[];
+  [UNSETTLED]?: Unsettled | undefined;
+}
+
+/**
+ * Adds a finished run's `result.steps` and `result.requests` (new fields: an accessor defined
+ * over an existing field makes the object a dictionary): the run's lists when every step
+ * is settled, else accessors that settle the steps when either is first read (then both are
+ * plain properties again). A result whose steps and requests nobody reads makes no record,
+ * request or history for them. The accessors are the same functions for every result, and
+ * what they settle is in a hidden field: with accessors closing over each result, results
+ * outlived young-generation collections (a full collection every few thousand runs; none
+ * with shared ones). The histories read
+ * the transcript as it is now: a short one copied (one list instead of one per request), a
+ * long one as its views do (appended to later, or copied by the loop before it is edited).
+ */
+export function settleWhenRead(result: PendingResult, state: RunState): void {
+  if (state.lastStep === undefined && state.lastRequest === undefined) {
+    result.steps = ownSteps(state);
+    result.requests = ownRequests(state);
+    return;
+  }
+  // A last request no step kept may send the live transcript itself: its own history now.
+  if (state.lastRequest !== undefined) detachHistory(state, state.lastRequest);
+  const long = state.messages.length >= VIEW_FROM;
+  const unsettled: Unsettled = {
+    lastStep: state.lastStep,
+    lastRequest: state.lastRequest,
+    steps: state.steps,
+    requests: state.requests,
+    messages: long ? state.messages : state.messages.slice(),
+    sentLength: state.sentLength,
+    source: long ? sourceOf(state.messages) : undefined,
+  };
+  Object.defineProperty(result, UNSETTLED, HIDDEN);
+  result[UNSETTLED] = unsettled;
+  Object.defineProperty(result, "steps", STEPS_WHEN_READ);
+  Object.defineProperty(result, "requests", REQUESTS_WHEN_READ);
+}
+
+/** Settles what `settleWhenRead` kept into `result.steps` and `result.requests` (plain properties). */
+function settleResult(result: PendingResult): void {
+  const unsettled = result[UNSETTLED];
+  if (unsettled === undefined) return;
+  result[UNSETTLED] = undefined;
+  if (unsettled.source !== undefined) unsettled.messages = unsettled.source.messages as ModelMessage[];
+  settleSteps(unsettled);
+  settleHistory(result, "steps", ownSteps(unsettled));
+  settleHistory(result, "requests", ownRequests(unsettled));
+}
+
+/** The hidden field (a shared descriptor: defining it allocates nothing). */
+const HIDDEN: PropertyDescriptor = {
+  configurable: true,
+  writable: true,
+  enumerable: false,
+  value: undefined,
+};
+
+const STEPS_WHEN_READ: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: PendingResult) {
+    settleResult(this);
+    return this.steps;
+  },
+  set(this: PendingResult, value: StepRecord[]) {
+    settleResult(this);
+    settleHistory(this, "steps", value);
+  },
+};
+
+const REQUESTS_WHEN_READ: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: PendingResult) {
+    settleResult(this);
+    return this.requests;
+  },
+  set(this: PendingResult, value: ModelRequest[]) {
+    settleResult(this);
+    settleHistory(this, "requests", value);
+  },
+};
+
 // Long histories as views. A run's result and its requests each carry a history: the
 // transcript's first messages. Copied when the run ends, a long session would cost a copy
 // of its whole transcript per request of every run (quadratic in the session's runs, and
@@ -648,12 +749,7 @@ export function setHistory<K extends string>(
     target[key] = transcript.slice(0, length);
     return;
   }
-  let source = sources.get(transcript);
-  if (source === undefined) {
-    source = { messages: transcript };
-    sources.set(transcript, source);
-  }
-  const read = source;
+  const read = sourceOf(transcript);
   Object.defineProperty(target, key, {
     configurable: true,
     enumerable: true,
@@ -668,7 +764,17 @@ export function setHistory<K extends string>(
   });
 }
 
-function settleHistory(target: object, key: string, value: ModelMessage[]): void {
+/** What views of `transcript` read (registered on first use). */
+function sourceOf(transcript: readonly ModelMessage[]): Source {
+  let source = sources.get(transcript);
+  if (source === undefined) {
+    source = { messages: transcript };
+    sources.set(transcript, source);
+  }
+  return source;
+}
+
+function settleHistory(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { configurable: true, enumerable: true, writable: true, value });
 }
 

@@ -41,6 +41,22 @@ describe("PromptBuilder", () => {
     expect(builder.build("Be brief.", history.slice())[1]).toBe(first[1]);
   });
 
+  it("a run's own messages are converted for its builder only; its session's next run keeps them for all later ones", () => {
+    const history: ModelMessage[] = [user("question 0")];
+    const run0 = new PromptBuilder();
+    const first = run0.build("Be brief.", history.slice(), 0);
+    history.push(answer("answer 0"));
+    // Step after step, the run reuses its own conversion (it is not in the shared cache).
+    expect(run0.build("Be brief.", history.slice(), 0)[1]).toBe(first[1]);
+    history.push(user("question 1"));
+    const run1 = new PromptBuilder().build("Be brief.", history.slice(), 2);
+    expect(run1).toEqual(toPrompt("Be brief.", history));
+    // Not kept by its own run: converted once more by the next, which keeps it for all later runs.
+    expect(run1[1]).not.toBe(first[1]);
+    expect(new PromptBuilder().build("Be brief.", history.slice(), 3)[1]).toBe(run1[1]);
+    expect(new PromptBuilder().build("Be brief.", history.slice(), 3)[3]).not.toBe(run1[3]);
+  });
+
   it("converts the whole history when it no longer extends the previous one (edited, compacted, other system)", () => {
     const builder = new PromptBuilder();
     const transcript = [user("one"), answer("two"), user("three")];

@@ -28,13 +28,14 @@ function parts(content: unknown): any[] {
  */
 const converted = new WeakMap<ModelMessage, LanguageModelV3Message>();
 
-export function toPromptMessage(message: ModelMessage): LanguageModelV3Message {
+/** `cache` false: a conversion not kept for later builders (the caller keeps it for its own). */
+export function toPromptMessage(message: ModelMessage, cache = true): LanguageModelV3Message {
   // Most messages are the prompt's own shape: no lookup for them (nothing is kept for them).
   if (isPromptShaped(message)) return message as LanguageModelV3Message;
   const known = converted.get(message);
   if (known) return known;
   const made = convert(message);
-  if (made !== (message as unknown)) converted.set(message, made);
+  if (cache && made !== (message as unknown)) converted.set(message, made);
   return made;
 }
 
@@ -94,15 +95,27 @@ export function toPrompt(
  * history again on every step. Anything else (an edited or compacted transcript, another
  * system prompt) is converted whole. The builder keeps no list of the messages it was
  * given (a step's history may be the live transcript): it tells them by its prompt's
- * entries, which are the messages themselves or their conversions (each message's own,
- * kept once for all runs: `toPromptMessage`).
+ * entries, which are the messages themselves or their conversions: an earlier run's
+ * message's kept once for all runs (`toPromptMessage`), this run's own kept by the builder
+ * (a one-run session then adds no entry to the shared cache; a message is converted once
+ * more by its session's next run, which keeps it for all later ones).
  */
 export class PromptBuilder {
   #system: string | undefined;
   #length = 0;
   #prompt: LanguageModelV3Prompt | undefined;
+  /** The messages from `own` on this builder converted, and their conversions (pairs, in order). */
+  #made: unknown[] | undefined;
 
-  build(system: string | undefined, messages: readonly ModelMessage[]): LanguageModelV3Prompt {
+  /**
+   * The prompt of `system` and `messages`. `own`: where the run's own messages begin (they
+   * are converted for this builder only); by default every message is an earlier run's.
+   */
+  build(
+    system: string | undefined,
+    messages: readonly ModelMessage[],
+    own = messages.length,
+  ): LanguageModelV3Prompt {
     const last = this.#prompt;
     const offset = system ? 1 : 0;
     const kept = this.#length;
@@ -110,16 +123,29 @@ export class PromptBuilder {
       last !== undefined &&
       system === this.#system &&
       messages.length >= kept &&
-      startsWithPrompt(messages, kept, last, offset);
+      startsWithPrompt(messages, kept, last, offset, this.#made);
     // Sized once (a copy then pushes would leave it room for half as many again).
     const prompt: LanguageModelV3Prompt = new Array(messages.length + offset);
     let from = 0;
     if (reuse) {
       for (let index = 0; index < kept + offset; index++) prompt[index] = last[index]!;
       from = kept;
-    } else if (system) prompt[0] = { role: "system", content: system };
-    for (let index = from; index < messages.length; index++)
-      prompt[index + offset] = toPromptMessage(messages[index]!);
+    } else {
+      this.#made = undefined;
+      if (system) prompt[0] = { role: "system", content: system };
+    }
+    for (let index = from; index < messages.length; index++) {
+      const message = messages[index]!;
+      if (index < own) prompt[index + offset] = toPromptMessage(message);
+      else {
+        const made = toPromptMessage(message, false);
+        prompt[index + offset] = made;
+        if ((made as unknown) !== message) {
+          this.#made ??= [];
+          this.#made.push(message, made);
+        }
+      }
+    }
     this.#system = system;
     this.#length = messages.length;
     // Kept as built: providers read a prompt, they do not change it.
@@ -137,11 +163,21 @@ function startsWithPrompt(
   length: number,
   prompt: LanguageModelV3Prompt,
   offset: number,
+  made: readonly unknown[] | undefined,
 ): boolean {
   for (let index = 0; index < length; index++) {
     const message = messages[index]!;
     const entry = prompt[index + offset];
-    if ((message as unknown) !== entry && converted.get(message) !== entry) return false;
+    if ((message as unknown) !== entry && !madeFrom(made, message, entry) && converted.get(message) !== entry)
+      return false;
   }
   return true;
+}
+
+/** Whether the builder converted `message` into `entry` itself (`made`: message, conversion pairs). */
+function madeFrom(made: readonly unknown[] | undefined, message: unknown, entry: unknown): boolean {
+  if (made === undefined) return false;
+  for (let index = 0; index < made.length; index += 2)
+    if (made[index] === message) return made[index + 1] === entry;
+  return false;
 }
