@@ -56,7 +56,7 @@ function fdPrinter(fd: 1 | 2, stream: () => NodeJS.WriteStream): CliIO["stdout"]
       } else throw error;
     }
   };
-  return { line: (text) => write(`${text}\n`), write };
+  return { line: (text) => write(`${text}\n`), write, lost: () => closed };
 }
 
 function ioFromProcess(): CliIO {
@@ -92,7 +92,12 @@ function maskedIO(io: CliIO): CliIO & { flush(): void } {
       const out = text.flush();
       if (out !== "") printer.write(out);
     };
-    return { line: (line: string) => write(`${line}\n`), write, flush };
+    return {
+      line: (line: string) => write(`${line}\n`),
+      write,
+      flush,
+      lost: () => printer.lost?.() === true,
+    };
   };
   const stdout = masked(io.stdout);
   const stderr = masked(io.stderr);

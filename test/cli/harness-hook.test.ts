@@ -2,10 +2,12 @@
  * `hookwise hook`: harness events as each harness sends them, answered in its own format by a
  * config's policies and hooks, every decision recorded, fail closed on every kind of failure.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadRunRecords } from "../../src/agent/run-recorder.js";
 import { hookCommand } from "../../src/cli/commands/hook-command.js";
@@ -19,6 +21,7 @@ import { defineHook } from "../../src/hooks/define-hook.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
 import { cli } from "../support/cli.js";
 
+const ROOT = resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -379,6 +382,31 @@ runtime:
     const answer = await hook(failing, "claude", claudePre({ command: "ls" }));
     expect(answer.json.hookSpecificOutput.permissionDecision).toBe("deny");
     expect(answer.json.hookSpecificOutput.permissionDecisionReason).toContain("broken-check");
+  });
+
+  it("blocks a deny whose answer never reached the harness: its reader closed stdout", async () => {
+    const { dir, config } = project(GUARD);
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href,
+        join(ROOT, "src/cli/main.ts"),
+        "hook",
+        config,
+        "--harness",
+        "claude",
+      ],
+      { cwd: dir, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    // The harness went away before the answer: the JSON deny, on exit code 0, would say nothing.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdin.end(JSON.stringify(claudePre({ command: "rm -rf /" })));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain("the answer could not be written to stdout");
   });
 });
 

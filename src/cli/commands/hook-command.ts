@@ -19,7 +19,7 @@ import { HookwiseError } from "../../errors/hookwise-error.js";
 import { decideHarnessEvent } from "../../harnesses/decide-harness-event.js";
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
-import type { HarnessAnswer, HarnessEvent, HarnessName } from "../../harnesses/types.js";
+import type { HarnessAnswer, HarnessEvent, HarnessName, HarnessProtocol } from "../../harnesses/types.js";
 import { defaultState } from "../default-state.js";
 import type { CliIO } from "../types.js";
 import { userCacheDir } from "../user-cache-dir.js";
@@ -121,6 +121,29 @@ function write(io: CliIO, answer: HarnessAnswer): number {
   return answer.exitCode;
 }
 
+/**
+ * The answer written, and blocked when it did not reach the harness: an answer on stdout that
+ * its reader never got (it closed the pipe) would leave an exit code 0 alone, which every
+ * harness takes as "go on".
+ */
+function answered(
+  io: CliIO,
+  answer: HarnessAnswer,
+  protocol: HarnessProtocol,
+  eventName: string | undefined,
+): number {
+  const code = write(io, answer);
+  io.stdout.flush?.();
+  if (!answer.stdout || !io.stdout.lost?.()) return code;
+  return write(
+    io,
+    protocol.refuse(
+      "hookwise: the answer could not be written to stdout (its reader closed it), so this is blocked",
+      eventName,
+    ),
+  );
+}
+
 export async function hookCommand(
   configPath: string,
   options: HookCommandOptions,
@@ -189,15 +212,16 @@ export async function hookCommand(
       saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt)),
       deadline,
     ]);
-    return write(io, answer);
+    return answered(io, answer, protocol, eventName);
   } catch (error) {
     const reason = reasonOf(error);
     if (event !== undefined) {
       const answer = protocol.answer(event, { decision: "deny", reason, failed: true });
       // What cannot be blocked (a session's end, a notification) still says why on stderr.
-      return write(io, answer.exitCode === 0 && !answer.stdout ? protocol.refuse(reason, eventName) : answer);
+      const given = answer.exitCode === 0 && !answer.stdout ? protocol.refuse(reason, eventName) : answer;
+      return answered(io, given, protocol, eventName);
     }
-    return write(io, protocol.refuse(reason, eventName));
+    return answered(io, protocol.refuse(reason, eventName), protocol, eventName);
   } finally {
     clearTimeout(timer);
     // The process ends with the answer: spans still batched are sent first.
