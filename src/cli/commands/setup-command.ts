@@ -5,9 +5,9 @@
  * else in the file stays; a second run changes nothing; `--remove` takes out only these
  * entries. The command names hookwise by the path it is installed at (see docs/harnesses.md).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HookwiseError } from "../../errors/hookwise-error.js";
 import { nearest } from "../../errors/nearest.js";
@@ -20,11 +20,21 @@ import {
   type HarnessProtocol,
 } from "../../harnesses/types.js";
 import { packageDir } from "../package-dir.js";
+import {
+  configEvents,
+  ownCommand,
+  pathWord,
+  projectInstall,
+  projectVariable,
+  quote,
+  readSettings,
+  type SetupScope,
+} from "../setup-entries.js";
 import type { CliIO } from "../types.js";
 import { UsageError } from "../usage-error.js";
 
 export interface SetupOptions {
-  scope: "project" | "user" | "local";
+  scope: SetupScope;
   dryRun?: boolean;
   remove?: boolean;
   agent?: string;
@@ -34,11 +44,6 @@ export interface SetupOptions {
   trust?: boolean;
   /** A running `hookwise serve` of the config to answer through, falling back to the command itself. */
   server?: string;
-}
-
-/** Quoted for the POSIX shell the harness runs hook commands with. */
-function quote(text: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Loader flags the CLI was started with (`--import tsx`), resolved so they work from any folder. */
@@ -63,40 +68,6 @@ function loaderFlags(): string[] {
   return flags;
 }
 
-/** The installed `hookwise` script of a project, if the project has one. */
-function projectInstall(projectDir: string): string | undefined {
-  const bin = join(projectDir, "node_modules", "hookwise", "bin", "hookwise.js");
-  return existsSync(bin) ? bin : undefined;
-}
-
-/**
- * How the command names a path: through the harness's project variable
- * (`"$CLAUDE_PROJECT_DIR"/hookwise.yaml`) when `viaProject`, else by absolute path; quoted
- * for the shell either way.
- */
-function pathWord(path: string, projectDir: string, variable: string | undefined): string {
-  return variable === undefined
-    ? quote(path)
-    : `"$${variable}"/${quote(relative(projectDir, path).split(sep).join("/"))}`;
-}
-
-/**
- * Where the command names hookwise and the config through the harness's project variable: in
- * a project that installed hookwise, with a harness that tells hook commands where the
- * project is (`$CLAUDE_PROJECT_DIR`), for a config inside the project; undefined otherwise.
- */
-function projectVariable(
-  protocol: HarnessProtocol,
-  configFile: string,
-  projectDir: string,
-  scope: SetupOptions["scope"],
-): string | undefined {
-  const variable = protocol.settings.projectDirVariable;
-  const inProject =
-    !relative(projectDir, configFile).startsWith("..") && !isAbsolute(relative(projectDir, configFile));
-  return scope !== "user" && variable && projectInstall(projectDir) && inProject ? variable : undefined;
-}
-
 /**
  * The command the harness runs. In a project that installed hookwise, and a harness that
  * tells hook commands where the project is (`$CLAUDE_PROJECT_DIR`), the command names both
@@ -119,23 +90,6 @@ export function hookCommandLine(
   }
   const script = process.argv[1] ? resolve(process.argv[1]) : fileURLToPath(import.meta.url);
   return [...[process.execPath, ...loaderFlags(), script].map(quote), "hook", config, ...tail].join(" ");
-}
-
-/**
- * Whether a settings file's command is one setup wrote for this config and harness: it runs
- * `hook <the config, named as setup names it> --harness <harness>`, word for word. Another
- * config's command is not, even where its path contains this one's (`ci/hookwise.yaml` and
- * `hookwise.yaml`): setup never takes out a guard it did not write for this config.
- */
-function ownCommand(configWord: string, harness: HarnessName): (command: string) => boolean {
-  const words = ` hook ${configWord} --harness ${harness}`;
-  return (command) => {
-    for (let at = command.indexOf(words); at >= 0; at = command.indexOf(words, at + 1)) {
-      const next = command[at + words.length];
-      if (next === undefined || next === " " || next === ";") return true;
-    }
-    return false;
-  };
 }
 
 /** `--server`: a server's origin, checked (http or https, no credentials, path or query). */
@@ -259,32 +213,6 @@ function blockingOnFailure(command: string): string {
   return `{ ${command}; }; code=$?; case $code in 0|2) exit $code ;; esac; echo "hookwise: the hook command ended with exit code $code before deciding; blocked" >&2; exit 2`;
 }
 
-/** The harness's events the config's hooks and policies need, in the harness's order. */
-function eventsNeeded(protocol: HarnessProtocol, hookEvents: ReadonlySet<string>): string[] {
-  const events: string[] = [];
-  for (const [kind, names] of Object.entries(protocol.settings.eventsFor) as [HarnessEventKind, string[]][]) {
-    if (hookEvents.has(kind)) events.push(...names);
-  }
-  return events;
-}
-
-function readSettings(file: string): { text: string; object: SettingsObject } {
-  if (!existsSync(file)) return { text: "", object: {} };
-  const text = readFileSync(file, "utf8");
-  if (text.trim() === "") return { text, object: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new HookwiseError(
-      `${file} is not JSON (${(error as Error).message}); fix it first: setup changes nothing in a file it cannot read whole`,
-    );
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new HookwiseError(`${file} is not a JSON object; setup changes nothing in it`);
-  return { text, object: value as SettingsObject };
-}
-
 export async function setupCommand(
   harnessName: string,
   configPath: string,
@@ -331,15 +259,7 @@ export async function setupCommand(
   if (options.remove) next = withoutOurs(object, protocol.settings, isOurs);
   else {
     // The config must load as the hook would load it: a broken one would block every call.
-    const { loadHarnessHooks } = await import("../../config/load-harness-hooks.js");
-    const hooks = await loadHarnessHooks(configPath, protocol.name, {
-      ...(options.agent ? { agent: options.agent } : {}),
-      store: new (await import("../../state/memory-store.js")).MemoryStore(),
-      logger: { debug() {}, info() {}, warn() {}, error() {} },
-    });
-    const hookEvents = new Set<string>(hooks.registry.list().map((hook) => hook.event));
-    await hooks.close();
-    events = eventsNeeded(protocol, hookEvents);
+    events = await configEvents(configPath, protocol, options.agent);
     if (events.length === 0)
       throw new UsageError(
         `${configPath} has no hooks or policies ${protocol.label} can run (it runs ${Object.keys(protocol.settings.eventsFor).join(", ")})`,

@@ -1,12 +1,14 @@
 /**
  * `hookwise validate <file>`: exit 0, or 2 listing every error; warnings never fail. The
  * toolsets it can build without starting anything (OpenAPI documents) are built too, and
- * their tools listed.
+ * their tools listed. A config guarding harnesses is checked against the entries `hookwise setup`
+ * wrote for it: events it now needs and they miss are warned of.
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { checkReferences, toolCatalogue } from "../../config/check/check-references.js";
 import { checkToolsets, type ToolsetListing } from "../../config/check/check-toolsets.js";
+import { harnessesOf } from "../../config/check/harness-tools-of.js";
 import { validateConfigText } from "../../config/check/validate-config.js";
 import {
   ConfigFileError,
@@ -73,6 +75,12 @@ export async function validateCommand(
     );
     if (checked.pending.length === 0)
       issues.push(...checkClaudeMatchers(validated.claudeSettings, dir, catalogue.tools));
+    // Harness settings files whose setup entries miss events the config now needs.
+    const harnesses = harnessesOf(validated.config);
+    if (harnesses.length && !issues.some((issue) => issue.severity === "error")) {
+      const { checkSetup } = await import("../check-setup.js");
+      issues.push(...(await checkSetup(harnesses, configSource)));
+    }
     issues.sort(
       (a, b) => Number(a.file !== path) - Number(b.file !== path) || a.line - b.line || a.column - b.column,
     );
