@@ -112,6 +112,8 @@ export async function checkSetup(
     issues.push({ severity: "warning", file: source.file, ...at, path: ["harness"], message });
   for (const harness of harnesses) {
     const protocol = HARNESSES[harness];
+    // The events each agent needs, loaded once whatever the number of files naming it.
+    const needs = new Map<string | undefined, Promise<string[]>>();
     for (const candidate of candidates(protocol, configFile)) {
       const matchers = candidate.configWords.map((word) => ({ word, isOurs: ownCommand(word, harness) }));
       const isOurs = (command: string) => matchers.some((matcher) => matcher.isOurs(command));
@@ -140,7 +142,8 @@ export async function checkSetup(
       for (const [agent, present] of byAgent) {
         let needed: string[];
         try {
-          needed = await configEvents(source.file, protocol, agent);
+          if (!needs.has(agent)) needs.set(agent, configEvents(source.file, protocol, agent));
+          needed = await needs.get(agent)!;
         } catch (error) {
           if (!HookwiseError.isInstance(error)) throw error;
           warn(`${protocol.label}'s entries of hookwise setup could not be checked: ${error.message}`);

@@ -103,6 +103,21 @@ describe("validate: entries of hookwise setup that miss events", { timeout: 60_0
     );
   });
 
+  it("finds the entries that name the config through $CLAUDE_PROJECT_DIR, in a project that installed hookwise", async () => {
+    const { dir, config, settings } = project(AUDIT_ONLY);
+    mkdirSync(join(dir, "node_modules", "hookwise", "bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", "hookwise", "bin", "hookwise.js"), "");
+    expect((await setup(dir, config)).code).toBe(0);
+    expect(readFileSync(settings, "utf8")).toContain(
+      'hook \\"$CLAUDE_PROJECT_DIR\\"/hookwise.yaml --harness claude',
+    );
+    writeFileSync(config, WITH_DENY);
+    expect((await cli(["validate", config])).stdout).toContain("not on PreToolUse");
+    // Not JSON any more: still known as this config's file.
+    writeFileSync(settings, `${readFileSync(settings, "utf8")},`);
+    expect((await cli(["validate", config])).stdout).toContain("cannot be read");
+  });
+
   it("says nothing for a config never set up, nor for another config's entries", async () => {
     const { dir, config } = project(WITH_DENY);
     expect((await cli(["validate", config])).stdout).not.toContain("warning");
