@@ -81,6 +81,12 @@ function stringsOf(text: string): string[] {
   return strings;
 }
 
+/** The settings file as the warning names it: `~/…` in the home folder, relative to the current folder within it. */
+function labelOf(candidate: Candidate): string {
+  if (candidate.scope === "user") return `~/${relative(candidate.projectDir, candidate.file)}`;
+  return isInside(process.cwd(), candidate.file) ? relative(process.cwd(), candidate.file) : candidate.file;
+}
+
 /** The command that brings the entries up to date. */
 function setupCommandLine(
   harness: HarnessName,
@@ -121,11 +127,12 @@ export async function checkSetup(
       try {
         settings = readSettings(candidate.file);
       } catch (error) {
-        if (!HookwiseError.isInstance(error)) throw error;
+        // A file this user cannot read (EACCES) cannot hold what validate could check.
+        if (!HookwiseError.isInstance(error)) continue;
         // Said only when the file names this config: another project's broken file is not ours to report.
         if (stringsOf(readFileSync(candidate.file, "utf8")).some(isOurs))
           warn(
-            `${candidate.file} cannot be read (${error.message.split("; ")[0]}): whether ${protocol.label} runs hookwise on every event this config needs is unknown`,
+            `${labelOf(candidate)}${error.message.slice(candidate.file.length).split("; ")[0]}: whether ${protocol.label} runs hookwise on every event this config needs cannot be checked`,
           );
         continue;
       }
@@ -151,14 +158,8 @@ export async function checkSetup(
         }
         const missing = needed.filter((event) => !present.has(event));
         if (missing.length === 0) continue;
-        const label =
-          candidate.scope === "user"
-            ? `~/${relative(candidate.projectDir, candidate.file)}`
-            : isInside(process.cwd(), candidate.file)
-              ? relative(process.cwd(), candidate.file)
-              : candidate.file;
         warn(
-          `${label} runs hookwise for ${protocol.label} on ${[...present].join(", ")} but not on ${missing.join(", ")}, which this config's hooks and policies now need: ${protocol.label} does not call hookwise there, so they do not apply; run \`${setupCommandLine(harness, source.file, candidate, agent)}\``,
+          `${labelOf(candidate)} runs hookwise for ${protocol.label} on ${[...present].join(", ")} but not on ${missing.join(", ")}, which this config's hooks and policies now need: ${protocol.label} does not call hookwise there, so they do not apply; run \`${setupCommandLine(harness, source.file, candidate, agent)}\``,
         );
       }
     }
