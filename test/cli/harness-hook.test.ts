@@ -403,6 +403,7 @@ runtime:
     child.stdout.destroy();
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify(claudePre({ command: "rm -rf /" })));
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(2);

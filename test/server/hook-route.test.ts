@@ -76,6 +76,8 @@ function runArgs(
       clearTimeout(timer);
       resolve({ code: code ?? 1, stdout, stderr });
     });
+    // A command that ends before reading its input (a bash that does not start) closes the pipe.
+    child.stdin.on("error", () => {});
     child.stdin.end(input);
   });
 }
