@@ -20,6 +20,7 @@ import type { HarnessName } from "../../src/harnesses/types.js";
 import { defineHook } from "../../src/hooks/define-hook.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
 import { cli } from "../support/cli.js";
+import { codeBlocks } from "../support/doc-blocks.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];
@@ -843,5 +844,85 @@ runtime:
     const valid = await cli(["validate", join(config, "..", "ok", "hookwise.yaml")]);
     expect(valid.stdout).toContain("valid");
     expect(valid.code).toBe(0);
+  });
+});
+
+describe("the guard of the guard (docs/harnesses.md)", () => {
+  const documented = codeBlocks(join(ROOT, "docs/harnesses.md")).find((block) =>
+    block.code.startsWith("# Keep the agent off its own guard"),
+  )!.code;
+  const denied = (answer: { json: any }) =>
+    answer.json?.hookSpecificOutput?.permissionDecision === "deny" ||
+    answer.json?.decision === "deny" ||
+    answer.json?.permission === "deny";
+
+  it("denies writes, edits, patches, deletes and shell commands that reach a harness's settings, the config or hookwise's state, in every harness", async () => {
+    const { config } = project(documented);
+    const cursorPre = (tool: string, input: Record<string, unknown>) => ({
+      conversation_id: "guard",
+      generation_id: `g-${tool}-${JSON.stringify(input).length}`,
+      hook_event_name: "preToolUse",
+      tool_name: tool,
+      tool_input: input,
+      tool_use_id: `t-${Math.random().toString(36).slice(2)}`,
+      cwd: "/tmp",
+    });
+    const geminiBefore = (tool: string, input: Record<string, unknown>) => ({
+      session_id: "guard",
+      hook_event_name: "BeforeTool",
+      tool_name: tool,
+      tool_input: input,
+      cwd: "/tmp",
+      timestamp: "2026-01-01T00:00:00Z",
+    });
+    const codexPre = (tool: string, input: Record<string, unknown>) => ({
+      session_id: "guard",
+      hook_event_name: "PreToolUse",
+      tool_name: tool,
+      tool_input: input,
+      tool_use_id: `call_${Math.random().toString(36).slice(2)}`,
+      cwd: "/tmp",
+    });
+    const blocked: [HarnessName, unknown][] = [
+      ["claude", claudePre({ file_path: "/work/app/.claude/settings.json", content: "{}" }, "Write")],
+      ["claude", claudePre({ file_path: "hookwise.yaml", old_string: "deny", new_string: "allow" }, "Edit")],
+      ["claude", claudePre({ command: "sed -i /PreToolUse/d .claude/settings.json" })],
+      ["claude", claudePre({ command: "rm -rf .hookwise" })],
+      ["gemini", geminiBefore("write_file", { file_path: "/work/app/.gemini/settings.json", content: "{}" })],
+      ["gemini", geminiBefore("replace", { file_path: "/work/app/.hookwise/state.db", old_string: "a" })],
+      ["cursor", cursorPre("Write", { file_path: "/work/app/.cursor/hooks.json", contents: "{}" })],
+      ["cursor", cursorPre("Delete", { file_path: "/work/app/hookwise.yaml" })],
+      [
+        "codex",
+        codexPre("apply_patch", {
+          input: "*** Begin Patch\n*** Update File: .codex/hooks.json\n@@\n-a\n+b\n*** End Patch\n",
+        }),
+      ],
+      ["codex", codexPre("Bash", { command: "cat /dev/null > hookwise.yaml" })],
+    ];
+    for (const [harness, event] of blocked) {
+      const answer = await hook(config, harness, event);
+      expect(denied(answer), `${harness} ${JSON.stringify(event)}: ${answer.stdout}${answer.stderr}`).toBe(
+        true,
+      );
+    }
+    const allowed: [HarnessName, unknown][] = [
+      ["claude", claudePre({ file_path: "/work/app/src/claude.ts", content: "x" }, "Write")],
+      ["claude", claudePre({ command: "ls src" })],
+      ["gemini", geminiBefore("replace", { file_path: "/work/app/docs/hookwise.md", old_string: "a" })],
+      [
+        "codex",
+        codexPre("apply_patch", {
+          input: "*** Begin Patch\n*** Update File: src/codex.ts\n@@\n-a\n+b\n*** End Patch\n",
+        }),
+      ],
+    ];
+    for (const [harness, event] of allowed) {
+      const answer = await hook(config, harness, event);
+      expect(denied(answer), `${harness} ${JSON.stringify(event)}: ${answer.stdout}${answer.stderr}`).toBe(
+        false,
+      );
+      expect(answer.code).toBe(0);
+    }
   });
 });
