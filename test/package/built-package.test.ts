@@ -446,6 +446,58 @@ describe("the built package", () => {
     expect(code).not.toContain('require("@ai-sdk/provider")');
   });
 
+  it("runs what hookwise hook loads at its first use from its own build: a claude_hooks file's hooks, the Redis store's package", () => {
+    const dir = mkdtempSync(join(out, "hook-parts-"));
+    writeFileSync(
+      join(dir, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [{ type: "command", command: "echo 'not from settings' >&2; exit 2" }],
+            },
+          ],
+        },
+      }),
+    );
+    writeFileSync(join(dir, "claude.yaml"), "harness: claude\nclaude_hooks: ./settings.json\n");
+    writeFileSync(
+      join(dir, "redis.yaml"),
+      'harness: claude\nruntime:\n  state: { kind: redis, url: "redis://127.0.0.1:1" }\n',
+    );
+    const cache = join(dir, "cache");
+    const hook = (config: string) => {
+      const child = spawnSync(process.execPath, [bin, "hook", join(dir, config), "--harness", "claude"], {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: "s1",
+          transcript_path: join(dir, "t.jsonl"),
+          cwd: dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_use_id: "toolu_1",
+        }),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
+      });
+      expect(child.status, child.stderr).toBe(0);
+      return JSON.parse(child.stdout).hookSpecificOutput.permissionDecisionReason as string;
+    };
+    expect(hook("claude.yaml")).toBe("not from settings");
+    // The store's package is imported (the build's `import()`, through the code cache's loader):
+    // the answer is the store's own, that no server listens there.
+    expect(hook("redis.yaml")).toContain("Cannot reach Redis at redis://127.0.0.1:1");
+    if ("enableCompileCache" in nodeModule) return;
+    const hash = /^\/\/ content-hash: (\w+)/.exec(
+      readFileSync(join(out, "hook-claude-hooks.cjs"), "utf8"),
+    )![1];
+    const folder = join(cache, "hookwise", `v8-${process.version}-${process.arch}`);
+    expect(readdirSync(folder)).toContain(`hook-claude-hooks-${hash}.code`);
+  });
+
   it("reads hookwise hook's usual command lines itself and leaves the others to the whole CLI", () => {
     const dir = mkdtempSync(join(out, "hook-"));
     const config = join(dir, "hookwise.yaml");
