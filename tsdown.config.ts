@@ -345,11 +345,15 @@ export default defineConfig([
     // `hookwise hook`, a new process on every tool call of a harness, as CommonJS: the installed
     // CLI runs it (bin/hookwise.js) through the code cache on Node 20 (src/deps/code-cache.ts),
     // which keeps the compiled code of every function that ran, where Node compiles an ES
-    // module afresh on each start. What every call runs is one file (`hook-core.cjs`), what
-    // only some configs need (a `claude_hooks:` file, the approval inbox) files of their own.
-    // `code-cache.cjs` is what the CLI loads it with (Node's own `require`).
+    // module afresh on each start. What every call runs is one file (`hook.cjs`), what only
+    // some configs need (a `claude_hooks:` file, the approval inbox) files of their own
+    // (`hook-<name>.cjs`, names without a hash: the code cache names its entries after their
+    // content). `code-cache.cjs` is what the CLI loads them with (Node's own `require`).
     entry: { hook: "src/cli/hook-main.ts", "code-cache": "src/deps/code-cache.ts" },
     format: "cjs",
+    // CommonJS has no `import.meta.resolve` (deps/load-package.ts resolves as `require` then);
+    // `import.meta.url` the bundler writes as the file's own URL.
+    define: { "import.meta.resolve": "undefined" },
     dts: false,
     platform: "node",
     target: "node20",
