@@ -165,17 +165,62 @@ const commanderChildProcessAtUse = {
 };
 
 /**
- * A hash of each bundled package file's content, written on its first line: the code cache
- * names its entry after it (V8 itself checks only the source's length).
+ * A hash of each CommonJS file's content (the bundled packages, `hookwise hook`'s build),
+ * written on its first line: the code cache names its entry after it (V8 itself checks only
+ * the source's length).
  */
 const contentHash = {
   name: "hookwise:content-hash",
   generateBundle(_options: unknown, bundle: Record<string, { type: string; code?: string }>) {
-    for (const [file, output] of Object.entries(bundle)) {
-      if (output.type !== "chunk" || !file.startsWith("deps/") || output.code === undefined) continue;
+    for (const output of Object.values(bundle)) {
+      if (output.type !== "chunk" || output.code === undefined) continue;
       const hash = createHash("sha256").update(output.code).digest("hex").slice(0, 16);
       output.code = `// content-hash: ${hash}\n${output.code}`;
     }
+  },
+};
+
+const hookGraph = staticImports();
+
+/** Whether `hookwise hook` loads module `id` on every call (its own start and the config's hooks). */
+const hookRuns = (id: string) =>
+  hookGraph.loads("cli/hook-main.ts", id) || hookGraph.loads("config/load-harness-hooks.ts", id);
+
+/**
+ * `import()` in `hookwise hook`'s build as `__import()` where the code cache ran the file (it
+ * passes that function: a script it compiles has no module loader to import with), `import()`
+ * where Node's `require` did (src/deps/code-cache.ts).
+ */
+const importThroughLoader = {
+  name: "hookwise:import-through-loader",
+  renderChunk(code: string) {
+    const calls: { start: number; end: number; source: { start: number; end: number } }[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) {
+        for (const item of node) walk(item);
+        return;
+      }
+      if (typeof node !== "object" || node === null) return;
+      const found = node as {
+        type?: string;
+        start: number;
+        end: number;
+        source?: { start: number; end: number };
+      };
+      if (found.type === "ImportExpression" && found.source) calls.push(found as (typeof calls)[number]);
+      for (const value of Object.values(node)) walk(value);
+    };
+    walk(parseAst(code, { lang: "js" }));
+    if (calls.length === 0) return null;
+    let out = "";
+    let at = 0;
+    for (const call of calls.sort((a, b) => a.start - b.start)) {
+      const specifier = code.slice(call.source.start, call.source.end);
+      if (/\bimport\(/.test(specifier)) throw new Error("an import() inside an import()'s specifier");
+      out += `${code.slice(at, call.start)}(typeof __import === "function" ? __import(${specifier}) : import(${specifier}))`;
+      at = call.end;
+    }
+    return { code: out + code.slice(at), map: null };
   },
 };
 
@@ -295,5 +340,40 @@ export default defineConfig([
     clean: false,
     deps: { alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch"] },
     plugins: [asciiOutput, contentHash],
+  },
+  {
+    // `hookwise hook`, a new process on every tool call of a harness, as CommonJS: the installed
+    // CLI runs it (bin/hookwise.js) through the code cache on Node 20 (src/deps/code-cache.ts),
+    // which keeps the compiled code of every function that ran, where Node compiles an ES
+    // module afresh on each start. What every call runs is one file (`hook.cjs`), what only
+    // some configs need (a `claude_hooks:` file, the approval inbox) files of their own
+    // (`hook-<name>.cjs`, names without a hash: the code cache names its entries after their
+    // content). `code-cache.cjs` is what the CLI loads them with (Node's own `require`).
+    entry: { hook: "src/cli/hook-main.ts", "code-cache": "src/deps/code-cache.ts" },
+    format: "cjs",
+    // CommonJS has no `import.meta.resolve` (deps/load-package.ts resolves as `require` then);
+    // `import.meta.url` the bundler writes as the file's own URL.
+    define: { "import.meta.resolve": "undefined" },
+    dts: false,
+    platform: "node",
+    target: "node20",
+    clean: false,
+    outputOptions: {
+      entryFileNames: "[name].cjs",
+      chunkFileNames: "hook-[name].cjs",
+      codeSplitting: {
+        // What the core's modules import is in the core only when `hookRuns` says so: the code
+        // cache's own module stays in `code-cache.cjs`.
+        includeDependenciesRecursively: false,
+        groups: [
+          {
+            name: "core",
+            test: (id: string) => hookRuns(id) && !hookGraph.loads("deps/code-cache.ts", id),
+            priority: 1,
+          },
+        ],
+      },
+    },
+    plugins: [hookGraph.plugin, commanderChildProcessAtUse, importThroughLoader, asciiOutput, contentHash],
   },
 ]);

@@ -23,4 +23,16 @@ if (module.enableCompileCache && ownedByUs(new URL("../dist/cli.mjs", import.met
       join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "hookwise", "node-compile-cache"),
   );
 process.env.HOOKWISE_CLI = "1";
-await import("../dist/cli.mjs");
+// `hookwise hook`, a new process on every tool call of a harness, runs from a build of its
+// own (one CommonJS file), through the code cache the CLI keeps on Node 20, which holds the
+// compiled code of every function that ran (ES modules are compiled afresh on each start
+// there). A command line it does not read (--help, a mistake) goes to the whole CLI.
+const answered = process.argv[2] === "hook" ? hookCommand(module.createRequire(import.meta.url)) : undefined;
+if (answered) process.exitCode = await answered;
+else await import("../dist/cli.mjs");
+
+function hookCommand(require) {
+  const { cacheCompiledDeps, loadCached } = require("../dist/code-cache.cjs");
+  cacheCompiledDeps();
+  return loadCached(require.resolve("../dist/hook.cjs")).hookMain(process.argv.slice(2));
+}

@@ -3,122 +3,20 @@
  * The `hookwise` CLI: a face only — it parses arguments, calls the library,
  * prints, and maps outcomes to exit codes. User mistakes get one line, never a stack trace.
  */
-import { realpathSync, writeSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { printableOutput } from "../config/printable.js";
-import { ConfigError, formatIssue } from "../config/source/config-error.js";
 import { cacheCompiledDeps } from "../deps/code-cache.js";
-import { HookwiseError } from "../errors/hookwise-error.js";
-import { MaskedTextStream } from "../models/masked-text-stream.js";
-import { maskSecrets, registeredSecrets } from "../secrets/secret-registry.js";
-import { closeAllResources } from "../tools/open-resources.js";
+import { commandFailure } from "./command-failure.js";
 import type { CliDecision } from "./commands/resume-command.js";
 import { EXIT } from "./exit-codes.js";
-import { interruptHandler } from "./interrupts.js";
-import { useColor } from "./terminal/colors.js";
+import { closeOnInterrupt } from "./interrupts.js";
+import { ioFromProcess, maskedIO } from "./process-io.js";
 import type { CliIO } from "./types.js";
 import { packageVersion } from "./version.js";
 
 // Each command's module is imported when the command runs, so `hookwise --help` and
 // `hookwise validate` load neither the agent loop nor the server.
-
-/**
- * A printer on file descriptor `fd` (1 or 2), written with `writeSync`: taking
- * `process.stdout` first would load the terminal and network stream modules, which
- * `hookwise validate` and `--help` have no other use for. Where the process's own streams
- * write synchronously too (files, terminals, pipes on Linux), the two keep their order
- * when user code prints as well.
- */
-function fdPrinter(fd: 1 | 2, stream: () => NodeJS.WriteStream): CliIO["stdout"] {
-  let closed = false;
-  let queued: NodeJS.WriteStream | undefined;
-  const write = (text: string) => {
-    if (closed) return;
-    // Once the stream holds bytes, everything after goes behind them, in order.
-    if (queued) return void queued.write(text);
-    const bytes = Buffer.from(text);
-    let done = 0;
-    try {
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // The reader went away (`hookwise schema | head`): nothing more to print.
-      if (code === "EPIPE") closed = true;
-      // A descriptor someone made non-blocking, full for now: its stream waits for the reader.
-      else if (code === "EAGAIN") {
-        queued = stream();
-        queued.on("error", (streamError: NodeJS.ErrnoException) => {
-          if (streamError.code !== "EPIPE") throw streamError;
-          closed = true;
-        });
-        queued.write(bytes.subarray(done));
-      } else throw error;
-    }
-  };
-  return { line: (text) => write(`${text}\n`), write, lost: () => closed };
-}
-
-function ioFromProcess(): CliIO {
-  return {
-    stdout: fdPrinter(1, () => process.stdout),
-    stderr: fdPrinter(2, () => process.stderr),
-    // Asked when a command needs them (run, resume), for the same reason as above.
-    get isTTY() {
-      return process.getBuiltinModule("node:tty").isatty(0);
-    },
-    get color() {
-      return useColor(process.getBuiltinModule("node:tty").isatty(1), process.env);
-    },
-  };
-}
-
-/**
- * Every line printed with the configured API keys masked (they are masked at the source
- * too). Output is masked as one text per stream, not piece by piece: a key the model
- * repeats arrives a few characters per delta, so an end that could begin a key waits for
- * the next piece (or `flush`, when the command is done). A control character from data
- * that no command escaped is escaped here (`printableOutput`), whatever the command.
- */
-function maskedIO(io: CliIO): CliIO & { flush(): void } {
-  let color: boolean | undefined;
-  const masked = (printer: CliIO["stdout"]) => {
-    const text = new MaskedTextStream(maskSecrets, registeredSecrets);
-    const write = (piece: string) => {
-      const out = text.push(printableOutput(piece, () => (color ??= io.color === true)));
-      if (out !== "") printer.write(out);
-    };
-    const flush = () => {
-      const out = text.flush();
-      if (out !== "") printer.write(out);
-    };
-    return {
-      line: (line: string) => write(`${line}\n`),
-      write,
-      flush,
-      lost: () => printer.lost?.() === true,
-    };
-  };
-  const stdout = masked(io.stdout);
-  const stderr = masked(io.stderr);
-  return {
-    stdout,
-    stderr,
-    // Read when asked, as the process's own are.
-    get isTTY() {
-      return io.isTTY;
-    },
-    get color() {
-      return io.color;
-    },
-    ...(io.ask ? { ask: io.ask } : {}),
-    ...(io.readInput ? { readInput: io.readInput } : {}),
-    flush() {
-      stdout.flush();
-      stderr.flush();
-    },
-  };
-}
 
 export async function main(argv: readonly string[], given: CliIO = ioFromProcess()): Promise<number> {
   const io = maskedIO(given);
@@ -494,26 +392,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : EXIT.usage;
     }
-    if (ConfigError.isInstance(error)) {
-      for (const issue of error.issues) if (issue.severity === "error") io.stderr.line(formatIssue(issue));
-      return EXIT.usage;
-    }
-    if (HookwiseError.isInstance(error)) {
-      io.stderr.line(`hookwise: ${error.message}`);
-      // A package to install or an API key to set is set-up, as a config mistake is: exit 2.
-      const usage = [
-        "UsageError",
-        "ConfigFileError",
-        "ConfigReferenceError",
-        "MissingApiKeyError",
-        "MissingPackageError",
-      ].includes(error.name);
-      return usage ? EXIT.usage : EXIT.error;
-    }
-    io.stderr.line(
-      `hookwise: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    return EXIT.error;
+    return commandFailure(error, io);
   }
 }
 
@@ -532,29 +411,6 @@ function invokedDirectly(): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Ctrl-C, SIGTERM and SIGHUP (the terminal closed): close every open resource — loaded
- * configs with their stores, MCP servers, language servers — then exit 130; a second
- * signal, or 5 s, exits at once. Every child process group still running (a `shell`
- * action's, a Claude Code hook's, what a server left behind) is killed as the process
- * exits (tools/process-groups.ts).
- */
-function closeOnInterrupt(): void {
-  let interrupted = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    const handler = interruptHandler();
-    if (handler) return handler(signal);
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    process.stderr.write("\nhookwise: interrupted; closing servers\n");
-    setTimeout(() => process.exit(130), 5_000).unref();
-    void closeAllResources().finally(() => process.exit(130));
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  process.on("SIGHUP", onSignal);
 }
 
 const isEntry = invokedDirectly();

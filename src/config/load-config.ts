@@ -3,7 +3,7 @@
  * problem at once (ConfigError) and nothing half-loads; models and toolsets are built
  * lazily when an agent is first created, and closed by `close()`.
  */
-import { statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Agent, AgentOptions } from "../agent/types.js";
@@ -145,26 +145,39 @@ export function readConfig(
 /**
  * What the validation cache's entries are keyed by besides the text: this build of hookwise.
  * Built, this module is a file whose name holds a hash of its code and of the files it
- * imports (validation among them), and the packages validation runs on are files of their
- * own beside it: their sizes and times say when any of them was rebuilt. Run from the
- * sources (many files, any of which may change), nothing is kept: undefined.
+ * imports (validation among them), or (`hookwise hook`'s own build, whose files keep their
+ * names) whose first line does; the packages validation runs on are files of their own
+ * beside it: their sizes and times say when any of them was rebuilt. Run from the sources
+ * (many files, any of which may change), nothing is kept: undefined.
  */
 function buildFingerprint(): string | undefined {
   const self = import.meta.url;
-  if (!self.startsWith("file:") || !self.endsWith(".mjs")) return undefined;
+  if (!self.startsWith("file:") || !/\.[mc]js$/.test(self)) return undefined;
   const files = [
     self,
     ...["zod", "yaml", "cel-js", "picomatch"].map((name) => new URL(`./deps/${name}.cjs`, self).href),
   ];
   try {
-    return files
-      .map((url) => {
+    return [
+      ...files.map((url) => {
         const stats = statSync(fileURLToPath(url));
         return `${url}:${stats.size}:${stats.mtimeMs}`;
-      })
-      .join("\n");
+      }),
+      ...(self.endsWith(".cjs") ? [firstLine(fileURLToPath(self))] : []),
+    ].join("\n");
   } catch {
     return undefined;
+  }
+}
+
+/** The first line of `file` (the build's `// content-hash: …`), read alone. */
+function firstLine(file: string): string {
+  const head = Buffer.alloc(64);
+  const fd = openSync(file, "r");
+  try {
+    return head.toString("latin1", 0, readSync(fd, head, 0, head.length, 0)).split("\n")[0]!;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,6 +1,8 @@
 /**
  * The CLI's cache of compiled code for the packages built into `dist/deps/` (zod, yaml, the
- * CEL engine, picomatch), on Node versions that have no compile cache of their own.
+ * CEL engine, picomatch) and for `hookwise hook`'s own build (`dist/hook.cjs`, which the
+ * installed CLI loads with this module's own build, `dist/code-cache.cjs`), on Node versions
+ * that have no compile cache of their own.
  *
  * Node 22.1 and later keep compiled code between runs when a program asks
  * (`module.enableCompileCache()`, which the CLI calls). On Node 20 each command compiles
@@ -59,11 +61,18 @@ export function compiledDepsCached(): boolean {
   return folder !== undefined;
 }
 
+/** What `loadCached` ran, by file: a file required again (or in a cycle) is that module. */
+const loaded = new Map<string, { exports: unknown }>();
+
 /**
  * Loads a bundled package's CommonJS file through the cache: what `require(file)` gives,
- * with the file's compiled code taken from, or kept for, the next run.
+ * with the file's compiled code taken from, or kept for, the next run. A file of the same
+ * build it requires (`./name.cjs`: `hookwise hook`'s own build) loads the same way, unless
+ * Node's `require` already loaded it.
  */
 export function loadCached(file: string): unknown {
+  const known = loaded.get(file);
+  if (known !== undefined) return known.exports;
   const source = readFileSync(file, "utf8");
   const hash = /^\/\/ content-hash: (\w+)\n/.exec(source)?.[1];
   if (hash === undefined || folder === undefined || !ownedByUs(file)) return createRequire(file)(file);
@@ -76,22 +85,31 @@ export function loadCached(file: string): unknown {
     // not cached yet
   }
   // The wrapper Node itself puts around a CommonJS file, on the file's first line, so
-  // positions in stack traces stay the file's own.
+  // positions in stack traces stay the file's own; and `__import`, which the build writes
+  // for `import()` (a script compiled here has no module loader of its own to import with).
   // node:vm and node:os are taken here, not imported: `import "hookwise"` never needs them.
   const { Script } = process.getBuiltinModule("node:vm");
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    cachedData,
-  });
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname, __import) {${source}\n})`,
+    { filename: file, cachedData },
+  );
   if (cachedData === undefined || script.cachedDataRejected)
     unsaved.push({ script, file: entry, stale: name });
   const module = { exports: {} as unknown };
+  loaded.set(file, module);
+  const nodeRequire = createRequire(file);
+  const require = Object.assign((id: string) => {
+    if (!id.startsWith("./") || !id.endsWith(".cjs")) return nodeRequire(id);
+    const path = join(dirname(file), id);
+    return nodeRequire.cache[path]?.exports ?? loadCached(path);
+  }, nodeRequire);
   (script.runInThisContext() as (...args: unknown[]) => void)(
     module.exports,
-    createRequire(file),
+    require,
     module,
     file,
     dirname(file),
+    (specifier: string) => import(specifier),
   );
   return module.exports;
 }
@@ -104,7 +122,11 @@ function saveCompiled(): void {
     for (const { script, file, stale } of unsaved) {
       // An entry of an earlier build of the same package is never read again.
       for (const old of present)
-        if (old.startsWith(`${stale}-`) && old.endsWith(".code") && old !== basename(file))
+        if (
+          old.startsWith(`${stale}-`) &&
+          /^[0-9a-f]{16}\.code$/.test(old.slice(stale.length + 1)) &&
+          old !== basename(file)
+        )
           rmSync(join(folder, old), { force: true });
       // Written beside and renamed into place: a process starting meanwhile reads a whole
       // entry or none.

@@ -4,7 +4,8 @@
  *
  * The package is resolved the way `import` resolves it and then required, so an ES module
  * package is the very instance an `import` of it gives (not a second copy), and a CommonJS
- * one is its `module.exports`.
+ * one is its `module.exports`. Built as CommonJS (`hookwise hook`'s own build), where there is
+ * no `import.meta.resolve`, it is resolved as `require` resolves it.
  *
  * A package that only hookwise's own code uses (`bundled`) is built into one CommonJS file
  * beside the built code (`deps/<bundled>.cjs`, see tsdown.config.ts); that file is loaded

@@ -36,18 +36,19 @@ let typescriptSpec: LanguageServerSpec | undefined;
 /** typescript-language-server over stdio, resolved from hookwise's own dependencies. */
 export function typescriptLanguageServer(): LanguageServerSpec {
   if (typescriptSpec) return typescriptSpec;
-  const require = createRequire(import.meta.url);
+  // Not named `require`: built as CommonJS (`hookwise hook`), that name is the module's own.
+  const resolver = createRequire(import.meta.url);
   let cli: string;
   let tsserver: string;
   try {
-    cli = join(dirname(require.resolve("typescript-language-server/package.json")), "lib", "cli.mjs");
+    cli = join(dirname(resolver.resolve("typescript-language-server/package.json")), "lib", "cli.mjs");
   } catch {
     throw new HookwiseError(
       "lsp_diagnose: typescript-language-server is not installed (npm install typescript-language-server)",
     );
   }
   try {
-    tsserver = require.resolve("typescript/lib/tsserver.js");
+    tsserver = resolver.resolve("typescript/lib/tsserver.js");
   } catch {
     throw new HookwiseError("lsp_diagnose: the typescript package is not installed (npm install typescript)");
   }

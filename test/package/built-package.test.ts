@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chownSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -19,8 +20,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import nodeModule from "node:module";
-import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -38,11 +39,16 @@ const BAD_CONFIG = [
 ].join("\n");
 
 let out: string;
+/** The CLI as installed: `bin/hookwise.js` beside the build. */
+let bin: string;
 
 beforeAll(() => {
   mkdirSync(join(root, "test-artifacts"), { recursive: true });
   // Inside the checkout, so the built code finds node_modules as an installed package does.
-  out = mkdtempSync(join(root, "test-artifacts", "built-"));
+  const installed = mkdtempSync(join(root, "test-artifacts", "built-"));
+  out = join(installed, "dist");
+  bin = join(installed, "bin", "hookwise.js");
+  cpSync(join(root, "bin"), join(installed, "bin"), { recursive: true });
   execFileSync(
     process.execPath,
     [join(root, "node_modules/tsdown/dist/run.mjs"), "--out-dir", out, "--no-dts", "--log-level", "error"],
@@ -51,7 +57,7 @@ beforeAll(() => {
 }, 120_000);
 
 afterAll(() => {
-  if (out) rmSync(out, { recursive: true, force: true });
+  if (out) rmSync(dirname(out), { recursive: true, force: true });
 });
 
 /** What importing a built entry loads: its file and every file it imports, transitively. */
@@ -138,58 +144,122 @@ describe("the built package", () => {
   });
 
   // Root alone can give the package's files to another user.
+  it("keeps hookwise hook's compiled code between its calls on Node versions without a compile cache", () => {
+    if ("enableCompileCache" in nodeModule) return; // Node's own cache covers it there
+    const dir = mkdtempSync(join(out, "hook-cache-"));
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(
+      config,
+      "harness: claude\nruntime:\n  policies:\n    - { decision: deny, tool: shell, reason: no shell }\n",
+    );
+    const hash = /^\/\/ content-hash: (\w+)/.exec(readFileSync(join(out, "hook.cjs"), "utf8"))![1];
+    const hook = (cache: string, env: NodeJS.ProcessEnv = {}) => {
+      const child = spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: "s1",
+          transcript_path: join(dir, "t.jsonl"),
+          cwd: dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_use_id: "toolu_1",
+        }),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, XDG_CACHE_HOME: cache, ...env },
+      });
+      expect(child.status, child.stderr).toBe(0);
+      expect(JSON.parse(child.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    };
+    const folderOf = (cache: string) => join(cache, "hookwise", `v8-${process.version}-${process.arch}`);
+
+    hook(join(dir, "off"), { NODE_DISABLE_COMPILE_CACHE: "1" });
+    expect(existsSync(folderOf(join(dir, "off")))).toBe(false);
+
+    const cache = join(dir, "cache");
+    hook(cache);
+    const entry = join(folderOf(cache), `hook-${hash}.code`);
+    expect(statSync(entry).mode & 0o777).toBe(0o600);
+    expect(statSync(entry).size).toBeGreaterThan(10_000);
+    // A call that finds its entry reads it and writes nothing.
+    const before = statSync(entry).mtimeMs;
+    hook(cache);
+    expect(statSync(entry).mtimeMs).toBe(before);
+  });
+
+  // Root alone can give the package's files to another user.
   it.skipIf("enableCompileCache" in nodeModule || process.getuid?.() !== 0)(
     "takes compiled code from the cache only for a package the running user owns: an entry compiled from other code never runs for an install of another user's",
     () => {
-      const cli = join(out, "cli.mjs");
       const cache = join(out, "code-cache-owner");
       const folder = join(cache, `v8-${process.version}-${process.arch}`);
       const marker = join(out, "poisoned-code-ran");
-      const file = join(out, "deps", "zod.cjs");
-      const source = readFileSync(file, "utf8");
-      const hash = /^\/\/ content-hash: (\w+)/.exec(source)![1];
-      // V8 checks an entry against the source's length, not its content: code of the same
-      // length with a comment line replaced by a statement, compiled, stands in for zod's.
-      // (The bundle's longest comments are its `//#region <path>` lines, about 45 characters.)
-      const payload = 'require("fs").mkdirSync(process.env.M);';
-      const lines = source.split("\n");
-      const at = lines.findIndex(
-        (line, index) => index > 0 && line.startsWith("//") && line.length >= payload.length,
-      );
-      expect(at).toBeGreaterThan(0);
-      lines[at] = payload.padEnd(lines[at]!.length, " ");
-      const other = lines.join("\n");
-      expect(other.length).toBe(source.length);
-      const poison = () => {
+      /** An entry for `file` compiled from other code of its length, which makes the marker folder. */
+      const poison = (file: string) => {
+        const source = readFileSync(file, "utf8");
+        const hash = /^\/\/ content-hash: (\w+)/.exec(source)![1];
+        // V8 checks an entry against the source's length, not its content: code of the same
+        // length with a comment line replaced by a statement, compiled, stands in for the file's.
+        // (The bundles' longest comments are their `//#region <path>` lines, about 45 characters.)
+        const payload = 'require("fs").writeFileSync(process.env.M,"")';
+        const lines = source.split("\n");
+        const at = lines.findIndex((line) => line.startsWith("//#region ") && line.length >= payload.length);
+        expect(at).toBeGreaterThan(0);
+        lines[at] = payload.padEnd(lines[at]!.length, " ");
+        const other = lines.join("\n");
+        expect(other.length).toBe(source.length);
         mkdirSync(folder, { recursive: true });
         const script = new Script(
-          `(function (exports, require, module, __filename, __dirname) {${other}\n})`,
-          {
-            filename: file,
-          },
+          `(function (exports, require, module, __filename, __dirname, __import) {${other}\n})`,
+          { filename: file },
         );
-        writeFileSync(join(folder, `zod-${hash}.code`), script.createCachedData());
+        const name = basename(file).replace(/\.cjs$/, "");
+        writeFileSync(join(folder, `${name}-${hash}.code`), script.createCachedData());
       };
-      const validate = () => {
-        const child = node([cli, "validate", "examples/quickstart/hookwise.yaml"], {
-          NODE_COMPILE_CACHE: cache,
-          M: marker,
-        });
-        expect(child.stdout, child.stderr).toContain("valid");
+      const dir = mkdtempSync(join(out, "hook-owner-"));
+      const config = join(dir, "hookwise.yaml");
+      writeFileSync(config, "harness: claude\nruntime:\n  policies: []\n");
+      const runs = {
+        // `hookwise validate` loads zod through the cache, `hookwise hook` its own build.
+        [join(out, "deps", "zod.cjs")]: () => {
+          const child = node([join(out, "cli.mjs"), "validate", "examples/quickstart/hookwise.yaml"], {
+            NODE_COMPILE_CACHE: cache,
+            M: marker,
+          });
+          expect(child.stdout, child.stderr).toContain("valid");
+        },
+        [join(out, "hook.cjs")]: () => {
+          const child = spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
+            cwd: dir,
+            input: JSON.stringify({ session_id: "s1", cwd: dir, hook_event_name: "SessionStart" }),
+            encoding: "utf8",
+            timeout: 60_000,
+            env: { ...process.env, NODE_COMPILE_CACHE: cache, M: marker },
+          });
+          expect(child.status, child.stderr).toBe(0);
+        },
       };
-      // The user's own install: whoever writes the cache could change the package's files as well.
-      poison();
-      validate();
-      expect(existsSync(marker)).toBe(true);
-      rmSync(marker, { recursive: true });
-      const deps = readdirSync(join(out, "deps")).map((name) => join(out, "deps", name));
-      try {
-        for (const dep of deps) chownSync(dep, 65534, 65534);
-        poison();
-        validate();
-        expect(existsSync(marker)).toBe(false);
-      } finally {
-        for (const dep of deps) chownSync(dep, 0, 0);
+      const built = [
+        ...readdirSync(out)
+          .filter((name) => name.endsWith(".cjs"))
+          .map((name) => join(out, name)),
+        ...readdirSync(join(out, "deps")).map((name) => join(out, "deps", name)),
+      ];
+      for (const [file, run] of Object.entries(runs)) {
+        // The user's own install: whoever writes the cache could change the package's files as well.
+        poison(file);
+        run();
+        expect(existsSync(marker), file).toBe(true);
+        rmSync(marker);
+        try {
+          for (const path of built) chownSync(path, 65534, 65534);
+          poison(file);
+          run();
+          expect(existsSync(marker), file).toBe(false);
+        } finally {
+          for (const path of built) chownSync(path, 0, 0);
+        }
       }
     },
   );
@@ -325,15 +395,16 @@ describe("the built package", () => {
       tool_use_id: "toolu_1",
     };
     const listLoaded = join(root, "test/fixtures/built-package/list-loaded.cjs");
-    // The preload lists what the process loads: the built-in modules, or (a module hook,
-    // itself run on a worker, which loads the network modules) the files.
-    const hook = (preload: string[]) =>
-      spawnSync(process.execPath, [...preload, join(out, "cli.mjs"), "hook", config, "--harness", "claude"], {
+    // The preload lists what the process loads: the built-in modules, the files read (the
+    // scripts Node's `require` and the code cache run), or (a module hook, itself run on a
+    // worker, which loads the network modules) the ES module files.
+    const hook = (preload: string[], cache = join(dir, "cache")) =>
+      spawnSync(process.execPath, [...preload, bin, "hook", config, "--harness", "claude"], {
         cwd: dir,
         input: JSON.stringify(event),
         encoding: "utf8",
         timeout: 60_000,
-        env: { ...process.env, HOOKWISE_CLI: "1", XDG_CACHE_HOME: join(dir, "cache") },
+        env: { ...process.env, XDG_CACHE_HOME: cache },
       });
     const child = hook(["--require", listLoaded]);
     expect(child.status, child.stderr).toBe(0);
@@ -343,16 +414,24 @@ describe("the built package", () => {
     });
     const loaded = JSON.parse(child.stderr.split("\n").find((line) => line.startsWith("["))!) as string[];
     expect(loaded).not.toContain("NativeModule net");
+
+    // It runs its own build: CommonJS scripts, no ES module of the package (the CLI's
+    // argument parser and the chunks the package entry shares are not loaded).
+    const modules = hook(["--import", join(root, "test/fixtures/built-package/list-loaded-files.mjs")]);
+    expect(modules.status, modules.stderr).toBe(0);
+    const esm = [...modules.stderr.matchAll(/^loaded-file (file:.*)$/gm)].map(([, url]) => url!);
+    expect(esm.filter((url) => url.startsWith(pathToFileURL(out).href))).toEqual([]);
+    const listed = hook(["--require", join(root, "test/fixtures/built-package/list-read-files.cjs")]);
+    expect(listed.status, listed.stderr).toBe(0);
+    const scripts = [...listed.stderr.matchAll(/^read-file (.*\.cjs)$/gm)]
+      .map(([, path]) => path!)
+      .filter((path) => path.startsWith(out + sep) && /^(hook|code-cache)\b/.test(basename(path)));
+    expect(scripts.sort()).toEqual(
+      [join(out, "code-cache.cjs"), join(out, "hook.cjs"), join(out, "hook-rolldown-runtime.cjs")].sort(),
+    );
     // What a hook runs is its config's hooks and policies over its store: no agent, loop,
     // model, toolset or language server is loaded (a new process on every tool call).
-    const listed = hook(["--import", join(root, "test/fixtures/built-package/list-loaded-files.mjs")]);
-    expect(listed.status, listed.stderr).toBe(0);
-    const files = [...listed.stderr.matchAll(/^loaded-file (file:.*)$/gm)].map(([, url]) => url!);
-    expect(files).toContain(pathToFileURL(join(out, "cli.mjs")).href);
-    const code = files
-      .filter((url) => url.startsWith(pathToFileURL(out).href))
-      .map((url) => readFileSync(fileURLToPath(url), "utf8"))
-      .join("\n");
+    const code = scripts.map((path) => readFileSync(path, "utf8")).join("\n");
     expect(code).toContain("//#region src/config/load-harness-hooks.ts");
     for (const part of [
       "src/loop/drive.ts",
@@ -364,7 +443,116 @@ describe("the built package", () => {
     ])
       expect(code).not.toContain(`//#region ${part}`);
     // Nor the AI SDK's provider package: its errors are a model's, and a hook runs none.
-    expect(code).not.toContain('from "@ai-sdk/provider"');
+    expect(code).not.toContain('require("@ai-sdk/provider")');
+  });
+
+  it("runs what hookwise hook loads at its first use from its own build: a claude_hooks file's hooks, the Redis store's package", () => {
+    const dir = mkdtempSync(join(out, "hook-parts-"));
+    writeFileSync(
+      join(dir, "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Bash",
+              hooks: [{ type: "command", command: "echo 'not from settings' >&2; exit 2" }],
+            },
+          ],
+        },
+      }),
+    );
+    writeFileSync(join(dir, "claude.yaml"), "harness: claude\nclaude_hooks: ./settings.json\n");
+    writeFileSync(
+      join(dir, "redis.yaml"),
+      'harness: claude\nruntime:\n  state: { kind: redis, url: "redis://127.0.0.1:1" }\n',
+    );
+    const cache = join(dir, "cache");
+    const hook = (config: string) => {
+      const child = spawnSync(process.execPath, [bin, "hook", join(dir, config), "--harness", "claude"], {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: "s1",
+          transcript_path: join(dir, "t.jsonl"),
+          cwd: dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_use_id: "toolu_1",
+        }),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
+      });
+      expect(child.status, child.stderr).toBe(0);
+      return JSON.parse(child.stdout).hookSpecificOutput.permissionDecisionReason as string;
+    };
+    expect(hook("claude.yaml")).toBe("not from settings");
+    // The store's package is imported (the build's `import()`, through the code cache's loader):
+    // the answer is the store's own, that no server listens there.
+    expect(hook("redis.yaml")).toContain("Cannot reach Redis at redis://127.0.0.1:1");
+    if ("enableCompileCache" in nodeModule) return;
+    const hash = /^\/\/ content-hash: (\w+)/.exec(
+      readFileSync(join(out, "hook-claude-hooks.cjs"), "utf8"),
+    )![1];
+    const folder = join(cache, "hookwise", `v8-${process.version}-${process.arch}`);
+    expect(readdirSync(folder)).toContain(`hook-claude-hooks-${hash}.code`);
+  });
+
+  it("reads hookwise hook's usual command lines itself and leaves the others to the whole CLI", () => {
+    const dir = mkdtempSync(join(out, "hook-"));
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(
+      config,
+      "harness: [claude, codex]\nruntime:\n  policies:\n    - { decision: deny, tool: shell, reason: no shell }\n",
+    );
+    const event = {
+      session_id: "s1",
+      cwd: dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+    };
+    const hook = (args: string[]) =>
+      spawnSync(process.execPath, [bin, "hook", ...args], {
+        cwd: dir,
+        input: JSON.stringify({ ...event, transcript_path: join(dir, "t.jsonl"), tool_use_id: "toolu_1" }),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, NO_COLOR: "1", XDG_CACHE_HOME: join(dir, "cache") },
+      });
+    for (const args of [
+      [config, "--harness", "claude"],
+      ["--harness=claude", config, "--timeout", "30"],
+      [config, "--harness", "claude", "-a", "main"],
+    ]) {
+      const answered = hook(args);
+      expect(answered.status, answered.stderr).toBe(0);
+      expect(JSON.parse(answered.stdout).hookSpecificOutput, args.join(" ")).toMatchObject({
+        permissionDecision: "deny",
+        permissionDecisionReason: "no shell",
+      });
+    }
+    // An unknown agent is the command's own answer: blocked, with the reason.
+    const unknown = hook([config, "--harness", "claude", "--agent", "nobody"]);
+    expect(unknown.status, unknown.stderr).toBe(0);
+    expect(JSON.parse(unknown.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: expect.stringContaining('unknown agent "nobody"'),
+    });
+    // What the whole CLI reads: its help, and its errors about the command line.
+    expect(hook(["--help"]).stdout).toContain("--harness <name>");
+    const mistakes: [string[], string][] = [
+      [[config], "required option '--harness <name>' not specified"],
+      [[config, "--harness", "vscode"], "Allowed choices are claude, codex, gemini, cursor"],
+      [[config, "--harness", "claude", "--timeout", "0"], "expected a number of seconds above 0"],
+      [[config, "--harness", "claude", "--verbose"], "unknown option '--verbose'"],
+    ];
+    for (const [args, error] of mistakes) {
+      const refused = hook(args);
+      expect(refused.status, args.join(" ")).toBe(2);
+      expect(refused.stderr).toContain(error);
+      expect(refused.stdout).toBe("");
+    }
   });
 
   it("runs as the CLI: validate, and the quickstart agent on its scripted model", () => {

@@ -283,6 +283,8 @@ describe("the packed package", () => {
         "package/dist/index.d.mts",
         "package/dist/ai-sdk.mjs",
         "package/dist/cli.mjs",
+        "package/dist/hook.cjs",
+        "package/dist/code-cache.cjs",
         "package/CHANGELOG.md",
         "package/examples/quickstart/hookwise.yaml",
       ]),
