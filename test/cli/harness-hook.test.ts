@@ -926,3 +926,40 @@ describe("the guard of the guard (docs/harnesses.md)", () => {
     }
   });
 });
+
+describe("the quick start config (docs/harnesses.md)", () => {
+  const documented = codeBlocks(join(ROOT, "docs/harnesses.md")).find((block) =>
+    block.code.includes("id: one-install-per-session"),
+  )!.code;
+
+  it("guards Claude Code's calls as the page says, and its npm install hook fails on no other tool", async () => {
+    const { config } = project(documented);
+    const read = await hook(config, "claude", claudePre({ file_path: "/work/app/src/a.ts" }, "Read", "qs"));
+    expect(read.code).toBe(0);
+    expect(read.stderr).toBe("");
+    const write = await hook(
+      config,
+      "claude",
+      claudePre({ file_path: "/work/app/b.ts", content: "x" }, "Write", "qs"),
+    );
+    expect(write.stderr).toBe("");
+    const env = await hook(config, "claude", claudePre({ file_path: "/work/app/.env" }, "Read", "qs"));
+    expect(env.json?.hookSpecificOutput?.permissionDecision).toBe("deny");
+    const first = await hook(config, "claude", claudePre({ command: "npm install zod" }, "Bash", "qs"));
+    const second = await hook(config, "claude", claudePre({ command: "npm install yaml" }, "Bash", "qs"));
+    expect(first.stderr).toContain("npm install: npm install zod");
+    expect(second.stderr).not.toContain("npm install yaml");
+    const loaded = await loadConfig(config);
+    try {
+      const runs = await loadRunRecords(loaded.store, "qs");
+      const errors = runs.flatMap((run) =>
+        run.steps.flatMap((step) =>
+          step.calls.flatMap((call) => call.hooks.filter((entry) => entry.effect === "error")),
+        ),
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await loaded.close();
+    }
+  });
+});
