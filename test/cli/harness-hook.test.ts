@@ -115,6 +115,13 @@ describe("hookwise hook --harness claude", () => {
     expect(read.json.hookSpecificOutput.permissionDecision).toBe("allow");
     const plain = await hook(config, "claude", claudePre({ command: "ls" }));
     expect(plain).toMatchObject({ code: 0, stdout: "" });
+    // hookwise answered before the harness ran them: trace says who runs them, not "did not run".
+    const trace = await cli(["trace", config, "--session", "s1"]);
+    expect(trace.stdout).toMatch(/▶ read_file \{"file_path":"\/tmp\/a"\} — allowed: Claude Code runs it\n/);
+    expect(trace.stdout).toMatch(
+      /▶ shell \{"command":"ls"\} — not decided: left to Claude Code's own rules\n/,
+    );
+    expect(trace.stdout).not.toContain("did not run");
   });
 
   it("asks through Claude Code's own prompt, unless an approval_request hook answers", async () => {

@@ -12,6 +12,8 @@ import { describeVerdict, verdictOf } from "../../agent/run-diff.js";
 import type { RecordedCall, RecordedDecision, RunRecord } from "../../agent/run-record.js";
 import { readConfig } from "../../config/load-config.js";
 import { printable } from "../../config/printable.js";
+import { HARNESSES } from "../../harnesses/protocols.js";
+import type { HarnessName } from "../../harnesses/types.js";
 import { type ChangeContext, changesOf, reasonOf } from "../../hooks/trace-changes.js";
 import { EXIT } from "../exit-codes.js";
 import { recordedRuns } from "../recorded-runs.js";
@@ -65,8 +67,21 @@ function time(ms: number): string {
     .replace(/\.\d+Z$/, "Z");
 }
 
-function callLines(call: RecordedCall): string[] {
-  const lines = [`    ▶ ${call.qualifiedName} ${short(call.args)} — ${describeVerdict(verdictOf(call))}`];
+/**
+ * What became of a call: for a harness's tool call hookwise let through, the harness runs it
+ * (hookwise answered before it ran, so the record holds no run of its own).
+ */
+function verdictText(call: RecordedCall, harness: RunRecord["harness"]): string {
+  const verdict = verdictOf(call);
+  if (verdict.kind !== "not_run" || harness === undefined) return describeVerdict(verdict);
+  const label = HARNESSES[harness.name as HarnessName]?.label ?? harness.name;
+  return harness.decision === "allow"
+    ? `allowed: ${label} runs it`
+    : `not decided: left to ${label}'s own rules`;
+}
+
+function callLines(call: RecordedCall, harness?: RunRecord["harness"]): string[] {
+  const lines = [`    ▶ ${call.qualifiedName} ${short(call.args)} — ${verdictText(call, harness)}`];
   // Each rewrite is shown against the arguments as they were before it.
   let current = call.args;
   for (const entry of call.hooks) {
@@ -121,7 +136,7 @@ export function traceLines(
         lines.push(...decision(entry, "    ", stepContext));
       if (step.reasoning) lines.push(`    reasoning: ${short(step.reasoning)}`);
       if (step.text) lines.push(`    assistant: ${short(step.text)}`);
-      for (const call of step.calls) lines.push(...callLines(call));
+      for (const call of step.calls) lines.push(...callLines(call, run.harness));
       for (const entry of step.hooks.filter((item) => !BEFORE_CALLS.has(item.event)))
         lines.push(...decision(entry, "    ", stepContext));
     }
