@@ -5,8 +5,9 @@
 
 import { readFileSync } from "node:fs";
 import type { RunRecord } from "../agent/run-record.js";
-import { loadRunRecords } from "../agent/run-recorder.js";
+import { loadRunRecords, recordedSessions } from "../agent/run-recorder.js";
 import { loadConfig } from "../config/load-config.js";
+import type { StateStore } from "../state/state-store.js";
 import { defaultState } from "./default-state.js";
 import { runsFromJsonl } from "./session-jsonl.js";
 import type { CliIO } from "./types.js";
@@ -48,11 +49,30 @@ export async function recordedRuns(
       throw new UsageError(
         known
           ? `session "${session}" has no recorded run in the ${loaded.store.kind} store of ${configPath}: its runs were not recorded (runtime.record_runs: true records them)`
-          : `no session "${session}" in the ${loaded.store.kind} store of ${configPath}`,
+          : `no session "${session}" in the ${loaded.store.kind} store of ${configPath}${await sessionsHint(loaded.store)}`,
       );
     }
     return { sessionId: session, runs };
   } finally {
     await loaded.close();
   }
+}
+
+const LISTED = 5;
+
+/**
+ * The sessions a store has recorded runs of, latest first, to follow "no session …" (a harness's
+ * session id is the harness's own, which the user may not have at hand); "" when there are none.
+ */
+export async function sessionsHint(store: StateStore): Promise<string> {
+  const sessions = await recordedSessions(store);
+  if (sessions.length === 0) return "";
+  const listed = sessions
+    .slice(0, LISTED)
+    .map(
+      (session) =>
+        `${session.sessionId} (${session.runs} run${session.runs === 1 ? "" : "s"}, latest ${new Date(session.latestAt).toISOString().slice(0, 16).replace("T", " ")}Z)`,
+    );
+  const more = sessions.length > LISTED ? `, and ${sessions.length - LISTED} more` : "";
+  return `; sessions with recorded runs, latest first: ${listed.join(", ")}${more}`;
 }

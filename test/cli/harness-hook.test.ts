@@ -109,6 +109,22 @@ describe("hookwise hook --harness claude", () => {
     expect(trace.stdout).toContain("no recursive deletes");
   });
 
+  it("names the sessions it recorded, latest first, when trace or history is given one it does not know", async () => {
+    const { config } = project(GUARD);
+    await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "first-session"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "second-session"));
+    await hook(config, "claude", claudePre({ command: "pwd" }, "Bash", "second-session"));
+    for (const command of ["trace", "history"]) {
+      const result = await cli([command, config, "--session", "typo"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /no session "typo" in the \S+ store of .*; sessions with recorded runs, latest first: second-session \(2 runs, latest \d{4}-\d\d-\d\d \d\d:\d\dZ\), first-session \(1 run, /,
+      );
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
   it("answers allow only for a matching allow, and nothing when no policy decides", async () => {
     const { config } = project(GUARD);
     const read = await hook(config, "claude", claudePre({ file_path: "/tmp/a" }, "Read"));

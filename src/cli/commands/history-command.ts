@@ -12,6 +12,7 @@ import { transcriptText } from "../../context/transcript-text.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { defaultState } from "../default-state.js";
 import { EXIT } from "../exit-codes.js";
+import { sessionsHint } from "../recorded-runs.js";
 import { sessionJsonl } from "../session-jsonl.js";
 import type { CliIO } from "../types.js";
 
@@ -43,7 +44,7 @@ export async function historyCommand(
     if (!session && harnessRuns.length) return printHarnessHistory(options, harnessRuns, io);
     if (!session) {
       io.stderr.line(
-        `hookwise: no session "${options.session}" in the ${loaded.store.kind} store of ${configPath}`,
+        `hookwise: no session "${options.session}" in the ${loaded.store.kind} store of ${configPath}${await sessionsHint(loaded.store)}`,
       );
       // As trace and replay: a session that is not there is a mistake in the command (2).
       return EXIT.usage;
