@@ -868,6 +868,18 @@ runtime:
     expect(valid.stdout).toContain("valid");
     expect(valid.code).toBe(0);
   });
+
+  it("lists each tool name it expects once, where several of a harness's tools share it", async () => {
+    const { config } = project(
+      "harness: gemini\nruntime:\n  policies:\n    - { decision: deny, tool: Read }\n",
+    );
+    const result = await cli(["validate", config]);
+    expect(result.code).toBe(2);
+    const expected = /expected a tool name or pattern over: ([^;]*)/.exec(result.stderr)![1]!.split(", ");
+    expect(expected).toContain("search_files");
+    expect(expected).toEqual([...new Set(expected)]);
+    expect(result.stderr).toContain('did you mean "read_file"');
+  });
 });
 
 describe("the guard of the guard (docs/harnesses.md)", () => {
