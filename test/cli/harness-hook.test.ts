@@ -369,6 +369,7 @@ describe("hookwise hook fails closed", () => {
     const unknown = await hook(config, "claude", { session_id: "x", hook_event_name: "PreToolUze" });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('"PreToolUze" is not a Claude Code hook event');
+    expect(unknown.stderr).toContain('did you mean "PreToolUse"?');
     const missing = await hook(config, "claude", {
       session_id: "x",
       hook_event_name: "PreToolUse",

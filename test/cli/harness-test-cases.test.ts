@@ -107,7 +107,7 @@ describe("hookwise test: cases as harness events", () => {
     const bad = await cli(["test", config]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /hookwise\.test\.yaml:5:\d+: tests\[0\]\.events\[0\]: not a Claude Code hook event: "BeforeTool"/,
+      /hookwise\.test\.yaml:5:\d+: tests\[0\]\.events\[0\]: Claude Code event: "BeforeTool" is not a Claude Code hook event hookwise answers \(/,
     );
 
     const misnamed = project(`tests:
