@@ -18,8 +18,10 @@ export async function recordedRuns(
   options: { session?: string; from?: string },
   io: CliIO,
 ): Promise<{ sessionId: string; runs: RunRecord[] }> {
-  if ((options.session === undefined) === (options.from === undefined))
+  if (options.session !== undefined && options.from !== undefined)
     throw new UsageError("give either --session ID or --from file.jsonl");
+  if (options.session === undefined && options.from === undefined)
+    throw await noSessionGiven(configPath, "give either --session ID or --from file.jsonl", io);
   if (options.from !== undefined) {
     let text: string;
     try {
@@ -38,10 +40,7 @@ export async function recordedRuns(
     return { sessionId: sessionId ?? runs[0]!.sessionId, runs };
   }
   const session = options.session!;
-  const loaded = await loadConfig(configPath, {
-    logger: { debug() {}, info() {}, warn() {}, error: (message) => io.stderr.line(`  error: ${message}`) },
-    defaultState: defaultState(configPath),
-  });
+  const loaded = await loadStore(configPath, io);
   try {
     const runs = await loadRunRecords(loaded.store, session);
     if (runs.length === 0) {
@@ -75,4 +74,22 @@ export async function sessionsHint(store: StateStore): Promise<string> {
     );
   const more = sessions.length > LISTED ? `, and ${sessions.length - LISTED} more` : "";
   return `; sessions with recorded runs, latest first: ${listed.join(", ")}${more}`;
+}
+
+/** The config loaded for its store: the one `hookwise run` writes to, unless runtime.state says otherwise. */
+function loadStore(configPath: string, io: CliIO) {
+  return loadConfig(configPath, {
+    logger: { debug() {}, info() {}, warn() {}, error: (message) => io.stderr.line(`  error: ${message}`) },
+    defaultState: defaultState(configPath),
+  });
+}
+
+/** The usage error of a command given no session: `ask`, then the sessions the store recorded runs of. */
+export async function noSessionGiven(configPath: string, ask: string, io: CliIO): Promise<UsageError> {
+  const loaded = await loadStore(configPath, io);
+  try {
+    return new UsageError(`${ask}${await sessionsHint(loaded.store)}`);
+  } finally {
+    await loaded.close();
+  }
 }

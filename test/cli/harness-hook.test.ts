@@ -122,7 +122,18 @@ describe("hookwise hook --harness claude", () => {
         /no session "typo" in the \S+ store of .*; sessions with recorded runs, latest first: second-session \(2 runs, latest \d{4}-\d\d-\d\d \d\d:\d\dZ\), first-session \(1 run, /,
       );
       expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      // Given none: the same list, after what to give.
+      const none = await cli([command, config]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(
+        /give --session ID; sessions with recorded runs, latest first: second-session \(2 runs, .*first-session \(1 run, /,
+      );
     }
+    const replay = await cli(["replay", config]);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain(
+      "give either --session ID or --from file.jsonl; sessions with recorded runs, latest first: second-session (2 runs",
+    );
   });
 
   it("answers allow only for a matching allow, and nothing when no policy decides", async () => {

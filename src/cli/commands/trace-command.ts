@@ -16,7 +16,7 @@ import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessName } from "../../harnesses/types.js";
 import { type ChangeContext, changesOf, reasonOf } from "../../hooks/trace-changes.js";
 import { EXIT } from "../exit-codes.js";
-import { recordedRuns } from "../recorded-runs.js";
+import { noSessionGiven, recordedRuns } from "../recorded-runs.js";
 import type { CliIO } from "../types.js";
 
 const WIDTH = 120;
@@ -162,9 +162,10 @@ function instructionsOf(configPath: string): (agent: string) => string | undefin
 
 export async function traceCommand(
   configPath: string,
-  options: { session: string; json?: boolean },
+  options: { session?: string; json?: boolean },
   io: CliIO,
 ): Promise<number> {
+  if (options.session === undefined) throw await noSessionGiven(configPath, "give --session ID", io);
   const { runs } = await recordedRuns(configPath, { session: options.session }, io);
   if (options.json) io.stdout.line(JSON.stringify(runs, null, 2));
   else for (const line of traceLines(runs, instructionsOf(configPath))) io.stdout.line(line);
