@@ -67,6 +67,18 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     expect(JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"))).toEqual(existing);
   });
 
+  it("says how to undo it with the hookwise the project can run: npx for its own install", async () => {
+    const dir = project();
+    const global = await setup(dir, "gemini", "hookwise.yaml");
+    expect(global.stdout).toContain(`  undo: hookwise setup gemini ${join(dir, "hookwise.yaml")} --remove`);
+    mkdirSync(join(dir, "node_modules", "hookwise", "bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", "hookwise", "bin", "hookwise.js"), "");
+    const local = await setup(dir, "claude", "hookwise.yaml");
+    expect(local.stdout).toContain(
+      `  undo: npx hookwise setup claude ${join(dir, "hookwise.yaml")} --remove`,
+    );
+  });
+
   it("prints the change with --dry-run and writes nothing", async () => {
     const dir = project();
     const dry = await setup(dir, "gemini", "hookwise.yaml", "--dry-run");

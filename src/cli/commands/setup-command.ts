@@ -311,7 +311,8 @@ export async function setupCommand(
   io.stdout.line(`${label}: ${protocol.label} now runs hookwise on ${events.join(", ")}`);
   io.stdout.line(`  command: ${command}`);
   io.stdout.line(
-    `  undo: hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
+    // A project's own install is not on PATH: npx finds it.
+    `  undo: ${projectInstall(projectDir) ? "npx " : ""}hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
   );
   return trustsHooks ? trustCodexEntries(file, projectDir, isOurs, io) : 0;
 }
