@@ -146,7 +146,10 @@ describe("hookwise hook --harness claude", () => {
     const trace = await cli(["trace", config, "--session", "s1"]);
     expect(trace.stdout).toMatch(/▶ read_file \{"file_path":"\/tmp\/a"\} — allowed: Claude Code runs it\n/);
     expect(trace.stdout).toMatch(
-      /▶ shell \{"command":"ls"\} — not decided: left to Claude Code's own rules\n/,
+      /▶ shell \{"command":"ls"\} — not decided: left to Claude Code's own rules\n {6}hook policy \(tool_call, decide\) → no policy decided\n/,
+    );
+    expect(trace.stdout).toMatch(
+      /allowed: Claude Code runs it\n {6}hook policy \(tool_call, decide\) → allow\n/,
     );
     expect(trace.stdout).not.toContain("did not run");
   });

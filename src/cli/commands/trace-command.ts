@@ -44,10 +44,15 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** A firing: its line (event, kind, effect, reason), then what it changed, before and after. */
-function decision(entry: RecordedDecision, indent: string, context: ChangeContext = {}): string[] {
+function decision(
+  entry: RecordedDecision,
+  indent: string,
+  context: ChangeContext = {},
+  effect: string = entry.effect,
+): string[] {
   const reason = reasonOf(entry);
   const lines = [
-    `${indent}hook ${entry.hook} (${entry.event}, ${entry.kind}) → ${entry.effect}${reason === undefined ? "" : `: ${short(reason)}`}`,
+    `${indent}hook ${entry.hook} (${entry.event}, ${entry.kind}) → ${effect}${reason === undefined ? "" : `: ${short(reason)}`}`,
   ];
   const { changes, note } = changesOf(entry, context);
   for (const change of changes) {
@@ -85,7 +90,16 @@ function callLines(call: RecordedCall, harness?: RunRecord["harness"]): string[]
   // Each rewrite is shown against the arguments as they were before it.
   let current = call.args;
   for (const entry of call.hooks) {
-    lines.push(...decision(entry, "      ", { args: current, toolName: call.qualifiedName }));
+    // The policies let a harness's call pass without an allow of theirs: the harness decides.
+    const passed = harness?.decision === "none" && entry.hook === "policy" && entry.effect === "allow";
+    lines.push(
+      ...decision(
+        entry,
+        "      ",
+        { args: current, toolName: call.qualifiedName },
+        passed ? "no policy decided" : entry.effect,
+      ),
+    );
     if (entry.effect === "rewriteArgs") current = entry.detail;
   }
   // The verdict names the rewrite; a change it cannot attribute to a firing is shown here.
