@@ -884,6 +884,30 @@ runtime:
     expect(valid.code).toBe(0);
   });
 
+  it("hookwise tools lists each harness's tools by both names, with their input, for a config with no model", async () => {
+    const { config } = project(
+      GUARD.replace("harness: [claude, codex, gemini, cursor]", "harness: [claude, gemini]"),
+    );
+    const result = await cli(["tools", config]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^harness Claude Code · \d+ tools \(the harness's name · the name for every harness\)\n/,
+    );
+    expect(result.stdout).toContain("\n  Bash · shell  { command: string, ");
+    expect(result.stdout).toContain("\n  Read · read_file  { file_path: string, ");
+    expect(result.stdout).toMatch(/\nharness Gemini CLI · \d+ tools/);
+    expect(result.stdout).toContain("\n  run_shell_command · shell  { command: string");
+    const json = JSON.parse((await cli(["tools", config, "--json"])).stdout);
+    expect(json.map((entry: { harness: string }) => entry.harness)).toEqual(["claude", "gemini"]);
+    expect(
+      json[0].tools.find((tool: { functionName: string }) => tool.functionName === "Bash"),
+    ).toMatchObject({
+      qualifiedName: "shell",
+      inputSchema: { required: ["command"] },
+    });
+  });
+
   it("lists each tool name it expects once, where several of a harness's tools share it", async () => {
     const { config } = project(
       "harness: gemini\nruntime:\n  policies:\n    - { decision: deny, tool: Read }\n",
