@@ -107,7 +107,7 @@ export async function runHarnessCase(
         return protocol.parse(completed(payload, protocol.name, session, index));
       } catch (error) {
         if (!HarnessInputError.isInstance(error)) throw error;
-        issue([...testCase.path, "events", index], `not a ${protocol.label} hook event: ${error.message}`);
+        issue([...testCase.path, "events", index], `${protocol.label} event: ${error.message}`);
         return undefined;
       }
     });

@@ -188,7 +188,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .command("history")
     .description("a session's transcript, with the messages compaction archived")
     .argument("<config>", "the config file the session ran with")
-    .requiredOption("-s, --session <id>", "the session")
+    .option("-s, --session <id>", "the session (without it: the sessions recorded)")
     .option("--json", "print { id, messages, archived } as JSON")
     .option(
       "--jsonl",
@@ -204,7 +204,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
         READ_EXIT_CODES,
       ),
     )
-    .action(async (config: string, options: { session: string; json?: boolean; jsonl?: boolean }) => {
+    .action(async (config: string, options: { session?: string; json?: boolean; jsonl?: boolean }) => {
       const { historyCommand } = await import("./commands/history-command.js");
       code = await historyCommand(config, options, io);
     });
@@ -249,7 +249,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     .command("trace")
     .description("a recorded session's runs as a timeline: steps, attempts, tools, every hook decision")
     .argument("<config>", "the config file the session ran with")
-    .requiredOption("-s, --session <id>", "the session")
+    .option("-s, --session <id>", "the session (without it: the sessions recorded)")
     .option("--json", "print the run records as JSON")
     .addHelpText(
       "after",
@@ -258,7 +258,7 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
         READ_EXIT_CODES,
       ),
     )
-    .action(async (config: string, options: { session: string; json?: boolean }) => {
+    .action(async (config: string, options: { session?: string; json?: boolean }) => {
       const { traceCommand } = await import("./commands/trace-command.js");
       code = await traceCommand(config, options, io);
     });

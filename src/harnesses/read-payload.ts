@@ -2,6 +2,7 @@
  * Reading a harness's event: each field checked for the type the harness documents, and a
  * missing or mistyped field named in one line (the hook then blocks with that reason).
  */
+import { nearest } from "../errors/nearest.js";
 import { HarnessInputError } from "./harness-input-error.js";
 
 export type Payload = Readonly<Record<string, unknown>>;
@@ -66,8 +67,9 @@ export function eventName<K extends string>(
 ): K {
   const name = text(payload, key, true);
   if (!Object.hasOwn(events, name)) {
+    const near = nearest(name, Object.keys(events));
     throw new HarnessInputError(
-      `"${name}" is not a ${label} hook event hookwise answers (${Object.keys(events).join(", ")})`,
+      `"${name}" is not a ${label} hook event hookwise answers (${Object.keys(events).join(", ")})${near ? `; did you mean "${near}"?` : ""}`,
     );
   }
   return name as K;

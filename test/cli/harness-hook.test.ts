@@ -109,12 +109,49 @@ describe("hookwise hook --harness claude", () => {
     expect(trace.stdout).toContain("no recursive deletes");
   });
 
+  it("names the sessions it recorded, latest first, when trace or history is given one it does not know", async () => {
+    const { config } = project(GUARD);
+    await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "first-session"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await hook(config, "claude", claudePre({ command: "ls" }, "Bash", "second-session"));
+    await hook(config, "claude", claudePre({ command: "pwd" }, "Bash", "second-session"));
+    for (const command of ["trace", "history"]) {
+      const result = await cli([command, config, "--session", "typo"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /no session "typo" in the \S+ store of .*; sessions with recorded runs, latest first: second-session \(2 runs, latest \d{4}-\d\d-\d\d \d\d:\d\dZ\), first-session \(1 run, /,
+      );
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      // Given none: the same list, after what to give.
+      const none = await cli([command, config]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toMatch(
+        /give --session ID; sessions with recorded runs, latest first: second-session \(2 runs, .*first-session \(1 run, /,
+      );
+    }
+    const replay = await cli(["replay", config]);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain(
+      "give either --session ID or --from file.jsonl; sessions with recorded runs, latest first: second-session (2 runs",
+    );
+  });
+
   it("answers allow only for a matching allow, and nothing when no policy decides", async () => {
     const { config } = project(GUARD);
     const read = await hook(config, "claude", claudePre({ file_path: "/tmp/a" }, "Read"));
     expect(read.json.hookSpecificOutput.permissionDecision).toBe("allow");
     const plain = await hook(config, "claude", claudePre({ command: "ls" }));
     expect(plain).toMatchObject({ code: 0, stdout: "" });
+    // hookwise answered before the harness ran them: trace says who runs them, not "did not run".
+    const trace = await cli(["trace", config, "--session", "s1"]);
+    expect(trace.stdout).toMatch(/▶ read_file \{"file_path":"\/tmp\/a"\} — allowed: Claude Code runs it\n/);
+    expect(trace.stdout).toMatch(
+      /▶ shell \{"command":"ls"\} — not decided: left to Claude Code's own rules\n {6}hook policy \(tool_call, decide\) → no policy decided\n/,
+    );
+    expect(trace.stdout).toMatch(
+      /allowed: Claude Code runs it\n {6}hook policy \(tool_call, decide\) → allow\n/,
+    );
+    expect(trace.stdout).not.toContain("did not run");
   });
 
   it("asks through Claude Code's own prompt, unless an approval_request hook answers", async () => {
@@ -346,6 +383,7 @@ describe("hookwise hook fails closed", () => {
     const unknown = await hook(config, "claude", { session_id: "x", hook_event_name: "PreToolUze" });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('"PreToolUze" is not a Claude Code hook event');
+    expect(unknown.stderr).toContain('did you mean "PreToolUse"?');
     const missing = await hook(config, "claude", {
       session_id: "x",
       hook_event_name: "PreToolUse",
@@ -845,6 +883,42 @@ runtime:
     expect(valid.stdout).toContain("valid");
     expect(valid.code).toBe(0);
   });
+
+  it("hookwise tools lists each harness's tools by both names, with their input, for a config with no model", async () => {
+    const { config } = project(
+      GUARD.replace("harness: [claude, codex, gemini, cursor]", "harness: [claude, gemini]"),
+    );
+    const result = await cli(["tools", config]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^harness Claude Code · \d+ tools \(the harness's name · the name for every harness\)\n/,
+    );
+    expect(result.stdout).toContain("\n  Bash · shell  { command: string, ");
+    expect(result.stdout).toContain("\n  Read · read_file  { file_path: string, ");
+    expect(result.stdout).toMatch(/\nharness Gemini CLI · \d+ tools/);
+    expect(result.stdout).toContain("\n  run_shell_command · shell  { command: string");
+    const json = JSON.parse((await cli(["tools", config, "--json"])).stdout);
+    expect(json.map((entry: { harness: string }) => entry.harness)).toEqual(["claude", "gemini"]);
+    expect(
+      json[0].tools.find((tool: { functionName: string }) => tool.functionName === "Bash"),
+    ).toMatchObject({
+      qualifiedName: "shell",
+      inputSchema: { required: ["command"] },
+    });
+  });
+
+  it("lists each tool name it expects once, where several of a harness's tools share it", async () => {
+    const { config } = project(
+      "harness: gemini\nruntime:\n  policies:\n    - { decision: deny, tool: Read }\n",
+    );
+    const result = await cli(["validate", config]);
+    expect(result.code).toBe(2);
+    const expected = /expected a tool name or pattern over: ([^;]*)/.exec(result.stderr)![1]!.split(", ");
+    expect(expected).toContain("search_files");
+    expect(expected).toEqual([...new Set(expected)]);
+    expect(result.stderr).toContain('did you mean "read_file"');
+  });
 });
 
 describe("the guard of the guard (docs/harnesses.md)", () => {
@@ -923,6 +997,43 @@ describe("the guard of the guard (docs/harnesses.md)", () => {
         false,
       );
       expect(answer.code).toBe(0);
+    }
+  });
+});
+
+describe("the quick start config (docs/harnesses.md)", () => {
+  const documented = codeBlocks(join(ROOT, "docs/harnesses.md")).find((block) =>
+    block.code.includes("id: one-install-per-session"),
+  )!.code;
+
+  it("guards Claude Code's calls as the page says, and its npm install hook fails on no other tool", async () => {
+    const { config } = project(documented);
+    const read = await hook(config, "claude", claudePre({ file_path: "/work/app/src/a.ts" }, "Read", "qs"));
+    expect(read.code).toBe(0);
+    expect(read.stderr).toBe("");
+    const write = await hook(
+      config,
+      "claude",
+      claudePre({ file_path: "/work/app/b.ts", content: "x" }, "Write", "qs"),
+    );
+    expect(write.stderr).toBe("");
+    const env = await hook(config, "claude", claudePre({ file_path: "/work/app/.env" }, "Read", "qs"));
+    expect(env.json?.hookSpecificOutput?.permissionDecision).toBe("deny");
+    const first = await hook(config, "claude", claudePre({ command: "npm install zod" }, "Bash", "qs"));
+    const second = await hook(config, "claude", claudePre({ command: "npm install yaml" }, "Bash", "qs"));
+    expect(first.stderr).toContain("npm install: npm install zod");
+    expect(second.stderr).not.toContain("npm install yaml");
+    const loaded = await loadConfig(config);
+    try {
+      const runs = await loadRunRecords(loaded.store, "qs");
+      const errors = runs.flatMap((run) =>
+        run.steps.flatMap((step) =>
+          step.calls.flatMap((call) => call.hooks.filter((entry) => entry.effect === "error")),
+        ),
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await loaded.close();
     }
   });
 });

@@ -67,6 +67,18 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     expect(JSON.parse(readFileSync(join(dir, ".claude", "settings.json"), "utf8"))).toEqual(existing);
   });
 
+  it("says how to undo it with the hookwise the project can run: npx for its own install", async () => {
+    const dir = project();
+    const global = await setup(dir, "gemini", "hookwise.yaml");
+    expect(global.stdout).toContain(`  undo: hookwise setup gemini ${join(dir, "hookwise.yaml")} --remove`);
+    mkdirSync(join(dir, "node_modules", "hookwise", "bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", "hookwise", "bin", "hookwise.js"), "");
+    const local = await setup(dir, "claude", "hookwise.yaml");
+    expect(local.stdout).toContain(
+      `  undo: npx hookwise setup claude ${join(dir, "hookwise.yaml")} --remove`,
+    );
+  });
+
   it("prints the change with --dry-run and writes nothing", async () => {
     const dir = project();
     const dry = await setup(dir, "gemini", "hookwise.yaml", "--dry-run");
@@ -122,6 +134,31 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toBe(
       `model = "o4"\n\n[hooks.state.${JSON.stringify(other)}]\ntrusted_hash = "sha256:def"\n`,
     );
+  });
+
+  it("codex: says the project must be one Codex trusts when Codex lists none of the entries (exit 1)", async () => {
+    const dir = project();
+    const codexHome = join(dir, "codex-home");
+    const bin = join(dir, "bin");
+    mkdirSync(codexHome);
+    mkdirSync(bin);
+    // A codex whose app-server lists no hook, as Codex does for a project it does not trust.
+    writeFileSync(
+      join(bin, "codex"),
+      `#!${process.execPath}\nrequire("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {\n  const message = JSON.parse(line);\n  if (message.id === 2) { process.stdout.write(JSON.stringify({ id: 2, result: { data: [] } }) + "\\n"); process.exit(0); }\n});\n`,
+      { mode: 0o755 },
+    );
+    const result = await cliProcess(["setup", "codex", join(dir, "hookwise.yaml"), "--project", dir], {
+      env: { CODEX_HOME: codexHome, PATH: `${bin}:/usr/bin:/bin` },
+      timeoutMs: 60_000,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `Codex does not list the entries of ${join(dir, ".codex", "hooks.json")}`,
+    );
+    expect(result.stderr).toContain(`trust_level = "trusted" under [projects.${JSON.stringify(dir)}]`);
+    expect(result.stderr).not.toContain("on PATH");
+    expect(existsSync(join(codexHome, "config.toml"))).toBe(false);
   });
 
   it("writes a command that answers the harness's event from any folder, as the harness's shell runs it", async () => {

@@ -4,9 +4,10 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli } from "../support/cli.js";
+import { codeBlocks } from "../support/doc-blocks.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -107,7 +108,7 @@ describe("hookwise test: cases as harness events", () => {
     const bad = await cli(["test", config]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /hookwise\.test\.yaml:5:\d+: tests\[0\]\.events\[0\]: not a Claude Code hook event: "BeforeTool"/,
+      /hookwise\.test\.yaml:5:\d+: tests\[0\]\.events\[0\]: Claude Code event: "BeforeTool" is not a Claude Code hook event hookwise answers \(/,
     );
 
     const misnamed = project(`tests:
@@ -144,5 +145,20 @@ describe("hookwise test: cases as harness events", () => {
     expect(result.stderr).toMatch(
       /tests\[0\]\.expect\.decision: decision is what a harness hook event was answered: it needs events:/,
     );
+  });
+});
+
+describe("the harness cases of docs/replay.md", () => {
+  it("pass against the config they sit in, as the page writes it", async () => {
+    const documented = codeBlocks(resolve(import.meta.dirname, "../../docs/replay.md")).find((block) =>
+      block.code.includes("id: first-push-waits"),
+    )!.code;
+    const dir = mkdtempSync(join(tmpdir(), "hookwise-harness-tests-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "hookwise.yaml"), documented);
+    const result = await cli(["test", join(dir, "hookwise.yaml")]);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("2 test(s), 0 failed");
+    expect(result.code).toBe(0);
   });
 });

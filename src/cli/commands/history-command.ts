@@ -12,6 +12,7 @@ import { transcriptText } from "../../context/transcript-text.js";
 import type { ModelMessage } from "../../events/payloads.js";
 import { defaultState } from "../default-state.js";
 import { EXIT } from "../exit-codes.js";
+import { noSessionGiven, sessionsHint } from "../recorded-runs.js";
 import { sessionJsonl } from "../session-jsonl.js";
 import type { CliIO } from "../types.js";
 
@@ -26,24 +27,25 @@ function lines(messages: readonly ModelMessage[]): string[] {
 
 export async function historyCommand(
   configPath: string,
-  options: { session: string; json?: boolean; jsonl?: boolean },
+  options: { session?: string; json?: boolean; jsonl?: boolean },
   io: CliIO,
 ): Promise<number> {
+  const id = options.session;
+  if (id === undefined) throw await noSessionGiven(configPath, "give --session ID", io);
   const loaded = await loadConfig(configPath, {
     logger: { debug() {}, info() {}, warn() {}, error: (message) => io.stderr.line(`  error: ${message}`) },
     // The store `hookwise run` writes to, unless runtime.state says otherwise.
     defaultState: defaultState(configPath),
   });
   try {
-    const session = await loaded.store.loadSession(options.session);
+    const session = await loaded.store.loadSession(id);
     // A harness's session (hookwise hook) has no transcript here: its recorded events are its history.
-    const harnessRuns = session
-      ? []
-      : (await loadRunRecords(loaded.store, options.session)).filter((run) => run.harness);
-    if (!session && harnessRuns.length) return printHarnessHistory(options, harnessRuns, io);
+    const harnessRuns = session ? [] : (await loadRunRecords(loaded.store, id)).filter((run) => run.harness);
+    if (!session && harnessRuns.length)
+      return printHarnessHistory({ ...options, session: id }, harnessRuns, io);
     if (!session) {
       io.stderr.line(
-        `hookwise: no session "${options.session}" in the ${loaded.store.kind} store of ${configPath}`,
+        `hookwise: no session "${id}" in the ${loaded.store.kind} store of ${configPath}${await sessionsHint(loaded.store)}`,
       );
       // As trace and replay: a session that is not there is a mistake in the command (2).
       return EXIT.usage;

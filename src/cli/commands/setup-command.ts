@@ -9,7 +9,6 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HookwiseError } from "../../errors/hookwise-error.js";
 import { nearest } from "../../errors/nearest.js";
 import { lineDiff, type SettingsObject, withOurs, withoutOurs } from "../../harnesses/merge-settings.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
@@ -312,7 +311,8 @@ export async function setupCommand(
   io.stdout.line(`${label}: ${protocol.label} now runs hookwise on ${events.join(", ")}`);
   io.stdout.line(`  command: ${command}`);
   io.stdout.line(
-    `  undo: hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
+    // A project's own install is not on PATH: npx finds it.
+    `  undo: ${projectInstall(projectDir) ? "npx " : ""}hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
   );
   return trustsHooks ? trustCodexEntries(file, projectDir, isOurs, io) : 0;
 }
@@ -352,8 +352,13 @@ async function trustCodexEntries(
     const ours = oursOf(await listCodexHooks(projectDir), isOurs).filter((hook) =>
       hook.key.startsWith(`${file}:`),
     );
-    if (ours.length === 0)
-      throw new HookwiseError(`Codex does not list the entries of ${file} for ${projectDir}`);
+    if (ours.length === 0) {
+      // Codex lists a project's hooks only once it trusts the project: say that, not "put codex on PATH".
+      io.stderr.line(
+        `hookwise: Codex does not list the entries of ${file} for ${projectDir}: Codex reads a project's hooks only when it trusts the project. Trust it (trust_level = "trusted" under [projects.${JSON.stringify(projectDir)}] in ${tomlFile}, or by answering Codex's trust prompt in the project), then run this again (--no-trust to leave the entries to Codex's hooks review)`,
+      );
+      return 1;
+    }
     const toml = readCodexConfig(tomlFile);
     const next = withTrust(
       toml,

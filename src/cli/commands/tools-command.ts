@@ -3,7 +3,10 @@
  * names — the one the model calls (`calc_add`) and the one hooks and policies match
  * (`calc.add`) — with its description and input schema. `--json` prints the same as JSON.
  */
-import { loadConfig } from "../../config/load-config.js";
+import { harnessesOf } from "../../config/check/harness-tools-of.js";
+import { loadConfig, readConfig } from "../../config/load-config.js";
+import { harnessTools } from "../../harnesses/harness-tools.js";
+import { HARNESSES } from "../../harnesses/protocols.js";
 import { MemoryStore } from "../../state/memory-store.js";
 import type { ResolvedTool } from "../../tools/resolved-tool.js";
 import { EXIT } from "../exit-codes.js";
@@ -45,6 +48,10 @@ export async function toolsCommand(
   options: { agent?: string; json?: boolean },
   io: CliIO,
 ): Promise<number> {
+  const { config } = readConfig(configPath).validated;
+  // A config that only guards harnesses runs no agent: their tools are what its rules name.
+  if (harnessesOf(config).length && Object.keys(config.models).length === 0)
+    return harnessListing(config, options, io);
   // Listing writes nothing: a memory store, whatever runtime.state says.
   const loaded = await loadConfig(configPath, {
     store: new MemoryStore(),
@@ -81,4 +88,38 @@ export async function toolsCommand(
   } finally {
     await loaded.close();
   }
+}
+
+/** Each harness's tools: its own name (what the harness calls it) and the family name rules may use. */
+function harnessListing(
+  config: Parameters<typeof harnessesOf>[0],
+  options: { json?: boolean },
+  io: CliIO,
+): number {
+  const report = harnessesOf(config).map((name) => ({
+    harness: name,
+    tools: harnessTools([HARNESSES[name]]).map(
+      (tool): ToolListing => ({
+        functionName: tool.functionName,
+        qualifiedName: tool.qualifiedName,
+        toolset: null,
+        description: tool.spec?.description ?? "",
+        inputSchema: tool.spec?.input ?? {},
+      }),
+    ),
+  }));
+  if (options.json) {
+    io.stdout.line(JSON.stringify(report, null, 2));
+    return EXIT.completed;
+  }
+  for (const { harness, tools } of report) {
+    io.stdout.line(
+      `harness ${HARNESSES[harness].label} · ${tools.length} tool${tools.length === 1 ? "" : "s"} (the harness's name · the name for every harness)`,
+    );
+    for (const tool of tools) {
+      io.stdout.line(`  ${tool.functionName} · ${tool.qualifiedName}  ${signature(tool.inputSchema)}`);
+      if (tool.description) io.stdout.line(`      ${tool.description.replace(/\s+/g, " ")}`);
+    }
+  }
+  return EXIT.completed;
 }

@@ -12,9 +12,11 @@ import { describeVerdict, verdictOf } from "../../agent/run-diff.js";
 import type { RecordedCall, RecordedDecision, RunRecord } from "../../agent/run-record.js";
 import { readConfig } from "../../config/load-config.js";
 import { printable } from "../../config/printable.js";
+import { HARNESSES } from "../../harnesses/protocols.js";
+import type { HarnessName } from "../../harnesses/types.js";
 import { type ChangeContext, changesOf, reasonOf } from "../../hooks/trace-changes.js";
 import { EXIT } from "../exit-codes.js";
-import { recordedRuns } from "../recorded-runs.js";
+import { noSessionGiven, recordedRuns } from "../recorded-runs.js";
 import type { CliIO } from "../types.js";
 
 const WIDTH = 120;
@@ -42,10 +44,15 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** A firing: its line (event, kind, effect, reason), then what it changed, before and after. */
-function decision(entry: RecordedDecision, indent: string, context: ChangeContext = {}): string[] {
+function decision(
+  entry: RecordedDecision,
+  indent: string,
+  context: ChangeContext = {},
+  effect: string = entry.effect,
+): string[] {
   const reason = reasonOf(entry);
   const lines = [
-    `${indent}hook ${entry.hook} (${entry.event}, ${entry.kind}) → ${entry.effect}${reason === undefined ? "" : `: ${short(reason)}`}`,
+    `${indent}hook ${entry.hook} (${entry.event}, ${entry.kind}) → ${effect}${reason === undefined ? "" : `: ${short(reason)}`}`,
   ];
   const { changes, note } = changesOf(entry, context);
   for (const change of changes) {
@@ -65,12 +72,34 @@ function time(ms: number): string {
     .replace(/\.\d+Z$/, "Z");
 }
 
-function callLines(call: RecordedCall): string[] {
-  const lines = [`    ▶ ${call.qualifiedName} ${short(call.args)} — ${describeVerdict(verdictOf(call))}`];
+/**
+ * What became of a call: for a harness's tool call hookwise let through, the harness runs it
+ * (hookwise answered before it ran, so the record holds no run of its own).
+ */
+function verdictText(call: RecordedCall, harness: RunRecord["harness"]): string {
+  const verdict = verdictOf(call);
+  if (verdict.kind !== "not_run" || harness === undefined) return describeVerdict(verdict);
+  const label = HARNESSES[harness.name as HarnessName]?.label ?? harness.name;
+  return harness.decision === "allow"
+    ? `allowed: ${label} runs it`
+    : `not decided: left to ${label}'s own rules`;
+}
+
+function callLines(call: RecordedCall, harness?: RunRecord["harness"]): string[] {
+  const lines = [`    ▶ ${call.qualifiedName} ${short(call.args)} — ${verdictText(call, harness)}`];
   // Each rewrite is shown against the arguments as they were before it.
   let current = call.args;
   for (const entry of call.hooks) {
-    lines.push(...decision(entry, "      ", { args: current, toolName: call.qualifiedName }));
+    // The policies let a harness's call pass without an allow of theirs: the harness decides.
+    const passed = harness?.decision === "none" && entry.hook === "policy" && entry.effect === "allow";
+    lines.push(
+      ...decision(
+        entry,
+        "      ",
+        { args: current, toolName: call.qualifiedName },
+        passed ? "no policy decided" : entry.effect,
+      ),
+    );
     if (entry.effect === "rewriteArgs") current = entry.detail;
   }
   // The verdict names the rewrite; a change it cannot attribute to a firing is shown here.
@@ -121,7 +150,7 @@ export function traceLines(
         lines.push(...decision(entry, "    ", stepContext));
       if (step.reasoning) lines.push(`    reasoning: ${short(step.reasoning)}`);
       if (step.text) lines.push(`    assistant: ${short(step.text)}`);
-      for (const call of step.calls) lines.push(...callLines(call));
+      for (const call of step.calls) lines.push(...callLines(call, run.harness));
       for (const entry of step.hooks.filter((item) => !BEFORE_CALLS.has(item.event)))
         lines.push(...decision(entry, "    ", stepContext));
     }
@@ -147,9 +176,10 @@ function instructionsOf(configPath: string): (agent: string) => string | undefin
 
 export async function traceCommand(
   configPath: string,
-  options: { session: string; json?: boolean },
+  options: { session?: string; json?: boolean },
   io: CliIO,
 ): Promise<number> {
+  if (options.session === undefined) throw await noSessionGiven(configPath, "give --session ID", io);
   const { runs } = await recordedRuns(configPath, { session: options.session }, io);
   if (options.json) io.stdout.line(JSON.stringify(runs, null, 2));
   else for (const line of traceLines(runs, instructionsOf(configPath))) io.stdout.line(line);

@@ -87,7 +87,8 @@ export function toolReferenceCheck(
       });
       return undefined;
     }
-    const names = tools.map((tool) => tool.qualifiedName);
+    // Several tools may share a name (a harness's families: grep_search and search_file_content are search_files).
+    const names = [...new Set(tools.map((tool) => tool.qualifiedName))];
     const listed =
       names.length > MAX_LISTED ? `${names.slice(0, MAX_LISTED).join(", ")}, …` : names.join(", ");
     add(path, `${what} "${pattern}" ${exact ? "names" : "matches"} no tool`, {
