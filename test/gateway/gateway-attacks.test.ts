@@ -1,0 +1,80 @@
+/**
+ * `hookwise mcp` against a client that tries to get around its config, with the official
+ * SDK client and raw JSON-RPC, in front of an upstream MCP server that records every call
+ * it receives: what the gateway refused must never reach it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type GatewayDir,
+  gatewayDir,
+  type StdioGatewayClient,
+  stdioGateway,
+  textOf,
+} from "./gateway-fixture.js";
+
+const RECORDING_SERVER = resolve(import.meta.dirname, "fixtures/recording-server.mjs");
+
+/** A config whose only upstream is the recording server, writing to `received.jsonl`. */
+function config(agent: string, runtime = ""): (yaml: string) => string {
+  return () => `
+toolsets:
+  up: { kind: mcp, command: node, args: [${JSON.stringify(RECORDING_SERVER)}, ./received.jsonl] }
+${runtime}
+agents:
+${agent}
+`;
+}
+
+/** What the upstream server received. */
+function received(where: GatewayDir): { tool: string; args: Record<string, unknown> }[] {
+  const file = join(where.dir, "received.jsonl");
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+let where: GatewayDir | undefined;
+let gateway: StdioGatewayClient | undefined;
+
+afterEach(async () => {
+  await gateway?.client.close();
+  gateway = undefined;
+  where?.cleanup();
+  where = undefined;
+});
+
+describe("limits", () => {
+  it("counts a session's calls for tool_calls: calls made at once cannot slip under the cap", async () => {
+    where = gatewayDir(
+      config(`
+  - id: gate
+    hooks:
+      - id: cap
+        on: tool_call
+        condition: { type: tool_calls, threshold: 2 }
+        action: { type: gate, reason: "at most 3 calls per session" }
+`),
+    );
+    gateway = await stdioGateway(where);
+    const client = gateway.client;
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        client.callTool({ name: "up_write", arguments: { path: `p${index}`, text: "x" } }),
+      ),
+    );
+    const denied = results.filter((result) => result.isError);
+    expect(denied).toHaveLength(3);
+    for (const result of denied) expect(textOf(result)).toContain("at most 3 calls per session");
+    expect(received(where)).toHaveLength(3);
+    // One after the others: still over the cap.
+    const later = await client.callTool({ name: "up_write", arguments: { path: "later", text: "x" } });
+    expect(later.isError).toBe(true);
+    expect(received(where)).toHaveLength(3);
+  }, 60_000);
+});
