@@ -4,11 +4,12 @@
  * agent's hooks and policies as a call its model made (agent/tool-call-session.ts).
  *
  * Approvals: what the config does not answer itself (an `approval_request` hook, a policy's
- * handler) is asked of the client with MCP elicitation when it declared the capability —
- * accept runs the call once, decline or cancel denies it with the reason. A client without
- * elicitation: with `inbox`, the call waits, bounded, for a decision in the approval inbox of
- * a `hookwise serve` on the same store (approvals/approval-mailbox.ts) and is denied if none
- * comes; without, it is denied with a reason saying how to approve.
+ * handler) waits, with `inbox`, bounded, for a decision in the approval inbox of a
+ * `hookwise serve` on the same store (approvals/approval-mailbox.ts), and is denied if none
+ * comes — whatever the client can do, so that a client never approves its own calls there.
+ * Without an inbox it is asked of the client with MCP elicitation when it declared the
+ * capability — accept runs the call once, decline or cancel denies it with the reason — and
+ * denied otherwise, with a reason saying how to approve.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -39,8 +40,9 @@ export interface McpGatewayOptions {
   /** Keep a run record per call and each session's transcript in the agent's store (default true). */
   record?: boolean;
   /**
-   * A client without elicitation: wait this long for a decision in the approval inbox of a
-   * `hookwise serve` on the agent's store (`runtime.approvals: inbox`). Unset: denied at once.
+   * Every approval waits this long for a decision in the approval inbox of a `hookwise serve`
+   * on the agent's store (`runtime.approvals: inbox`), never asked of the client. Unset: the
+   * client is asked with MCP elicitation, or the call is denied at once when it cannot be.
    */
   inbox?: { waitMs: number };
 }
@@ -243,8 +245,10 @@ export class McpGateway {
     extra: Extra | undefined,
     sessionId: string,
   ): Promise<{ approved: boolean; reason?: string }> {
+    // The config's inbox decides when there is one: a client answering its own elicitation
+    // would approve the calls it makes, which is what the inbox keeps from it.
+    if (this.#options.inbox) return this.#askInbox(server, approval, sessionId, this.#options.inbox.waitMs);
     if (!server.getClientCapabilities()?.elicitation) {
-      if (this.#options.inbox) return this.#askInbox(server, approval, sessionId, this.#options.inbox.waitMs);
       return {
         approved: false,
         reason: `approval required (${approval.reason ?? "ask"}): ${HOW_TO_APPROVE}`,

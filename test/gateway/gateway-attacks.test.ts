@@ -78,3 +78,32 @@ describe("limits", () => {
     expect(received(where)).toHaveLength(3);
   }, 60_000);
 });
+
+describe("approvals", () => {
+  it("with an approval inbox, a client that declares elicitation cannot approve its own call", async () => {
+    where = gatewayDir(
+      config(
+        `
+  - id: gate
+    policies:
+      - { decision: ask_user, tool: up.wipe, reason: "wiping needs a human" }
+`,
+        `runtime:
+  state: { kind: sqlite, path: ./state.db }
+  approvals: inbox
+  approval_wait: 1`,
+      ),
+    );
+    gateway = await stdioGateway(where, { capabilities: { elicitation: {} } });
+    let asked = 0;
+    gateway.client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: "accept", content: {} };
+    });
+    const result = await gateway.client.callTool({ name: "up_wipe", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/no decision/i);
+    expect(asked).toBe(0);
+    expect(received(where)).toEqual([]);
+  }, 60_000);
+});
