@@ -4,12 +4,14 @@
  * it receives: what the gateway refused must never reach it.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join, resolve } from "node:path";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type GatewayDir,
   gatewayDir,
+  httpGateway,
   type StdioGatewayClient,
   stdioGateway,
   textOf,
@@ -105,5 +107,75 @@ describe("approvals", () => {
     expect(textOf(result)).toMatch(/no decision/i);
     expect(asked).toBe(0);
     expect(received(where)).toEqual([]);
+  }, 60_000);
+});
+
+/** A raw POST of `body` to the gateway, with the headers given (Host and Origin too, which fetch cannot set). */
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; session: string | undefined; text: string }> {
+  return new Promise((done, fail) => {
+    const sent = request(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+        });
+        response.on("end", () =>
+          done({
+            status: response.statusCode ?? 0,
+            session: response.headers["mcp-session-id"] as string | undefined,
+            text,
+          }),
+        );
+      },
+    );
+    sent.on("error", fail);
+    sent.end(JSON.stringify(body));
+  });
+}
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "page", version: "1" } },
+};
+
+describe("Streamable HTTP", () => {
+  it("answers no web page of another site (Origin) and no other host name (DNS rebinding)", async () => {
+    where = gatewayDir(config("  - id: gate"));
+    const http = await httpGateway(where);
+    try {
+      const port = new URL(http.url).port;
+      const evil = await post(http.url, { origin: "https://evil.example" }, INITIALIZE);
+      expect(evil.status).toBe(403);
+      expect(evil.session).toBeUndefined();
+      expect(evil.text).toContain("another site");
+      const sandboxed = await post(http.url, { origin: "null" }, INITIALIZE);
+      expect(sandboxed.status).toBe(403);
+      const rebound = await post(http.url, { host: `evil.example:${port}` }, INITIALIZE);
+      expect(rebound.status).toBe(403);
+      expect(rebound.session).toBeUndefined();
+      // A page served from loopback, and a client that sends no Origin, are answered.
+      const local = await post(http.url, { origin: "http://localhost:5173" }, INITIALIZE);
+      expect(local.status).toBe(200);
+      expect(local.session).toBeDefined();
+      const plain = await post(http.url, {}, INITIALIZE);
+      expect(plain.status).toBe(200);
+    } finally {
+      await http.stop();
+    }
   }, 60_000);
 });
