@@ -118,8 +118,21 @@ export class McpGateway {
       }
       return session;
     };
-    server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: gatewayTools(runtimeOf()) }));
+    // Nothing is listed or called before `initialize`: the session is the client's as it
+    // named itself there, and its capabilities (elicitation) are known.
+    const initialized = () => {
+      if (server.getClientVersion() === undefined)
+        throw new types.McpError(
+          types.ErrorCode.InvalidRequest,
+          "initialize first: the session has not begun",
+        );
+    };
+    server.setRequestHandler(types.ListToolsRequestSchema, () => {
+      initialized();
+      return { tools: gatewayTools(runtimeOf()) };
+    });
     server.setRequestHandler(types.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      initialized();
       const toolCallId = `call_${flatUuid()}`;
       const name = request.params.name;
       asking.set(toolCallId, extra);

@@ -3,12 +3,15 @@
  * SDK client and raw JSON-RPC, in front of an upstream MCP server that records every call
  * it receives: what the gateway refused must never reach it.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:http";
 import { join, resolve } from "node:path";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  CLI,
+  eventually,
   type GatewayDir,
   gatewayDir,
   httpGateway,
@@ -176,6 +179,49 @@ describe("Streamable HTTP", () => {
       expect(plain.status).toBe(200);
     } finally {
       await http.stop();
+    }
+  }, 60_000);
+});
+
+describe("protocol", () => {
+  it("over stdio, runs nothing before initialize, nor a call sent as a notification or in a batch", async () => {
+    where = gatewayDir(config("  - id: gate"));
+    const child = spawn(process.execPath, [...CLI, "mcp", where.config], {
+      cwd: where.dir,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    try {
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+      });
+      const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+      const write = (path: string) => ({ name: "up_write", arguments: { path, text: "x" } });
+      send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: write("before-initialize") });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+      send({ jsonrpc: "2.0", method: "tools/call", params: write("notification") });
+      send([{ jsonrpc: "2.0", id: 3, method: "tools/call", params: write("batch") }]);
+      send({ ...INITIALIZE, id: 10 });
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: write("after") });
+      const answers = () =>
+        out
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { id: number; error?: { message: string } });
+      await eventually(
+        () => answers().some((answer) => answer.id === 4),
+        30_000,
+        "the call after initialize",
+      );
+      const byId = new Map(answers().map((answer) => [answer.id, answer]));
+      expect(byId.get(1)?.error?.message).toContain("initialize first");
+      expect(byId.get(2)?.error?.message).toContain("initialize first");
+      expect(received(where).map((call) => call.args.path)).toEqual(["after"]);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((done) => child.once("exit", done));
     }
   }, 60_000);
 });
