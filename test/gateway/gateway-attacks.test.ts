@@ -54,6 +54,33 @@ afterEach(async () => {
   where = undefined;
 });
 
+describe("names", () => {
+  it("an unknown name runs nothing, and its error names no tool the client is not offered", async () => {
+    where = gatewayDir(
+      config(`
+  - id: gate
+    policies:
+      - { decision: deny, tool: up.wipe, reason: "never wipe" }
+`),
+    );
+    gateway = await stdioGateway(where);
+    const listed = (await gateway.client.listTools()).tools.map((tool) => tool.name);
+    expect(listed).toEqual(["up_write"]);
+    for (const name of ["UP_WIPE", "up_wipe ", "wipe", "up.wipe\u0000", "up\u2024wipe", "up_wıpe"]) {
+      const result = await gateway.client.callTool({ name, arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("unknown tool");
+      expect(textOf(result)).toContain("available tools: up_write");
+      expect(textOf(result).split("available tools:")[1]).not.toContain("wipe");
+    }
+    for (const name of ["up_wipe", "up.wipe"]) {
+      const result = await gateway.client.callTool({ name, arguments: {} });
+      expect(textOf(result)).toContain("never wipe");
+    }
+    expect(received(where)).toEqual([]);
+  }, 60_000);
+});
+
 describe("limits", () => {
   it("counts a session's calls for tool_calls: calls made at once cannot slip under the cap", async () => {
     where = gatewayDir(
