@@ -23,8 +23,8 @@ import {
 import type { Agent } from "../agent/types.js";
 import { ApprovalMailbox } from "../approvals/approval-mailbox.js";
 import { flatUuid } from "../loop/flat-uuid.js";
-import { maskSecrets } from "../secrets/secret-registry.js";
 import { withToolProgress } from "../tools/tool-progress.js";
+import { approvalMessage } from "./approval-message.js";
 import { callToolResult } from "./call-tool-result.js";
 import { gatewayTools } from "./gateway-tools.js";
 import { loadMcpServerSdk } from "./load-mcp-server-sdk.js";
@@ -267,10 +267,9 @@ export class McpGateway {
         reason: `approval required (${approval.reason ?? "ask"}): ${HOW_TO_APPROVE}`,
       };
     }
-    const args = maskSecrets(JSON.stringify(approval.args) ?? "").slice(0, 2_000);
     const answer = await server.elicitInput(
       {
-        message: `Allow the tool call ${approval.qualifiedName}? ${approval.reason ?? "It needs approval."}\nArguments: ${args}`,
+        message: approvalMessage(approval),
         requestedSchema: { type: "object", properties: {} },
       },
       // A person answers: more time than a request's default minute.

@@ -112,6 +112,33 @@ describe("limits", () => {
 });
 
 describe("approvals", () => {
+  it("shows the user every argument of a call too long to show whole: none hides past the cut", async () => {
+    where = gatewayDir(
+      config(`
+  - id: gate
+    policies:
+      - { decision: ask_user, tool: up.write, reason: "writes need a human" }
+`),
+    );
+    gateway = await stdioGateway(where, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    gateway.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "decline" };
+    });
+    const padding = "harmless ".repeat(400);
+    const result = await gateway.client.callTool({
+      name: "up_write",
+      arguments: { text: padding, path: "/etc/passwd" },
+    });
+    expect(result.isError).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('"path": "/etc/passwd"');
+    expect(asked[0]).toContain(`(${JSON.stringify(padding).length} characters in all)`);
+    expect(asked[0]!.length).toBeLessThan(2_600);
+    expect(received(where)).toEqual([]);
+  }, 60_000);
+
   it("with an approval inbox, a client that declares elicitation cannot approve its own call", async () => {
     where = gatewayDir(
       config(
