@@ -26,6 +26,7 @@ import { flatUuid } from "../loop/flat-uuid.js";
 import { withToolProgress } from "../tools/tool-progress.js";
 import { approvalMessage } from "./approval-message.js";
 import { callToolResult } from "./call-tool-result.js";
+import { clientLabel } from "./client-label.js";
 import { gatewayTools } from "./gateway-tools.js";
 import { loadMcpServerSdk } from "./load-mcp-server-sdk.js";
 
@@ -104,8 +105,7 @@ export class McpGateway {
     let session: ToolCallSession | undefined;
     const sessionFor = (extra: Extra): ToolCallSession => {
       if (session === undefined) {
-        const version = server.getClientVersion();
-        const client = version ? `${version.name} ${version.version}`.slice(0, 200) : undefined;
+        const client = clientLabel(server.getClientVersion());
         session = openToolCallSession(runtimeOf, {
           sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
           record: this.#options.record !== false,
@@ -226,14 +226,14 @@ export class McpGateway {
     waitMs: number,
   ): Promise<{ approved: boolean; reason?: string }> {
     const mailbox = new ApprovalMailbox(this.#agent.runtime.store);
-    const client = server.getClientVersion();
+    const client = clientLabel(server.getClientVersion(), false);
     const posted = await mailbox.post({
       toolName: approval.toolName,
       qualifiedName: approval.qualifiedName,
       args: approval.args,
       reason: approval.reason ?? "approval required",
       sessionId,
-      waiter: `MCP gateway (client ${client ? client.name : "unnamed"})`,
+      waiter: `MCP gateway (client ${client ?? "unnamed"})`,
       waitMs,
     });
     this.#options.log?.(
