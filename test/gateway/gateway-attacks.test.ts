@@ -242,6 +242,23 @@ describe("evidence", () => {
   }, 60_000);
 });
 
+describe("secrets", () => {
+  it("a secret an upstream server puts in its tool list reaches the client masked", async () => {
+    const secret = "sk-upstream-3f9a2c7e41b8d605";
+    where = gatewayDir((yaml) =>
+      config("  - id: gate")(yaml).replace(
+        "./received.jsonl] }",
+        './received.jsonl], env: { RECORDING_NOTE: "key ${GATEWAY_TEST_SECRET}" } }',
+      ),
+    );
+    gateway = await stdioGateway(where, { env: { GATEWAY_TEST_SECRET: secret } });
+    const listed = await gateway.client.listTools();
+    const write = listed.tools.find((tool) => tool.name === "up_write")!;
+    expect(write.description).toContain("[redacted GATEWAY_TEST_SECRET]");
+    expect(JSON.stringify(listed)).not.toContain(secret);
+  }, 60_000);
+});
+
 describe("Streamable HTTP", () => {
   it("answers no web page of another site (Origin) and no other host name (DNS rebinding)", async () => {
     where = gatewayDir(config("  - id: gate"));
