@@ -248,6 +248,7 @@ describe("secrets", () => {
     where = gatewayDir((yaml) =>
       config("  - id: gate")(yaml).replace(
         "./received.jsonl] }",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's ${VAR}, not a template
         './received.jsonl], env: { RECORDING_NOTE: "key ${GATEWAY_TEST_SECRET}" } }',
       ),
     );
