@@ -23,6 +23,7 @@ import {
 import type { Agent } from "../agent/types.js";
 import { ApprovalMailbox } from "../approvals/approval-mailbox.js";
 import { flatUuid } from "../loop/flat-uuid.js";
+import { maskSecrets } from "../secrets/secret-registry.js";
 import { withToolProgress } from "../tools/tool-progress.js";
 import { approvalMessage } from "./approval-message.js";
 import { callToolResult } from "./call-tool-result.js";
@@ -153,7 +154,12 @@ export class McpGateway {
                 void extra
                   .sendNotification({
                     method: "notifications/progress",
-                    params: { progressToken, ...progress },
+                    // An upstream server's message leaves masked, as its results do.
+                    params: {
+                      progressToken,
+                      ...progress,
+                      ...(progress.message === undefined ? {} : { message: maskSecrets(progress.message) }),
+                    },
                   })
                   .catch(() => {}),
               call,

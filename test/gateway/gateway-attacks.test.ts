@@ -243,7 +243,7 @@ describe("evidence", () => {
 });
 
 describe("secrets", () => {
-  it("a secret an upstream server puts in its tool list reaches the client masked", async () => {
+  it("a secret an upstream server puts in its tool list or its progress reaches the client masked", async () => {
     const secret = "sk-upstream-3f9a2c7e41b8d605";
     where = gatewayDir((yaml) =>
       config("  - id: gate")(yaml).replace(
@@ -257,6 +257,13 @@ describe("secrets", () => {
     const write = listed.tools.find((tool) => tool.name === "up_write")!;
     expect(write.description).toContain("[redacted GATEWAY_TEST_SECRET]");
     expect(JSON.stringify(listed)).not.toContain(secret);
+    // Progress an upstream server reports while it runs is masked the same way.
+    const progress: string[] = [];
+    const result = await gateway.client.callTool({ name: "up_report", arguments: {} }, undefined, {
+      onprogress: (note) => progress.push(note.message ?? ""),
+    });
+    expect(textOf(result)).toBe("reported");
+    expect(progress).toEqual(["half done (key [redacted GATEWAY_TEST_SECRET])"]);
   }, 60_000);
 });
 
