@@ -243,7 +243,7 @@ describe("evidence", () => {
 });
 
 describe("secrets", () => {
-  it("a secret an upstream server puts in its tool list or its progress reaches the client masked", async () => {
+  it("a secret an upstream server puts in its tool list, its progress or its schema's errors reaches the client masked", async () => {
     const secret = "sk-upstream-3f9a2c7e41b8d605";
     where = gatewayDir((yaml) =>
       config("  - id: gate")(yaml).replace(
@@ -264,6 +264,12 @@ describe("secrets", () => {
     });
     expect(textOf(result)).toBe("reported");
     expect(progress).toEqual(["half done (key [redacted GATEWAY_TEST_SECRET])"]);
+    // Invalid arguments: the error names what the schema allows, masked.
+    const invalid = await gateway.client.callTool({ name: "up_pick", arguments: { which: "guess" } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toContain("invalid arguments");
+    expect(textOf(invalid)).not.toContain(secret);
+    expect(received(where).map((call) => call.tool)).toEqual(["report"]);
   }, 60_000);
 });
 
