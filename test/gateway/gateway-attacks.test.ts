@@ -57,29 +57,58 @@ afterEach(async () => {
 });
 
 describe("names", () => {
-  it("an unknown name runs nothing, and its error names no tool the client is not offered", async () => {
-    where = gatewayDir(
+  it("finds a tool by its exact names only: look-alikes, the upstream's own name and hidden tools are unknown", async () => {
+    where = gatewayDir((yaml) =>
       config(`
   - id: gate
+    tools: [up.write, up.wipe, twin.write]
     policies:
       - { decision: deny, tool: up.wipe, reason: "never wipe" }
-`),
+      - { decision: deny, tool: twin.write, when: '!args.path.startsWith("notes/")', reason: "twin writes notes only" }
+`)(yaml).replace(
+        "\n\nagents:",
+        `\n  twin: { kind: mcp, command: node, args: [${JSON.stringify(RECORDING_SERVER)}, ./twin.jsonl] }\n\nagents:`,
+      ),
     );
     gateway = await stdioGateway(where);
     const listed = (await gateway.client.listTools()).tools.map((tool) => tool.name);
-    expect(listed).toEqual(["up_write"]);
-    for (const name of ["UP_WIPE", "up_wipe ", "wipe", "up.wipe\u0000", "up\u2024wipe", "up_wıpe"]) {
+    expect(listed.sort()).toEqual(["twin_write", "up_write"]);
+    const unknown = [
+      "UP_WIPE",
+      "up_wipe ",
+      "wipe",
+      "write",
+      "up.wipe\u0000",
+      "up\u2024wipe",
+      "up_wıpe",
+      "up_pick",
+    ];
+    for (const name of unknown) {
       const result = await gateway.client.callTool({ name, arguments: {} });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain("unknown tool");
-      expect(textOf(result)).toContain("available tools: up_write");
-      expect(textOf(result).split("available tools:")[1]).not.toContain("wipe");
+      expect(
+        textOf(result)
+          .split("available tools:")[1]
+          ?.split(",")
+          .map((tool) => tool.trim())
+          .sort(),
+      ).toEqual(["twin_write", "up_write"]);
     }
     for (const name of ["up_wipe", "up.wipe"]) {
       const result = await gateway.client.callTool({ name, arguments: {} });
       expect(textOf(result)).toContain("never wipe");
     }
-    expect(received(where)).toEqual([]);
+    // Two upstreams with the same tool: each name reaches its own server, under its own policy.
+    const twin = await gateway.client.callTool({
+      name: "twin_write",
+      arguments: { path: "plan.md", text: "x" },
+    });
+    expect(textOf(twin)).toContain("twin writes notes only");
+    const up = await gateway.client.callTool({ name: "up_write", arguments: { path: "plan.md", text: "x" } });
+    expect(textOf(up)).toBe("wrote plan.md");
+    expect(received(where)).toEqual([{ tool: "write", args: { path: "plan.md", text: "x" } }]);
+    expect(existsSync(join(where.dir, "twin.jsonl"))).toBe(false);
   }, 60_000);
 });
 
