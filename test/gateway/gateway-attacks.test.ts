@@ -170,6 +170,30 @@ describe("approvals", () => {
     expect(received(where)).toEqual([]);
   }, 60_000);
 
+  it("an approval answers its own call only: of two calls asked at once, the declined one never runs", async () => {
+    where = gatewayDir(
+      config(`
+  - id: gate
+    policies:
+      - { decision: ask_user, tool: up.write, reason: "writes need a human" }
+`),
+    );
+    gateway = await stdioGateway(where, { capabilities: { elicitation: {} } });
+    gateway.client.setRequestHandler(ElicitRequestSchema, async (request) =>
+      request.params.message.includes("approved.md")
+        ? { action: "accept", content: {} }
+        : { action: "decline" },
+    );
+    const [approved, declined] = await Promise.all([
+      gateway.client.callTool({ name: "up_write", arguments: { path: "approved.md", text: "x" } }),
+      gateway.client.callTool({ name: "up_write", arguments: { path: "declined.md", text: "x" } }),
+    ]);
+    expect(approved.isError).toBeFalsy();
+    expect(declined.isError).toBe(true);
+    expect(textOf(declined)).toContain("declined");
+    expect(received(where)).toEqual([{ tool: "write", args: { path: "approved.md", text: "x" } }]);
+  }, 60_000);
+
   it("with an approval inbox, a client that declares elicitation cannot approve its own call", async () => {
     where = gatewayDir(
       config(
