@@ -152,7 +152,7 @@ export function openToolCallSession(
         telemetry,
         approvals,
         turn: turn++,
-        messages: history.start({ toolCallId, toolName, args: request.args }),
+        messages: history.start({ toolCallId, toolName }),
       });
       const call: ModelToolCall = {
         toolCallId,
@@ -182,7 +182,7 @@ export function openToolCallSession(
         composed.release();
       }
       const result = resultOf(outcome, toolCallId, runId);
-      history.finish({ toolCallId, toolName }, result);
+      history.finish({ toolCallId, toolName }, result.isError);
       telemetry?.runEnded({
         outcome: outcome.kind === "terminate" ? "terminated" : "completed",
         text: "",
@@ -250,7 +250,7 @@ function callState(
     telemetry: RunTelemetry | undefined;
     approvals: ApprovalFlow;
     turn: number;
-    /** The session's calls before this one (the hooks' `tools`, `messages`, `tokens`). */
+    /** The session's calls before this one (the hooks' `tools` and `messages`). */
     messages: ModelMessage[];
   },
 ): LoopState {
