@@ -116,7 +116,7 @@ export function openToolCallSession(
   const approvals = gatewayApprovals(options);
   let turn = 0;
   let closed = false;
-  // What `tool_calls`, `message_count` and the token conditions count: the session's calls.
+  // What the `tool_calls` and `message_count` conditions count: the session's calls.
   const history = new CallHistory();
 
   const keep = (write: Promise<void>) => {
