@@ -112,6 +112,39 @@ describe("names", () => {
   }, 60_000);
 });
 
+describe("arguments", () => {
+  it("a condition over a string denies what is not one: lists, objects, numbers, nulls, prototype keys", async () => {
+    where = gatewayDir(
+      config(`
+  - id: gate
+    tools: [up.wipe]
+    policies:
+      - { decision: deny, tool: up.wipe, when: 'args.mode.contains("all")', reason: "no wiping all" }
+`),
+    );
+    gateway = await stdioGateway(where);
+    const tricks = [
+      { mode: "all" },
+      { mode: ["all"] },
+      { mode: { all: true } },
+      { mode: 1 },
+      { mode: null },
+      {},
+      JSON.parse('{"__proto__": {"mode": "all"}}'),
+      JSON.parse('{"constructor": {"prototype": {"mode": "all"}}}'),
+      JSON.parse('{"mode": "some", "mode": "all"}'),
+    ];
+    for (const args of tricks) {
+      const result = await gateway.client.callTool({ name: "up_wipe", arguments: args });
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+    }
+    expect(received(where)).toEqual([]);
+    const allowed = await gateway.client.callTool({ name: "up_wipe", arguments: { mode: "some" } });
+    expect(textOf(allowed)).toBe("wiped");
+    expect(received(where)).toHaveLength(1);
+  }, 60_000);
+});
+
 describe("limits", () => {
   it("counts a session's calls for tool_calls: calls made at once cannot slip under the cap", async () => {
     where = gatewayDir(
