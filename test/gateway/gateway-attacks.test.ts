@@ -11,6 +11,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { McpGateway, NO_MODEL, serveHttp } from "../../src/gateway/index.js";
+import { createAgent } from "../../src/index.js";
 import {
   CLI,
   eventually,
@@ -427,4 +429,41 @@ describe("protocol", () => {
       await new Promise((done) => child.once("exit", done));
     }
   }, 60_000);
+
+  it("keeps at most so many sessions open: one more is refused until one ends", async () => {
+    const agent = createAgent({
+      name: "cap",
+      model: NO_MODEL,
+      tools: { noop: { description: "Does nothing", inputSchema: { type: "object" }, execute: () => "ok" } },
+    });
+    const gateway = new McpGateway({ agent, version: "0.0.0", record: false });
+    const lines: string[] = [];
+    const http = await serveHttp(gateway, {
+      host: "127.0.0.1",
+      port: 0,
+      token: undefined,
+      log: (line) => lines.push(line),
+      maxSessions: 2,
+    });
+    try {
+      const first = await post(http.url, {}, INITIALIZE);
+      const second = await post(http.url, {}, INITIALIZE);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const third = await post(http.url, {}, INITIALIZE);
+      expect(third.status).toBe(503);
+      expect(third.session).toBeUndefined();
+      expect(third.text).toContain("2 MCP sessions are open");
+      expect(lines.join("\n")).toContain("a new session was refused");
+      // A session ended makes room for one more.
+      const ended = await fetch(http.url, {
+        method: "DELETE",
+        headers: { "mcp-session-id": first.session!, "mcp-protocol-version": "2025-06-18" },
+      });
+      expect(ended.status).toBe(200);
+      const fourth = await post(http.url, {}, INITIALIZE);
+      expect(fourth.status).toBe(200);
+    } finally {
+      await http.close();
+    }
+  });
 });
