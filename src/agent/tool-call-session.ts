@@ -16,6 +16,7 @@
  */
 
 import { requestApproval } from "../approvals/request-approval.js";
+import type { ModelMessage } from "../events/payloads.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import { runSignal } from "../loop/abortable.js";
 import { runToolCall } from "../loop/batch/run-tool-call.js";
@@ -28,6 +29,7 @@ import { PromptBuilder } from "../loop/to-prompt.js";
 import type { ModelToolCall } from "../models/language-model.js";
 import { endSession } from "../sessions/end-session.js";
 import { type RunTelemetry, startRunTelemetry } from "../telemetry/run-telemetry.js";
+import { CallHistory } from "./call-history.js";
 import type { RunRecord } from "./run-record.js";
 import { saveRunRecord } from "./run-recorder.js";
 import { callRecord } from "./tool-call-record.js";
@@ -114,6 +116,8 @@ export function openToolCallSession(
   const approvals = gatewayApprovals(options);
   let turn = 0;
   let closed = false;
+  // What the `tool_calls` and `message_count` conditions count: the session's calls.
+  const history = new CallHistory();
 
   const keep = (write: Promise<void>) => {
     writes.add(write);
@@ -148,6 +152,7 @@ export function openToolCallSession(
         telemetry,
         approvals,
         turn: turn++,
+        messages: history.start({ toolCallId, toolName }),
       });
       const call: ModelToolCall = {
         toolCallId,
@@ -177,6 +182,7 @@ export function openToolCallSession(
         composed.release();
       }
       const result = resultOf(outcome, toolCallId, runId);
+      history.finish({ toolCallId, toolName }, result.isError);
       telemetry?.runEnded({
         outcome: outcome.kind === "terminate" ? "terminated" : "completed",
         text: "",
@@ -229,8 +235,9 @@ function lineageOf(runtime: AgentRuntime) {
 }
 
 /**
- * The state of a call's run, as `drive` makes a run's: one step (0), an empty transcript
- * (the call has no conversation), the hooks' trace kept for the record.
+ * The state of a call's run, as `drive` makes a run's: one step (0), the session's earlier
+ * calls as its transcript (what the hooks' statistics count), the hooks' trace kept for the
+ * record.
  */
 function callState(
   runtime: AgentRuntime,
@@ -243,6 +250,8 @@ function callState(
     telemetry: RunTelemetry | undefined;
     approvals: ApprovalFlow;
     turn: number;
+    /** The session's calls before this one (the hooks' `tools` and `messages`). */
+    messages: ModelMessage[];
   },
 ): LoopState {
   const { registries, agentPath } = lineage;
@@ -262,7 +271,7 @@ function callState(
     }),
     telemetry: run.telemetry,
     approvals: run.approvals,
-    messages: [],
+    messages: run.messages,
     input: "",
     inputParts: undefined,
     turn: run.turn,

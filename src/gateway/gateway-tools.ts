@@ -2,10 +2,13 @@
  * The tools a gateway lists (`tools/list`): the agent's tools as its model sees them —
  * function names (`toolset_tool`), descriptions, input schemas, output schemas where the
  * tool has one. A tool a policy denies whatever its arguments is not listed (the agent
- * never offers it to its model either); a call to it anyway meets the policy.
+ * never offers it to its model either); a call to it anyway meets the policy. What a tool
+ * says of itself (an upstream server's description or schema) leaves masked of the
+ * config's secrets, as its results do.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentRuntime } from "../agent/types.js";
+import { maskSecretsIn } from "../secrets/secret-registry.js";
 
 /** MCP wants an object schema at the top; a tool that takes anything gets an open object. */
 function objectSchema(schema: Record<string, unknown> | undefined): Tool["inputSchema"] {
@@ -24,6 +27,6 @@ export function gatewayTools(runtime: AgentRuntime): Tool[] {
     const output = tool?.output?.jsonSchema;
     // MCP output schemas describe structured content, which is an object.
     if (output && output.type === "object") listed.outputSchema = output as Tool["outputSchema"];
-    return listed;
+    return maskSecretsIn(listed);
   });
 }

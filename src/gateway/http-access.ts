@@ -3,7 +3,9 @@
  * (`HOOKWISE_SERVER_TOKEN`, at least 16 characters) every request carries
  * `Authorization: Bearer <token>`, compared in constant time; without one the gateway
  * binds loopback only and answers only requests addressed to a loopback name, so a web
- * page elsewhere cannot reach it through DNS rebinding.
+ * page elsewhere cannot reach it through DNS rebinding. A request a browser sent for a web
+ * page (it has an `Origin`) is answered only for a page of a loopback origin or of the
+ * gateway's own origin: a page of any other site gets 403, token or not.
  */
 
 import { nodeCrypto } from "../deps/node-crypto.js";
@@ -35,14 +37,37 @@ export function checkBind(host: string, env: NodeJS.ProcessEnv): string | undefi
 
 const digest = (text: string) => nodeCrypto().createHash("sha256").update(text).digest();
 
+/** The host name of a `Host` header (`[::1]:8788` → `[::1]`, `localhost:8788` → `localhost`). */
+function hostName(host: string): string {
+  return (host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!).toLowerCase();
+}
+
+/** Why a page's `Origin` may not reach the gateway, or undefined when it may. */
+function originRefusal(origin: string | undefined, host: string): string | undefined {
+  if (origin === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = undefined;
+  }
+  // "null" (a sandboxed frame, a file) and anything not http(s) is no page of ours.
+  if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:"))
+    return `this gateway does not answer web pages of origin "${origin.slice(0, 100)}"`;
+  if (isLoopback(url.hostname) || url.host.toLowerCase() === host.toLowerCase()) return undefined;
+  return `this gateway does not answer web pages of another site ("${url.origin}"): only loopback or its own origin`;
+}
+
 /** Why a request is refused (status and message), or undefined when it may pass. */
 export function refusal(
-  headers: { authorization?: string | undefined; host?: string | undefined },
+  headers: { authorization?: string | undefined; host?: string | undefined; origin?: string | undefined },
   token: string | undefined,
 ): { status: number; message: string } | undefined {
+  const host = headers.host ?? "";
+  const page = originRefusal(headers.origin, host);
+  if (page !== undefined) return { status: 403, message: page };
   if (token === undefined) {
-    const host = headers.host ?? "";
-    const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0]!;
+    const name = hostName(host);
     if (!isLoopback(name))
       return { status: 403, message: `this gateway answers only loopback hosts, not "${name}"` };
     return undefined;

@@ -4,11 +4,12 @@
  * agent's hooks and policies as a call its model made (agent/tool-call-session.ts).
  *
  * Approvals: what the config does not answer itself (an `approval_request` hook, a policy's
- * handler) is asked of the client with MCP elicitation when it declared the capability —
- * accept runs the call once, decline or cancel denies it with the reason. A client without
- * elicitation: with `inbox`, the call waits, bounded, for a decision in the approval inbox of
- * a `hookwise serve` on the same store (approvals/approval-mailbox.ts) and is denied if none
- * comes; without, it is denied with a reason saying how to approve.
+ * handler) waits, with `inbox`, bounded, for a decision in the approval inbox of a
+ * `hookwise serve` on the same store (approvals/approval-mailbox.ts), and is denied if none
+ * comes — whatever the client can do, so that a client never approves its own calls there.
+ * Without an inbox it is asked of the client with MCP elicitation when it declared the
+ * capability — accept runs the call once, decline or cancel denies it with the reason — and
+ * denied otherwise, with a reason saying how to approve.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -24,7 +25,9 @@ import { ApprovalMailbox } from "../approvals/approval-mailbox.js";
 import { flatUuid } from "../loop/flat-uuid.js";
 import { maskSecrets } from "../secrets/secret-registry.js";
 import { withToolProgress } from "../tools/tool-progress.js";
+import { approvalMessage } from "./approval-message.js";
 import { callToolResult } from "./call-tool-result.js";
+import { clientLabel } from "./client-label.js";
 import { gatewayTools } from "./gateway-tools.js";
 import { loadMcpServerSdk } from "./load-mcp-server-sdk.js";
 
@@ -39,8 +42,9 @@ export interface McpGatewayOptions {
   /** Keep a run record per call and each session's transcript in the agent's store (default true). */
   record?: boolean;
   /**
-   * A client without elicitation: wait this long for a decision in the approval inbox of a
-   * `hookwise serve` on the agent's store (`runtime.approvals: inbox`). Unset: denied at once.
+   * Every approval waits this long for a decision in the approval inbox of a `hookwise serve`
+   * on the agent's store (`runtime.approvals: inbox`), never asked of the client. Unset: the
+   * client is asked with MCP elicitation, or the call is denied at once when it cannot be.
    */
   inbox?: { waitMs: number };
 }
@@ -102,8 +106,7 @@ export class McpGateway {
     let session: ToolCallSession | undefined;
     const sessionFor = (extra: Extra): ToolCallSession => {
       if (session === undefined) {
-        const version = server.getClientVersion();
-        const client = version ? `${version.name} ${version.version}`.slice(0, 200) : undefined;
+        const client = clientLabel(server.getClientVersion());
         session = openToolCallSession(runtimeOf, {
           sessionId: sessionOf?.() ?? extra.sessionId ?? flatUuid(),
           record: this.#options.record !== false,
@@ -116,8 +119,21 @@ export class McpGateway {
       }
       return session;
     };
-    server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: gatewayTools(runtimeOf()) }));
+    // Nothing is listed or called before `initialize`: the session is the client's as it
+    // named itself there, and its capabilities (elicitation) are known.
+    const initialized = () => {
+      if (server.getClientVersion() === undefined)
+        throw new types.McpError(
+          types.ErrorCode.InvalidRequest,
+          "initialize first: the session has not begun",
+        );
+    };
+    server.setRequestHandler(types.ListToolsRequestSchema, () => {
+      initialized();
+      return { tools: gatewayTools(runtimeOf()) };
+    });
     server.setRequestHandler(types.CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      initialized();
       const toolCallId = `call_${flatUuid()}`;
       const name = request.params.name;
       asking.set(toolCallId, extra);
@@ -138,7 +154,12 @@ export class McpGateway {
                 void extra
                   .sendNotification({
                     method: "notifications/progress",
-                    params: { progressToken, ...progress },
+                    // An upstream server's message leaves masked, as its results do.
+                    params: {
+                      progressToken,
+                      ...progress,
+                      ...(progress.message === undefined ? {} : { message: maskSecrets(progress.message) }),
+                    },
                   })
                   .catch(() => {}),
               call,
@@ -211,14 +232,14 @@ export class McpGateway {
     waitMs: number,
   ): Promise<{ approved: boolean; reason?: string }> {
     const mailbox = new ApprovalMailbox(this.#agent.runtime.store);
-    const client = server.getClientVersion();
+    const client = clientLabel(server.getClientVersion(), false);
     const posted = await mailbox.post({
       toolName: approval.toolName,
       qualifiedName: approval.qualifiedName,
       args: approval.args,
       reason: approval.reason ?? "approval required",
       sessionId,
-      waiter: `MCP gateway (client ${client ? client.name : "unnamed"})`,
+      waiter: `MCP gateway (client ${client ?? "unnamed"})`,
       waitMs,
     });
     this.#options.log?.(
@@ -243,17 +264,18 @@ export class McpGateway {
     extra: Extra | undefined,
     sessionId: string,
   ): Promise<{ approved: boolean; reason?: string }> {
+    // The config's inbox decides when there is one: a client answering its own elicitation
+    // would approve the calls it makes, which is what the inbox keeps from it.
+    if (this.#options.inbox) return this.#askInbox(server, approval, sessionId, this.#options.inbox.waitMs);
     if (!server.getClientCapabilities()?.elicitation) {
-      if (this.#options.inbox) return this.#askInbox(server, approval, sessionId, this.#options.inbox.waitMs);
       return {
         approved: false,
         reason: `approval required (${approval.reason ?? "ask"}): ${HOW_TO_APPROVE}`,
       };
     }
-    const args = maskSecrets(JSON.stringify(approval.args) ?? "").slice(0, 2_000);
     const answer = await server.elicitInput(
       {
-        message: `Allow the tool call ${approval.qualifiedName}? ${approval.reason ?? "It needs approval."}\nArguments: ${args}`,
+        message: approvalMessage(approval),
         requestedSchema: { type: "object", properties: {} },
       },
       // A person answers: more time than a request's default minute.

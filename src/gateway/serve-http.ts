@@ -13,6 +13,8 @@ import { refusal } from "./http-access.js";
 import type { McpGateway } from "./mcp-gateway.js";
 
 const IDLE_MS = 30 * 60 * 1000;
+/** Sessions open at once, at most: a client opening session after session is refused (503). */
+const MAX_SESSIONS = 1_000;
 
 export interface HttpGateway {
   /** `http://host:port/mcp` */
@@ -34,9 +36,14 @@ export async function serveHttp(
     log: (line: string) => void;
     /** A session with no request for this long is closed (default 30 minutes). */
     idleMs?: number;
+    /** Sessions open at once, at most (default 1000); one more is refused with 503. */
+    maxSessions?: number;
   },
 ): Promise<HttpGateway> {
   const idleMs = options.idleMs ?? IDLE_MS;
+  const maxSessions = options.maxSessions ?? MAX_SESSIONS;
+  // Initializations under way count too: a burst of them cannot slip past the bound.
+  let opening = 0;
   const { StreamableHTTPServerTransport: Transport } = await importOptional<
     typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")
   >("@modelcontextprotocol/sdk/server/streamableHttp.js", "hookwise mcp --http");
@@ -67,37 +74,55 @@ export async function serveHttp(
     }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
-    let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+    const transport = sessionId === undefined ? undefined : transports.get(sessionId);
     if (transport !== undefined) lastSeen.set(sessionId!, Date.now());
     if (sessionId !== undefined && transport === undefined)
       return jsonError(res, 404, `no MCP session "${sessionId}" here: initialize a new one`, -32_001);
     if (transport === undefined) {
       if (req.method !== "POST") return jsonError(res, 400, "start a session with a POST of initialize");
-      const made: StreamableHTTPServerTransport = new Transport({
-        sessionIdGenerator: () => nodeCrypto().randomUUID(),
-        onsessioninitialized: (id) => {
-          transports.set(id, made);
-          lastSeen.set(id, Date.now());
-        },
-      });
-      transport = made;
-      const connection = await gateway.connect(made, () => made.sessionId);
-      // The server's own handler (set by connect) runs first: its pending requests end.
-      const closed = made.onclose;
-      made.onclose = () => {
-        closed?.();
-        if (made.sessionId !== undefined) {
-          transports.delete(made.sessionId);
-          lastSeen.delete(made.sessionId);
-        }
-        void connection.close();
-      };
-      await made.handleRequest(req, res);
-      // A first request that was not an initialize opened no session: nothing to keep.
-      if (made.sessionId === undefined) await connection.close();
+      if (transports.size + opening >= maxSessions) {
+        options.log(`a new session was refused: ${maxSessions} are open`);
+        res.setHeader("Retry-After", "60");
+        return jsonError(
+          res,
+          503,
+          `${maxSessions} MCP sessions are open, the most this gateway keeps: end one (DELETE /mcp with its Mcp-Session-Id) or wait for idle ones to close`,
+        );
+      }
+      opening++;
+      try {
+        await openSession(req, res);
+      } finally {
+        opening--;
+      }
       return;
     }
     await transport.handleRequest(req, res);
+  };
+
+  /** A request without a session: an initialize opens one (any other request opens nothing). */
+  const openSession = async (req: IncomingMessage, res: ServerResponse) => {
+    const made: StreamableHTTPServerTransport = new Transport({
+      sessionIdGenerator: () => nodeCrypto().randomUUID(),
+      onsessioninitialized: (id) => {
+        transports.set(id, made);
+        lastSeen.set(id, Date.now());
+      },
+    });
+    const connection = await gateway.connect(made, () => made.sessionId);
+    // The server's own handler (set by connect) runs first: its pending requests end.
+    const closed = made.onclose;
+    made.onclose = () => {
+      closed?.();
+      if (made.sessionId !== undefined) {
+        transports.delete(made.sessionId);
+        lastSeen.delete(made.sessionId);
+      }
+      void connection.close();
+    };
+    await made.handleRequest(req, res);
+    // A first request that was not an initialize opened no session: nothing to keep.
+    if (made.sessionId === undefined) await connection.close();
   };
 
   const { createServer } = process.getBuiltinModule("node:http");

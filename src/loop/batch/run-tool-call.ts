@@ -50,9 +50,12 @@ function errorResult(call: ModelToolCall, message: string, args: unknown, tool?:
 
 type Problem = { reason: "unknown_tool" | "invalid_args"; message: string };
 
-/** The tools the model may call in this step (the agent's, narrowed by activeTools). */
+/**
+ * The tools the model may call in this step: the ones it is offered (a tool a policy denies
+ * whatever its arguments is not, and an error does not name it either), narrowed by activeTools.
+ */
 function availableTools(runtime: LoopRuntime, state: RunState): string[] {
-  const names = runtime.tools.map((tool) => tool.functionName);
+  const names = runtime.toolSpecs.map((spec) => spec.name);
   return state.offeredTools ? names.filter((name) => state.offeredTools!.has(name)) : names;
 }
 
