@@ -4,7 +4,7 @@ import { ACTIONS } from "../actions/index.js";
 import { kindOutputsOf } from "../check/kind-outputs-of.js";
 import { validateConfigText } from "../check/validate-config.js";
 import { CONDITIONS } from "../conditions/index.js";
-import { keepKindOutput, kindKey, parseKind } from "./kind-outputs.js";
+import { type KindFamily, keepKindOutput, kindKey, parseKind } from "./kind-outputs.js";
 
 /** A module whose schema must not run: answered from the outputs, or the test fails. */
 const unparsed = (type: string) => ({
@@ -18,10 +18,14 @@ const unparsed = (type: string) => ({
 
 describe("kind outputs", () => {
   it("answers every action's and condition's example with what its schema outputs, without running the schema", () => {
-    for (const [family, registry] of [
+    const families: [
+      KindFamily,
+      ReadonlyMap<string, { type: string; schema: z.ZodType; example: unknown }>,
+    ][] = [
       ["action", ACTIONS],
       ["condition", CONDITIONS],
-    ] as const) {
+    ];
+    for (const [family, registry] of families) {
       for (const module of new Set(registry.values())) {
         const outputs: Record<string, string> = {};
         const output = module.schema.parse(module.example);
@@ -38,7 +42,7 @@ describe("kind outputs", () => {
     keepKindOutput(outputs, "action", "log", { type: "log" }, schema.parse({ type: "log" }));
     const first = parseKind("action", unparsed("log"), { type: "log" }, outputs);
     expect(first).toEqual({ success: true, data: { type: "log", level: "info" } });
-    (first as { data: { level: string } }).data.level = "changed";
+    (first as unknown as { data: { level: string } }).data.level = "changed";
     expect(parseKind("action", unparsed("log"), { type: "log" }, outputs)).toEqual({
       success: true,
       data: { type: "log", level: "info" },
@@ -99,7 +103,7 @@ describe("kind outputs", () => {
     );
     expect(result.issues.filter((issue) => issue.severity === "error")).toEqual([]);
     const outputs = kindOutputsOf(result.validated!);
-    const kept = (family: "action" | "condition", value: { type: string }) =>
+    const kept = (family: KindFamily, value: { type: string; [field: string]: unknown }) =>
       JSON.parse(outputs[kindKey(family, value.type, value)!]!);
     expect(kept("action", { type: "log", message: "hi" })).toEqual({
       type: "log",
