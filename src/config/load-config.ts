@@ -25,6 +25,7 @@ import type { BuiltToolset, ConfigSource } from "./build/build-toolsets.js";
 import { compileHookEntry } from "./build/compile-hook.js";
 import type { ActionServices, Evaluation } from "./build/evaluation.js";
 import { checkReferences, toolCatalogue } from "./check/check-references.js";
+import { kindOutputsOf } from "./check/kind-outputs-of.js";
 import { type ValidatedConfig, validateConfigText } from "./check/validate-config.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
@@ -113,16 +114,20 @@ export function readConfig(
   const file = resolve(path);
   const text = readConfigFile(path, file);
   let document: SourceDocument | undefined;
+  const build = options.validationCache === undefined ? undefined : buildFingerprint();
   const validate = () => {
     const result = validateConfigText(text, path);
     document = result.source;
     if (!result.validated) throw new ConfigError(result.issues);
     return {
-      validated: result.validated,
+      // Kept with the entry: a config served from it compiles its hooks without their schemas.
+      validated:
+        build === undefined
+          ? result.validated
+          : { ...result.validated, kindOutputs: kindOutputsOf(result.validated) },
       warnings: result.issues.filter((issue) => issue.severity === "warning"),
     };
   };
-  const build = options.validationCache === undefined ? undefined : buildFingerprint();
   const { validated, warnings } =
     build === undefined
       ? validate()
@@ -258,6 +263,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     ...(options.now ? { now: options.now } : {}),
   };
   const agents = config.agents.length ? config.agents : [IMPLICIT_AGENT];
+  const kindOutputs = validated.kindOutputs ? { kindOutputs: validated.kindOutputs } : {};
   const models = new Map<string, BuiltModel>();
   let scriptSession: string | (() => string | undefined) | undefined;
   const defaultModelName = () =>
@@ -297,7 +303,11 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     const app = validated.appHooks
       .filter((entry) => entry.enabled)
       .map((entry) =>
-        compileHookEntry(entry, services, { ...stats, defaultTimeout: config.runtime.hook_timeout }),
+        compileHookEntry(entry, services, {
+          ...stats,
+          defaultTimeout: config.runtime.hook_timeout,
+          ...kindOutputs,
+        }),
       );
     const own = (validated.agentHooks.get(agent.id) ?? [])
       .filter((entry) => entry.enabled)
@@ -306,6 +316,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
           ...stats,
           agentId: agent.id,
           defaultTimeout: config.runtime.hook_timeout,
+          ...kindOutputs,
         }),
       );
     return onlyOwn ? own : [...manifests, ...app, ...(claude ?? []), ...own];
@@ -403,7 +414,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
       dir,
       source,
       toolCatalogue(config, [...allTools, ...extraTools], [], implicitLsp),
-      { modelGiven: overrides.model !== undefined },
+      { modelGiven: overrides.model !== undefined, ...kindOutputs },
     );
     if (refused.some((issue) => issue.severity === "error")) throw new ConfigError(refused);
     const tools = [

@@ -70,7 +70,10 @@ export function harnessHooksOf(
   }
   // Toolsets are not started: their tools stay unknown, so references to them only warn.
   const catalogue = toolCatalogue(config.config, [], Object.keys(config.config.toolsets));
-  const issues = checkReferences(config.config, config.dir, config.source, catalogue, { modelGiven: true });
+  const issues = checkReferences(config.config, config.dir, config.source, catalogue, {
+    modelGiven: true,
+    ...(config.validated.kindOutputs ? { kindOutputs: config.validated.kindOutputs } : {}),
+  });
   if (issues.some((issue) => issue.severity === "error")) throw new ConfigError(issues);
   const agentId = agent ?? config.defaultAgentId;
   if (!config.agentIds.includes(agentId)) {

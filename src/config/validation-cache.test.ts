@@ -2,6 +2,7 @@ import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { kindOutputsOf } from "./check/kind-outputs-of.js";
 import { validateConfigText } from "./check/validate-config.js";
 import { ConfigError } from "./source/config-error.js";
 import { type CachedValidation, cachedValidation } from "./validation-cache.js";
@@ -101,6 +102,29 @@ describe("cachedValidation", () => {
     expect(counted.runs).toBe(4);
   });
 
+  it("keeps the schemas' outputs validation found with the config, and ignores an entry whose outputs are not JSON text", () => {
+    const { counted, validate } = validator(CONFIG);
+    const withOutputs = (): CachedValidation => {
+      const found = validate();
+      return { ...found, validated: { ...found.validated, kindOutputs: kindOutputsOf(found.validated) } };
+    };
+    const first = cachedValidation(folder, file, CONFIG, "build-1", withOutputs)!;
+    expect(Object.keys(first.validated.kindOutputs!).length).toBeGreaterThan(0);
+    expect(cachedValidation(folder, file, CONFIG, "build-1", withOutputs)).toEqual(first);
+    expect(counted.runs).toBe(1);
+    // Whole and checksummed, an output that is not JSON text: the config is validated again.
+    const path = join(folder, entries()[0]!);
+    const kept = readFileSync(path, "utf8");
+    const data = JSON.parse(kept.slice(kept.indexOf("\n") + 1));
+    const [key] = Object.keys(data.validated.kindOutputs);
+    data.validated.kindOutputs[key!] = { type: "gate" };
+    const payload = JSON.stringify(data);
+    const { createHash } = process.getBuiltinModule("node:crypto");
+    writeFileSync(path, `${createHash("sha256").update(payload).digest("hex")}\n${payload}`);
+    expect(cachedValidation(folder, file, CONFIG, "build-1", withOutputs)).toEqual(first);
+    expect(counted.runs).toBe(2);
+  });
+
   it("keeps no config that does not validate: its errors are found again on every load", () => {
     const broken = `${CONFIG}    unknown_field: 1\n`;
     const { counted, validate } = validator(broken);
@@ -155,7 +179,7 @@ describe("cachedValidation", () => {
     /** An entry for `config` that reads back whole, its policies taken out. */
     const poison = (config: string) => {
       const data = JSON.parse(kept.slice(kept.indexOf("\n") + 1));
-      data.key = sha256(JSON.stringify([1, "build-1", config, CONFIG]));
+      data.key = sha256(JSON.stringify([data.format, "build-1", config, CONFIG]));
       data.validated.appPolicies = [];
       const payload = JSON.stringify(data);
       writeFileSync(

@@ -21,7 +21,9 @@
  * Only a config whose validation reads nothing but its own text is kept: one with
  * `claude_hooks` reads the Claude Code settings files (and checks the programs they run),
  * so it is validated every time. An entry holds what the config's own text holds, and the
- * warnings about it: no value from the environment.
+ * warnings about it: no value from the environment. It also holds what the schemas of the
+ * config's conditions and actions output (`kindOutputs`), so that compiling its hooks from an
+ * entry runs no schema (and does not load zod).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,7 +39,7 @@ export interface CachedValidation {
 }
 
 /** Bumped when what an entry holds changes shape. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 function sha256(text: string): string {
   return nodeCrypto().createHash("sha256").update(text).digest("hex");
@@ -67,11 +69,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}
+
 function fromData(data: unknown, key: string): CachedValidation | undefined {
   if (!isRecord(data) || data.format !== FORMAT || data.key !== key) return undefined;
   const { validated, warnings } = data;
   if (!isRecord(validated) || !Array.isArray(warnings)) return undefined;
-  const { config, appHooks, agentHooks, appPolicies, agentPolicies, manifests, claudeSettings } = validated;
+  const { config, appHooks, agentHooks, appPolicies, agentPolicies, manifests, claudeSettings, kindOutputs } =
+    validated;
   if (
     !isRecord(config) ||
     !Array.isArray(appHooks) ||
@@ -80,7 +87,8 @@ function fromData(data: unknown, key: string): CachedValidation | undefined {
     !Array.isArray(agentPolicies) ||
     !Array.isArray(manifests) ||
     !Array.isArray(claudeSettings) ||
-    claudeSettings.length > 0
+    claudeSettings.length > 0 ||
+    !(kindOutputs === undefined || (isRecord(kindOutputs) && Object.values(kindOutputs).every(isString)))
   )
     return undefined;
   return {

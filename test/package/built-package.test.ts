@@ -498,6 +498,73 @@ describe("the built package", () => {
     expect(readdirSync(folder)).toContain(`hook-claude-hooks-${hash}.code`);
   });
 
+  it("answers from a config it validated before without loading zod, and decides as the first call did", () => {
+    const dir = mkdtempSync(join(out, "hook-warm-"));
+    const config = join(dir, "hookwise.yaml");
+    // Nested conditions and actions: each is parsed by its schema where it compiles and where
+    // the tools it names are checked. The log's `level` is a default the schema fills in.
+    writeFileSync(
+      config,
+      [
+        "harness: claude",
+        "runtime:",
+        "  hooks:",
+        "    - id: no-rm",
+        "      on: tool_call",
+        "      condition:",
+        "        type: all_of",
+        "        conditions:",
+        "          - { type: tool_name, match: Bash }",
+        "          - { type: not, condition: { type: expression, expr: 'args.command.startsWith(\"ls\")' } }",
+        "      action: { type: chain, actions: [{ type: log, message: seen }, { type: gate, reason: no rm here }] }",
+        "",
+      ].join("\n"),
+    );
+    const readZod = join(root, "test/fixtures/built-package/list-read-files.cjs");
+    const cache = join(dir, "cache");
+    const hook = (command: string) => {
+      const child = spawnSync(
+        process.execPath,
+        ["--require", readZod, bin, "hook", config, "--harness", "claude"],
+        {
+          cwd: dir,
+          input: JSON.stringify({
+            session_id: "s1",
+            transcript_path: join(dir, "t.jsonl"),
+            cwd: dir,
+            hook_event_name: "PreToolUse",
+            tool_name: "Bash",
+            tool_input: { command },
+            tool_use_id: "toolu_1",
+          }),
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
+        },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      return {
+        decision: child.stdout ? JSON.parse(child.stdout).hookSpecificOutput : undefined,
+        zod: child.stderr.split("\n").includes(`read-file ${join(out, "deps", "zod.cjs")}`),
+      };
+    };
+    const denied = { permissionDecision: "deny", permissionDecisionReason: "no rm here" };
+    // The first call validates the config (with zod) and keeps it.
+    const first = hook("rm -rf /");
+    expect(first.zod).toBe(true);
+    expect(first.decision).toMatchObject(denied);
+    // The next ones compile its hooks, nested ones included, from what validation kept.
+    for (const [command, decision] of [
+      ["rm -rf /", denied],
+      ["ls", undefined],
+    ] as const) {
+      const warm = hook(command);
+      expect(warm.zod, command).toBe(false);
+      if (decision) expect(warm.decision).toMatchObject(decision);
+      else expect(warm.decision?.permissionDecision).not.toBe("deny");
+    }
+  });
+
   it("reads hookwise hook's usual command lines itself and leaves the others to the whole CLI", () => {
     const dir = mkdtempSync(join(out, "hook-"));
     const config = join(dir, "hookwise.yaml");

@@ -5,6 +5,7 @@
  */
 import type { EventName, HookKind } from "../../events/catalogue.js";
 import type { ActionServices } from "../build/evaluation.js";
+import { type KindOutputs, parseKind } from "../schema/kind-outputs.js";
 import { formatPath } from "../source/config-error.js";
 import type { ActionModule, CompiledAction } from "./action-module.js";
 import { chain } from "./chain.js";
@@ -53,15 +54,22 @@ export function actionTypes(): string[] {
   return MODULES.map((module) => module.type);
 }
 
-/** Looks the action up and validates it against its module's schema; throws a plain Error. */
-function resolve(value: unknown, path: Path): { module: ActionModule; config: { type: string } } {
+/**
+ * Looks the action up and validates it against its module's schema (or finds its output among
+ * `outputs`, what validation kept); throws a plain Error.
+ */
+function resolve(
+  value: unknown,
+  path: Path,
+  outputs?: KindOutputs,
+): { module: ActionModule; config: { type: string } } {
   const type = (value as { type?: unknown } | null)?.type;
   const module = typeof type === "string" ? ACTIONS.get(type) : undefined;
   if (!module) {
     const what = typeof type === "string" ? `unknown action type "${type}"` : "an action needs a type";
     throw new Error(`${formatPath(path)}: ${what}; valid types: ${actionTypes().join(", ")}`);
   }
-  const parsed = module.schema.safeParse(value);
+  const parsed = parseKind("action", module, value, outputs);
   if (!parsed.success) {
     const issues = parsed.error.issues.map(
       (issue) => `${formatPath([...path, ...(issue.path as (string | number)[])])}: ${issue.message}`,
@@ -79,9 +87,11 @@ function childrenOf(module: ActionModule, config: { type: string }, path: Path) 
 }
 
 /** The hook kind an action compiles to (chain: from its children; may throw on a mix). */
-export function actionKind(value: unknown, path: Path = []): HookKind {
-  const { module, config } = resolve(value, path);
-  const childKinds = childrenOf(module, config, path).map((child) => actionKind(child.value, child.path));
+export function actionKind(value: unknown, path: Path = [], outputs?: KindOutputs): HookKind {
+  const { module, config } = resolve(value, path, outputs);
+  const childKinds = childrenOf(module, config, path).map((child) =>
+    actionKind(child.value, child.path, outputs),
+  );
   return module.kind(config, childKinds);
 }
 
@@ -101,12 +111,18 @@ export function actionEvents(value: unknown, path: Path = []): readonly EventNam
  * Validates an action against the registry and compiles it, nested actions included.
  * Throws a plain Error naming `path` for an unknown type, an invalid action, or a chain
  * mixing decide and transform children; the loader reports user-facing errors first.
+ * `outputs`: the schema outputs validation kept with a cached config (see `kindOutputs`).
  */
-export function compileAction(value: unknown, services: ActionServices, path: Path = []): CompiledAction {
-  const { module, config } = resolve(value, path);
-  const kind = actionKind(value, path);
+export function compileAction(
+  value: unknown,
+  services: ActionServices,
+  path: Path = [],
+  outputs?: KindOutputs,
+): CompiledAction {
+  const { module, config } = resolve(value, path, outputs);
+  const kind = actionKind(value, path, outputs);
   const run = module.compile(config, services, (child, childPath) =>
-    compileAction(child, services, [...path, ...childPath]),
+    compileAction(child, services, [...path, ...childPath], outputs),
   );
   return { run, kind, type: module.type };
 }

@@ -10,6 +10,7 @@ import { BEFORE_EVENTS, DEFAULT_TIMEOUT_MS } from "../../hooks/hook-registry.js"
 import { NOT_FIRED } from "../../hooks/invoke-hook.js";
 import { compileAction } from "../actions/index.js";
 import { compileCondition } from "../conditions/index.js";
+import type { KindOutputs } from "../schema/kind-outputs.js";
 import type { HookEntry } from "../schema/schema.js";
 import type { ActionServices, Evaluation } from "./evaluation.js";
 import { makeEvaluation, type StatsOptions } from "./make-evaluation.js";
@@ -19,6 +20,8 @@ export interface CompileOptions extends StatsOptions {
   agentId?: string;
   /** Default timeout (seconds) from runtime.hook_timeout. */
   defaultTimeout?: number;
+  /** What validation kept of the schemas' outputs (a config from the validation cache). */
+  kindOutputs?: KindOutputs;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -39,7 +42,7 @@ export function compileHookEntry(
   // compiles only the conditions of the hooks that event reaches. The loader validated it
   // (a condition that did not compile would throw where the hook runs, which fails closed).
   let predicate: ReturnType<typeof compileCondition> | undefined;
-  const action = compileAction(entry.action, services, ["action"]);
+  const action = compileAction(entry.action, services, ["action"], options.kindOutputs);
   const scopeId = options.agentId ? `agent:${options.agentId}` : "app";
   const timeout = entry.timeout ?? options.defaultTimeout;
   const timeoutMs = timeout === undefined ? DEFAULT_TIMEOUT_MS : timeout * 1000;
@@ -92,7 +95,7 @@ export function compileHookEntry(
       context: any,
     ): Flow | typeof NOT_FIRED | undefined | Promise<Flow | typeof NOT_FIRED | undefined> {
       const evaluation = makeEvaluation(event, context, entry.id, options, timeoutMs);
-      predicate ??= compileCondition(entry.condition, ["condition"]);
+      predicate ??= compileCondition(entry.condition, ["condition"], options.kindOutputs);
       const matched = predicate(evaluation);
       if (isThenable(matched)) {
         evaluation.startClock();

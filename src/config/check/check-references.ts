@@ -30,6 +30,7 @@ import type { ConfigSource } from "../build/build-toolsets.js";
 import { CONDITIONS } from "../conditions/index.js";
 import { splitAlternatives } from "../conditions/tool-name.js";
 import { injectedToolName } from "../manifests/injected-tool-name.js";
+import { type KindOutputs, parseKind } from "../schema/kind-outputs.js";
 import type { ConfigFile } from "../schema/schema.js";
 import { type ConfigIssue, type ConfigPath, formatPath } from "../source/config-error.js";
 import { isProgramPath, programProblem } from "../source/program-problem.js";
@@ -59,6 +60,8 @@ export interface ToolCatalogue {
 export interface ReferenceCheckOptions {
   /** The run has a model from elsewhere (`--model`, a library override): no model needed. */
   modelGiven?: boolean;
+  /** What validation kept of the schemas' outputs (a config from the validation cache). */
+  kindOutputs?: KindOutputs;
 }
 
 /** The catalogue of `tools` (the toolsets'), with the config's sub-agents as tools. */
@@ -152,19 +155,25 @@ export function checkReferences(
   for (const [list, at] of hookLists) {
     list.forEach((entry, index) => {
       const { condition, action } = entry as { condition?: unknown; action?: unknown };
-      walkConditions(condition, [...at, index, "condition"], false, (value, path, negated) => {
-        if (value.type !== "tool_name") return;
-        const patterns: [string, ConfigPath][] =
-          typeof value.match === "string"
-            ? [[value.match, [...path, "match"]]]
-            : Array.isArray(value.match)
-              ? value.match.map((item: unknown, i: number) => [String(item), [...path, "match", i]])
-              : [];
-        for (const [match, matchPath] of patterns)
-          for (const pattern of splitAlternatives(match))
-            checkPattern(pattern, matchPath, "tool_name condition", catalogue.tools, { warnOnly: negated });
-      });
-      walkActions(action, [...at, index, "action"], (value, path) => {
+      walkConditions(
+        condition,
+        [...at, index, "condition"],
+        false,
+        options.kindOutputs,
+        (value, path, negated) => {
+          if (value.type !== "tool_name") return;
+          const patterns: [string, ConfigPath][] =
+            typeof value.match === "string"
+              ? [[value.match, [...path, "match"]]]
+              : Array.isArray(value.match)
+                ? value.match.map((item: unknown, i: number) => [String(item), [...path, "match", i]])
+                : [];
+          for (const [match, matchPath] of patterns)
+            for (const pattern of splitAlternatives(match))
+              checkPattern(pattern, matchPath, "tool_name condition", catalogue.tools, { warnOnly: negated });
+        },
+      );
+      walkActions(action, [...at, index, "action"], options.kindOutputs, (value, path) => {
         const type = value.type;
         if (["call_tool", "module_action", "call_tool_inject", "module_action_inject"].includes(type)) {
           const name = `${String(value.module)}.${String(value.action)}`;
@@ -258,6 +267,7 @@ function walkConditions(
   value: unknown,
   path: ConfigPath,
   negated: boolean,
+  outputs: KindOutputs | undefined,
   visit: (condition: Record<string, any>, path: ConfigPath, negated: boolean) => void,
 ): void {
   if (typeof value !== "object" || value === null) return;
@@ -267,11 +277,11 @@ function walkConditions(
   const module = CONDITIONS.get(condition.type);
   // Only a condition that holds others is parsed (its schema built) to find them.
   if (!module?.children) return;
-  const parsed = module.schema.safeParse(condition);
+  const parsed = parseKind("condition", module, condition, outputs);
   if (!parsed.success) return;
   const flips = condition.type === "not";
   for (const child of module.children(parsed.data))
-    walkConditions(child.value, [...path, ...child.path], negated !== flips, visit);
+    walkConditions(child.value, [...path, ...child.path], negated !== flips, outputs, visit);
 }
 
 /** Whether a value holds a `{{…}}` template anywhere (then it is known only when the hook fires). */
@@ -298,6 +308,7 @@ function describeInput(schema: Record<string, unknown>): string {
 function walkActions(
   value: unknown,
   path: ConfigPath,
+  outputs: KindOutputs | undefined,
   visit: (action: Record<string, any>, path: ConfigPath) => void,
 ): void {
   if (typeof value !== "object" || value === null) return;
@@ -307,9 +318,10 @@ function walkActions(
   const module = ACTIONS.get(action.type);
   // Only an action that holds others (a chain) is parsed (its schema built) to find them.
   if (!module?.children) return;
-  const parsed = module.schema.safeParse(action);
+  const parsed = parseKind("action", module, action, outputs);
   if (!parsed.success) return;
-  for (const child of module.children(parsed.data)) walkActions(child.value, [...path, ...child.path], visit);
+  for (const child of module.children(parsed.data))
+    walkActions(child.value, [...path, ...child.path], outputs, visit);
 }
 
 /**

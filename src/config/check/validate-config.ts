@@ -8,6 +8,7 @@ import { dirname, resolve } from "node:path";
 import { nearest } from "../../errors/nearest.js";
 import { readClaudeSettings } from "../../harnesses/claude/hooks/settings/read-claude-settings.js";
 import { compileExpression } from "../conditions/expression.js";
+import type { KindOutputs } from "../schema/kind-outputs.js";
 import {
   type ConfigFile,
   configSchema,
@@ -33,6 +34,11 @@ export interface ValidatedConfig {
   manifests: ManifestHook[];
   /** `claude_hooks`: the Claude Code settings files, as absolute paths. */
   claudeSettings: string[];
+  /**
+   * What the schemas of its hooks' conditions and actions output, when the config is kept
+   * in the validation cache (`hookwise hook`): compiling them then runs no schema.
+   */
+  kindOutputs?: KindOutputs;
 }
 
 export interface ValidationResult {
