@@ -23,9 +23,21 @@
  * code that runs: one compiled from other code of the same length runs in its place. So the
  * cache serves only a package the running user owns (who could change its files as well): an
  * install of another user's (root's, for a hook guarding an agent that runs as this user) is
- * compiled afresh each time, never from a folder this user can write.
+ * compiled afresh each time, never from a folder this user can write. Likewise an entry is
+ * read only when the running user owns it and no group or other user may write it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 
@@ -41,6 +53,31 @@ function ownedByUs(file: string): boolean {
     return statSync(file).uid === uid;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The cached entry `entry`, when only the running user could have written it (theirs, and
+ * writable by no group or other: a cache folder another user can write, `$NODE_COMPILE_CACHE`
+ * shared, must not hand this user code to run); undefined otherwise, or when there is none.
+ * Checked on the descriptor it is read from, so no file put in its place meanwhile is read.
+ */
+function ownEntry(entry: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(entry, "r");
+  } catch {
+    return undefined; // not cached yet
+  }
+  try {
+    const stats = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (uid !== undefined && (stats.uid !== uid || (stats.mode & 0o022) !== 0)) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -78,12 +115,7 @@ export function loadCached(file: string): unknown {
   if (hash === undefined || folder === undefined || !ownedByUs(file)) return createRequire(file)(file);
   const name = basename(file).replace(/\.cjs$/, "");
   const entry = join(folder, `${name}-${hash}.code`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(entry);
-  } catch {
-    // not cached yet
-  }
+  const cachedData = ownEntry(entry);
   // The wrapper Node itself puts around a CommonJS file, on the file's first line, so
   // positions in stack traces stay the file's own; and `__import`, which the build writes
   // for `import()` (a script compiled here has no module loader of its own to import with).
