@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Script } from "node:vm";
@@ -48,5 +57,31 @@ describe.skipIf(
   it("never runs an entry others may write: the file is compiled from its own source", () => {
     expect(loadedWithForeignEntry("shared", 0o666)).toBe("mine");
     expect(loadedWithForeignEntry("group", 0o620)).toBe("mine");
+  });
+});
+
+describe.skipIf(
+  process.getuid === undefined || "enableCompileCache" in (process.getBuiltinModule("node:module") as object),
+)("the compiled-code cache's folder", () => {
+  it("writes nothing into a folder others may write: no file of the user's is overwritten through a link there", () => {
+    const folder = join(cache, `v8-${process.version}-${process.arch}`);
+    const file = join(root, "fresh.cjs");
+    writeFileSync(file, '// content-hash: fedcba9876543210\nmodule.exports = "fresh";');
+    expect(loadCached(file)).toBe("fresh");
+    mkdirSync(folder, { recursive: true });
+    chmodSync(folder, 0o777);
+    const victim = join(root, "victim");
+    writeFileSync(victim, "precious");
+    const entry = join(folder, "fresh-fedcba9876543210.code");
+    // What another user could put where the entry is written before it is renamed into place.
+    symlinkSync(victim, `${entry}.${process.pid}`);
+    try {
+      for (const listener of process.listeners("exit"))
+        if (!exitListeners.includes(listener)) (listener as () => void)();
+    } finally {
+      chmodSync(folder, 0o700);
+    }
+    expect(readFileSync(victim, "utf8")).toBe("precious");
+    expect(existsSync(entry)).toBe(false);
   });
 });

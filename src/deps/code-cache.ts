@@ -29,6 +29,7 @@
 import {
   closeSync,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -150,6 +151,12 @@ function saveCompiled(): void {
   if (unsaved.length === 0 || folder === undefined) return;
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // A folder another user may write (a shared `$NODE_COMPILE_CACHE`) could hold a link
+    // where an entry is written: nothing is written there.
+    const stats = lstatSync(folder);
+    const uid = process.getuid?.();
+    if (!stats.isDirectory() || (uid !== undefined && (stats.uid !== uid || (stats.mode & 0o022) !== 0)))
+      return;
     const present = readdirSync(folder);
     for (const { script, file, stale } of unsaved) {
       // An entry of an earlier build of the same package is never read again.
@@ -163,7 +170,10 @@ function saveCompiled(): void {
       // Written beside and renamed into place: a process starting meanwhile reads a whole
       // entry or none.
       const partial = `${file}.${process.pid}`;
-      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      // Created anew ("wx"): never through a file or link already there (one a process of
+      // the same id left when it was killed is removed first).
+      rmSync(partial, { force: true });
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: "wx" });
       renameSync(partial, file);
     }
   } catch {
