@@ -194,7 +194,12 @@ const hookRuns = (id: string) =>
 const importThroughLoader = {
   name: "hookwise:import-through-loader",
   renderChunk(code: string) {
-    const calls: { start: number; end: number; source: { start: number; end: number } }[] = [];
+    const calls: {
+      start: number;
+      end: number;
+      source: { start: number; end: number };
+      options?: unknown;
+    }[] = [];
     const walk = (node: unknown): void => {
       if (Array.isArray(node)) {
         for (const item of node) walk(item);
@@ -206,6 +211,7 @@ const importThroughLoader = {
         start: number;
         end: number;
         source?: { start: number; end: number };
+        options?: unknown;
       };
       if (found.type === "ImportExpression" && found.source) calls.push(found as (typeof calls)[number]);
       for (const value of Object.values(node)) walk(value);
@@ -217,6 +223,11 @@ const importThroughLoader = {
     for (const call of calls.sort((a, b) => a.start - b.start)) {
       const specifier = code.slice(call.source.start, call.source.end);
       if (/\bimport\(/.test(specifier)) throw new Error("an import() inside an import()'s specifier");
+      // The rewrite passes the specifier alone: import attributes (`{ with: … }`) would be lost.
+      if (call.options)
+        throw new Error(
+          `an import() with options, which the rewrite would drop: ${code.slice(call.start, call.end)}`,
+        );
       out += `${code.slice(at, call.start)}(typeof __import === "function" ? __import(${specifier}) : import(${specifier}))`;
       at = call.end;
     }

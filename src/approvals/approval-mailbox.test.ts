@@ -40,6 +40,17 @@ describe("ApprovalMailbox", () => {
     expect(posted.id).toBe(listed!.id);
   });
 
+  it("masks registered secrets in the reason, which a hook may have templated from the arguments", async () => {
+    const secret = "mailbox-reason-secret-8b3e61d0";
+    registerSecret(secret, "DEPLOY_TOKEN");
+    const { box, store } = mailbox();
+    await box.post({ ...call(5_000), reason: `deploy --token ${secret} needs a human` });
+    const [listed] = await box.list();
+    expect(listed!.reason).toBe("deploy --token [redacted DEPLOY_TOKEN] needs a human");
+    const stored = await Promise.all((await store.keys("approval-")).map((key) => store.get(key)));
+    expect(JSON.stringify(stored)).not.toContain(secret);
+  });
+
   it("refuses a store only its own process sees: nobody else could decide", async () => {
     const store = new MemoryStore();
     stores.push(store);

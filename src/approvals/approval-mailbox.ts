@@ -15,7 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { HookwiseError } from "../errors/hookwise-error.js";
-import { maskSecretsIn } from "../secrets/secret-registry.js";
+import { maskSecrets, maskSecretsIn } from "../secrets/secret-registry.js";
 import type { StateStore } from "../state/state-store.js";
 
 /** One call waiting for a decision, as the inbox lists it. */
@@ -84,7 +84,8 @@ export class ApprovalMailbox {
       toolName: call.toolName,
       qualifiedName: call.qualifiedName,
       args: maskSecretsIn(call.args),
-      ...(call.reason !== undefined ? { reason: call.reason } : {}),
+      // A hook's reason may quote the arguments (`{{tool.params.…}}`): masked as they are.
+      ...(call.reason !== undefined ? { reason: maskSecrets(call.reason) } : {}),
       sessionId: call.sessionId,
       waiter: call.waiter,
       createdAt: new Date(now).toISOString(),

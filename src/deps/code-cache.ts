@@ -23,9 +23,22 @@
  * code that runs: one compiled from other code of the same length runs in its place. So the
  * cache serves only a package the running user owns (who could change its files as well): an
  * install of another user's (root's, for a hook guarding an agent that runs as this user) is
- * compiled afresh each time, never from a folder this user can write.
+ * compiled afresh each time, never from a folder this user can write. Likewise an entry is
+ * read only when the running user owns it and no group or other user may write it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 
@@ -41,6 +54,31 @@ function ownedByUs(file: string): boolean {
     return statSync(file).uid === uid;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The cached entry `entry`, when only the running user could have written it (theirs, and
+ * writable by no group or other: a cache folder another user can write, `$NODE_COMPILE_CACHE`
+ * shared, must not hand this user code to run); undefined otherwise, or when there is none.
+ * Checked on the descriptor it is read from, so no file put in its place meanwhile is read.
+ */
+function ownEntry(entry: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(entry, "r");
+  } catch {
+    return undefined; // not cached yet
+  }
+  try {
+    const stats = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (uid !== undefined && (stats.uid !== uid || (stats.mode & 0o022) !== 0)) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -78,12 +116,7 @@ export function loadCached(file: string): unknown {
   if (hash === undefined || folder === undefined || !ownedByUs(file)) return createRequire(file)(file);
   const name = basename(file).replace(/\.cjs$/, "");
   const entry = join(folder, `${name}-${hash}.code`);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(entry);
-  } catch {
-    // not cached yet
-  }
+  const cachedData = ownEntry(entry);
   // The wrapper Node itself puts around a CommonJS file, on the file's first line, so
   // positions in stack traces stay the file's own; and `__import`, which the build writes
   // for `import()` (a script compiled here has no module loader of its own to import with).
@@ -118,6 +151,12 @@ function saveCompiled(): void {
   if (unsaved.length === 0 || folder === undefined) return;
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // A folder another user may write (a shared `$NODE_COMPILE_CACHE`) could hold a link
+    // where an entry is written: nothing is written there.
+    const stats = lstatSync(folder);
+    const uid = process.getuid?.();
+    if (!stats.isDirectory() || (uid !== undefined && (stats.uid !== uid || (stats.mode & 0o022) !== 0)))
+      return;
     const present = readdirSync(folder);
     for (const { script, file, stale } of unsaved) {
       // An entry of an earlier build of the same package is never read again.
@@ -131,7 +170,10 @@ function saveCompiled(): void {
       // Written beside and renamed into place: a process starting meanwhile reads a whole
       // entry or none.
       const partial = `${file}.${process.pid}`;
-      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      // Created anew ("wx"): never through a file or link already there (one a process of
+      // the same id left when it was killed is removed first).
+      rmSync(partial, { force: true });
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: "wx" });
       renameSync(partial, file);
     }
   } catch {

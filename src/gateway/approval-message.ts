@@ -39,5 +39,7 @@ function argumentsText(args: unknown): string {
 }
 
 export function approvalMessage(approval: { qualifiedName: string; reason?: string; args: unknown }): string {
-  return `Allow the tool call ${approval.qualifiedName}? ${approval.reason ?? "It needs approval."}\n${argumentsText(approval.args)}`;
+  // A hook's reason may quote the arguments (`{{tool.params.…}}`): masked as they are.
+  const reason = approval.reason === undefined ? "It needs approval." : maskSecrets(approval.reason);
+  return `Allow the tool call ${approval.qualifiedName}? ${reason}\n${argumentsText(approval.args)}`;
 }

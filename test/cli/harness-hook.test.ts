@@ -908,6 +908,17 @@ runtime:
     });
   });
 
+  it("hookwise tools on a config with no model refuses an agent it does not have, as for any config", async () => {
+    const { config } = project(GUARD);
+    const unknown = await cli(["tools", config, "--agent", "mian"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toBe('hookwise: unknown agent "mian" (agents: main); did you mean "main"?\n');
+    const known = await cli(["tools", config, "--agent", "main"]);
+    expect(known.code).toBe(0);
+    expect(known.stdout).toContain("\n  Bash · shell  { command: string, ");
+  });
+
   it("lists each tool name it expects once, where several of a harness's tools share it", async () => {
     const { config } = project(
       "harness: gemini\nruntime:\n  policies:\n    - { decision: deny, tool: Read }\n",

@@ -5,6 +5,8 @@
  */
 import { harnessesOf } from "../../config/check/harness-tools-of.js";
 import { loadConfig, readConfig } from "../../config/load-config.js";
+import { ConfigReferenceError } from "../../config/source/config-error.js";
+import { nearest } from "../../errors/nearest.js";
 import { harnessTools } from "../../harnesses/harness-tools.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import { MemoryStore } from "../../state/memory-store.js";
@@ -50,8 +52,17 @@ export async function toolsCommand(
 ): Promise<number> {
   const { config } = readConfig(configPath).validated;
   // A config that only guards harnesses runs no agent: their tools are what its rules name.
-  if (harnessesOf(config).length && Object.keys(config.models).length === 0)
+  if (harnessesOf(config).length && Object.keys(config.models).length === 0) {
+    // Every agent guards the same tools; an agent the config does not have is still a mistake.
+    const ids = config.agents.length ? config.agents.map((agent) => agent.id) : ["main"];
+    if (options.agent !== undefined && !ids.includes(options.agent)) {
+      const hint = nearest(options.agent, ids);
+      throw new ConfigReferenceError(
+        `unknown agent "${options.agent}" (agents: ${ids.join(", ")})${hint ? `; did you mean "${hint}"?` : ""}`,
+      );
+    }
     return harnessListing(config, options, io);
+  }
   // Listing writes nothing: a memory store, whatever runtime.state says.
   const loaded = await loadConfig(configPath, {
     store: new MemoryStore(),
