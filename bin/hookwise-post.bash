@@ -90,7 +90,8 @@ while ((${#event} <= limit)); do
   [[ $length == *([ $'\t'])+([0-9])*([ $'\t']) ]] || break
   length=${length//[ $'\t']/}
   ((${#length} <= 9 && ${#body} == 10#$length)) || break
-  printf '%s' "$body"
+  # Answered: the EXIT trap is not run (bash would parse it); a failed print still blocks.
+  printf '%s' "$body" && trap - EXIT
   exit
 done
 

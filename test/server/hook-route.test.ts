@@ -683,4 +683,17 @@ agents:
       expect(await hookRequests(server)).toBe(0);
     },
   );
+
+  it.skipIf(!bash)("blocks a gate's call when the server's answer cannot be printed", async () => {
+    const { server, command } = await setUp();
+    // The harness closed the command's stdout: the answer reaches no one, the call is blocked.
+    const closed = await runCommand(`{ ${command}; } >&-`, pre("rm -rf /"));
+    expect(closed.code).toBe(2);
+    expect(closed.stderr).toContain("blocked");
+    expect(await hookRequests(server)).toBe(1);
+    // Printed, the same answer ends the call with 0.
+    const printed = await runCommand(command, pre("rm -rf /"));
+    expect(printed.code).toBe(0);
+    expect(deniedBy(printed.stdout)).toBe("no recursive deletes");
+  });
 });
