@@ -425,8 +425,12 @@ describe("protocol", () => {
       expect(byId.get(2)?.error?.message).toContain("initialize first");
       expect(received(where).map((call) => call.args.path)).toEqual(["after"]);
     } finally {
-      child.kill("SIGTERM");
-      await new Promise((done) => child.once("exit", done));
+      // A child that has already ended sends no more "exit": waiting for one would hang.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((done) => child.once("exit", done));
+        child.kill("SIGTERM");
+        await exited;
+      }
     }
   }, 60_000);
 
