@@ -161,6 +161,43 @@ describe("SqliteStore", () => {
     expect(() => new SqliteStore({ path })).toThrow(`${path} has schema version 99`);
   });
 
+  it("drops expired values and sessions when it opens, finding them by their expiry's index, not by reading every row", async () => {
+    const path = join(dir, "state.db");
+    // A file of the schema before the index, holding live and expired rows.
+    const db = new Database(path);
+    db.exec(`
+      CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT, expires_at INTEGER);
+      CREATE TABLE rate_hits (key TEXT NOT NULL, ts INTEGER NOT NULL);
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, messages TEXT NOT NULL, archived TEXT,
+        created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, version INTEGER NOT NULL,
+        expires_at INTEGER, runs INTEGER);
+      INSERT INTO kv VALUES ('gone', '1', ${start - 1}), ('kept', '2', ${start + 1_000}), ('forever', '3', NULL);
+      INSERT INTO sessions VALUES ('old', '[]', NULL, 1, 2, 1, ${start - 1}, 1), ('live', '[]', NULL, 1, 2, 1, NULL, 1);
+    `);
+    db.pragma("user_version = 2");
+    db.close();
+    const store = new SqliteStore({ path, now: () => start });
+    await store.close();
+
+    const after = new Database(path, { readonly: true });
+    try {
+      expect(after.prepare("SELECT key FROM kv ORDER BY key").pluck().all()).toEqual(["forever", "kept"]);
+      expect(after.prepare("SELECT id FROM sessions").pluck().all()).toEqual(["live"]);
+      for (const table of ["kv", "sessions"]) {
+        const plan = after
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT 1 FROM ${table} WHERE expires_at IS NOT NULL AND expires_at <= 0 LIMIT 1`,
+          )
+          .all() as { detail: string }[];
+        expect(plan.map((step) => step.detail).join("; ")).toContain(
+          `USING COVERING INDEX ${table}_expires_at`,
+        );
+      }
+    } finally {
+      after.close();
+    }
+  });
+
   it("upgrades a schema-1 file: its sessions count as committed once (version 1)", async () => {
     const path = join(dir, "state.db");
     const db = new Database(path);

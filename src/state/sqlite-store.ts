@@ -52,8 +52,13 @@ export interface SqliteStoreOptions {
   synchronous?: "normal" | "full";
 }
 
-/** 2: sessions have a version (compare-and-swap), an expiry and a count of runs. */
-const schemaVersion = 2;
+/**
+ * 2: sessions have a version (compare-and-swap), an expiry and a count of runs.
+ * 3: rows with an expiry are indexed by it, so opening the store finds the expired ones
+ * without reading every row (a harness's hook opens it on every tool call, and its records
+ * fill the store).
+ */
+const schemaVersion = 3;
 
 const schema = `
   CREATE TABLE IF NOT EXISTS kv (
@@ -76,6 +81,8 @@ const schema = `
     expires_at INTEGER,
     runs INTEGER
   );
+  CREATE INDEX IF NOT EXISTS kv_expires_at ON kv (expires_at) WHERE expires_at IS NOT NULL;
+  CREATE INDEX IF NOT EXISTS sessions_expires_at ON sessions (expires_at) WHERE expires_at IS NOT NULL;
 `;
 
 /** From schema 1: sessions stored before versions count as committed once. */
@@ -177,10 +184,7 @@ export class SqliteStore implements StateStore {
     try {
       this.#guard(() => this.#migrate());
       this.#statements = this.#guard(() => this.#prepare());
-      this.#guard(() => {
-        this.#statements.pruneExpired.run({ now: this.#now() });
-        this.#statements.pruneSessions.run({ now: this.#now() });
-      });
+      this.#guard(() => this.#prune());
     } catch (error) {
       this.#db.close();
       throw error;
@@ -245,6 +249,17 @@ export class SqliteStore implements StateStore {
       .immediate();
   }
 
+  /**
+   * Drops expired values and sessions. Found through their expiry's index first: a delete is
+   * a write transaction even when it deletes nothing, and most opens find nothing expired.
+   */
+  #prune(): void {
+    const statements = this.#statements;
+    const now = this.#now();
+    if (statements.anyExpired.get({ now })) statements.pruneExpired.run({ now });
+    if (statements.anySessionExpired.get({ now })) statements.pruneSessions.run({ now });
+  }
+
   #prepare() {
     const db = this.#db;
     return {
@@ -292,6 +307,12 @@ export class SqliteStore implements StateStore {
       // the keys it finds, not every key the store holds (records included).
       keysInRange: db.prepare<{ prefix: string; upper: string; now: number }, { key: string }>(
         `SELECT key FROM kv WHERE key >= @prefix AND key < @upper AND substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
+      ),
+      anyExpired: db.prepare<{ now: number }, { found: 1 }>(
+        "SELECT 1 AS found FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now LIMIT 1",
+      ),
+      anySessionExpired: db.prepare<{ now: number }, { found: 1 }>(
+        "SELECT 1 AS found FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= @now LIMIT 1",
       ),
       pruneExpired: db.prepare<{ now: number }>(
         "DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now",
