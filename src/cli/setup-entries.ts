@@ -118,6 +118,15 @@ export async function configEvents(
   protocol: HarnessProtocol,
   agent: string | undefined,
 ): Promise<string[]> {
+  return (await configNeeds(configPath, protocol, agent)).events;
+}
+
+/** The harness events a config needs, and whether it names its own store (`runtime.state`). */
+export async function configNeeds(
+  configPath: string,
+  protocol: HarnessProtocol,
+  agent: string | undefined,
+): Promise<{ events: string[]; ownStore: boolean }> {
   const { loadHarnessHooks } = await import("../config/load-harness-hooks.js");
   const hooks = await loadHarnessHooks(configPath, protocol.name, {
     ...(agent ? { agent } : {}),
@@ -125,8 +134,9 @@ export async function configEvents(
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   });
   const hookEvents = new Set<string>(hooks.registry.list().map((hook) => hook.event));
+  const ownStore = hooks.config.config.runtime.state !== undefined;
   await hooks.close();
-  return eventsNeeded(protocol, hookEvents);
+  return { events: eventsNeeded(protocol, hookEvents), ownStore };
 }
 
 /** A settings file read whole: missing or empty is `{}`; not a JSON object throws. */

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cliProcess } from "../support/cli.js";
+import { redirectOptionalPackage } from "../../src/errors/optional-package.js";
+import { cli, cliProcess } from "../support/cli.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -276,5 +277,43 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("is not JSON");
     expect(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).toBe("{ not json");
+  });
+
+  it("says when the hook would keep its records in the file store, and what to install instead", async () => {
+    const dir = project();
+    const config = join(dir, "hookwise.yaml");
+    const args = ["setup", "claude", config, "--project", dir];
+    const undo = redirectOptionalPackage("better-sqlite3", "hookwise-no-such-package");
+    try {
+      const fresh = await cli(args);
+      expect(fresh.code, fresh.stderr).toBe(0);
+      expect(fresh.stderr).toContain(`in the file store, ${join(dir, ".hookwise", "state")}`);
+      expect(fresh.stderr).toContain(
+        "install better-sqlite3 before the first event: npm install -D better-sqlite3",
+      );
+      // A folder the file store started keeps its kind: it has to be moved away.
+      mkdirSync(join(dir, ".hookwise", "state"), { recursive: true });
+      await cli([...args, "--remove"]);
+      const started = await cli(args);
+      expect(started.stderr).toContain(`and move ${join(dir, ".hookwise", "state")} away`);
+    } finally {
+      undo();
+    }
+    // With better-sqlite3 the hook keeps them in SQLite, and a config naming its store chose it.
+    rmSync(join(dir, ".hookwise"), { recursive: true, force: true });
+    await cli([...args, "--remove"]);
+    const sqlite = await cli(args);
+    expect(sqlite.code, sqlite.stderr).toBe(0);
+    expect(sqlite.stderr).not.toContain("file store");
+    writeFileSync(config, CONFIG.replace("runtime:\n", "runtime:\n  state: { kind: file, path: .state }\n"));
+    await cli([...args, "--remove"]);
+    const undoAgain = redirectOptionalPackage("better-sqlite3", "hookwise-no-such-package");
+    try {
+      const chosen = await cli(args);
+      expect(chosen.code, chosen.stderr).toBe(0);
+      expect(chosen.stderr).not.toContain("file store");
+    } finally {
+      undoAgain();
+    }
   });
 });
