@@ -8,6 +8,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { nodeCrypto } from "../deps/node-crypto.js";
+import { HookwiseError } from "../errors/hookwise-error.js";
 import { importOptional } from "../errors/optional-package.js";
 import { refusal } from "./http-access.js";
 import type { McpGateway } from "./mcp-gateway.js";
@@ -134,9 +135,19 @@ export async function serveHttp(
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const refused = (error: NodeJS.ErrnoException) => {
+      clearInterval(sweeper);
+      const why =
+        error.code === "EADDRINUSE"
+          ? `port ${options.port} is in use (choose another with --port, or --port 0 for any free one)`
+          : error.code === "EACCES"
+            ? `no permission to listen on port ${options.port}`
+            : error.message;
+      reject(new HookwiseError(`cannot listen on ${options.host}:${options.port}: ${why}`, { cause: error }));
+    };
+    server.once("error", refused);
     server.listen(options.port, options.host, () => {
-      server.off("error", reject);
+      server.off("error", refused);
       resolve();
     });
   });

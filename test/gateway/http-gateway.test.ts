@@ -4,6 +4,8 @@
  * recorded under it), and the upstream MCP server is gone once the gateway stops.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -120,6 +122,27 @@ describe("hookwise mcp --http", () => {
     expect(code).toBe(0);
     await eventually(() => !alive(pid), 10_000, "the upstream server's exit");
   }, 30_000);
+});
+
+describe("hookwise mcp --http on a port in use", () => {
+  it("says which port and what to do, in one line, exit 1", async () => {
+    const where = gatewayDir();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const result = await cli(["mcp", where.config, "--http", "--port", String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(
+        `cannot listen on 127.0.0.1:${port}: port ${port} is in use (choose another with --port, or --port 0 for any free one)`,
+      );
+      expect(result.stderr).not.toContain("internal error");
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      where.cleanup();
+    }
+  });
 });
 
 describe("hookwise mcp --http without a token", () => {
