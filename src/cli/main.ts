@@ -369,8 +369,25 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
       "--host <host>",
       "with --http: the address to bind (another than loopback needs HOOKWISE_SERVER_TOKEN)",
     )
+    .option(
+      "--max-sessions <n>",
+      "with --http: MCP sessions open at once, at most (default 1000); one more is refused until one ends",
+    )
+    .addHelpText(
+      "after",
+      helpAfter(
+        [
+          "hookwise mcp hookwise.yaml                    # stdio: an MCP client starts it as its server",
+          "hookwise mcp hookwise.yaml --http --port 8788 # Streamable HTTP at http://127.0.0.1:8788/mcp",
+        ],
+        "0 ended (the client closed stdin, or SIGINT / SIGTERM), 1 it could not serve (e.g. the port is taken), 2 a usage or config error",
+      ),
+    )
     .action(
-      async (config: string, options: { agent?: string; http?: boolean; port?: string; host?: string }) => {
+      async (
+        config: string,
+        options: { agent?: string; http?: boolean; port?: string; host?: string; maxSessions?: string },
+      ) => {
         const { mcpCommand } = await import("./commands/mcp-command.js");
         code = await mcpCommand(config, options, io);
       },

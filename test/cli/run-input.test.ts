@@ -80,6 +80,7 @@ describe("each subcommand's --help", () => {
       "test",
       "trace",
       "serve",
+      "mcp",
       "schema",
     ]) {
       const out = await cli([command, "--help"]);

@@ -13,6 +13,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpGateway, NO_MODEL, serveHttp } from "../../src/gateway/index.js";
 import { createAgent } from "../../src/index.js";
+import { cli } from "../support/cli.js";
 import {
   CLI,
   eventually,
@@ -431,6 +432,31 @@ describe("protocol", () => {
         child.kill("SIGTERM");
         await exited;
       }
+    }
+  }, 60_000);
+
+  it("takes the most sessions open at once from --max-sessions, a whole number with --http only", async () => {
+    where = gatewayDir(config("  - id: gate"));
+    const http = await httpGateway(where, {}, ["--max-sessions", "1"]);
+    try {
+      expect((await post(http.url, {}, INITIALIZE)).status).toBe(200);
+      const second = await post(http.url, {}, INITIALIZE);
+      expect(second.status).toBe(503);
+      expect(second.text).toContain("1 MCP sessions are open");
+    } finally {
+      await http.stop();
+    }
+    for (const [args, message] of [
+      [
+        ["--http", "--max-sessions", "0"],
+        '--max-sessions must be a whole number of sessions, at least 1 (default 1000), got "0"',
+      ],
+      [["--http", "--max-sessions", "ten"], 'got "ten"'],
+      [["--max-sessions", "5"], "--port, --host and --max-sessions go with --http"],
+    ] as const) {
+      const refused = await cli(["mcp", where.config, ...args]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(message);
     }
   }, 60_000);
 

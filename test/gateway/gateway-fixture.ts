@@ -84,12 +84,13 @@ export async function stdioGateway(
   };
 }
 
-/** `hookwise mcp <config> --http --port 0`, until it prints its URL. */
+/** `hookwise mcp <config> --http --port 0 [args…]`, until it prints its URL. */
 export async function httpGateway(
   where: GatewayDir,
   env: NodeJS.ProcessEnv = {},
+  args: readonly string[] = [],
 ): Promise<{ url: string; child: ChildProcess; stderr(): string; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [...CLI, "mcp", where.config, "--http", "--port", "0"], {
+  const child = spawn(process.execPath, [...CLI, "mcp", where.config, "--http", "--port", "0", ...args], {
     cwd: where.dir,
     env: { ...process.env, GATEWAY_OUT_DIR: where.out, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,5 @@
 /**
- * `hookwise mcp <config> [--agent ID] [--http --port N] [--host H]`: one agent's tools as
+ * `hookwise mcp <config> [--agent ID] [--http --port N] [--host H] [--max-sessions N]`: one agent's tools as
  * an MCP server, every call through the config's policies and hooks. Over stdio (the
  * default) stdout is the protocol: every line of ours, and anything a tool module prints
  * with console.log, goes to stderr. Ends when the client closes stdin (stdio), or on
@@ -19,6 +19,7 @@ export interface McpCommandOptions {
   http?: boolean;
   port?: string;
   host?: string;
+  maxSessions?: string;
 }
 
 function parsePort(text: string | undefined): number {
@@ -27,6 +28,17 @@ function parsePort(text: string | undefined): number {
   if (!/^\d+$/.test(text) || port > 65_535)
     throw new UsageError(`--port must be a number from 0 to 65535 (0: any free port), got "${text}"`);
   return port;
+}
+
+/** `--max-sessions`: a whole number of sessions, at least 1 (default 1000). */
+function parseMaxSessions(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const count = Number(text);
+  if (!/^\d+$/.test(text) || count < 1 || !Number.isSafeInteger(count))
+    throw new UsageError(
+      `--max-sessions must be a whole number of sessions, at least 1 (default 1000), got "${text}"`,
+    );
+  return count;
 }
 
 /** Over stdio, console output of tool modules and hooks would corrupt the protocol: stderr takes it. */
@@ -39,9 +51,13 @@ function keepStdoutForProtocol(): void {
 
 export async function mcpCommand(configPath: string, options: McpCommandOptions, io: CliIO): Promise<number> {
   const stdio = !options.http;
-  if (stdio && (options.port !== undefined || options.host !== undefined))
-    throw new UsageError("--port and --host go with --http (the default transport is stdio)");
+  if (
+    stdio &&
+    (options.port !== undefined || options.host !== undefined || options.maxSessions !== undefined)
+  )
+    throw new UsageError("--port, --host and --max-sessions go with --http (the default transport is stdio)");
   const port = options.http ? parsePort(options.port) : 0;
+  const maxSessions = parseMaxSessions(options.maxSessions);
   const host = options.host ?? "127.0.0.1";
   const gatewayRoom = await import("../../gateway/index.js");
   let token: string | undefined;
@@ -94,7 +110,13 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
       await gateway.close();
       return 0;
     }
-    const http = await gatewayRoom.serveHttp(gateway, { host, port, token, log });
+    const http = await gatewayRoom.serveHttp(gateway, {
+      host,
+      port,
+      token,
+      log,
+      ...(maxSessions !== undefined ? { maxSessions } : {}),
+    });
     io.stderr.line(
       `hookwise mcp · ${configPath} · agent ${agent.name} · ${agent.runtime.toolSpecs.length} tools at ${http.url}${token ? " (bearer token required)" : ""}  (Ctrl-C to stop)`,
     );
