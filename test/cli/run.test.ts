@@ -165,6 +165,14 @@ describe("hookwise run", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
     expect(missing.stderr).toContain("cannot read config file no/such/file.yaml: no such file");
+    // Every command that reads a config says the same of a folder.
+    for (const command of ["validate", "explain", "tools", "test"]) {
+      const folder = await cli([command, "examples"]);
+      expect(folder.code, command).toBe(2);
+      expect(folder.stderr.trim(), command).toBe(
+        "hookwise: cannot read config file examples: it is a folder",
+      );
+    }
 
     const flag = await cli(["run", "examples/quickstart/hookwise.yaml", "--promt", "x"]);
     expect(flag.code).toBe(2);

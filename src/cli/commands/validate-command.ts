@@ -4,18 +4,13 @@
  * their tools listed. A config guarding harnesses is checked against the entries `hookwise setup`
  * wrote for it: events it now needs and they miss are warned of.
  */
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { checkReferences, toolCatalogue } from "../../config/check/check-references.js";
 import { checkToolsets, type ToolsetListing } from "../../config/check/check-toolsets.js";
 import { harnessesOf } from "../../config/check/harness-tools-of.js";
 import { validateConfigText } from "../../config/check/validate-config.js";
-import {
-  ConfigFileError,
-  type ConfigIssue,
-  type ConfigPath,
-  formatIssue,
-} from "../../config/source/config-error.js";
+import { type ConfigIssue, type ConfigPath, formatIssue } from "../../config/source/config-error.js";
+import { readConfigFile } from "../../config/source/read-config-file.js";
 import { positionOf } from "../../config/source/source-map.js";
 import { checkClaudeMatchers } from "../../harnesses/claude/hooks/settings/check-claude-matchers.js";
 import { LanguageServers } from "../../lsp/language-servers.js";
@@ -34,13 +29,7 @@ export async function validateCommand(
   io: CliIO,
   options: ValidateCommandOptions = {},
 ): Promise<number> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    throw new ConfigFileError(path, code === "ENOENT" ? "no such file" : String(code ?? error));
-  }
+  const text = readConfigFile(path);
   const { issues, validated, source } = validateConfigText(text, path);
   let listings: ToolsetListing[] = [];
   if (validated) {
