@@ -427,10 +427,16 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         agent.model ??
         (typeof agent.brain?.model === "string" ? agent.brain.model : undefined) ??
         (config.models.default ? "default" : Object.keys(config.models)[0]);
-      if (!name)
-        throw new HookwiseError(
-          `agent "${agent.id}" has no model: declare one under models: (e.g. default: "scripted:./script.yaml")`,
+      if (!name) {
+        // A config that guards harnesses needs no model (validate says valid): running it as
+        // an agent is the caller's mistake, named as such (exit 2).
+        const guarded = config.harness === undefined ? [] : [config.harness].flat();
+        throw new ConfigReferenceError(
+          guarded.length
+            ? `agent "${agent.id}" has no model: this config guards ${guarded.join(", ")} through hookwise hook, which needs none; to run it as an agent, declare one under models: (e.g. default: "scripted:./script.yaml") or give --model`
+            : `agent "${agent.id}" has no model: declare one under models: (e.g. default: "scripted:./script.yaml")`,
         );
+      }
       model = modelFor(name, buildModel).model;
     }
     return createAgent({

@@ -919,6 +919,22 @@ runtime:
     expect(known.stdout).toContain("\n  Bash · shell  { command: string, ");
   });
 
+  it("hookwise run and hookwise mcp refuse a config that only guards harnesses, saying why (exit 2)", async () => {
+    const { config } = project(GUARD);
+    const run = await cli(["run", config, "--prompt", "hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'hookwise: agent "main" has no model: this config guards claude, codex, gemini, cursor through hookwise hook, which needs none; to run it as an agent, declare one under models: (e.g. default: "scripted:./script.yaml") or give --model\n',
+    );
+    // A gateway with no toolsets would answer every client with an empty tool list.
+    const mcp = await cli(["mcp", config]);
+    expect(mcp.code).toBe(2);
+    expect(mcp.stdout).toBe("");
+    expect(mcp.stderr).toBe(
+      `hookwise: ${config} declares no toolsets: hookwise mcp has no tools to serve (it guards claude, codex, gemini, cursor through hookwise hook: see hookwise setup); declare the tools to serve under toolsets: (an MCP server, an OpenAPI document or a module)\n`,
+    );
+  });
+
   it("lists each tool name it expects once, where several of a harness's tools share it", async () => {
     const { config } = project(
       "harness: gemini\nruntime:\n  policies:\n    - { decision: deny, tool: Read }\n",

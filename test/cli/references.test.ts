@@ -256,6 +256,20 @@ describe("validate says what run would say", () => {
     );
   });
 
+  it("a toolset module that exports no tool", async () => {
+    writeFileSync(join(dir, "empty.mjs"), "export const version = 1;\n");
+    const file = config(
+      "models:",
+      "  default: scripted:./script.yaml",
+      "toolsets:",
+      "  calc: { kind: module, path: ./empty.mjs }",
+    );
+    await refusedByBoth(
+      file,
+      `${file}:4:31: toolsets.calc.path: module ./empty.mjs (${join(dir, "empty.mjs")}) exports no tool; expected a module exporting tools`,
+    );
+  });
+
   it("an agent with no model", async () => {
     const file = config("agents:", "  - id: writer");
     await refusedByBoth(

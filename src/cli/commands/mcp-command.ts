@@ -7,7 +7,7 @@
  */
 
 import type { LoadedConfig } from "../../config/load-config.js";
-import { formatIssue } from "../../config/source/config-error.js";
+import { ConfigReferenceError, formatIssue } from "../../config/source/config-error.js";
 import { takeInterrupts } from "../interrupts.js";
 import { LogRoute, loadCliConfig, notificationLine } from "../load-cli-config.js";
 import type { CliIO } from "../types.js";
@@ -84,6 +84,8 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
     const hasModel = Object.keys(loaded.config.models ?? {}).length > 0;
     const overrides = hasModel ? {} : { model: gatewayRoom.NO_MODEL };
     const agent = await loaded.createAgent(agentId, overrides);
+    if (agent.runtime.toolSpecs.length === 0 && Object.keys(loaded.config.toolsets).length === 0)
+      throw new ConfigReferenceError(noToolsToServe(configPath, loaded.config.harness));
     const log = (line: string) => io.stderr.line(`hookwise mcp: ${line}`);
     const runtime = loaded.config.runtime;
     const inbox =
@@ -126,6 +128,18 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
     unsubscribe();
     await closeQuietly(loaded);
   }
+}
+
+/**
+ * A config that declares no toolsets gives the gateway nothing to serve: a client would see an
+ * empty tool list and no reason. A config that guards harnesses is the usual case, told so.
+ */
+function noToolsToServe(configPath: string, harness: string | readonly string[] | undefined): string {
+  const guarded = harness === undefined ? [] : [harness].flat();
+  const why = guarded.length
+    ? ` (it guards ${guarded.join(", ")} through hookwise hook: see hookwise setup)`
+    : "";
+  return `${configPath} declares no toolsets: hookwise mcp has no tools to serve${why}; declare the tools to serve under toolsets: (an MCP server, an OpenAPI document or a module)`;
 }
 
 /** Waits for `ended`, or for SIGINT / SIGTERM (which calls `stop`); a second signal exits at once. */

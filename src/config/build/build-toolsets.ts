@@ -89,9 +89,20 @@ const moduleToolset: ToolsetFactory = async (name, entry, baseDir, context) => {
     }
   }
   if (found.length === 0) {
-    throw new HookwiseError(
-      `toolsets.${name}: module ${path} exports no tool (objects with an execute function)`,
-    );
+    const problem = `module ${entry.path} (${path}) exports no tool`;
+    if (!context.source) throw new HookwiseError(`toolsets.${name}: ${problem}`);
+    const at = ["toolsets", name, "path"];
+    throw new ConfigError([
+      {
+        severity: "error",
+        file: context.source.file,
+        ...context.source.positionOf(at),
+        path: at,
+        message: problem,
+        expected:
+          "a module exporting tools: objects with an execute function, as named exports or in its default export",
+      },
+    ]);
   }
   return {
     name,
