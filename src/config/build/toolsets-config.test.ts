@@ -148,6 +148,7 @@ toolsets:
           kind: "mcp",
           command: process.execPath,
           args: [MCP_SERVER],
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} is the config syntax under test
           env: { TOKEN: "${HOOKWISE_TEST_UNSET}" },
         },
       } as never,

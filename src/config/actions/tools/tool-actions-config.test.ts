@@ -132,6 +132,7 @@ describe("lsp_diagnose: the model's path stays inside the root", () => {
       symlinkSync(join(dir, "outside.ts"), join(dir, "workspace", "link.ts"));
       writeFileSync(
         join(dir, "tools.mjs"),
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the module's own source, a template literal in it
         'export const open_doc = { description: "Open a page", inputSchema: { type: "object", properties: { path: { type: "string" } } }, execute: ({ path }) => `opened ${path}` };\n',
       );
       const target = path === "OUTSIDE" ? join(dir, "outside.ts") : path;
