@@ -1,5 +1,6 @@
 import {
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -157,9 +158,23 @@ describe("FileStore", () => {
     await store.delete(`${long}:b`);
     expect(await store.get(`${long}:b`)).toBeUndefined();
     expect(await store.get(`${long}:a`)).toBe(4);
+    // Sessions are named the same way.
+    const ids = ["Session-A", "session-a", "SESSION-A", long];
+    for (const id of ids)
+      await store.saveSession({
+        id,
+        messages: [{ role: "user", content: id }],
+        createdAt: start,
+        updatedAt: start,
+        version: 0,
+      });
+    for (const id of ids)
+      expect((await store.loadSession(id))?.messages).toEqual([{ role: "user", content: id }]);
+    const sessions = readdirSync(join(dir, "sessions"));
+    expect(new Set(sessions.map((name) => name.toLowerCase())).size).toBe(ids.length);
   });
 
-  it("moves a state.json of an earlier version into files once, under the lock, and removes it", async () => {
+  it("moves a state.json of an earlier version into files once, under the lock, removes it, and renames its sessions", async () => {
     let now = start;
     const day = 86_400_000;
     writeFileSync(
@@ -175,12 +190,30 @@ describe("FileStore", () => {
         hits: { rate: [start - 10, start - 5], empty: [] },
       }),
     );
+    mkdirSync(join(dir, "sessions"));
+    // Its sessions were named in base64 (which a case-insensitive file system may confuse).
+    const earlier = {
+      id: "Chat-1",
+      messages: JSON.stringify(transcript()),
+      archived: null,
+      createdAt: start,
+      updatedAt: start,
+      version: 3,
+      expiresAt: null,
+      runs: 2,
+    };
+    writeFileSync(
+      join(dir, "sessions", `${Buffer.from("Chat-1").toString("base64url")}.json`),
+      JSON.stringify(earlier),
+    );
     // Two stores (as two processes) open the old folder at once: one moves it, both count on.
     const first = new FileStore({ path: dir, now: () => now });
     const second = new FileStore({ path: dir, now: () => now });
     const counted = await Promise.all([first.increment("fires"), second.increment("fires")]);
     expect(counted.sort()).toEqual([6, 7]);
     expect(existsSync(join(dir, "state.json"))).toBe(false);
+    expect(readdirSync(join(dir, "sessions"))).toEqual([`k${Buffer.from("Chat-1").toString("hex")}.json`]);
+    expect(await second.loadSession("Chat-1")).toMatchObject({ version: 3, runs: 2, messages: transcript() });
     expect(await second.get("hookwise:runs:s:1")).toEqual({ kept: true });
     expect(await second.get("gone")).toBeUndefined();
     expect((await second.keys("")).sort()).toEqual(["fires", "hookwise:runs:s:1", "nothing"]);
@@ -192,6 +225,28 @@ describe("FileStore", () => {
     // TTLs hold as they did.
     now += 30 * day;
     expect(await first.get("hookwise:runs:s:1")).toBeUndefined();
+  });
+
+  it("renames the sessions of an earlier version's folder that holds no state.json", async () => {
+    mkdirSync(join(dir, "sessions"));
+    const row = {
+      id: "s-1",
+      messages: "[]",
+      archived: null,
+      createdAt: start,
+      updatedAt: start,
+      version: 1,
+      expiresAt: null,
+      runs: null,
+    };
+    writeFileSync(
+      join(dir, "sessions", `${Buffer.from("s-1").toString("base64url")}.json`),
+      JSON.stringify(row),
+    );
+    const store = new FileStore({ path: dir });
+    expect((await store.loadSession("s-1"))?.version).toBe(1);
+    expect(readdirSync(join(dir, "sessions"))).toEqual([`k${Buffer.from("s-1").toString("hex")}.json`]);
+    expect(existsSync(join(dir, "swept"))).toBe(true);
   });
 
   it("sweeps the files of expired values at most once per interval, and temporary files a crash left", async () => {

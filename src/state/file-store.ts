@@ -5,18 +5,19 @@
  *
  * A folder holds one file per value (`values/`), per rate window (`windows/`) and per
  * session (`sessions/`), so a write costs the same with ten records kept or a million: it
- * writes its key's file and no other. Every file is written beside its target, then renamed
- * over it, so a reader (which takes no lock) sees the old or the new file, never half of
- * one. Every write runs under `lock`, a file created exclusively (`wx`) that any process
- * opening the folder honours; between taking and freeing it the store reads, decides and
- * writes synchronously, so counting and conditional operations are exact across processes.
- * A lock whose holder process is gone is taken over.
+ * writes its key's file and no other (files are named as `key-file-name.ts` says). Every
+ * file is written beside its target, then renamed over it, so a reader (which takes no
+ * lock) sees the old or the new file, never half of one. Every write runs under `lock`, a
+ * file created exclusively (`wx`) that any process opening the folder honours; between
+ * taking and freeing it the store reads, decides and writes synchronously, so counting and
+ * conditional operations are exact across processes. A lock whose holder process is gone
+ * is taken over.
  *
  * An expired value is absent at once and its file is removed by a sweep that a write starts
  * at most once per `sweepIntervalMs` (the time of the last one is kept in `swept`), so no
  * operation walks the folder but `keys` and that sweep. A folder written by an earlier
- * version keeps everything in one `state.json`: the first operation moves its entries into
- * files, under the lock, and removes it.
+ * version keeps everything in one `state.json` and names sessions in base64: the first
+ * operation moves its entries into files and renames its sessions, under the lock.
  *
  * Suited to the CLI, a harness's hook and a single server process; many concurrent writers
  * are what SQLite or Redis are for (every write here takes the folder's one lock).
@@ -152,7 +153,11 @@ export class FileStore implements StateStore {
       mkdirSync(this.#valuesDir, { recursive: true });
       mkdirSync(this.#windowsDir, { recursive: true });
     });
-    if (!existsSync(this.#legacyFile)) this.#opened = Promise.resolve();
+    // An earlier version's folder: a state.json, or sessions kept before any sweep was.
+    const earlier =
+      existsSync(this.#legacyFile) ||
+      (!existsSync(this.#sweptFile) && this.#list(this.#sessionsDir).length > 0);
+    if (!earlier) this.#opened = Promise.resolve();
   }
 
   /** Turns a file system failure into a StateStoreError naming the folder and what to do. */
@@ -172,7 +177,7 @@ export class FileStore implements StateStore {
   }
 
   #sessionFile(id: string): string {
-    return join(this.#sessionsDir, `${Buffer.from(id).toString("base64url")}.json`);
+    return join(this.#sessionsDir, `${keyFileName(id)}.json`);
   }
 
   #valueFile(key: string): string {
@@ -272,13 +277,23 @@ export class FileStore implements StateStore {
   }
 
   /**
-   * Moves the entries of an earlier version's `state.json` into one file each, then removes
-   * it. Under the lock, and every operation waits for it, so nothing is written meanwhile; a
-   * crash half way leaves `state.json`, and the next process moves it all again.
+   * Brings a folder of an earlier version into this layout: moves the entries of its
+   * `state.json` into one file each, then removes it, and renames its session files
+   * (named in base64, which a case-insensitive file system may confuse) as this version
+   * names them. Under the lock, and every operation waits for it, so nothing is written
+   * meanwhile; every step can be done again, so a crash half way leaves a folder that the
+   * next process brings over.
    */
   #migrate(): void {
+    const now = this.#now();
     const text = this.#read(this.#legacyFile);
-    if (text === undefined) return; // another process moved it
+    if (text !== undefined) this.#moveLegacyState(text, now);
+    this.#renameSessions();
+    if (!existsSync(this.#sweptFile)) this.#write(this.#sweptFile, String(now));
+    if (text !== undefined) this.#remove(this.#legacyFile);
+  }
+
+  #moveLegacyState(text: string, now: number): void {
     let state: LegacyStateFile | undefined;
     try {
       const parsed = JSON.parse(text) as LegacyStateFile;
@@ -293,18 +308,31 @@ export class FileStore implements StateStore {
         path: this.path,
         message: `The state file ${this.#legacyFile} is not a hookwise state file: move ${this.#legacyFile} aside to start from empty values (sessions are kept)`,
       });
-    const now = this.#now();
     for (const [key, [value, expiresAt]] of Object.entries(state.kv)) {
       if (expiresAt !== null && expiresAt <= now) continue;
-      this.#write(this.#valueFile(key), JSON.stringify([key, value, expiresAt] satisfies ValueFile));
+      this.#setValue(key, value, expiresAt);
     }
     for (const [key, hits] of Object.entries(state.hits)) {
       if (hits.length)
         this.#write(this.#windowFile(key), JSON.stringify([key, hits, null] satisfies WindowFile));
     }
-    this.#write(this.#sweptFile, String(now));
-    this.#nextSweep = now + this.#sweepIntervalMs;
-    this.#remove(this.#legacyFile);
+  }
+
+  /** Renames each session file as its id (kept inside it) names it now. */
+  #renameSessions(): void {
+    for (const name of this.#list(this.#sessionsDir)) {
+      if (!name.endsWith(".json")) continue;
+      const file = join(this.#sessionsDir, name);
+      let id: unknown;
+      try {
+        id = (JSON.parse(this.#read(file) ?? "null") as { id?: unknown } | null)?.id;
+      } catch {
+        // Not one this store wrote: left as it is.
+      }
+      if (typeof id !== "string") continue;
+      const target = this.#sessionFile(id);
+      if (target !== file && !existsSync(target)) this.#guard(() => renameSync(file, target));
+    }
   }
 
   /** A file's parsed content when it has `shape`, or undefined when it does not exist. */
@@ -400,8 +428,8 @@ export class FileStore implements StateStore {
   }
 
   /**
-   * Whether `file` (a value's or a window's: both keep their expiry third) expired at `now`.
-   * One that does not parse is left for its key's reader to report.
+   * Whether `file` (a value's or a window's: both keep their expiry third) expired at
+   * `now`. One that does not parse is left for its key's reader to report.
    */
   #expiredAt(file: string, now: number): boolean {
     let parsed: unknown;
