@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import {
   existsSync,
   mkdirSync,
@@ -11,6 +13,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeContract, transcript } from "../../test/support/store-contract.js";
 import { createStore } from "./create-store.js";
@@ -225,6 +228,39 @@ describe("FileStore", () => {
     // TTLs hold as they did.
     now += 30 * day;
     expect(await first.get("hookwise:runs:s:1")).toBeUndefined();
+  });
+
+  it("three processes opening an earlier version's folder at once move it once and count on exactly", async () => {
+    writeFileSync(
+      join(dir, "state.json"),
+      JSON.stringify({ version: 1, kv: { counter: ["100", null] }, hits: { limited: [start - 1] } }),
+    );
+    const worker = fileURLToPath(new URL("../../test/fixtures/store-worker.ts", import.meta.url));
+    const children = [0, 1, 2].map(() =>
+      spawn(
+        process.execPath,
+        ["--import", "tsx", worker, JSON.stringify({ kind: "file", path: dir }), "50"],
+        {
+          cwd: fileURLToPath(new URL("../..", import.meta.url)),
+          stdio: ["pipe", "pipe", "inherit"],
+        },
+      ),
+    );
+    try {
+      // Each prints "ready" once it has opened the folder (a first read), then waits for "go".
+      await Promise.all(children.map((child) => once(child.stdout!, "data")));
+      for (const child of children) child.stdin!.end("go\n");
+      const codes = await Promise.all(children.map((child) => once(child, "close")));
+      expect(codes.map(([code]) => code)).toEqual([0, 0, 0]);
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill();
+    }
+    const store = new FileStore({ path: dir });
+    expect(await store.get("counter")).toBe(250);
+    expect(existsSync(join(dir, "state.json"))).toBe(false);
+    // The window holds the event moved from state.json and the workers' 150.
+    expect(await store.hit("limited", { max: 151, windowMs: 60_000, now: start })).toBe(false);
+    expect(await store.hit("limited", { max: 152, windowMs: 60_000, now: start })).toBe(true);
   });
 
   it("renames the sessions of an earlier version's folder that holds no state.json", async () => {
