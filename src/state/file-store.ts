@@ -367,35 +367,37 @@ export class FileStore implements StateStore {
   }
 
   /**
-   * Runs a write under the lock, then, when this write is the first one a sweep interval
-   * after the last sweep, removes the files of expired values.
+   * Runs a write under the lock; first, when it is the first write a sweep interval after
+   * the last sweep, removes the files of expired values (before, so a failed sweep fails a
+   * write that did not happen, which the caller may safely retry).
    */
   async #change<T>(operation: (now: number) => T): Promise<T> {
     await this.#open();
-    let sweep = false;
-    let now = 0;
-    const result = await this.#locked(() => {
-      now = this.#now();
-      const value = operation(now);
-      sweep = this.#claimSweep(now);
-      return value;
-    });
-    if (sweep) await this.#sweep(now);
-    return result;
+    await this.#sweepIfDue();
+    return this.#locked(() => operation(this.#now()));
   }
 
-  /** Whether a sweep is due; if so, records it as done at `now`, so no other process starts one. */
-  #claimSweep(now: number): boolean {
-    if (this.#nextSweep !== undefined && now < this.#nextSweep) return false;
-    // Another process may have swept since this one last looked.
+  async #sweepIfDue(): Promise<void> {
+    const now = this.#now();
+    if (this.#nextSweep !== undefined && now < this.#nextSweep) return;
+    if (!this.#sweepDue(now)) return;
+    // Recorded under the lock, so of processes that find it due together one sweeps.
+    const claimed = await this.#locked(() => {
+      if (!this.#sweepDue(now)) return false;
+      this.#write(this.#sweptFile, String(now));
+      this.#nextSweep = now + this.#sweepIntervalMs;
+      return true;
+    });
+    if (claimed) await this.#sweep(now);
+  }
+
+  /** Whether a sweep is due at `now` by the record of the last one (any process's). */
+  #sweepDue(now: number): boolean {
     const last = Number(this.#read(this.#sweptFile) ?? Number.NaN);
-    if (Number.isFinite(last) && last <= now && now < last + this.#sweepIntervalMs) {
-      this.#nextSweep = last + this.#sweepIntervalMs;
-      return false;
-    }
-    this.#write(this.#sweptFile, String(now));
-    this.#nextSweep = now + this.#sweepIntervalMs;
-    return true;
+    // A time ahead of the clock (set back since) counts as none.
+    if (!Number.isFinite(last) || last > now || now >= last + this.#sweepIntervalMs) return true;
+    this.#nextSweep = last + this.#sweepIntervalMs;
+    return false;
   }
 
   /**
