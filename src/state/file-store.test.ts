@@ -318,12 +318,41 @@ describe("FileStore", () => {
     );
     expect(readdirSync(join(dir, "windows"))).toEqual([]);
     expect(await store.get("forever")).toBe(2);
-    expect(Number(readFileSync(join(dir, "swept"), "utf8"))).toBe(now);
+    expect(JSON.parse(readFileSync(join(dir, "swept"), "utf8"))).toEqual([now, null]);
     // Another process opening the folder goes by the same record of the last sweep.
     await store.set("short", 1, { ttlMs: 1_000 });
     now += 2_000;
     await new FileStore({ path: dir, now: () => now, sweepIntervalMs: 60_000 }).set("x", 1);
     expect(existsSync(join(values, `k${Buffer.from("short").toString("hex")}`))).toBe(true);
+  });
+
+  it("sweeps a large folder a batch per write, each batch once, then waits for the next interval", async () => {
+    let now = start;
+    const store = new FileStore({ path: dir, now: () => now, sweepIntervalMs: 60_000, sweepBatch: 4 });
+    const keys = Array.from({ length: 10 }, (_, index) => `run:${index}`);
+    for (const key of keys) await store.set(key, key, { ttlMs: 1_000 });
+    await store.set("kept", 1);
+    const left = () => readdirSync(join(dir, "values")).length;
+    expect(left()).toBe(11);
+    now += 60_000;
+    // 11 files, 4 a write: the pass takes three writes; each removes what it looked at.
+    const counts: number[] = [];
+    for (let write = 0; write < 4; write++) {
+      await store.increment("kept");
+      counts.push(left());
+    }
+    expect(counts[0]).toBeGreaterThan(counts[2]!);
+    expect(counts.slice(2)).toEqual([1, 1]);
+    expect(await store.get("kept")).toBe(5);
+    expect(JSON.parse(readFileSync(join(dir, "swept"), "utf8"))).toEqual([now, null]);
+    // Through: values that expire now wait for the next interval.
+    await store.set("late", 1, { ttlMs: 10 });
+    now += 1_000;
+    await store.set("other", 1);
+    expect(left()).toBe(3);
+    now += 60_000;
+    for (let write = 0; write < 2; write++) await store.set("other", 2);
+    expect(left()).toBe(2);
   });
 
   it("names the file and what to do when a value's file is not one it wrote", async () => {

@@ -13,11 +13,13 @@
  * conditional operations are exact across processes. A lock whose holder process is gone
  * is taken over.
  *
- * An expired value is absent at once and its file is removed by a sweep that a write starts
- * at most once per `sweepIntervalMs` (the time of the last one is kept in `swept`), so no
- * operation walks the folder but `keys` and that sweep. A folder written by an earlier
- * version keeps everything in one `state.json` and names sessions in base64: the first
- * operation moves its entries into files and renames its sessions, under the lock.
+ * An expired value is absent at once and its file is removed by a pass over the folder
+ * that starts at most once per `sweepIntervalMs` and reads `sweepBatch` files per write
+ * until it is through (`swept` records where it is): no write reads more files than that,
+ * only the pass lists the folder's names (and `keys`, which lists values). A folder
+ * written by an earlier version keeps everything in one `state.json` and names sessions in
+ * base64: the first operation moves its entries into files and renames its sessions, under
+ * the lock.
  *
  * Suited to the CLI, a harness's hook and a single server process; many concurrent writers
  * are what SQLite or Redis are for (every write here takes the folder's one lock).
@@ -36,7 +38,7 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
@@ -55,10 +57,15 @@ export interface FileStoreOptions {
   /** A session not committed for this long is dropped (default: kept until deleted). */
   sessionTtlMs?: number;
   /**
-   * The files of expired values are removed at most this often (default one hour), by the
-   * first write after that long; an expired value is absent to every operation either way.
+   * The files of expired values are removed by a pass over the folder that starts at most
+   * this often (default one hour); an expired value is absent to every operation either way.
    */
   sweepIntervalMs?: number;
+  /**
+   * How many files a write looks at when a pass is under way (default 2,000): a pass over a
+   * large folder takes several writes, none of which pays for all of it.
+   */
+  sweepBatch?: number;
 }
 
 /** A value's file: its key, its JSON text (null: `undefined`), when it expires (null: never). */
@@ -89,6 +96,9 @@ interface SessionFile {
   runs: number | null;
 }
 
+/** How long a process opening a folder waits for another one converting its state.json. */
+const CONVERSION_WAIT_MS = 60_000;
+
 /** A temporary file older than this is left over from a crash; the sweep removes it. */
 const STALE_TEMPORARY_MS = 3_600_000;
 
@@ -115,6 +125,7 @@ export class FileStore implements StateStore {
   readonly #lockTimeoutMs: number;
   readonly #sessionTtlMs: number | undefined;
   readonly #sweepIntervalMs: number;
+  readonly #sweepBatch: number;
   readonly #place: StoredPlace;
   readonly #legacyFile: string;
   readonly #lockFile: string;
@@ -135,6 +146,7 @@ export class FileStore implements StateStore {
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 5_000;
     this.#sessionTtlMs = options.sessionTtlMs;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 3_600_000;
+    this.#sweepBatch = Math.max(1, options.sweepBatch ?? 2_000);
     this.#legacyFile = join(options.path, "state.json");
     this.#lockFile = join(options.path, "lock");
     this.#sweptFile = join(options.path, "swept");
@@ -213,15 +225,15 @@ export class FileStore implements StateStore {
   }
 
   /** Runs `operation` holding the folder's lock; it must not await. */
-  async #locked<T>(operation: () => T): Promise<T> {
-    const deadline = Date.now() + this.#lockTimeoutMs;
+  async #locked<T>(operation: () => T, timeoutMs = this.#lockTimeoutMs): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
     let wait = 1;
     while (!this.#tryLock()) {
       if (Date.now() > deadline) {
         throw new StateStoreError({
           kind: this.kind,
           path: this.path,
-          message: `The state folder ${this.path} stayed locked by another process for ${this.#lockTimeoutMs} ms (${this.#lockFile}); retry, or remove the lock file if no hookwise process is running`,
+          message: `The state folder ${this.path} stayed locked by another process for ${timeoutMs} ms (${this.#lockFile}); retry, or remove the lock file if no hookwise process is running`,
         });
       }
       await sleep(wait);
@@ -269,7 +281,9 @@ export class FileStore implements StateStore {
 
   /** Resolves once the folder is in this version's layout (see `#migrate`). */
   #open(): Promise<void> {
-    this.#opened ??= this.#locked(() => this.#migrate()).catch((error: unknown) => {
+    // Another process may be converting a large state.json (about 10 s for 100,000 records).
+    const wait = Math.max(this.#lockTimeoutMs, CONVERSION_WAIT_MS);
+    this.#opened ??= this.#locked(() => this.#migrate(), wait).catch((error: unknown) => {
       this.#opened = undefined;
       throw error;
     });
@@ -289,7 +303,7 @@ export class FileStore implements StateStore {
     const text = this.#read(this.#legacyFile);
     if (text !== undefined) this.#moveLegacyState(text, now);
     this.#renameSessions();
-    if (!existsSync(this.#sweptFile)) this.#write(this.#sweptFile, String(now));
+    if (!existsSync(this.#sweptFile)) this.#write(this.#sweptFile, JSON.stringify([now, null]));
     if (text !== undefined) this.#remove(this.#legacyFile);
   }
 
@@ -308,13 +322,15 @@ export class FileStore implements StateStore {
         path: this.path,
         message: `The state file ${this.#legacyFile} is not a hookwise state file: move ${this.#legacyFile} aside to start from empty values (sessions are kept)`,
       });
+    // Written in place, not renamed over: no reader reads them before the conversion ends,
+    // and one a crash cut short is written again from state.json. Half the system calls.
+    const put = (file: string, content: ValueFile | WindowFile) =>
+      this.#guard(() => writeFileSync(file, JSON.stringify(content)));
     for (const [key, [value, expiresAt]] of Object.entries(state.kv)) {
-      if (expiresAt !== null && expiresAt <= now) continue;
-      this.#setValue(key, value, expiresAt);
+      if (expiresAt === null || expiresAt > now) put(this.#valueFile(key), [key, value, expiresAt]);
     }
     for (const [key, hits] of Object.entries(state.hits)) {
-      if (hits.length)
-        this.#write(this.#windowFile(key), JSON.stringify([key, hits, null] satisfies WindowFile));
+      if (hits.length) put(this.#windowFile(key), [key, hits, null]);
     }
   }
 
@@ -377,42 +393,75 @@ export class FileStore implements StateStore {
     return this.#locked(() => operation(this.#now()));
   }
 
+  /**
+   * Sweeps the next batch of files when a sweep is due: a sweep interval after the last
+   * pass began, or at once while a pass is under way, so a large folder is swept a batch
+   * per write rather than all at one write's expense.
+   */
   async #sweepIfDue(): Promise<void> {
     const now = this.#now();
     if (this.#nextSweep !== undefined && now < this.#nextSweep) return;
-    if (!this.#sweepDue(now)) return;
-    // Recorded under the lock, so of processes that find it due together one sweeps.
-    const claimed = await this.#locked(() => {
-      if (!this.#sweepDue(now)) return false;
-      this.#write(this.#sweptFile, String(now));
-      this.#nextSweep = now + this.#sweepIntervalMs;
-      return true;
+    if (!this.#sweepDue(now, this.#sweepRecord())) return;
+    // Claimed under the lock, so processes that find it due together take distinct batches.
+    const batch = await this.#locked(() => {
+      const record = this.#sweepRecord();
+      if (!this.#sweepDue(now, record)) return undefined;
+      const continuing = record?.after != null && record.at <= now;
+      const after = continuing ? record.after : null;
+      const entries = this.#sweepEntries()
+        .filter((entry) => after === null || entry > after)
+        .slice(0, this.#sweepBatch);
+      const done = entries.length < this.#sweepBatch;
+      const at = continuing ? record.at : now;
+      this.#write(this.#sweptFile, JSON.stringify([at, done ? null : entries.at(-1)!]));
+      this.#nextSweep = done ? at + this.#sweepIntervalMs : undefined;
+      return entries;
     });
-    if (claimed) await this.#sweep(now);
+    if (batch) await this.#sweep(batch, now);
   }
 
-  /** Whether a sweep is due at `now` by the record of the last one (any process's). */
-  #sweepDue(now: number): boolean {
-    const last = Number(this.#read(this.#sweptFile) ?? Number.NaN);
-    // A time ahead of the clock (set back since) counts as none.
-    if (!Number.isFinite(last) || last > now || now >= last + this.#sweepIntervalMs) return true;
-    this.#nextSweep = last + this.#sweepIntervalMs;
+  /** `swept`: when the current (or last) pass began, and the last file it has looked at (null: done). */
+  #sweepRecord(): { at: number; after: string | null } | undefined {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(this.#read(this.#sweptFile) ?? "null");
+    } catch {
+      return undefined; // swept again from the start
+    }
+    if (!Array.isArray(parsed) || !Number.isFinite(parsed[0])) return undefined;
+    if (parsed[1] !== null && typeof parsed[1] !== "string") return undefined;
+    return { at: parsed[0] as number, after: parsed[1] as string | null };
+  }
+
+  #sweepDue(now: number, record: { at: number; after: string | null } | undefined): boolean {
+    // A pass that began ahead of the clock (set back since) counts as none.
+    if (record === undefined || record.after !== null || record.at > now) return true;
+    if (now >= record.at + this.#sweepIntervalMs) return true;
+    this.#nextSweep = record.at + this.#sweepIntervalMs;
     return false;
   }
 
+  /** What a pass looks at, in a stable order: values, windows, and temporary files. */
+  #sweepEntries(): string[] {
+    const entries = this.#list(this.path).filter((name) => name.startsWith(".tmp-"));
+    for (const folder of ["sessions", "values", "windows"]) {
+      for (const name of this.#list(join(this.path, folder)))
+        if (folder !== "sessions" || name.startsWith(".tmp-")) entries.push(`${folder}/${name}`);
+    }
+    return entries.sort();
+  }
+
   /**
-   * Removes the files of values and windows expired at `now`, and temporary files a crash
-   * left. The folder is read without the lock; only the expired files are read again under
-   * it before they go, since a write may have renewed one meanwhile.
+   * Removes, of `entries`, the files of values and windows expired at `now` and temporary
+   * files a crash left. They are read without the lock; only the expired ones are read
+   * again under it before they go, since a write may have renewed one meanwhile.
    */
-  async #sweep(now: number): Promise<void> {
+  async #sweep(entries: readonly string[], now: number): Promise<void> {
     const expired: string[] = [];
-    for (const folder of [this.#valuesDir, this.#windowsDir, this.#sessionsDir]) {
-      for (const name of this.#list(folder)) {
-        const file = join(folder, name);
-        if (name.startsWith(".tmp-")) this.#removeIfStale(file);
-        else if (folder !== this.#sessionsDir && this.#expiredAt(file, now)) expired.push(file);
-      }
+    for (const entry of entries) {
+      const file = join(this.path, entry);
+      if (basename(entry).startsWith(".tmp-")) this.#removeIfStale(file);
+      else if (!entry.startsWith("sessions/") && this.#expiredAt(file, now)) expired.push(file);
     }
     if (expired.length === 0) return;
     await this.#locked(() => {
