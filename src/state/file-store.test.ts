@@ -299,6 +299,10 @@ describe("FileStore", () => {
     writeFileSync(writing, "half");
     const hourAgo = (Date.now() - 2 * 3_600_000) / 1_000;
     utimesSync(crashed, hourAgo, hourAgo);
+    // An earlier version's, left in sessions/ by a crash.
+    const earlier = join(dir, "sessions", "czE.json.2147483646.0.tmp");
+    writeFileSync(earlier, "half");
+    utimesSync(earlier, hourAgo, hourAgo);
     expect(readdirSync(values)).toHaveLength(5);
 
     now += 5_000;
@@ -317,6 +321,7 @@ describe("FileStore", () => {
         .sort(),
     );
     expect(readdirSync(join(dir, "windows"))).toEqual([]);
+    expect(readdirSync(join(dir, "sessions"))).toEqual([]);
     expect(await store.get("forever")).toBe(2);
     expect(JSON.parse(readFileSync(join(dir, "swept"), "utf8"))).toEqual([now, null]);
     // Another process opening the folder goes by the same record of the last sweep.

@@ -102,6 +102,9 @@ const CONVERSION_WAIT_MS = 60_000;
 /** A temporary file older than this is left over from a crash; the sweep removes it. */
 const STALE_TEMPORARY_MS = 3_600_000;
 
+/** A file being written: this version's, or an earlier one's (`<target>.<pid>.<n>.tmp`). */
+const temporary = (name: string) => name.startsWith(".tmp-") || name.endsWith(".tmp");
+
 const isValueFile = (value: unknown): value is ValueFile =>
   Array.isArray(value) &&
   value.length === 3 &&
@@ -281,7 +284,7 @@ export class FileStore implements StateStore {
 
   /** Resolves once the folder is in this version's layout (see `#migrate`). */
   #open(): Promise<void> {
-    // Another process may be converting a large state.json (about 10 s for 100,000 records).
+    // Another process may be converting a large state.json (seconds for 30,000 records).
     const wait = Math.max(this.#lockTimeoutMs, CONVERSION_WAIT_MS);
     this.#opened ??= this.#locked(() => this.#migrate(), wait).catch((error: unknown) => {
       this.#opened = undefined;
@@ -383,9 +386,8 @@ export class FileStore implements StateStore {
   }
 
   /**
-   * Runs a write under the lock; first, when it is the first write a sweep interval after
-   * the last sweep, removes the files of expired values (before, so a failed sweep fails a
-   * write that did not happen, which the caller may safely retry).
+   * Runs a write under the lock; first, when a sweep is due, sweeps a batch of files (first,
+   * so a failed sweep fails a write that did not happen, which the caller may safely retry).
    */
   async #change<T>(operation: (now: number) => T): Promise<T> {
     await this.#open();
@@ -443,10 +445,10 @@ export class FileStore implements StateStore {
 
   /** What a pass looks at, in a stable order: values, windows, and temporary files. */
   #sweepEntries(): string[] {
-    const entries = this.#list(this.path).filter((name) => name.startsWith(".tmp-"));
+    const entries = this.#list(this.path).filter(temporary);
     for (const folder of ["sessions", "values", "windows"]) {
       for (const name of this.#list(join(this.path, folder)))
-        if (folder !== "sessions" || name.startsWith(".tmp-")) entries.push(`${folder}/${name}`);
+        if (folder !== "sessions" || temporary(name)) entries.push(`${folder}/${name}`);
     }
     return entries.sort();
   }
@@ -460,7 +462,7 @@ export class FileStore implements StateStore {
     const expired: string[] = [];
     for (const entry of entries) {
       const file = join(this.path, entry);
-      if (basename(entry).startsWith(".tmp-")) this.#removeIfStale(file);
+      if (temporary(basename(entry))) this.#removeIfStale(file);
       else if (!entry.startsWith("sessions/") && this.#expiredAt(file, now)) expired.push(file);
     }
     if (expired.length === 0) return;
