@@ -116,17 +116,15 @@ describe("FileStore", () => {
     const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
       (name) => before.get(name) !== after.get(name),
     );
-    const file = (key: string) => `values/${Buffer.from(key).toString("hex")}`;
+    const file = (key: string, folder = "values") => `${folder}/k${Buffer.from(key).toString("hex")}`;
     expect(changed.sort()).toEqual(
       [
         file("hookwise:runs:s:new"),
         file("fires"),
-        `windows/${Buffer.from("rate").toString("hex")}`,
+        file("rate", "windows"),
         file("approval"),
         file("hookwise:runs:s:7"),
-      ]
-        .map((name) => name.replace(/\/([0-9a-f]+)$/, "/k$1"))
-        .sort(),
+      ].sort(),
     );
     expect(existsSync(join(dir, "state.json"))).toBe(false);
     expect(await store.get("hookwise:runs:s:3")).toEqual({ index: 3, pad: "x".repeat(1_200) });
