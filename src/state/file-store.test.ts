@@ -372,6 +372,22 @@ describe("FileStore", () => {
     expect(await store.get("k")).toBe(2);
   });
 
+  it("a folder it cannot write is one error naming the folder and what to do, and the lock is freed", async () => {
+    const store = new FileStore({ path: dir });
+    await store.set("before", 1);
+    // A file where its values folder was (the same answer as a folder without write access, for root too).
+    rmSync(join(dir, "values"), { recursive: true });
+    writeFileSync(join(dir, "values"), "");
+    const refused = await store.set("k", 1).catch((error: unknown) => error);
+    expect(StateStoreError.isInstance(refused)).toBe(true);
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^Cannot write the state folder ${dir} \\(.*\\): check that it is a writable folder, or point runtime.state at another path$`,
+      ),
+    );
+    expect(existsSync(join(dir, "lock"))).toBe(false);
+  });
+
   it("names the file and what to do when state.json is not one it wrote", async () => {
     writeFileSync(join(dir, "state.json"), "not json");
     const store = new FileStore({ path: dir });
