@@ -118,15 +118,6 @@ export async function configEvents(
   protocol: HarnessProtocol,
   agent: string | undefined,
 ): Promise<string[]> {
-  return (await configNeeds(configPath, protocol, agent)).events;
-}
-
-/** The harness events a config needs, and whether it names its own store (`runtime.state`). */
-export async function configNeeds(
-  configPath: string,
-  protocol: HarnessProtocol,
-  agent: string | undefined,
-): Promise<{ events: string[]; ownStore: boolean }> {
   const { loadHarnessHooks } = await import("../config/load-harness-hooks.js");
   const hooks = await loadHarnessHooks(configPath, protocol.name, {
     ...(agent ? { agent } : {}),
@@ -134,9 +125,8 @@ export async function configNeeds(
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   });
   const hookEvents = new Set<string>(hooks.registry.list().map((hook) => hook.event));
-  const ownStore = hooks.config.config.runtime.state !== undefined;
   await hooks.close();
-  return { events: eventsNeeded(protocol, hookEvents), ownStore };
+  return eventsNeeded(protocol, hookEvents);
 }
 
 /** A settings file read whole: missing or empty is `{}`; not a JSON object throws. */

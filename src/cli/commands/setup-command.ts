@@ -5,7 +5,7 @@
  * else in the file stays; a second run changes nothing; `--remove` takes out only these
  * entries. The command names hookwise by the path it is installed at (see docs/harnesses.md).
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,10 +18,9 @@ import {
   type HarnessName,
   type HarnessProtocol,
 } from "../../harnesses/types.js";
-import { defaultState } from "../default-state.js";
 import { packageDir } from "../package-dir.js";
 import {
-  configNeeds,
+  configEvents,
   ownCommand,
   pathWord,
   projectInstall,
@@ -256,13 +255,10 @@ export async function setupCommand(
   const trustsHooks = protocol.name === "codex" && options.trust !== false;
   let next: SettingsObject;
   let events: string[] = [];
-  let ownStore = true;
   if (options.remove) next = withoutOurs(object, protocol.settings, isOurs);
   else {
     // The config must load as the hook would load it: a broken one would block every call.
-    const needs = await configNeeds(configPath, protocol, options.agent);
-    events = needs.events;
-    ownStore = needs.ownStore;
+    events = await configEvents(configPath, protocol, options.agent);
     if (events.length === 0)
       throw new UsageError(
         `${configPath} has no hooks or policies ${protocol.label} can run (it runs ${Object.keys(protocol.settings.eventsFor).join(", ")})`,
@@ -318,26 +314,7 @@ export async function setupCommand(
     // A project's own install is not on PATH: npx finds it.
     `  undo: ${projectInstall(projectDir) ? "npx " : ""}hookwise setup ${protocol.name} ${configPath}${options.scope === "project" ? "" : ` --scope ${options.scope}`} --remove`,
   );
-  if (!ownStore) noteFileStore(configPath, io);
   return trustsHooks ? trustCodexEntries(file, projectDir, isOurs, io) : 0;
-}
-
-/**
- * Says so when the hook will keep its state in the file store (no `runtime.state`, and
- * better-sqlite3 not installed): every event rewrites the one file that holds every record,
- * so a harness's hook gets slower day by day.
- */
-function noteFileStore(configPath: string, io: CliIO): void {
-  const state = defaultState(configPath);
-  if (state.kind !== "file") return;
-  const started = existsSync(state.path);
-  io.stderr.line(
-    `hookwise: note: the hook keeps its counters and a record of every event (kept 30 days) in the file store, ${state.path}, which rewrites one file holding all of them at each event: events get slower as records pile up. For daily use, ${
-      started
-        ? `install better-sqlite3 (npm install -D better-sqlite3) and move ${state.path} away (it keeps its kind while it exists)`
-        : "install better-sqlite3 before the first event: npm install -D better-sqlite3"
-    }, or name a store in runtime.state.`,
-  );
 }
 
 /** The keys Codex names setup's entries of a hooks file by (`<file>:pre_tool_use:0:0`). */

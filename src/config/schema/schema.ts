@@ -207,7 +207,7 @@ export const stateSchema = lazy(() =>
     }),
     z.strictObject({
       kind: z.literal("file"),
-      path: z.string().default(".hookwise/state").describe("a folder: state.json and one file per session"),
+      path: z.string().default(".hookwise/state").describe("a folder: one file per value and per session"),
       session_ttl: sessionTtl(),
     }),
     z.strictObject({
