@@ -341,6 +341,7 @@ export default defineConfig([
       "deps/cel-js": "src/deps/bundled/cel-js.ts",
       "deps/zod": "src/deps/bundled/zod.ts",
       "deps/picomatch": "src/deps/bundled/picomatch.ts",
+      "deps/better-sqlite3": "src/deps/bundled/better-sqlite3.ts",
     },
     // CommonJS: the CLI loads them through V8's code cache on Node 20 (src/deps/code-cache.ts),
     // which compiles scripts, not modules; `require` of a CommonJS file is also the cheaper load.
@@ -349,7 +350,12 @@ export default defineConfig([
     platform: "node",
     target: "node20",
     clean: false,
-    deps: { alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch"] },
+    deps: {
+      alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch", "better-sqlite3"],
+      // better-sqlite3 finds its native addon with it only when not given one, which the
+      // bundled copy always is (src/state/sqlite-driver.ts).
+      neverBundle: ["bindings"],
+    },
     plugins: [asciiOutput, contentHash],
   },
   {

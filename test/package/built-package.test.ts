@@ -429,6 +429,11 @@ describe("the built package", () => {
     expect(scripts.sort()).toEqual(
       [join(out, "code-cache.cjs"), join(out, "hook.cjs"), join(out, "hook-rolldown-runtime.cjs")].sort(),
     );
+    // The SQLite driver's JavaScript is hookwise's one-file copy (the installed package's
+    // addon), not the package's own files.
+    const read = [...listed.stderr.matchAll(/^read-file (.*)$/gm)].map(([, path]) => path!);
+    expect(read).toContain(join(out, "deps", "better-sqlite3.cjs"));
+    expect(read.filter((path) => path.includes(`${sep}better-sqlite3${sep}lib${sep}`))).toEqual([]);
     // What a hook runs is its config's hooks and policies over its store: no agent, loop,
     // model, toolset or language server is loaded (a new process on every tool call).
     const code = scripts.map((path) => readFileSync(path, "utf8")).join("\n");

@@ -1,0 +1,11 @@
+// Built into one file (dist/deps/better-sqlite3.cjs): the driver's JavaScript (thirteen files)
+// as one, loaded through the CLI's compiled-code cache. Used only with the native addon of an
+// installed better-sqlite3 of this very version (src/state/sqlite-driver.ts), given to it as
+// `nativeBinding`: the package's `bindings` lookup is never run, so it is left out.
+import Database from "better-sqlite3";
+import manifest from "better-sqlite3/package.json" with { type: "json" };
+
+/** The version of better-sqlite3 this file was built from. */
+export const version: string = manifest.version;
+
+export { Database };
