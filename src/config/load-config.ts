@@ -24,7 +24,7 @@ import { buildPolicies } from "./build/build-policies.js";
 import type { BuiltToolset, ConfigSource } from "./build/build-toolsets.js";
 import { compileHookEntry } from "./build/compile-hook.js";
 import type { ActionServices, Evaluation } from "./build/evaluation.js";
-import { checkReferences, toolCatalogue } from "./check/check-references.js";
+import { checkReferences, harnessReferencesClean, toolCatalogue } from "./check/check-references.js";
 import { kindOutputsOf } from "./check/kind-outputs-of.js";
 import { type ValidatedConfig, validateConfigText } from "./check/validate-config.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
@@ -119,12 +119,23 @@ export function readConfig(
     const result = validateConfigText(text, path);
     document = result.source;
     if (!result.validated) throw new ConfigError(result.issues);
+    const source = result.source;
     return {
-      // Kept with the entry: a config served from it compiles its hooks without their schemas.
+      // Kept with the entry: a config served from it compiles its hooks without their schemas
+      // (and, guarding a harness, checks its references no more when they were clean).
       validated:
         build === undefined
           ? result.validated
-          : { ...result.validated, kindOutputs: kindOutputsOf(result.validated) },
+          : {
+              ...result.validated,
+              kindOutputs: kindOutputsOf(result.validated),
+              ...(harnessReferencesClean(result.validated.config, dirname(file), {
+                file: path,
+                positionOf: (at) => positionOf(source, at),
+              })
+                ? { harnessReferencesClean: true as const }
+                : {}),
+            },
       warnings: result.issues.filter((issue) => issue.severity === "warning"),
     };
   };

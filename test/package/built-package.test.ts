@@ -570,6 +570,41 @@ describe("the built package", () => {
     }
   });
 
+  it("checks a config's references to files again on a call answered from the validation cache: a shell program gone missing blocks", () => {
+    const dir = mkdtempSync(join(out, "hook-refs-"));
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(join(dir, "check.sh"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    writeFileSync(
+      config,
+      "harness: claude\nruntime:\n  hooks:\n    - { id: s, on: tool_call, action: { type: shell, command: ./check.sh } }\n",
+    );
+    const hook = () =>
+      spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: "s1",
+          transcript_path: join(dir, "t.jsonl"),
+          cwd: dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_use_id: "toolu_1",
+        }),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+      });
+    const first = hook();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).not.toContain('"deny"');
+    // The second call is answered from the entry the first one kept.
+    expect(readdirSync(join(dir, "cache", "hookwise", "validated")).length).toBe(1);
+    rmSync(join(dir, "check.sh"));
+    const second = hook();
+    expect(second.stdout + second.stderr).toContain("program ./check.sh does not exist");
+    expect(second.stdout).toContain('"deny"');
+  });
+
   it("reads hookwise hook's usual command lines itself and leaves the others to the whole CLI", () => {
     const dir = mkdtempSync(join(out, "hook-"));
     const config = join(dir, "hookwise.yaml");
