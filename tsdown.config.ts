@@ -167,16 +167,64 @@ const commanderChildProcessAtUse = {
 /**
  * A hash of each CommonJS file's content (the bundled packages, `hookwise hook`'s build),
  * written on its first line: the code cache names its entry after it (V8 itself checks only
- * the source's length).
+ * the source's length). `whole`: each file's hash is that of every file of the build, so the
+ * first line of one (`hook.cjs`, which the validation cache's entries are keyed by) changes
+ * with any of them, the parts loaded at first use among them.
  */
-const contentHash = {
-  name: "hookwise:content-hash",
-  generateBundle(_options: unknown, bundle: Record<string, { type: string; code?: string }>) {
-    for (const output of Object.values(bundle)) {
-      if (output.type !== "chunk" || output.code === undefined) continue;
-      const hash = createHash("sha256").update(output.code).digest("hex").slice(0, 16);
-      output.code = `// content-hash: ${hash}\n${output.code}`;
-    }
+function contentHash(whole = false) {
+  return {
+    name: "hookwise:content-hash",
+    generateBundle(_options: unknown, bundle: Record<string, { type: string; code?: string }>) {
+      const chunks = Object.entries(bundle)
+        .filter(([, output]) => output.type === "chunk" && output.code !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      const everyFile = createHash("sha256");
+      for (const [file, output] of chunks) everyFile.update(`${file}\0${output.code}\0`);
+      const ofBuild = everyFile.digest("hex").slice(0, 16);
+      for (const [, output] of chunks) {
+        const hash = whole ? ofBuild : createHash("sha256").update(output.code!).digest("hex").slice(0, 16);
+        output.code = `// content-hash: ${hash}\n${output.code}`;
+      }
+    },
+  };
+}
+
+/**
+ * Parts of `hookwise hook`'s build loaded at their first use, synchronously: a module
+ * `x.part.ts` reaches the part (`import * as part from "./x.js"; export const name = (): typeof part => part;`).
+ * Run from the sources and in the package's own build it is a plain import; in `hookwise
+ * hook`'s build the part becomes a file of its own (`hook-x.cjs`), which the first call of
+ * `name()` loads with `require` (through the code cache's loader): a config that never uses it
+ * never reads it. What the part shares with the rest stays in `hook.cjs`.
+ */
+const PART =
+  /^import \* as part from "(\.\/[\w.-]+\.js)";\n\nexport const (\w+) = \(\): typeof part => part;\n$/;
+
+const partsAtFirstUse = {
+  name: "hookwise:parts-at-first-use",
+  transform(code: string, id: string) {
+    if (!id.startsWith(SOURCES) || !id.endsWith(".part.ts")) return null;
+    // The module's doc comment aside, exactly the form above.
+    const found = PART.exec(code.replace(/^\/\*\*[\s\S]*?\*\/\n/, ""));
+    if (!found) throw new Error(`${id}: a part module is exactly ${PART.source} (after its doc comment)`);
+    const [, specifier, name] = found;
+    return {
+      code: `let loaded;\nexport const ${name} = () => (loaded ??= __partAtFirstUse(import(${JSON.stringify(specifier)})));\n`,
+      map: null,
+    };
+  },
+  renderChunk(code: string) {
+    if (!code.includes("__partAtFirstUse(")) return null;
+    const rewritten = code.replace(
+      /__partAtFirstUse\(Promise\.resolve\(\)\.then\(\(\) => (require\("\.\/hook-[\w.-]+\.cjs"\))\)(?:\.then\(\((\w+)\) => \2\.(\w+)\))?\)/g,
+      (_call, required: string, _n: string | undefined, member: string | undefined) =>
+        member === undefined ? required : `${required}.${member}`,
+    );
+    if (rewritten.includes("__partAtFirstUse("))
+      throw new Error(
+        `a part loaded at first use the build does not rewrite: ${/__partAtFirstUse\(.{0,120}/.exec(rewritten)![0]}`,
+      );
+    return { code: rewritten, map: null };
   },
 };
 
@@ -356,7 +404,7 @@ export default defineConfig([
       // bundled copy always is (src/state/sqlite-driver.ts).
       neverBundle: ["bindings"],
     },
-    plugins: [asciiOutput, contentHash],
+    plugins: [asciiOutput, contentHash()],
   },
   {
     // `hookwise hook`, a new process on every tool call of a harness, as CommonJS: the installed
@@ -393,6 +441,13 @@ export default defineConfig([
         ],
       },
     },
-    plugins: [hookGraph.plugin, commanderChildProcessAtUse, importThroughLoader, asciiOutput, contentHash],
+    plugins: [
+      partsAtFirstUse,
+      hookGraph.plugin,
+      commanderChildProcessAtUse,
+      importThroughLoader,
+      asciiOutput,
+      contentHash(true),
+    ],
   },
 ]);

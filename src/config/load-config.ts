@@ -24,9 +24,10 @@ import { buildPolicies } from "./build/build-policies.js";
 import type { BuiltToolset, ConfigSource } from "./build/build-toolsets.js";
 import { compileHookEntry } from "./build/compile-hook.js";
 import type { ActionServices, Evaluation } from "./build/evaluation.js";
-import { checkReferences, harnessReferencesClean, toolCatalogue } from "./check/check-references.js";
+import { referenceChecks } from "./check/check-references.part.js";
 import { kindOutputsOf } from "./check/kind-outputs-of.js";
-import { type ValidatedConfig, validateConfigText } from "./check/validate-config.js";
+import type { ValidatedConfig } from "./check/validate-config.js";
+import { validation } from "./check/validate-config.part.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
 import type { AgentEntry, ConfigFile } from "./schema/schema.js";
@@ -116,7 +117,7 @@ export function readConfig(
   let document: SourceDocument | undefined;
   const build = options.validationCache === undefined ? undefined : buildFingerprint();
   const validate = () => {
-    const result = validateConfigText(text, path);
+    const result = validation().validateConfigText(text, path);
     document = result.source;
     if (!result.validated) throw new ConfigError(result.issues);
     const source = result.source;
@@ -129,7 +130,7 @@ export function readConfig(
           : {
               ...result.validated,
               kindOutputs: kindOutputsOf(result.validated),
-              ...(harnessReferencesClean(result.validated.config, dirname(file), {
+              ...(referenceChecks().harnessReferencesClean(result.validated.config, dirname(file), {
                 file: path,
                 positionOf: (at) => positionOf(source, at),
               })
@@ -162,7 +163,8 @@ export function readConfig(
  * What the validation cache's entries are keyed by besides the text: this build of hookwise.
  * Built, this module is a file whose name holds a hash of its code and of the files it
  * imports (validation among them), or (`hookwise hook`'s own build, whose files keep their
- * names) whose first line does; the packages validation runs on are files of their own
+ * names) whose first line does (a hash of every file of that build, the parts it loads at
+ * first use among them); the packages validation runs on are files of their own
  * beside it: their sizes and times say when any of them was rebuilt. Run from the sources
  * (many files, any of which may change), nothing is kept: undefined.
  */
@@ -420,6 +422,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         functionName: name.replace(/\./g, "_"),
       })),
     ];
+    const { checkReferences, toolCatalogue } = referenceChecks();
     const refused = checkReferences(
       config,
       dir,

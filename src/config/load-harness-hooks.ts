@@ -13,7 +13,7 @@ import type { StateStore } from "../state/state-store.js";
 import { resolveTelemetry } from "../telemetry/resolve-telemetry.js";
 import type { TelemetrySettings } from "../telemetry/types.js";
 import { buildPolicies } from "./build/build-policies.js";
-import { checkHarnessReferences } from "./check/check-references.js";
+import { referenceChecks } from "./check/check-references.part.js";
 import { harnessesOf } from "./check/harness-tools-of.js";
 import { type LoadConfigOptions, type LoadedConfig, loadConfig, telemetryOptions } from "./load-config.js";
 import { ConfigError, type ConfigIssue } from "./source/config-error.js";
@@ -74,7 +74,12 @@ export function harnessHooksOf(
   const { kindOutputs, harnessReferencesClean } = config.validated;
   const issues = harnessReferencesClean
     ? []
-    : checkHarnessReferences(config.config, config.dir, config.source, kindOutputs ? { kindOutputs } : {});
+    : referenceChecks().checkHarnessReferences(
+        config.config,
+        config.dir,
+        config.source,
+        kindOutputs ? { kindOutputs } : {},
+      );
   if (issues.some((issue) => issue.severity === "error")) throw new ConfigError(issues);
   const agentId = agent ?? config.defaultAgentId;
   if (!config.agentIds.includes(agentId)) {

@@ -570,6 +570,79 @@ describe("the built package", () => {
     }
   });
 
+  it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness", () => {
+    const dir = mkdtempSync(join(out, "hook-parts-read-"));
+    const readFiles = join(root, "test/fixtures/built-package/list-read-files.cjs");
+    const hook = (config: string, harness = "claude") => {
+      const child = spawnSync(
+        process.execPath,
+        ["--require", readFiles, bin, "hook", join(dir, config), "--harness", harness],
+        {
+          cwd: dir,
+          input: JSON.stringify({
+            session_id: "s1",
+            transcript_path: join(dir, "t.jsonl"),
+            cwd: dir,
+            ...(harness === "gemini"
+              ? { hook_event_name: "BeforeTool", tool_name: "run_shell_command" }
+              : { hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "toolu_1" }),
+            tool_input: { command: "ls" },
+          }),
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+        },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      return [...child.stderr.matchAll(/^read-file (.*)$/gm)]
+        .map(([, path]) => path!)
+        .filter((path) => path.startsWith(out + sep) && /^hook-/.test(basename(path)))
+        .map((path) => basename(path))
+        .sort();
+    };
+    const parts = readdirSync(out).filter((file) => /^hook-.*\.cjs$/.test(file));
+    for (const part of [
+      "hook-shell-rule.cjs",
+      "hook-validate-config.cjs",
+      "hook-check-references.cjs",
+      "hook-memory-store.cjs",
+      "hook-file-store.cjs",
+      "hook-redis-store.cjs",
+    ])
+      expect(parts).toContain(part);
+    writeFileSync(
+      join(dir, "plain.yaml"),
+      "harness: [claude, gemini]\nruntime:\n  policies:\n    - { decision: deny, tool: shell, when: 'args.command.contains(\"rm\")' }\n",
+    );
+    // The first call validates the config; the next ones are answered from the cache, which
+    // reads no part at all.
+    const first = hook("plain.yaml");
+    expect(first).toContain("hook-validate-config.cjs");
+    expect(first).not.toContain("hook-shell-rule.cjs");
+    expect(hook("plain.yaml")).toEqual(["hook-rolldown-runtime.cjs"]);
+    // A shell action's rule; the file store (the state kind this config names); and the
+    // references checked on every call (the program could go missing).
+    writeFileSync(
+      join(dir, "shell.yaml"),
+      "harness: claude\nruntime:\n  state: { kind: file, path: ./state }\n  hooks:\n    - { id: s, on: tool_call, action: { type: shell, command: 'echo {{tool.params.command}}' } }\n",
+    );
+    hook("shell.yaml");
+    const shell = hook("shell.yaml");
+    expect(shell).toEqual([
+      "hook-check-references.cjs",
+      "hook-file-store.cjs",
+      "hook-load-script.cjs",
+      "hook-program-problem.cjs",
+      "hook-rolldown-runtime.cjs",
+      "hook-shell-rule.cjs",
+    ]);
+    expect(shell).not.toContain("hook-validate-config.cjs");
+    // Another harness's protocol.
+    const gemini = hook("plain.yaml", "gemini");
+    expect(gemini.filter((file) => file.startsWith("hook-protocol")).length).toBe(1);
+    expect(gemini).not.toContain("hook-validate-config.cjs");
+  });
+
   it("checks a config's references to files again on a call answered from the validation cache: a shell program gone missing blocks", () => {
     const dir = mkdtempSync(join(out, "hook-refs-"));
     const config = join(dir, "hookwise.yaml");
