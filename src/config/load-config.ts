@@ -34,7 +34,8 @@ import type { AgentEntry, ConfigFile } from "./schema/schema.js";
 import { keepScriptPosition } from "./script-position.js";
 import { ConfigError, type ConfigIssue, ConfigReferenceError } from "./source/config-error.js";
 import { readConfigFile } from "./source/read-config-file.js";
-import { parseSource, positionOf, type SourceDocument } from "./source/source-map.js";
+import type { SourceDocument } from "./source/source-map.js";
+import { sourceMapModule } from "./source/source-map.part.js";
 import { cachedValidation } from "./validation-cache.js";
 
 export interface LoadConfigOptions {
@@ -132,7 +133,7 @@ export function readConfig(
               kindOutputs: kindOutputsOf(result.validated),
               ...(referenceChecks().harnessReferencesClean(result.validated.config, dirname(file), {
                 file: path,
-                positionOf: (at) => positionOf(source, at),
+                positionOf: (at) => sourceMapModule().positionOf(source, at),
               })
                 ? { harnessReferencesClean: true as const }
                 : {}),
@@ -152,8 +153,8 @@ export function readConfig(
     source: {
       file: path,
       positionOf: (at) => {
-        document ??= parseSource(text);
-        return positionOf(document, at);
+        document ??= sourceMapModule().parseSource(text);
+        return sourceMapModule().positionOf(document, at);
       },
     },
   };

@@ -621,21 +621,19 @@ describe("the built package", () => {
     expect(first).not.toContain("hook-shell-rule.cjs");
     expect(hook("plain.yaml")).toEqual(["hook-rolldown-runtime.cjs"]);
     // A shell action's rule; the file store (the state kind this config names); and the
-    // references checked on every call (the program could go missing).
+    // references checked on every call (the program could go missing); nothing else's.
     writeFileSync(
       join(dir, "shell.yaml"),
       "harness: claude\nruntime:\n  state: { kind: file, path: ./state }\n  hooks:\n    - { id: s, on: tool_call, action: { type: shell, command: 'echo {{tool.params.command}}' } }\n",
     );
     hook("shell.yaml");
     const shell = hook("shell.yaml");
-    expect(shell).toEqual([
-      "hook-check-references.cjs",
-      "hook-file-store.cjs",
-      "hook-load-script.cjs",
-      "hook-program-problem.cjs",
-      "hook-rolldown-runtime.cjs",
-      "hook-shell-rule.cjs",
-    ]);
+    expect(shell).toContain("hook-shell-rule.cjs");
+    expect(shell).toContain("hook-file-store.cjs");
+    expect(shell).toContain("hook-check-references.cjs");
+    for (const unused of ["hook-memory-store.cjs", "hook-redis-store.cjs", "hook-scripted-model.cjs"])
+      expect(shell).not.toContain(unused);
+    expect(shell.filter((file) => file.startsWith("hook-protocol"))).toEqual([]);
     expect(shell).not.toContain("hook-validate-config.cjs");
     // Another harness's protocol.
     const gemini = hook("plain.yaml", "gemini");
