@@ -426,9 +426,7 @@ describe("the built package", () => {
     const scripts = [...listed.stderr.matchAll(/^read-file (.*\.cjs)$/gm)]
       .map(([, path]) => path!)
       .filter((path) => path.startsWith(out + sep) && /^(hook|code-cache)\b/.test(basename(path)));
-    expect(scripts.sort()).toEqual(
-      [join(out, "code-cache.cjs"), join(out, "hook.cjs"), join(out, "hook-rolldown-runtime.cjs")].sort(),
-    );
+    expect(scripts.sort()).toEqual([join(out, "code-cache.cjs"), join(out, "hook.cjs")].sort());
     // The SQLite driver's JavaScript is hookwise's one-file copy (the installed package's
     // addon), not the package's own files.
     const read = [...listed.stderr.matchAll(/^read-file (.*)$/gm)].map(([, path]) => path!);
@@ -619,7 +617,7 @@ describe("the built package", () => {
     const first = hook("plain.yaml");
     expect(first).toContain("hook-validate-config.cjs");
     expect(first).not.toContain("hook-shell-rule.cjs");
-    expect(hook("plain.yaml")).toEqual(["hook-rolldown-runtime.cjs"]);
+    expect(hook("plain.yaml")).toEqual([]);
     // A shell action's rule; the file store (the state kind this config names); and the
     // references checked on every call (the program could go missing); nothing else's.
     writeFileSync(
