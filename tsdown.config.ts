@@ -190,6 +190,21 @@ function contentHash(whole = false) {
 }
 
 /**
+ * The bundled copy of better-sqlite3's JavaScript takes the error class from the installed
+ * package (`better-sqlite3/lib/sqlite-error.js`), not a copy of its own: the first copy to
+ * open a database gives the native addon the class its errors are made of, so an app's own
+ * `require("better-sqlite3")` in the same process still sees its errors as `SqliteError`s.
+ */
+const sqliteErrorOfThePackage = {
+  name: "hookwise:sqlite-error-of-the-package",
+  resolveId(source: string, importer: string | undefined) {
+    if (importer === undefined || !/[\\/]better-sqlite3[\\/]lib[\\/]/.test(importer)) return null;
+    if (source !== "./sqlite-error" && source !== "../sqlite-error") return null;
+    return { id: "better-sqlite3/lib/sqlite-error.js", external: true };
+  },
+};
+
+/**
  * Parts of `hookwise hook`'s build loaded at their first use, synchronously: a module
  * `x.part.ts` reaches the part (`import * as part from "./x.js"; export const name = (): typeof part => part;`).
  * Run from the sources and in the package's own build it is a plain import; in `hookwise
@@ -401,10 +416,10 @@ export default defineConfig([
     deps: {
       alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch", "better-sqlite3"],
       // better-sqlite3 finds its native addon with it only when not given one, which the
-      // bundled copy always is (src/state/sqlite-driver.ts).
+      // bundled copy always is (src/state/sqlite-native-addon.ts).
       neverBundle: ["bindings"],
     },
-    plugins: [asciiOutput, contentHash()],
+    plugins: [sqliteErrorOfThePackage, asciiOutput, contentHash()],
   },
   {
     // `hookwise hook`, a new process on every tool call of a harness, as CommonJS: the installed

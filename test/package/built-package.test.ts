@@ -428,10 +428,14 @@ describe("the built package", () => {
       .filter((path) => path.startsWith(out + sep) && /^(hook|code-cache)\b/.test(basename(path)));
     expect(scripts.sort()).toEqual([join(out, "code-cache.cjs"), join(out, "hook.cjs")].sort());
     // The SQLite driver's JavaScript is hookwise's one-file copy (the installed package's
-    // addon), not the package's own files.
+    // addon and error class), not the package's own files.
     const read = [...listed.stderr.matchAll(/^read-file (.*)$/gm)].map(([, path]) => path!);
     expect(read).toContain(join(out, "deps", "better-sqlite3.cjs"));
-    expect(read.filter((path) => path.includes(`${sep}better-sqlite3${sep}lib${sep}`))).toEqual([]);
+    expect(
+      read
+        .filter((path) => path.includes(`${sep}better-sqlite3${sep}lib${sep}`))
+        .map((path) => basename(path)),
+    ).toEqual(["sqlite-error.js"]);
     // What a hook runs is its config's hooks and policies over its store: no agent, loop,
     // model, toolset or language server is loaded (a new process on every tool call).
     const code = scripts.map((path) => readFileSync(path, "utf8")).join("\n");
@@ -566,6 +570,23 @@ describe("the built package", () => {
       if (decision) expect(warm.decision).toMatchObject(decision);
       else expect(warm.decision?.permissionDecision).not.toBe("deny");
     }
+  });
+
+  it("ships better-sqlite3's JavaScript as one file that makes the installed package's own SqliteError", () => {
+    // In a process of its own: the copy that opens a database first gives the addon its error class.
+    const script = [
+      `const { createRequire } = require("node:module");`,
+      `const fromBuild = createRequire(${JSON.stringify(join(out, "deps", "x.cjs"))});`,
+      `const bundled = fromBuild(${JSON.stringify(join(out, "deps", "better-sqlite3.cjs"))});`,
+      `const pkg = fromBuild("better-sqlite3");`,
+      `const addon = require("node:path").join(require("node:path").dirname(fromBuild.resolve("better-sqlite3")), "..", "build", "Release", "better_sqlite3.node");`,
+      `const db = new bundled.Database(":memory:", { nativeBinding: addon });`,
+      `let error; try { db.exec("SELECT * FROM missing"); } catch (caught) { error = caught; }`,
+      `console.log(JSON.stringify({ version: bundled.version === fromBuild("better-sqlite3/package.json").version, own: error instanceof pkg.SqliteError, code: error.code }));`,
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(0);
+    expect(JSON.parse(child.stdout)).toEqual({ version: true, own: true, code: "SQLITE_ERROR" });
   });
 
   it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness", () => {
