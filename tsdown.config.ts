@@ -167,16 +167,79 @@ const commanderChildProcessAtUse = {
 /**
  * A hash of each CommonJS file's content (the bundled packages, `hookwise hook`'s build),
  * written on its first line: the code cache names its entry after it (V8 itself checks only
- * the source's length).
+ * the source's length). `whole`: each file's hash is that of every file of the build, so the
+ * first line of one (`hook.cjs`, which the validation cache's entries are keyed by) changes
+ * with any of them, the parts loaded at first use among them.
  */
-const contentHash = {
-  name: "hookwise:content-hash",
-  generateBundle(_options: unknown, bundle: Record<string, { type: string; code?: string }>) {
-    for (const output of Object.values(bundle)) {
-      if (output.type !== "chunk" || output.code === undefined) continue;
-      const hash = createHash("sha256").update(output.code).digest("hex").slice(0, 16);
-      output.code = `// content-hash: ${hash}\n${output.code}`;
-    }
+function contentHash(whole = false) {
+  return {
+    name: "hookwise:content-hash",
+    generateBundle(_options: unknown, bundle: Record<string, { type: string; code?: string }>) {
+      const chunks = Object.entries(bundle)
+        .filter(([, output]) => output.type === "chunk" && output.code !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      const everyFile = createHash("sha256");
+      for (const [file, output] of chunks) everyFile.update(`${file}\0${output.code}\0`);
+      const ofBuild = everyFile.digest("hex").slice(0, 16);
+      for (const [, output] of chunks) {
+        const hash = whole ? ofBuild : createHash("sha256").update(output.code!).digest("hex").slice(0, 16);
+        output.code = `// content-hash: ${hash}\n${output.code}`;
+      }
+    },
+  };
+}
+
+/**
+ * The bundled copy of better-sqlite3's JavaScript takes the error class from the installed
+ * package (`better-sqlite3/lib/sqlite-error.js`), not a copy of its own: the first copy to
+ * open a database gives the native addon the class its errors are made of, so an app's own
+ * `require("better-sqlite3")` in the same process still sees its errors as `SqliteError`s.
+ */
+const sqliteErrorOfThePackage = {
+  name: "hookwise:sqlite-error-of-the-package",
+  resolveId(source: string, importer: string | undefined) {
+    if (importer === undefined || !/[\\/]better-sqlite3[\\/]lib[\\/]/.test(importer)) return null;
+    if (source !== "./sqlite-error" && source !== "../sqlite-error") return null;
+    return { id: "better-sqlite3/lib/sqlite-error.js", external: true };
+  },
+};
+
+/**
+ * Parts of `hookwise hook`'s build loaded at their first use, synchronously: a module
+ * `x.part.ts` reaches the part (`import * as part from "./x.js"; export const name = (): typeof part => part;`).
+ * Run from the sources and in the package's own build it is a plain import; in `hookwise
+ * hook`'s build the part becomes a file of its own (`hook-x.cjs`), which the first call of
+ * `name()` loads with `require` (through the code cache's loader): a config that never uses it
+ * never reads it. What the part shares with the rest stays in `hook.cjs`.
+ */
+const PART =
+  /^import \* as part from "(\.\/[\w.-]+\.js)";\n\nexport const (\w+) = \(\): typeof part => part;\n$/;
+
+const partsAtFirstUse = {
+  name: "hookwise:parts-at-first-use",
+  transform(code: string, id: string) {
+    if (!id.startsWith(SOURCES) || !id.endsWith(".part.ts")) return null;
+    // The module's doc comment aside, exactly the form above.
+    const found = PART.exec(code.replace(/^\/\*\*[\s\S]*?\*\/\n/, ""));
+    if (!found) throw new Error(`${id}: a part module is exactly ${PART.source} (after its doc comment)`);
+    const [, specifier, name] = found;
+    return {
+      code: `let loaded;\nexport const ${name} = () => (loaded ??= __partAtFirstUse(import(${JSON.stringify(specifier)})));\n`,
+      map: null,
+    };
+  },
+  renderChunk(code: string) {
+    if (!code.includes("__partAtFirstUse(")) return null;
+    const rewritten = code.replace(
+      /__partAtFirstUse\(Promise\.resolve\(\)\.then\(\(\) => (require\("\.\/hook-[\w.-]+\.cjs"\))\)(?:\.then\(\((\w+)\) => \2\.(\w+)\))?\)/g,
+      (_call, required: string, _n: string | undefined, member: string | undefined) =>
+        member === undefined ? required : `${required}.${member}`,
+    );
+    if (rewritten.includes("__partAtFirstUse("))
+      throw new Error(
+        `a part loaded at first use the build does not rewrite: ${/__partAtFirstUse\(.{0,120}/.exec(rewritten)![0]}`,
+      );
+    return { code: rewritten, map: null };
   },
 };
 
@@ -341,6 +404,7 @@ export default defineConfig([
       "deps/cel-js": "src/deps/bundled/cel-js.ts",
       "deps/zod": "src/deps/bundled/zod.ts",
       "deps/picomatch": "src/deps/bundled/picomatch.ts",
+      "deps/better-sqlite3": "src/deps/bundled/better-sqlite3.ts",
     },
     // CommonJS: the CLI loads them through V8's code cache on Node 20 (src/deps/code-cache.ts),
     // which compiles scripts, not modules; `require` of a CommonJS file is also the cheaper load.
@@ -349,8 +413,13 @@ export default defineConfig([
     platform: "node",
     target: "node20",
     clean: false,
-    deps: { alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch"] },
-    plugins: [asciiOutput, contentHash],
+    deps: {
+      alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch", "better-sqlite3"],
+      // better-sqlite3 finds its native addon with it only when not given one, which the
+      // bundled copy always is (src/state/sqlite-native-addon.ts).
+      neverBundle: ["bindings"],
+    },
+    plugins: [sqliteErrorOfThePackage, asciiOutput, contentHash()],
   },
   {
     // `hookwise hook`, a new process on every tool call of a harness, as CommonJS: the installed
@@ -370,6 +439,8 @@ export default defineConfig([
     target: "node20",
     clean: false,
     outputOptions: {
+      // Without doc comments (a fifth of the code): every call reads the file and holds its text.
+      comments: { legal: true, annotation: false, jsdoc: false },
       entryFileNames: "[name].cjs",
       chunkFileNames: "hook-[name].cjs",
       codeSplitting: {
@@ -385,6 +456,13 @@ export default defineConfig([
         ],
       },
     },
-    plugins: [hookGraph.plugin, commanderChildProcessAtUse, importThroughLoader, asciiOutput, contentHash],
+    plugins: [
+      partsAtFirstUse,
+      hookGraph.plugin,
+      commanderChildProcessAtUse,
+      importThroughLoader,
+      asciiOutput,
+      contentHash(true),
+    ],
   },
 ]);

@@ -16,14 +16,8 @@ import { defineHook } from "../hooks/define-hook.js";
 import type { RunResult } from "../loop/run-result.js";
 import type { ModelAnswer } from "../loop/types.js";
 import type { StateStore, StoreWrite } from "../state/state-store.js";
-import {
-  ATTEMPT_MARK,
-  buildResumedRecord,
-  buildRunRecord,
-  noMarks,
-  type RunMarks,
-  type RunRecord,
-} from "./run-record.js";
+import type { buildRunRecord, RunMarks, RunRecord } from "./run-record.js";
+import { runRecordModule } from "./run-record.part.js";
 import { RunRecordError } from "./run-record-error.js";
 import {
   answerList,
@@ -135,18 +129,18 @@ export function runRecorder(options: {
    */
   const recordOf = (result: RunResult, runMarks: RunMarks, meta: Parameters<typeof buildRunRecord>[2]) =>
     (options.onRecord === undefined ? encodeUnhookedRun(result, runMarks, meta) : undefined) ??
-    buildRunRecord(result, runMarks, meta);
+    runRecordModule().buildRunRecord(result, runMarks, meta);
   const marksOf = (runId: string): RunMarks => {
     let found = marks.get(runId);
     if (!found) {
-      found = noMarks();
+      found = runRecordModule().noMarks();
       marks.set(runId, found);
     }
     return found;
   };
   const hooks: AnyHook[] = [
     defineHook({
-      name: ATTEMPT_MARK,
+      name: runRecordModule().ATTEMPT_MARK,
       on: "model_error",
       kind: "inspect",
       priority: FIRST,
@@ -201,7 +195,7 @@ export function runRecorder(options: {
     },
     onCommit(result, run) {
       if (!options.store || agentName === undefined) return undefined;
-      const runMarks = marks.get(result.runId) ?? noMarks();
+      const runMarks = marks.get(result.runId) ?? runRecordModule().noMarks();
       marks.delete(result.runId);
       const record = recordOf(result, runMarks, {
         agent: agentName,
@@ -217,7 +211,7 @@ export function runRecorder(options: {
       const kept = keptOf(result);
       if (kept?.finished) return kept.record;
       if (kept) return done(result, kept.record);
-      const runMarks = marks.get(result.runId) ?? noMarks();
+      const runMarks = marks.get(result.runId) ?? runRecordModule().noMarks();
       marks.delete(result.runId);
       return done(result, recordOf(result, runMarks, { ...meta, endedAt: Date.now() }));
     },
@@ -238,9 +232,12 @@ export function runRecorder(options: {
       // A resumed run's result is finished here only: its record is one itself.
       const kept = keptOf(result);
       if (kept?.finished) return kept.record as RunRecord;
-      const runMarks = marks.get(result.runId) ?? noMarks();
+      const runMarks = marks.get(result.runId) ?? runRecordModule().noMarks();
       marks.delete(result.runId);
-      return done(result, buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }));
+      return done(
+        result,
+        runRecordModule().buildResumedRecord(earlier, result, runMarks, { ...meta, endedAt: Date.now() }),
+      );
     },
     forget(runId) {
       marks.delete(runId);

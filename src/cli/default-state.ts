@@ -10,8 +10,9 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import { MissingPackageError, requireOptional } from "../errors/optional-package.js";
+import { MissingPackageError } from "../errors/optional-package.js";
 import type { StateConfig } from "../state/create-store.js";
+import { sqliteDriver } from "../state/sqlite-native-addon.js";
 
 /** The folder the default state lives in, for a config at `configPath`. */
 export function defaultStateFolder(configPath: string, cwd: string = process.cwd()): string {
@@ -36,15 +37,16 @@ export function defaultState(
 
 /** Whether better-sqlite3 is installed and its native part loads (it may not have been built). */
 function sqliteLoads(warn: (message: string) => void): boolean {
-  let Driver: new (path: string) => { close(): void };
+  let driver: ReturnType<typeof sqliteDriver>;
   try {
-    Driver = requireOptional("better-sqlite3", "The SQLite state store");
+    driver = sqliteDriver();
   } catch (error) {
     if (MissingPackageError.isInstance(error)) return false;
     throw error;
   }
   try {
-    new Driver(":memory:").close();
+    const { Driver, nativeBinding } = driver;
+    new Driver(":memory:", nativeBinding === undefined ? {} : { nativeBinding }).close();
     return true;
   } catch (error) {
     warn(

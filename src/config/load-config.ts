@@ -24,16 +24,18 @@ import { buildPolicies } from "./build/build-policies.js";
 import type { BuiltToolset, ConfigSource } from "./build/build-toolsets.js";
 import { compileHookEntry } from "./build/compile-hook.js";
 import type { ActionServices, Evaluation } from "./build/evaluation.js";
-import { checkReferences, toolCatalogue } from "./check/check-references.js";
+import { referenceChecks } from "./check/check-references.part.js";
 import { kindOutputsOf } from "./check/kind-outputs-of.js";
-import { type ValidatedConfig, validateConfigText } from "./check/validate-config.js";
+import type { ValidatedConfig } from "./check/validate-config.js";
+import { validation } from "./check/validate-config.part.js";
 import { compileManifestHook } from "./manifests/compile-manifest.js";
 import { NotificationBus } from "./notification-bus.js";
 import type { AgentEntry, ConfigFile } from "./schema/schema.js";
 import { keepScriptPosition } from "./script-position.js";
 import { ConfigError, type ConfigIssue, ConfigReferenceError } from "./source/config-error.js";
 import { readConfigFile } from "./source/read-config-file.js";
-import { parseSource, positionOf, type SourceDocument } from "./source/source-map.js";
+import type { SourceDocument } from "./source/source-map.js";
+import { sourceMapModule } from "./source/source-map.part.js";
 import { cachedValidation } from "./validation-cache.js";
 
 export interface LoadConfigOptions {
@@ -116,15 +118,26 @@ export function readConfig(
   let document: SourceDocument | undefined;
   const build = options.validationCache === undefined ? undefined : buildFingerprint();
   const validate = () => {
-    const result = validateConfigText(text, path);
+    const result = validation().validateConfigText(text, path);
     document = result.source;
     if (!result.validated) throw new ConfigError(result.issues);
+    const source = result.source;
     return {
-      // Kept with the entry: a config served from it compiles its hooks without their schemas.
+      // Kept with the entry: a config served from it compiles its hooks without their schemas
+      // (and, guarding a harness, checks its references no more when they were clean).
       validated:
         build === undefined
           ? result.validated
-          : { ...result.validated, kindOutputs: kindOutputsOf(result.validated) },
+          : {
+              ...result.validated,
+              kindOutputs: kindOutputsOf(result.validated),
+              ...(referenceChecks().harnessReferencesClean(result.validated.config, dirname(file), {
+                file: path,
+                positionOf: (at) => sourceMapModule().positionOf(source, at),
+              })
+                ? { harnessReferencesClean: true as const }
+                : {}),
+            },
       warnings: result.issues.filter((issue) => issue.severity === "warning"),
     };
   };
@@ -140,8 +153,8 @@ export function readConfig(
     source: {
       file: path,
       positionOf: (at) => {
-        document ??= parseSource(text);
-        return positionOf(document, at);
+        document ??= sourceMapModule().parseSource(text);
+        return sourceMapModule().positionOf(document, at);
       },
     },
   };
@@ -151,7 +164,8 @@ export function readConfig(
  * What the validation cache's entries are keyed by besides the text: this build of hookwise.
  * Built, this module is a file whose name holds a hash of its code and of the files it
  * imports (validation among them), or (`hookwise hook`'s own build, whose files keep their
- * names) whose first line does; the packages validation runs on are files of their own
+ * names) whose first line does (a hash of every file of that build, the parts it loads at
+ * first use among them); the packages validation runs on are files of their own
  * beside it: their sizes and times say when any of them was rebuilt. Run from the sources
  * (many files, any of which may change), nothing is kept: undefined.
  */
@@ -409,6 +423,7 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
         functionName: name.replace(/\./g, "_"),
       })),
     ];
+    const { checkReferences, toolCatalogue } = referenceChecks();
     const refused = checkReferences(
       config,
       dir,

@@ -13,7 +13,7 @@ import type { StateStore } from "../state/state-store.js";
 import { resolveTelemetry } from "../telemetry/resolve-telemetry.js";
 import type { TelemetrySettings } from "../telemetry/types.js";
 import { buildPolicies } from "./build/build-policies.js";
-import { checkReferences, toolCatalogue } from "./check/check-references.js";
+import { referenceChecks } from "./check/check-references.part.js";
 import { harnessesOf } from "./check/harness-tools-of.js";
 import { type LoadConfigOptions, type LoadedConfig, loadConfig, telemetryOptions } from "./load-config.js";
 import { ConfigError, type ConfigIssue } from "./source/config-error.js";
@@ -68,12 +68,18 @@ export function harnessHooksOf(
         : `${path} does not say it guards ${label}: add "harness: ${harness}" at its top level (its tool names are then ${label}'s)`,
     );
   }
-  // Toolsets are not started: their tools stay unknown, so references to them only warn.
-  const catalogue = toolCatalogue(config.config, [], Object.keys(config.config.toolsets));
-  const issues = checkReferences(config.config, config.dir, config.source, catalogue, {
-    modelGiven: true,
-    ...(config.validated.kindOutputs ? { kindOutputs: config.validated.kindOutputs } : {}),
-  });
+  // Toolsets are not started: their tools stay unknown, so references to them only warn. A
+  // config from the validation cache whose check found nothing, and read no other file, was
+  // checked when it was validated.
+  const { kindOutputs, harnessReferencesClean } = config.validated;
+  const issues = harnessReferencesClean
+    ? []
+    : referenceChecks().checkHarnessReferences(
+        config.config,
+        config.dir,
+        config.source,
+        kindOutputs ? { kindOutputs } : {},
+      );
   if (issues.some((issue) => issue.severity === "error")) throw new ConfigError(issues);
   const agentId = agent ?? config.defaultAgentId;
   if (!config.agentIds.includes(agentId)) {

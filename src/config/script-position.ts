@@ -5,7 +5,7 @@
  * the config's state store, under the session, taken atomically at each call (each attempt),
  * so runs in other processes (another CLI run, a restarted server) share it.
  */
-import { isScriptedModel } from "../models/scripted-model.js";
+import { scriptedModelModule } from "../models/scripted-model.part.js";
 import type { StateStore } from "../state/state-store.js";
 
 /** The store key of a script's position in a session. */
@@ -35,7 +35,7 @@ export function keepScriptPosition(
   store: StateStore,
   session: string | (() => string | undefined),
 ): void {
-  if (!isScriptedModel(model)) return;
+  if (!scriptedModelModule().isScriptedModel(model)) return;
   const script = model.modelId;
   const sessionOf = typeof session === "string" ? () => session : session;
   let own = 0;

@@ -23,7 +23,9 @@
  * so it is validated every time. An entry holds what the config's own text holds, and the
  * warnings about it: no value from the environment. It also holds what the schemas of the
  * config's conditions and actions output (`kindOutputs`), so that compiling its hooks from an
- * entry runs no schema (and does not load zod).
+ * entry runs no schema (and does not load zod); and, for a config guarding a harness, that
+ * checking its references to the harness's tools found nothing and read no other file
+ * (`harnessReferencesClean`), so that a call answered from an entry does not check them again.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -39,7 +41,7 @@ export interface CachedValidation {
 }
 
 /** Bumped when what an entry holds changes shape. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 function sha256(text: string): string {
   return nodeCrypto().createHash("sha256").update(text).digest("hex");
@@ -77,8 +79,17 @@ function fromData(data: unknown, key: string): CachedValidation | undefined {
   if (!isRecord(data) || data.format !== FORMAT || data.key !== key) return undefined;
   const { validated, warnings } = data;
   if (!isRecord(validated) || !Array.isArray(warnings)) return undefined;
-  const { config, appHooks, agentHooks, appPolicies, agentPolicies, manifests, claudeSettings, kindOutputs } =
-    validated;
+  const {
+    config,
+    appHooks,
+    agentHooks,
+    appPolicies,
+    agentPolicies,
+    manifests,
+    claudeSettings,
+    kindOutputs,
+    harnessReferencesClean,
+  } = validated;
   if (
     !isRecord(config) ||
     !Array.isArray(appHooks) ||
@@ -88,7 +99,8 @@ function fromData(data: unknown, key: string): CachedValidation | undefined {
     !Array.isArray(manifests) ||
     !Array.isArray(claudeSettings) ||
     claudeSettings.length > 0 ||
-    !(kindOutputs === undefined || (isRecord(kindOutputs) && Object.values(kindOutputs).every(isString)))
+    !(kindOutputs === undefined || (isRecord(kindOutputs) && Object.values(kindOutputs).every(isString))) ||
+    !(harnessReferencesClean === undefined || harnessReferencesClean === true)
   )
     return undefined;
   return {

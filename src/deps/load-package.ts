@@ -21,8 +21,8 @@ const require = createRequire(import.meta.url);
 
 export function loadPackage<T>(name: string, bundled?: string): T {
   if (bundled !== undefined) {
-    const file = fileURLToPath(new URL(`./deps/${bundled}.cjs`, import.meta.url));
-    if (existsSync(file)) return (compiledDepsCached() ? loadCached(file) : require(file)) as T;
+    const built = loadBundled<T>(bundled);
+    if (built !== undefined) return built;
   }
   let path: string | undefined;
   try {
@@ -32,6 +32,13 @@ export function loadPackage<T>(name: string, bundled?: string): T {
     // resolved by require below, which names the package when it is missing
   }
   return require(path ?? name) as T;
+}
+
+/** The built file `deps/<bundled>.cjs` beside the built code, or undefined when there is none. */
+export function loadBundled<T>(bundled: string): T | undefined {
+  const file = fileURLToPath(new URL(`./deps/${bundled}.cjs`, import.meta.url));
+  if (!existsSync(file)) return undefined;
+  return (compiledDepsCached() ? loadCached(file) : require(file)) as T;
 }
 
 /** A value built once, at its first use. */

@@ -4,7 +4,8 @@
  * `mcp__<server>__<tool>` is `<server>.<tool>`, as hookwise names the tools of its own MCP
  * toolsets. A tool hookwise does not know (a newer harness's) keeps its own name for both.
  */
-import { type NormalizedSchema, normalizeSchema } from "../tools/input-schema.js";
+import type { NormalizedSchema } from "../tools/input-schema.js";
+import { inputSchemaModule } from "../tools/input-schema.part.js";
 import type { HarnessName, HarnessProtocol, HarnessToolSpec } from "./types.js";
 
 export interface HarnessTool {
@@ -30,7 +31,7 @@ function toolOf(spec: HarnessToolSpec | undefined, name: string, where: string):
     qualifiedName: spec?.family ?? mcpQualifiedName(name) ?? name,
     spec,
     input: () => {
-      schema ??= normalizeSchema(spec?.input ?? ANY_OBJECT, `${where} tool "${name}"`);
+      schema ??= inputSchemaModule().normalizeSchema(spec?.input ?? ANY_OBJECT, `${where} tool "${name}"`);
       return schema;
     },
   };

@@ -6,7 +6,8 @@
 import { extname, resolve } from "node:path";
 import { trackResource } from "../tools/open-resources.js";
 import type { Diagnostic } from "./diagnostic.js";
-import { type DiagnoseOptions, LanguageServer } from "./language-server.js";
+import type { DiagnoseOptions, LanguageServer } from "./language-server.js";
+import { languageServerModule } from "./language-server.part.js";
 import { LanguageServerError } from "./language-server-error.js";
 import { type LanguageServerSpec, typescriptLanguageServer } from "./language-server-spec.js";
 
@@ -70,7 +71,7 @@ export class LanguageServers {
     if (this.#closed) throw new LanguageServerError({ server: spec.id, message: "the pool is closed" });
     let server = this.#running.get(spec.id);
     if (!server) {
-      server = new LanguageServer(spec, this.root);
+      server = new (languageServerModule().LanguageServer)(spec, this.root);
       this.#running.set(spec.id, server);
       this.#untrack ??= trackResource(this);
     }

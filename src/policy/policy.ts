@@ -55,11 +55,12 @@ interface CompiledPolicy {
 
 /** Orders policies by (specificity, decision) while keeping list order within a level. */
 export function orderPolicies(policies: readonly Policy[]): Policy[] {
+  // Each tool pattern scanned once, not at every comparison of the sort.
   return policies
-    .map((item, index) => ({ item, index }))
+    .map((item, index) => ({ item, index, specificity: specificity(item.tool) }))
     .sort(
       (a, b) =>
-        specificity(a.item.tool) - specificity(b.item.tool) ||
+        a.specificity - b.specificity ||
         LEVEL_ORDER[a.item.decision] - LEVEL_ORDER[b.item.decision] ||
         a.index - b.index,
     )

@@ -4,9 +4,9 @@
  * kind is its own module plus one line here.
  */
 import { isAbsolute, resolve } from "node:path";
-import { FileStore } from "./file-store.js";
-import { MemoryStore } from "./memory-store.js";
-import { RedisStore, redactRedisUrl } from "./redis-store.js";
+import { fileStoreModule } from "./file-store.part.js";
+import { memoryStoreModule } from "./memory-store.part.js";
+import { redisStoreModule } from "./redis-store.part.js";
 import { SqliteStore } from "./sqlite-store.js";
 import type { StateStore } from "./state-store.js";
 import { StateStoreError } from "./state-store-error.js";
@@ -21,7 +21,7 @@ const storeFactories = {
     max_sessions?: number;
     keep_one_shot?: boolean;
   }) =>
-    new MemoryStore({
+    new (memoryStoreModule().MemoryStore)({
       ...(config.session_ttl !== undefined ? { sessionTtlMs: ms(config.session_ttl) } : {}),
       ...(config.max_sessions !== undefined ? { maxSessions: config.max_sessions } : {}),
       ...(config.keep_one_shot !== undefined ? { keepOneShot: config.keep_one_shot } : {}),
@@ -33,7 +33,7 @@ const storeFactories = {
       ...(config.session_ttl !== undefined ? { sessionTtlMs: ms(config.session_ttl) } : {}),
     }),
   file: (config: { kind: "file"; path: string; session_ttl?: number }, baseDir: string) =>
-    new FileStore({
+    new (fileStoreModule().FileStore)({
       path: isAbsolute(config.path) ? config.path : resolve(baseDir, config.path),
       ...(config.session_ttl !== undefined ? { sessionTtlMs: ms(config.session_ttl) } : {}),
     }),
@@ -46,7 +46,7 @@ const storeFactories = {
           "runtime.state: kind redis needs a server: set HOOKWISE_STATE_URL=redis://host:6379 (or url: in the config)",
       });
     }
-    return new RedisStore({
+    return new (redisStoreModule().RedisStore)({
       url,
       ...(config.prefix !== undefined ? { prefix: config.prefix } : {}),
       ...(config.session_ttl !== undefined ? { sessionTtlMs: ms(config.session_ttl) } : {}),
@@ -81,7 +81,7 @@ export function resolveStateConfig(
   if (!/^rediss?:\/\//.test(url)) {
     throw new StateStoreError({
       kind: "redis",
-      message: `HOOKWISE_STATE_URL must be a redis:// or rediss:// URL (got ${redactRedisUrl(url)})`,
+      message: `HOOKWISE_STATE_URL must be a redis:// or rediss:// URL (got ${redisStoreModule().redactRedisUrl(url)})`,
     });
   }
   const kept = configured?.kind === "redis" ? configured : undefined;

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { nativeAddonIn } from "./sqlite-native-addon.js";
+import { type BundledDriver, bundledDriverFits, nativeAddonIn, sqliteDriver } from "./sqlite-native-addon.js";
 import { SqliteStore } from "./sqlite-store.js";
 
 const dirs: string[] = [];
@@ -46,5 +46,20 @@ describe("the SQLite driver's native addon", () => {
       expect.stringMatching(/[\\/]better-sqlite3[\\/]build[\\/]Release[\\/]better_sqlite3\.node$/),
     ]);
     expect(loaded.filter((file) => file.includes(`${sep}bindings${sep}`))).toEqual([]);
+  });
+
+  it("runs hookwise's copy of the driver's JavaScript only with the addon of the same version", () => {
+    const root = packageWith("build/Release/better_sqlite3.node");
+    writeFileSync(join(root, "package.json"), JSON.stringify({ name: "better-sqlite3", version: "12.1.0" }));
+    const copy = (version: string) => ({ version }) as unknown as BundledDriver;
+    expect(bundledDriverFits(copy("12.1.0"), root)).toBe(true);
+    expect(bundledDriverFits(copy("12.1.1"), root)).toBe(false);
+    expect(bundledDriverFits(copy("12.1.0"), packageWith("build/Release/better_sqlite3.node"))).toBe(false);
+    // Run from the sources there is no copy: the installed package, with its addon.
+    const installed = createRequire(import.meta.url)("better-sqlite3");
+    expect(sqliteDriver()).toEqual({
+      Driver: installed,
+      nativeBinding: expect.stringMatching(/build[\\/]Release[\\/]better_sqlite3\.node$/),
+    });
   });
 });

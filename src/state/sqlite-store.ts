@@ -15,11 +15,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
-import { requireOptional } from "../errors/optional-package.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
 import { encodeJson } from "./json-codec.js";
-import { sqliteNativeAddon } from "./sqlite-native-addon.js";
+import { sqliteDriver } from "./sqlite-native-addon.js";
 import type {
   LeaseOptions,
   SaveSessionOptions,
@@ -169,11 +168,10 @@ export class SqliteStore implements StateStore {
           ? `continue with another session id, or delete this one: sqlite3 ${this.path} "DELETE FROM sessions WHERE id = ${sqlText(name)}"`
           : `delete it: sqlite3 ${this.path} "DELETE FROM kv WHERE key = ${sqlText(name)}"`,
     };
-    const Driver = requireOptional<typeof Database>("better-sqlite3", "The SQLite state store");
+    const { Driver, nativeBinding } = sqliteDriver();
     if (options.path !== ":memory:" && options.path !== "") {
       mkdirSync(dirname(options.path), { recursive: true });
     }
-    const nativeBinding = sqliteNativeAddon();
     this.#db = this.#guard(
       () =>
         new Driver(options.path, {

@@ -426,9 +426,16 @@ describe("the built package", () => {
     const scripts = [...listed.stderr.matchAll(/^read-file (.*\.cjs)$/gm)]
       .map(([, path]) => path!)
       .filter((path) => path.startsWith(out + sep) && /^(hook|code-cache)\b/.test(basename(path)));
-    expect(scripts.sort()).toEqual(
-      [join(out, "code-cache.cjs"), join(out, "hook.cjs"), join(out, "hook-rolldown-runtime.cjs")].sort(),
-    );
+    expect(scripts.sort()).toEqual([join(out, "code-cache.cjs"), join(out, "hook.cjs")].sort());
+    // The SQLite driver's JavaScript is hookwise's one-file copy (the installed package's
+    // addon and error class), not the package's own files.
+    const read = [...listed.stderr.matchAll(/^read-file (.*)$/gm)].map(([, path]) => path!);
+    expect(read).toContain(join(out, "deps", "better-sqlite3.cjs"));
+    expect(
+      read
+        .filter((path) => path.includes(`${sep}better-sqlite3${sep}lib${sep}`))
+        .map((path) => basename(path)),
+    ).toEqual(["sqlite-error.js"]);
     // What a hook runs is its config's hooks and policies over its store: no agent, loop,
     // model, toolset or language server is loaded (a new process on every tool call).
     const code = scripts.map((path) => readFileSync(path, "utf8")).join("\n");
@@ -563,6 +570,129 @@ describe("the built package", () => {
       if (decision) expect(warm.decision).toMatchObject(decision);
       else expect(warm.decision?.permissionDecision).not.toBe("deny");
     }
+  });
+
+  it("ships better-sqlite3's JavaScript as one file that makes the installed package's own SqliteError", () => {
+    // In a process of its own: the copy that opens a database first gives the addon its error class.
+    const script = [
+      `const { createRequire } = require("node:module");`,
+      `const fromBuild = createRequire(${JSON.stringify(join(out, "deps", "x.cjs"))});`,
+      `const bundled = fromBuild(${JSON.stringify(join(out, "deps", "better-sqlite3.cjs"))});`,
+      `const pkg = fromBuild("better-sqlite3");`,
+      `const addon = require("node:path").join(require("node:path").dirname(fromBuild.resolve("better-sqlite3")), "..", "build", "Release", "better_sqlite3.node");`,
+      `const db = new bundled.Database(":memory:", { nativeBinding: addon });`,
+      `let error; try { db.exec("SELECT * FROM missing"); } catch (caught) { error = caught; }`,
+      `console.log(JSON.stringify({ version: bundled.version === fromBuild("better-sqlite3/package.json").version, own: error instanceof pkg.SqliteError, code: error.code }));`,
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(0);
+    expect(JSON.parse(child.stdout)).toEqual({ version: true, own: true, code: "SQLITE_ERROR" });
+  });
+
+  it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness", () => {
+    const dir = mkdtempSync(join(out, "hook-parts-read-"));
+    const readFiles = join(root, "test/fixtures/built-package/list-read-files.cjs");
+    const hook = (config: string, harness = "claude") => {
+      const child = spawnSync(
+        process.execPath,
+        ["--require", readFiles, bin, "hook", join(dir, config), "--harness", harness],
+        {
+          cwd: dir,
+          input: JSON.stringify({
+            session_id: "s1",
+            transcript_path: join(dir, "t.jsonl"),
+            cwd: dir,
+            ...(harness === "gemini"
+              ? { hook_event_name: "BeforeTool", tool_name: "run_shell_command" }
+              : { hook_event_name: "PreToolUse", tool_name: "Bash", tool_use_id: "toolu_1" }),
+            tool_input: { command: "ls" },
+          }),
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+        },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      return [...child.stderr.matchAll(/^read-file (.*)$/gm)]
+        .map(([, path]) => path!)
+        .filter((path) => path.startsWith(out + sep) && /^hook-/.test(basename(path)))
+        .map((path) => basename(path))
+        .sort();
+    };
+    const parts = readdirSync(out).filter((file) => /^hook-.*\.cjs$/.test(file));
+    for (const part of [
+      "hook-shell-rule.cjs",
+      "hook-validate-config.cjs",
+      "hook-check-references.cjs",
+      "hook-memory-store.cjs",
+      "hook-file-store.cjs",
+      "hook-redis-store.cjs",
+    ])
+      expect(parts).toContain(part);
+    writeFileSync(
+      join(dir, "plain.yaml"),
+      "harness: [claude, gemini]\nruntime:\n  policies:\n    - { decision: deny, tool: shell, when: 'args.command.contains(\"rm\")' }\n",
+    );
+    // The first call validates the config; the next ones are answered from the cache, which
+    // reads no part at all.
+    const first = hook("plain.yaml");
+    expect(first).toContain("hook-validate-config.cjs");
+    expect(first).not.toContain("hook-shell-rule.cjs");
+    expect(hook("plain.yaml")).toEqual([]);
+    // A shell action's rule; the file store (the state kind this config names); and the
+    // references checked on every call (the program could go missing); nothing else's.
+    writeFileSync(
+      join(dir, "shell.yaml"),
+      "harness: claude\nruntime:\n  state: { kind: file, path: ./state }\n  hooks:\n    - { id: s, on: tool_call, action: { type: shell, command: 'echo {{tool.params.command}}' } }\n",
+    );
+    hook("shell.yaml");
+    const shell = hook("shell.yaml");
+    expect(shell).toContain("hook-shell-rule.cjs");
+    expect(shell).toContain("hook-file-store.cjs");
+    expect(shell).toContain("hook-check-references.cjs");
+    for (const unused of ["hook-memory-store.cjs", "hook-redis-store.cjs", "hook-scripted-model.cjs"])
+      expect(shell).not.toContain(unused);
+    expect(shell.filter((file) => file.startsWith("hook-protocol"))).toEqual([]);
+    expect(shell).not.toContain("hook-validate-config.cjs");
+    // Another harness's protocol.
+    const gemini = hook("plain.yaml", "gemini");
+    expect(gemini.filter((file) => file.startsWith("hook-protocol")).length).toBe(1);
+    expect(gemini).not.toContain("hook-validate-config.cjs");
+  });
+
+  it("checks a config's references to files again on a call answered from the validation cache: a shell program gone missing blocks", () => {
+    const dir = mkdtempSync(join(out, "hook-refs-"));
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(join(dir, "check.sh"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    writeFileSync(
+      config,
+      "harness: claude\nruntime:\n  hooks:\n    - { id: s, on: tool_call, action: { type: shell, command: ./check.sh } }\n",
+    );
+    const hook = () =>
+      spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
+        cwd: dir,
+        input: JSON.stringify({
+          session_id: "s1",
+          transcript_path: join(dir, "t.jsonl"),
+          cwd: dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_use_id: "toolu_1",
+        }),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+      });
+    const first = hook();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).not.toContain('"deny"');
+    // The second call is answered from the entry the first one kept.
+    expect(readdirSync(join(dir, "cache", "hookwise", "validated")).length).toBe(1);
+    rmSync(join(dir, "check.sh"));
+    const second = hook();
+    expect(second.stdout + second.stderr).toContain("program ./check.sh does not exist");
+    expect(second.stdout).toContain('"deny"');
   });
 
   it("reads hookwise hook's usual command lines itself and leaves the others to the whole CLI", () => {

@@ -11,7 +11,7 @@ import { read } from "node:fs";
 import { join } from "node:path";
 import { saveRunRecord } from "../../agent/run-recorder.js";
 import { harnessRunRecord } from "../../config/harness-record.js";
-import type { HarnessHooks } from "../../config/load-harness-hooks.js";
+import { type HarnessHooks, loadHarnessHooks } from "../../config/load-harness-hooks.js";
 import { printable } from "../../config/printable.js";
 import { ConfigError, formatIssue } from "../../config/source/config-error.js";
 import { loadPackage } from "../../deps/load-package.js";
@@ -169,7 +169,6 @@ export async function hookCommand(
     const payload = readPayload(await Promise.race([readStdin(stdin), deadline]));
     eventName = typeof payload.hook_event_name === "string" ? payload.hook_event_name : undefined;
     event = protocol.parse(payload);
-    const { loadHarnessHooks } = await import("../../config/load-harness-hooks.js");
     hooks = await Promise.race([
       loadHarnessHooks(configPath, options.harness, {
         ...(options.agent ? { agent: options.agent } : {}),

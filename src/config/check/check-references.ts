@@ -62,6 +62,11 @@ export interface ReferenceCheckOptions {
   modelGiven?: boolean;
   /** What validation kept of the schemas' outputs (a config from the validation cache). */
   kindOutputs?: KindOutputs;
+  /**
+   * Called when the check looks at a file besides the config (a `shell` action's program, a
+   * `scripted:` model's script): its verdict then depends on more than the config's text.
+   */
+  onFileChecked?: () => void;
 }
 
 /** The catalogue of `tools` (the toolsets'), with the config's sub-agents as tools. */
@@ -81,6 +86,38 @@ export function toolCatalogue(
     actionTools,
     ...(harness.length ? { harnessMcp: true } : {}),
   };
+}
+
+/**
+ * The problems of the references of a config that guards a harness (`hookwise hook`): to its
+ * tools as the harnesses it guards name them, its toolsets' unknown (they are not started),
+ * no model needed (the harness runs its own).
+ */
+export function checkHarnessReferences(
+  config: ConfigFile,
+  dir: string,
+  source: ConfigSource,
+  options: Omit<ReferenceCheckOptions, "modelGiven"> = {},
+): ConfigIssue[] {
+  const catalogue = toolCatalogue(config, [], Object.keys(config.toolsets));
+  return checkReferences(config, dir, source, catalogue, { ...options, modelGiven: true });
+}
+
+/**
+ * Whether `checkHarnessReferences` finds nothing in a config that guards a harness and looks at
+ * no file besides it (a `shell` action's program): then its verdict depends only on the
+ * config's text and this build (which holds the harnesses' tools), and the validation cache
+ * keeps it with the config (`harnessReferencesClean`).
+ */
+export function harnessReferencesClean(config: ConfigFile, dir: string, source: ConfigSource): boolean {
+  if (config.harness === undefined) return false;
+  let filesChecked = false;
+  const issues = checkHarnessReferences(config, dir, source, {
+    onFileChecked: () => {
+      filesChecked = true;
+    },
+  });
+  return issues.length === 0 && !filesChecked;
 }
 
 /** Every problem of the config's references to tools and models, in file order. */
@@ -138,7 +175,10 @@ export function checkReferences(
           add(["agents", index, "id"], `agent "${agent.id}" has no model`, { expected });
       });
   }
-  if (!modelGiven) checkScripts(config, dir, source, add, issues);
+  if (!modelGiven) {
+    options.onFileChecked?.();
+    checkScripts(config, dir, source, add, issues);
+  }
 
   // Hooks: the tools their `tool_name` conditions match, and the tools their actions call.
   const actionTools = [...catalogue.tools, ...(catalogue.actionTools ?? [])];
@@ -186,6 +226,7 @@ export function checkReferences(
           const tool = checkInjected(value.toolset_name, value.tool_name, path, `${type} tool`);
           checkArguments(tool, value.arguments, [...path, "arguments"], `${type} arguments`);
         } else if (type === "shell") {
+          options.onFileChecked?.();
           checkShellProgram(value, path, dir, add);
         }
       });

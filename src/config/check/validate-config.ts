@@ -39,6 +39,11 @@ export interface ValidatedConfig {
    * in the validation cache (`hookwise hook`): compiling them then runs no schema.
    */
   kindOutputs?: KindOutputs;
+  /**
+   * Kept in the validation cache (`hookwise hook`): the config guards a harness, and checking
+   * its references to the harness's tools found no problem and looked at no other file.
+   */
+  harnessReferencesClean?: true;
 }
 
 export interface ValidationResult {

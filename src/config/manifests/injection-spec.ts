@@ -3,13 +3,16 @@
  * (`{kind: tool_call, event: on_request_start, …}`) or as an `inject_tool_call` action.
  */
 import { lazy } from "../../deps/load-package.js";
-import { type ManifestHook, manifestHookSchema } from "../schema/schema.js";
+import type { ManifestHook } from "../schema/schema.js";
+import { configSchemaModule } from "../schema/schema.part.js";
 import type { ContentConfig } from "./content/index.js";
 
 /** `frequency`, one schema for manifests and the action. */
-export const frequencySchema = lazy(() => manifestHookSchema().shape.frequency);
+export const frequencySchema = lazy(() => configSchemaModule().manifestHookSchema().shape.frequency);
 /** `refresh_condition` (`{kind: ttl, ttl_minutes > 0}`), optional. */
-export const refreshConditionSchema = lazy(() => manifestHookSchema().shape.refresh_condition);
+export const refreshConditionSchema = lazy(
+  () => configSchemaModule().manifestHookSchema().shape.refresh_condition,
+);
 
 export type InjectionFrequency = ManifestHook["frequency"];
 

@@ -6,7 +6,8 @@
  * ancestor. A link swapped in between this check and the use is out of reach of any
  * path check; the root's owner controls what is in it.
  */
-import { lstat, readlink, realpath } from "node:fs/promises";
+// node:fs/promises at first use (`fs.promises`): loading it loads the streams and readline.
+import { promises as fs } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PathEscapeError } from "./path-escape-error.js";
 
@@ -17,7 +18,7 @@ function inside(root: string, path: string): boolean {
 
 async function exists(path: string): Promise<boolean> {
   try {
-    await lstat(path);
+    await fs.lstat(path);
     return true;
   } catch {
     return false;
@@ -35,10 +36,10 @@ async function realLocation(path: string): Promise<{ real: string; danglingLink:
     existing = parent;
   }
   try {
-    return { real: join(await realpath(existing), ...rest), danglingLink: false };
+    return { real: join(await fs.realpath(existing), ...rest), danglingLink: false };
   } catch {
     // lstat saw it but realpath cannot follow it: a dangling symlink (or a loop).
-    const target = await readlink(existing).catch(() => "");
+    const target = await fs.readlink(existing).catch(() => "");
     return { real: resolve(dirname(existing), target), danglingLink: true };
   }
 }

@@ -17,7 +17,8 @@
  *   `diagnostics` with `data: { path, diagnostics }`.
  * - A server that fails or times out is logged; the tool result goes through unchanged.
  */
-import { readFile } from "node:fs/promises";
+// node:fs/promises at first use (`fs.promises`): loading it loads the streams and readline.
+import { promises as fs } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "../../../deps/zod.js";
 import { flow } from "../../../hooks/flow.js";
@@ -109,7 +110,7 @@ export const lspDiagnose = defineAction({
           services.log.debug(`hook "${hook}": no language server for ${path}`);
           return undefined;
         }
-        if (text === undefined && config.read_from_disk) text = await readFile(file, "utf8");
+        if (text === undefined && config.read_from_disk) text = await fs.readFile(file, "utf8");
         if (text === undefined) return undefined;
         const answer = await servers.diagnose(file, text, {
           timeoutMs: config.timeout * 1000,

@@ -24,7 +24,7 @@ import { renderTemplate } from "../../build/templates.js";
 import { defineAction } from "../action-module.js";
 import { injectText } from "../injection/inject-text.js";
 import { type ArgvResult, runArgv } from "./run-argv.js";
-import { renderedArgvProblem, shellTemplateProblem, unvouchedTemplate, VOUCH } from "./shell-rule.js";
+import { shellRule } from "./shell-rule.part.js";
 import { ShellWordsError, splitShellWords } from "./split-shell-words.js";
 
 const description = "Runs a command without a shell: argv split first, {{…}} fills arguments.";
@@ -45,7 +45,7 @@ function checkCommand(config: ShellCommand, context: z.RefinementCtx): void {
     context.addIssue({ code: "custom", path: ["command"], message: error.message });
     return;
   }
-  const problem = shellTemplateProblem(argv, config.cwd, config.env, config.templates_are_data);
+  const problem = shellRule().shellTemplateProblem(argv, config.cwd, config.env, config.templates_are_data);
   if (problem) context.addIssue({ code: "custom", path: [...problem.path], message: problem.message });
 }
 
@@ -58,13 +58,13 @@ function vouchedWarnings(config: ShellCommand): { path: string[]; message: strin
   } catch {
     return [];
   }
-  const unvouched = unvouchedTemplate(argv, config.cwd, config.env);
+  const unvouched = shellRule().unvouchedTemplate(argv, config.cwd, config.env);
   if (!unvouched) return [];
   const what = unvouched.message.split("; if ")[0];
   return [
     {
       path: ["templates_are_data"],
-      message: `${what}; ${VOUCH} lets it run on your word that the program reads the value as data only`,
+      message: `${what}; ${shellRule().VOUCH} lets it run on your word that the program reads the value as data only`,
     },
   ];
 }
@@ -120,12 +120,13 @@ export const shell = defineAction({
   kind: (config) => (config.on_error === "inject" ? "transform" : "inspect"),
   compile: (config, services) => {
     const argv = splitShellWords(config.command);
-    const problem = shellTemplateProblem(argv, config.cwd, config.env, config.templates_are_data);
+    const rule = shellRule();
+    const problem = rule.shellTemplateProblem(argv, config.cwd, config.env, config.templates_are_data);
     if (problem) throw new ShellRefusedError(`${problem.path.join(".")}: ${problem.message}`);
     return async (evaluation: Evaluation) => {
       const render = (text: string) => renderTemplate(text, evaluation, services.workspace);
       const args = argv.map(render);
-      const refused = renderedArgvProblem(argv, args);
+      const refused = rule.renderedArgvProblem(argv, args);
       if (refused) throw new ShellRefusedError(`[shell] ${argv[0]} refused: ${refused}`);
       const env: NodeJS.ProcessEnv = { ...process.env };
       for (const [name, value] of Object.entries(config.env)) env[name] = render(value);

@@ -8,7 +8,7 @@
  * stays inside its one argument, whatever characters it contains. Glob characters
  * (`* ? [`), a word starting with `~` or `#` are refused for the same reason.
  */
-import { shellTemplateProblem } from "./shell-rule.js";
+import { shellRule } from "./shell-rule.part.js";
 
 export class ShellWordsError extends Error {
   override readonly name = "ShellWordsError";
@@ -82,5 +82,5 @@ export function splitShellWords(command: string): string[] {
  * author says (see shell-rule.ts; `templates_are_data: true` does not lift it), or undefined.
  */
 export function templatedCode(argv: readonly string[]): string | undefined {
-  return shellTemplateProblem(argv, undefined, {}, true)?.message;
+  return shellRule().shellTemplateProblem(argv, undefined, {}, true)?.message;
 }
