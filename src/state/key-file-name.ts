@@ -6,7 +6,7 @@
  * surrogate has no UTF-8 bytes of its own) is named `l<hex of its first bytes>-<sha256>`;
  * every file also holds its key, which is what readers go by.
  */
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../deps/node-crypto.js";
 
 /** Keys up to this many bytes are named by all of them: `k` and 240 hex digits. */
 const WHOLE = 120;
@@ -19,7 +19,7 @@ export function keyFileName(key: string): string {
   const bytes = Buffer.from(key, "utf8");
   if (bytes.length <= WHOLE && !loneSurrogate.test(key)) return `k${bytes.toString("hex")}`;
   // JSON keeps a lone surrogate apart from U+FFFD, which UTF-8 would make it.
-  const digest = createHash("sha256").update(JSON.stringify(key)).digest("hex");
+  const digest = nodeCrypto().createHash("sha256").update(JSON.stringify(key)).digest("hex");
   return `l${bytes.subarray(0, SHOWN).toString("hex")}-${digest}`;
 }
 
