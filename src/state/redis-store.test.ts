@@ -225,9 +225,71 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     expect(store.location).toBe(`redis://127.0.0.1:${server.port}`);
     const failure = await store.get("k").catch((error: unknown) => error);
     expect(StateStoreError.isInstance(failure)).toBe(true);
-    expect((failure as Error).message).toContain(`Cannot reach Redis at redis://127.0.0.1:${server.port} `);
+    expect((failure as Error).message).toContain(
+      `Redis at redis://127.0.0.1:${server.port} refused the user and password`,
+    );
     expect((failure as Error).message).not.toContain("hunter2");
     await store.close();
+  });
+});
+
+describe.skipIf(!redisAvailable)("RedisStore on a server that stops answering", () => {
+  let server: RedisServer;
+
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** How long `work` took to settle, and how. */
+  async function timed(work: Promise<unknown>): Promise<{ ms: number; error: unknown }> {
+    const started = Date.now();
+    const error = await work.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    return { ms: Date.now() - started, error };
+  }
+
+  it("a command fails within commandTimeoutMs naming the server, and close() does not wait for it", async () => {
+    const store = new RedisStore({ url: server.url, prefix: "frozen:", commandTimeoutMs: 400 });
+    expect(await store.increment("n")).toBe(1);
+    server.freeze();
+    try {
+      const failed = await timed(store.increment("n"));
+      expect(StateStoreError.isInstance(failed.error)).toBe(true);
+      expect((failed.error as Error).message).toBe(
+        `Redis at ${server.url} did not answer within 0.4 s: check that the server is running and not overloaded`,
+      );
+      expect(failed.ms).toBeLessThan(3_000);
+      const closed = await timed(store.close());
+      expect(closed.error).toBeUndefined();
+      expect(closed.ms).toBeLessThan(2_500);
+    } finally {
+      server.thaw();
+    }
+  });
+
+  it("a connection the server accepts but never answers fails within commandTimeoutMs, and close() drops it", async () => {
+    server.freeze();
+    try {
+      const store = new RedisStore({ url: server.url, prefix: "frozen:", commandTimeoutMs: 400 });
+      const failed = await timed(store.get("k"));
+      expect((failed.error as Error).message).toMatch(
+        /^Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+: it accepted the connection but did not answer within 0\.4 s; check that it is running/,
+      );
+      expect(failed.ms).toBeLessThan(6_000);
+      // A close while a connection is still opening does not wait on the server either.
+      const again = store.get("k").catch(() => undefined);
+      const closed = await timed(store.close());
+      expect(closed.ms).toBeLessThan(2_500);
+      await again;
+    } finally {
+      server.thaw();
+    }
   });
 });
 

@@ -1,0 +1,152 @@
+/**
+ * A team's coding agents guarded by one config on one shared Redis: real `hookwise hook`
+ * processes, one per tool call as the harnesses start them, against a real redis-server.
+ * Limits hold exactly across processes; a Redis that is down, hangs, or refuses the
+ * credentials blocks every call with one line naming it, within a bounded time, and the
+ * process ends (a harness waits for the hook's process, not only its answer).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claudePre, hookProcess } from "../support/inbox-hook.js";
+import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "hookwise-harness-redis-"));
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function writeConfig(name: string, state: string, hooks: string[] = []): string {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    [
+      "harness: [claude, codex, gemini, cursor]",
+      "runtime:",
+      `  state: ${state}`,
+      "  policies:",
+      "    - { decision: deny, tool: shell, when: 'args.command.contains(\"rm -rf\")', reason: no recursive deletes }",
+      ...(hooks.length ? ["  hooks:", ...hooks.map((hook) => `    - ${hook}`)] : []),
+      "",
+    ].join("\n"),
+  );
+  return path;
+}
+
+/** Claude Code's answer to a PreToolUse: its decision and reason (nothing: left to Claude Code). */
+function decisionOf(stdout: string): { decision?: string; reason?: string } {
+  if (stdout.trim() === "") return {};
+  const output = JSON.parse(stdout).hookSpecificOutput;
+  return { decision: output.permissionDecision, reason: output.permissionDecisionReason };
+}
+
+/** Runs a `hook` process per session, all at once; how many times each hook's `log` fired. */
+async function parallel(config: string, sessions: string[]): Promise<Record<string, number>> {
+  const runs = sessions.map(
+    (session, index) => hookProcess(config, claudePre(`ls ${index}`, session), 40).done,
+  );
+  const counts: Record<string, number> = {};
+  for (const run of await Promise.all(runs)) {
+    expect(run.code, run.stderr).toBe(0);
+    for (const [, name] of run.stderr.matchAll(/^hookwise: FIRED (\S+)$/gm))
+      counts[name!] = (counts[name!] ?? 0) + 1;
+  }
+  return counts;
+}
+
+describe.skipIf(!redisAvailable)("hookwise hook processes sharing one Redis", () => {
+  let server: RedisServer;
+
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("10 processes at once: max_fires and rate_limit hold exactly, per session and globally", async () => {
+    const config = writeConfig("limits.yaml", `{ kind: redis, url: "${server.url}", prefix: "limits:" }`, [
+      "{ id: three, on: tool_call, max_fires: 3, action: { type: log, message: 'FIRED three' } }",
+      "{ id: rate, on: tool_call, rate_limit: { max: 4, per_seconds: 600 }, action: { type: log, message: 'FIRED rate' } }",
+      "{ id: team, on: tool_call, max_fires: 5, limit_scope: global, action: { type: log, message: 'FIRED team' } }",
+    ]);
+    const same = await parallel(
+      config,
+      Array.from({ length: 10 }, () => "one-session"),
+    );
+    expect(same).toEqual({ three: 3, rate: 4, team: 5 });
+    // Ten other sessions: each has counts of its own; the global cap is spent.
+    const other = await parallel(
+      config,
+      Array.from({ length: 10 }, (_, index) => `session-${index}`),
+    );
+    expect(other).toEqual({ three: 10, rate: 10 });
+  }, 120_000);
+
+  it("a Redis that stops answering: each call is blocked within seconds, naming it, and its process ends", async () => {
+    const config = writeConfig("frozen.yaml", `{ kind: redis, url: "${server.url}", prefix: "frozen:" }`);
+    server.freeze();
+    try {
+      const started = Date.now();
+      const { code, stdout, stderr } = await hookProcess(config, claudePre("ls", "frozen-session"), 45).done;
+      const took = Date.now() - started;
+      expect(code, stderr).toBe(0);
+      expect(decisionOf(stdout)).toEqual({
+        decision: "deny",
+        reason: `hookwise: Cannot reach Redis at ${server.url}: it accepted the connection but did not answer within 5 s; check that it is running and not overloaded (a server that takes only TLS wants a rediss:// URL) (blocked)`,
+      });
+      expect(stderr).not.toMatch(/\n\s+at /);
+      // Well before the hook's own 45 s deadline, and the process did not stay behind.
+      expect(took).toBeLessThan(15_000);
+    } finally {
+      server.thaw();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!redisAvailable)("hookwise hook on a Redis it cannot use", () => {
+  let guarded: RedisServer;
+
+  beforeAll(async () => {
+    guarded = await startRedis({ password: "team-secret-123" });
+  });
+
+  afterAll(async () => {
+    await guarded?.stop();
+  });
+
+  it("a wrong or missing password: blocked with one line saying so", async () => {
+    const config = writeConfig("guarded.yaml", "{ kind: redis }");
+    const where = `Redis at redis://127.0.0.1:${guarded.port}`;
+    for (const [url, expected] of [
+      [
+        guarded.url,
+        `hookwise: ${where} requires a password, and none was given: put it in HOOKWISE_STATE_URL (redis://:password@host:port/db, or redis://user:password@…) (blocked)`,
+      ],
+      [
+        `redis://:wrong-password@127.0.0.1:${guarded.port}`,
+        `hookwise: ${where} refused the user and password (WRONGPASS invalid username-password pair or user is disabled.): give the right ones in HOOKWISE_STATE_URL (redis://user:password@host:port/db) (blocked)`,
+      ],
+    ] as const) {
+      // The password goes in the environment only.
+      const run = hookProcess(config, claudePre("ls", "s"), 20, "claude", { HOOKWISE_STATE_URL: url });
+      const { code, stdout, stderr } = await run.done;
+      expect(code, stderr).toBe(0);
+      expect(decisionOf(stdout)).toEqual({ decision: "deny", reason: expected });
+    }
+  }, 60_000);
+
+  it("a Redis that is not running: blocked, naming it", async () => {
+    const config = writeConfig("down.yaml", '{ kind: redis, url: "redis://127.0.0.1:1/0" }');
+    const { code, stdout } = await hookProcess(config, claudePre("ls", "s"), 20).done;
+    expect(code).toBe(0);
+    expect(decisionOf(stdout).reason).toMatch(
+      /^hookwise: Cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0 \(connect ECONNREFUSED[^)]*\): start it/,
+    );
+  }, 30_000);
+});
