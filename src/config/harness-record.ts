@@ -2,8 +2,12 @@
 import type { RunRecord } from "../agent/run-record.js";
 import type { HarnessOutcome } from "../harnesses/decide-harness-event.js";
 import type { HarnessEvent } from "../harnesses/types.js";
+import { maskSecretsIn } from "../secrets/secret-registry.js";
 
-/** The event as a run of the harness's session: `hookwise trace` and `history` show it. */
+/**
+ * The event as a run of the harness's session: `hookwise trace` and `history` show it.
+ * Registered secrets are masked in it (the payload, the call's input, reasons), as it is kept.
+ */
 export function harnessRunRecord(
   event: HarnessEvent,
   outcome: HarnessOutcome,
@@ -59,5 +63,5 @@ export function harnessRunRecord(
       hooks: [],
     });
   } else record.hooks.push(...outcome.trace);
-  return record;
+  return maskSecretsIn(record);
 }

@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliProcess } from "../support/cli.js";
 import { claudePre, hookProcess } from "../support/inbox-hook.js";
 import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";
 
@@ -139,6 +141,56 @@ describe.skipIf(!redisAvailable)("hookwise hook on a Redis it cannot use", () =>
       expect(code, stderr).toBe(0);
       expect(decisionOf(stdout)).toEqual({ decision: "deny", reason: expected });
     }
+  }, 60_000);
+
+  it("secrets in a tool call are masked in Redis itself: the environment's keys, the variables the config names, the Redis password", async () => {
+    const config = join(dir, "secrets.yaml");
+    writeFileSync(
+      config,
+      [
+        "harness: claude",
+        "toolsets:",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's ${VAR} syntax
+        '  gh: { kind: mcp, command: github-mcp-server, env: { GITHUB_PERSONAL_ACCESS_TOKEN: "${GH_PAT}" } }',
+        "runtime:",
+        '  state: { kind: redis, prefix: "masked:" }',
+        "  hooks:",
+        "    - { id: said, on: tool_call, action: { type: log, message: 'RAN {{tool.params.command}}' } }",
+        "",
+      ].join("\n"),
+    );
+    const secrets = {
+      DEPLOY_API_KEY: "sk-live-0123456789abcdef",
+      GH_PAT: "ghp_0123456789abcdefghij",
+      password: "team-secret-123",
+    };
+    const env = {
+      HOOKWISE_STATE_URL: `redis://:${secrets.password}@127.0.0.1:${guarded.port}`,
+      DEPLOY_API_KEY: secrets.DEPLOY_API_KEY,
+      GH_PAT: secrets.GH_PAT,
+    };
+    const command = `curl -H "Bearer ${secrets.DEPLOY_API_KEY}" https://deploy && gh auth login --with-token ${secrets.GH_PAT} && redis-cli -a ${secrets.password} KEYS '*'`;
+    const run = await hookProcess(config, claudePre(command, "leaky"), 20, "claude", env).done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      "hookwise: RAN curl -H \"Bearer [redacted DEPLOY_API_KEY]\" https://deploy && gh auth login --with-token [redacted GH_PAT] && redis-cli -a [redacted Redis password] KEYS '*'",
+    );
+    const raw = new Redis({ port: guarded.port, host: "127.0.0.1", password: secrets.password });
+    try {
+      const keys = await raw.keys("masked:*");
+      const stored = (await Promise.all(keys.map((key) => raw.get(key)))).join("\n");
+      expect(keys.some((key) => key.startsWith("masked:kv:hookwise:runs:leaky:"))).toBe(true);
+      expect(stored).toContain("[redacted DEPLOY_API_KEY]");
+      expect(stored).toContain("[redacted GH_PAT]");
+      expect(stored).toContain("[redacted Redis password]");
+      for (const value of Object.values(secrets)) expect(stored).not.toContain(value);
+    } finally {
+      raw.disconnect();
+    }
+    const history = await cliProcess(["history", config, "--session", "leaky"], { env });
+    expect(history.code, history.stderr).toBe(0);
+    expect(history.stdout).toContain("[redacted DEPLOY_API_KEY]");
+    for (const value of Object.values(secrets)) expect(history.stdout).not.toContain(value);
   }, 60_000);
 
   it("a Redis that is not running: blocked, naming it", async () => {
