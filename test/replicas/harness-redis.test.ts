@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliProcess } from "../support/cli.js";
+import { cli, cliProcess } from "../support/cli.js";
 import { claudePre, hookProcess } from "../support/inbox-hook.js";
 import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";
 
@@ -89,6 +89,58 @@ describe.skipIf(!redisAvailable)("hookwise hook processes sharing one Redis", ()
     );
     expect(other).toEqual({ three: 10, rate: 10 });
   }, 120_000);
+
+  it("a session's evidence in Redis: history and trace in order, the sessions of its prefix, replay through a changed config", async () => {
+    const config = writeConfig(
+      "evidence.yaml",
+      `{ kind: redis, url: "${server.url}", prefix: "evidence:" }`,
+      ["{ id: once, on: tool_call, max_fires: 1, action: { type: log, message: 'FIRED once' } }"],
+    );
+    for (const command of ["npm install left-pad", "rm -rf /", "npm test"]) {
+      const run = await hookProcess(config, claudePre(command, "evidence-session"), 40).done;
+      expect(run.code, run.stderr).toBe(0);
+    }
+    const history = await cli(["history", config, "--session", "evidence-session"]);
+    expect(history.code, history.stderr).toBe(0);
+    const lines = history.stdout.split("\n").filter((line) => line.includes("PreToolUse Bash"));
+    expect(lines.map((line) => line.replace(/^.*PreToolUse Bash /, ""))).toEqual([
+      '{"command":"npm install left-pad","description":"deploy it"} → no decision',
+      '{"command":"rm -rf /","description":"deploy it"} → deny: no recursive deletes',
+      '{"command":"npm test","description":"deploy it"} → no decision',
+    ]);
+    const trace = await cli(["trace", config, "--session", "evidence-session"]);
+    expect(trace.code, trace.stderr).toBe(0);
+    expect(trace.stdout.indexOf("npm install left-pad")).toBeLessThan(trace.stdout.indexOf("rm -rf /"));
+    expect(trace.stdout.indexOf("rm -rf /")).toBeLessThan(trace.stdout.indexOf("npm test"));
+    expect(trace.stdout).toContain("hook once (tool_call, inspect) → observed");
+    // Without a session: the sessions recorded under this prefix, and no other.
+    const sessions = await cli(["trace", config]);
+    expect(sessions.stderr).toContain("evidence-session");
+    expect(sessions.stderr).not.toContain("one-session");
+    // A changed config: installs denied, deletes left to Claude Code.
+    const changed = writeConfig("changed.yaml", `{ kind: redis, url: "${server.url}", prefix: "evidence:" }`);
+    writeFileSync(
+      changed,
+      `harness: claude\nruntime:\n  state: { kind: redis, url: "${server.url}", prefix: "evidence:" }\n  policies:\n    - { decision: deny, tool: shell, when: 'args.command.startsWith("npm install")', reason: no installs }\n`,
+    );
+    const replay = await cli(["replay", changed, "--session", "evidence-session"]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stdout).toContain(
+      `shell {"command":"npm install left-pad","description":"deploy it"}: not decided: left to Claude Code's own rules → denied by policy: "no installs"`,
+    );
+    expect(replay.stdout).toContain(
+      `shell {"command":"rm -rf /","description":"deploy it"}: denied by policy: "no recursive deletes" → not decided: left to Claude Code's own rules`,
+    );
+    expect(replay.stdout).toContain("4 difference(s)");
+    // The replay kept its counts to itself: the recorded session's count is still the one fire.
+    const raw = new Redis(server.url);
+    try {
+      expect(await raw.get("evidence:kv:hook:app:once:fires:session:evidence-session")).toBe("1");
+      expect(await raw.keys("evidence:kv:hookwise:runs:evidence-session:*")).toHaveLength(3);
+    } finally {
+      raw.disconnect();
+    }
+  }, 90_000);
 
   it("a Redis that stops answering: each call is blocked within seconds, naming it, and its process ends", async () => {
     const config = writeConfig("frozen.yaml", `{ kind: redis, url: "${server.url}", prefix: "frozen:" }`);
