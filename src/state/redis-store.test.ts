@@ -217,6 +217,14 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     await store.close();
   });
 
+  it("a rediss:// URL to a server that does not take TLS: an error naming it and asking about TLS", async () => {
+    const store = new RedisStore({ url: `rediss://127.0.0.1:${server.port}`, prefix: "tls:" });
+    await expect(store.get("k")).rejects.toThrow(
+      `Cannot reach Redis at rediss://127.0.0.1:${server.port} (connect ETIMEDOUT) (a rediss:// URL: does the server take TLS on this port?)`,
+    );
+    await store.close();
+  });
+
   it("never shows the URL's password: not in its location, not in its errors", async () => {
     const store = new RedisStore({
       url: `redis://someone:hunter2@127.0.0.1:${server.port}`,
