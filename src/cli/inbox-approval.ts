@@ -42,8 +42,9 @@ export async function decideAskInInbox(
   const approval = await mailbox.post({
     toolName: event.tool?.name ?? tool.functionName,
     qualifiedName: tool.qualifiedName,
-    args: tool.ranArgs ?? tool.args,
-    reason: asked,
+    // What the inbox keeps and shows is masked; the call, approved, runs as it is.
+    args: hooks.mask(tool.ranArgs ?? tool.args),
+    reason: hooks.mask(asked),
     sessionId: event.sessionId,
     waiter: `${HARNESSES[event.harness].label} (hookwise hook)`,
     waitMs,

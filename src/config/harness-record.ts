@@ -6,13 +6,15 @@ import { maskSecretsIn } from "../secrets/secret-registry.js";
 
 /**
  * The event as a run of the harness's session: `hookwise trace` and `history` show it.
- * Registered secrets are masked in it (the payload, the call's input, reasons), as it is kept.
+ * `mask` (default: the secrets registered in the process) masks it whole — the payload, the
+ * call's input, reasons — as it is kept.
  */
 export function harnessRunRecord(
   event: HarnessEvent,
   outcome: HarnessOutcome,
   runId: string,
   startedAt: number,
+  mask: <T>(value: T) => T = maskSecretsIn,
 ): RunRecord {
   const { verdict, tool } = outcome;
   const denied = verdict.decision === "deny";
@@ -63,5 +65,5 @@ export function harnessRunRecord(
       hooks: [],
     });
   } else record.hooks.push(...outcome.trace);
-  return maskSecretsIn(record);
+  return mask(record);
 }

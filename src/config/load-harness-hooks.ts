@@ -15,7 +15,7 @@ import type { TelemetrySettings } from "../telemetry/types.js";
 import { buildPolicies } from "./build/build-policies.js";
 import { checkReferences, toolCatalogue } from "./check/check-references.js";
 import { harnessesOf } from "./check/harness-tools-of.js";
-import { registerHarnessSecrets } from "./harness-secrets.js";
+import { harnessSecretMask, type ValueMask } from "./harness-secrets.js";
 import { type LoadConfigOptions, type LoadedConfig, loadConfig, telemetryOptions } from "./load-config.js";
 import { ConfigError, type ConfigIssue } from "./source/config-error.js";
 
@@ -28,6 +28,8 @@ export interface HarnessHooks {
   /** `runtime.telemetry`: each event is a span tree; undefined when the config asks for none. */
   readonly telemetry: TelemetrySettings | undefined;
   readonly warnings: readonly ConfigIssue[];
+  /** Masks the credentials in what is kept of an event (its record, an inbox post): see harness-secrets.ts. */
+  readonly mask: ValueMask;
   close(): Promise<void>;
 }
 
@@ -69,8 +71,6 @@ export function harnessHooksOf(
         : `${path} does not say it guards ${label}: add "harness: ${harness}" at its top level (its tool names are then ${label}'s)`,
     );
   }
-  // What the harness hands over is kept and shown: its credentials are masked there.
-  registerHarnessSecrets(config.config);
   // Toolsets are not started: their tools stay unknown, so references to them only warn.
   const catalogue = toolCatalogue(config.config, [], Object.keys(config.config.toolsets));
   const issues = checkReferences(config.config, config.dir, config.source, catalogue, {
@@ -96,5 +96,6 @@ export function harnessHooksOf(
     store: config.store,
     telemetry: resolveTelemetry(telemetryOptions(config.config.runtime.telemetry).telemetry),
     warnings: [...config.warnings, ...issues],
+    mask: harnessSecretMask(config.config),
   };
 }

@@ -1,4 +1,4 @@
-export { registerEnvironmentSecrets, SECRET_VARIABLE } from "./environment-secrets.js";
+export { environmentSecrets, SECRET_VARIABLE } from "./environment-secrets.js";
 export { type Secret, type SecretMasker, secretMasker } from "./secret-masker.js";
 export {
   hasSecrets,

@@ -17,7 +17,6 @@
  */
 import { nodeCrypto } from "../deps/node-crypto.js";
 import { SessionBusyError } from "../errors/session-busy-error.js";
-import { registerSecret } from "../secrets/secret-registry.js";
 import { decodeStoredSession, decodeStoredValue, type StoredPlace } from "./decode-stored.js";
 import { encodeJson } from "./json-codec.js";
 import {
@@ -102,15 +101,6 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
-/** The password a Redis URL holds, decoded ("" when none). */
-function urlPassword(url: string): string {
-  try {
-    return decodeURIComponent(new URL(url).password);
-  } catch {
-    return "";
-  }
-}
-
 /** Whether ioredis gave up waiting for an answer (`commandTimeout`). */
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === "Command timed out";
@@ -178,9 +168,6 @@ export class RedisStore implements StateStore {
     }
     this.#database = database;
     this.#url = options.url;
-    // The password is masked wherever it could come back: a command that quotes it, an error.
-    const password = options.url === undefined ? "" : urlPassword(options.url);
-    if (password) registerSecret(password, "Redis password");
     this.prefix = options.prefix ?? "hookwise:";
     this.#sessionTtlMs = options.sessionTtlMs;
     this.#commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;

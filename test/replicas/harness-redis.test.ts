@@ -195,7 +195,7 @@ describe.skipIf(!redisAvailable)("hookwise hook on a Redis it cannot use", () =>
     }
   }, 60_000);
 
-  it("secrets in a tool call are masked in Redis itself: the environment's keys, the variables the config names, the Redis password", async () => {
+  it("secrets in a tool call are masked in Redis itself (records, the inbox), and the call runs as it was", async () => {
     const config = join(dir, "secrets.yaml");
     writeFileSync(
       config,
@@ -206,8 +206,14 @@ describe.skipIf(!redisAvailable)("hookwise hook on a Redis it cannot use", () =>
         '  gh: { kind: mcp, command: github-mcp-server, env: { GITHUB_PERSONAL_ACCESS_TOKEN: "${GH_PAT}" } }',
         "runtime:",
         '  state: { kind: redis, prefix: "masked:" }',
+        "  approvals: inbox",
+        "  approval_wait: 1",
+        "  policies:",
+        "    - { decision: ask_user, tool: Bash, when: 'args.command.contains(\"deploy\")', reason: deploys need a human }",
         "  hooks:",
-        "    - { id: said, on: tool_call, action: { type: log, message: 'RAN {{tool.params.command}}' } }",
+        "    - id: describe",
+        "      on: tool_call",
+        "      action: { type: transform_params, transformation: { set: { description: checked } } }",
         "",
       ].join("\n"),
     );
@@ -221,20 +227,27 @@ describe.skipIf(!redisAvailable)("hookwise hook on a Redis it cannot use", () =>
       DEPLOY_API_KEY: secrets.DEPLOY_API_KEY,
       GH_PAT: secrets.GH_PAT,
     };
-    const command = `curl -H "Bearer ${secrets.DEPLOY_API_KEY}" https://deploy && gh auth login --with-token ${secrets.GH_PAT} && redis-cli -a ${secrets.password} KEYS '*'`;
+    const command = `curl -H "Bearer ${secrets.DEPLOY_API_KEY}" https://api && gh auth login --with-token ${secrets.GH_PAT} && redis-cli -a ${secrets.password} KEYS '*'`;
     const run = await hookProcess(config, claudePre(command, "leaky"), 20, "claude", env).done;
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(
-      "hookwise: RAN curl -H \"Bearer [redacted DEPLOY_API_KEY]\" https://deploy && gh auth login --with-token [redacted GH_PAT] && redis-cli -a [redacted Redis password] KEYS '*'",
-    );
+    // The rewritten call Claude Code runs is the agent's command as it was, keys and all.
+    expect(JSON.parse(run.stdout).hookSpecificOutput.updatedInput).toEqual({
+      command,
+      description: "checked",
+    });
+    // Asked in the inbox: no one decides within the second, so it is denied.
+    const asked = await hookProcess(config, claudePre(`${command} && deploy`, "leaky"), 20, "claude", env)
+      .done;
+    expect(decisionOf(asked.stdout).decision).toBe("deny");
     const raw = new Redis({ port: guarded.port, host: "127.0.0.1", password: secrets.password });
     try {
       const keys = await raw.keys("masked:*");
       const stored = (await Promise.all(keys.map((key) => raw.get(key)))).join("\n");
-      expect(keys.some((key) => key.startsWith("masked:kv:hookwise:runs:leaky:"))).toBe(true);
-      expect(stored).toContain("[redacted DEPLOY_API_KEY]");
-      expect(stored).toContain("[redacted GH_PAT]");
-      expect(stored).toContain("[redacted Redis password]");
+      expect(keys.filter((key) => key.startsWith("masked:kv:hookwise:runs:leaky:"))).toHaveLength(2);
+      expect(keys.some((key) => key.startsWith("masked:kv:approval-wait:"))).toBe(true);
+      expect(stored).toContain(
+        'curl -H \\"Bearer [redacted DEPLOY_API_KEY]\\" https://api && gh auth login --with-token [redacted GH_PAT] && redis-cli -a [redacted Redis password]',
+      );
       for (const value of Object.values(secrets)) expect(stored).not.toContain(value);
     } finally {
       raw.disconnect();
