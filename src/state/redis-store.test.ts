@@ -171,6 +171,27 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     await store.close();
   });
 
+  it("a rate window holds against a caller whose clock runs an hour ahead: it neither ages the window out nor fills the others' future", async () => {
+    const store = new RedisStore({ url: server.url, prefix: `skew-${randomUUID()}:` });
+    const limit = { max: 2, windowMs: 60_000 };
+    const hour = 3_600_000;
+    expect(await store.hit("team", { ...limit, now: Date.now() })).toBe(true);
+    expect(await store.hit("team", { ...limit, now: Date.now() })).toBe(true);
+    // The machine an hour ahead: the window is full for it too.
+    expect(await store.hit("team", { ...limit, now: Date.now() + hour })).toBe(false);
+    // Its fires are recorded at the server's time, not an hour into everyone else's future
+    // (where they would keep the window full for the others for that hour).
+    const prefix = store.prefix;
+    expect(await store.hit("ahead", { ...limit, now: Date.now() + hour })).toBe(true);
+    const scores = (await raw.zrange(`${prefix}hits:ahead`, 0, -1, "WITHSCORES")).filter(
+      (_, index) => index % 2,
+    );
+    expect(scores).toHaveLength(1);
+    expect(Number(scores[0])).toBeLessThanOrEqual(Date.now() + 1_000);
+    expect(Number(scores[0])).toBeGreaterThan(Date.now() - 60_000);
+    await store.close();
+  });
+
   it("uses a client it is given and leaves it open", async () => {
     const client = new Redis(server.url);
     const store = new RedisStore({ client, prefix: "given:" });
