@@ -5,7 +5,7 @@
  * credentials blocks every call with one line naming it, within a bounded time, and the
  * process ends (a harness waits for the hook's process, not only its answer).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, cliProcess } from "../support/cli.js";
 import { claudePre, hookProcess } from "../support/inbox-hook.js";
 import { type RedisServer, redisAvailable, startRedis } from "../support/redis-server.js";
+import { startServer } from "../support/server.js";
 
 let dir: string;
 
@@ -90,7 +91,7 @@ describe.skipIf(!redisAvailable)("hookwise hook processes sharing one Redis", ()
     expect(other).toEqual({ three: 10, rate: 10 });
   }, 120_000);
 
-  it("a session's evidence in Redis: history and trace in order, the sessions of its prefix, replay through a changed config", async () => {
+  it("a session's evidence in Redis: history and trace in order, the sessions of its prefix, hookwise serve's list, replay through a changed config", async () => {
     const config = writeConfig(
       "evidence.yaml",
       `{ kind: redis, url: "${server.url}", prefix: "evidence:" }`,
@@ -117,6 +118,20 @@ describe.skipIf(!redisAvailable)("hookwise hook processes sharing one Redis", ()
     const sessions = await cli(["trace", config]);
     expect(sessions.stderr).toContain("evidence-session");
     expect(sessions.stderr).not.toContain("one-session");
+    // A hookwise serve of the same config on the same Redis lists the session and its events.
+    const served = await startServer({ replaceConfig: readFileSync(config, "utf8") });
+    try {
+      const { sessions: listed } = (await (await served.fetch("/hooks/sessions")).json()) as {
+        sessions: { id: string; events: number }[];
+      };
+      expect(listed.find((session) => session.id === "evidence-session")?.events).toBe(3);
+      const { events } = (await (await served.fetch("/hooks/sessions/evidence-session")).json()) as {
+        events: { decision: string }[];
+      };
+      expect(events.map((event) => event.decision)).toEqual(["none", "deny", "none"]);
+    } finally {
+      await served.close();
+    }
     // A changed config: installs denied, deletes left to Claude Code.
     const changed = writeConfig("changed.yaml", `{ kind: redis, url: "${server.url}", prefix: "evidence:" }`);
     writeFileSync(
