@@ -1,7 +1,9 @@
+import { generateKeyPairSync } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { registerSecret } from "../secrets/secret-registry.js";
 import { MemoryStore } from "../state/memory-store.js";
 import { ApprovalMailbox } from "./approval-mailbox.js";
+import { inboxSignerFromEnv, inboxVerifierFromEnv } from "./inbox-signature.js";
 
 const stores: MemoryStore[] = [];
 afterEach(async () => {
@@ -109,5 +111,79 @@ describe("ApprovalMailbox", () => {
     await box.decide(posted.id, { approved: true });
     await waiting;
     expect(Date.now() - decidedAt).toBeLessThan(200);
+  });
+
+  describe("with the inbox's key pair", () => {
+    const pair = () => {
+      const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+      return {
+        sign: inboxSignerFromEnv({
+          HOOKWISE_INBOX_PRIVATE_KEY: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+        })!,
+        // The base64 of the DER, as an environment variable holds it on one line.
+        verify: inboxVerifierFromEnv({
+          HOOKWISE_INBOX_PUBLIC_KEY: publicKey.export({ type: "spki", format: "der" }).toString("base64"),
+        })!,
+      };
+    };
+
+    it("a waiter takes an approval the inbox signed", async () => {
+      const { sign, verify } = pair();
+      const { store } = mailbox();
+      const inbox = new ApprovalMailbox(store, { sign });
+      const waiter = new ApprovalMailbox(store, { verify });
+      const posted = await waiter.post(call(5_000));
+      const waiting = waiter.wait(posted);
+      expect((await inbox.decide(posted.id, { approved: true, reason: "go" })).status).toBe("decided");
+      expect(await waiting).toMatchObject({ approved: true, by: "inbox", reason: "go" });
+    });
+
+    it("an approval written to the store by anything else, or signed by another key, denies", async () => {
+      const { verify } = pair();
+      const other = pair();
+      const { store } = mailbox();
+      const waiter = new ApprovalMailbox(store, { verify });
+      // Written straight to the store, as a process holding its address could.
+      const forged = await waiter.post(call(2_000));
+      const waiting = waiter.wait(forged);
+      await store.set(`approval-decision:${forged.id}`, { approved: true, by: "inbox", reason: "lgtm" });
+      const decision = await waiting;
+      expect(decision.approved).toBe(false);
+      expect(decision.reason).toBe(
+        `an approval of ${forged.id} that HOOKWISE_INBOX_PUBLIC_KEY does not verify (not signed with the inbox's HOOKWISE_INBOX_PRIVATE_KEY, or for other arguments), so it is denied`,
+      );
+      // Signed, but by another inbox's key.
+      const elsewhere = await waiter.post(call(2_000));
+      const second = waiter.wait(elsewhere);
+      await new ApprovalMailbox(store, { sign: other.sign }).decide(elsewhere.id, { approved: true });
+      expect((await second).approved).toBe(false);
+    });
+
+    it("the inbox shown other arguments than were posted: its signed approval denies", async () => {
+      const { sign, verify } = pair();
+      const { store } = mailbox();
+      const waiter = new ApprovalMailbox(store, { verify });
+      const posted = await waiter.post({ ...call(2_000), args: { command: "deploy --prod" } });
+      // The waiting record rewritten in the store: the reviewer sees a harmless command.
+      const key = `approval-wait:${posted.id}`;
+      await store.set(key, { ...(await store.get<object>(key)), args: { command: "npm test" } });
+      const waiting = waiter.wait(posted);
+      expect((await new ApprovalMailbox(store, { sign }).decide(posted.id, { approved: true })).status).toBe(
+        "decided",
+      );
+      expect((await waiting).approved).toBe(false);
+    });
+
+    it("a key that is not an Ed25519 key is one line saying how to make one", () => {
+      expect(() => inboxVerifierFromEnv({ HOOKWISE_INBOX_PUBLIC_KEY: "not a key" })).toThrow(
+        /^HOOKWISE_INBOX_PUBLIC_KEY is not an Ed25519 public key \(.*\): make one with `openssl genpkey -algorithm ed25519 -out inbox\.pem`/,
+      );
+      const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey;
+      expect(() =>
+        inboxSignerFromEnv({
+          HOOKWISE_INBOX_PRIVATE_KEY: rsa.export({ type: "pkcs8", format: "pem" }).toString(),
+        }),
+      ).toThrow("HOOKWISE_INBOX_PRIVATE_KEY is not an Ed25519 private key (a rsa key)");
+    });
   });
 });

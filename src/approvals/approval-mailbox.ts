@@ -17,6 +17,12 @@ import { randomUUID } from "node:crypto";
 import { HookwiseError } from "../errors/hookwise-error.js";
 import { maskSecrets, maskSecretsIn } from "../secrets/secret-registry.js";
 import type { StateStore } from "../state/state-store.js";
+import {
+  INBOX_PRIVATE_KEY_ENV,
+  INBOX_PUBLIC_KEY_ENV,
+  type InboxSign,
+  type InboxVerify,
+} from "./inbox-signature.js";
 
 /** One call waiting for a decision, as the inbox lists it. */
 export interface WaitingApproval {
@@ -42,6 +48,8 @@ export interface MailboxDecision {
   reason?: string;
   /** Who decided: "inbox", or "timeout" / "cancelled" when the asker gave up. */
   by: "inbox" | "timeout" | "cancelled";
+  /** The inbox's signature over the call and the answer (inbox-signature.ts), when it has a key. */
+  signature?: string;
 }
 
 export type DecideResult =
@@ -58,9 +66,17 @@ const MAX_POLL_MS = 500;
 
 export class ApprovalMailbox {
   readonly #store: StateStore;
+  readonly #sign: InboxSign | undefined;
+  readonly #verify: InboxVerify | undefined;
 
-  constructor(store: StateStore) {
+  /**
+   * `sign`: the inbox signs each decision it writes. `verify`: a waiter takes an approval only
+   * when it is signed for the call it posted; any other approval found in the store is a denial.
+   */
+  constructor(store: StateStore, options: { sign?: InboxSign; verify?: InboxVerify } = {}) {
     this.#store = store;
+    this.#sign = options.sign;
+    this.#verify = options.verify;
   }
 
   /** Posts a call to approve; decided in the inbox until `waitMs` from now. */
@@ -110,7 +126,7 @@ export class ApprovalMailbox {
       let pause = FIRST_POLL_MS;
       while (Date.now() < deadline && !signal?.aborted) {
         const decided = await this.#store.get<MailboxDecision>(key);
-        if (decided) return decided;
+        if (decided) return this.#checked(approval, decided);
         await new Promise<void>((done) => {
           const timer = setTimeout(done, Math.min(pause, Math.max(0, deadline - Date.now())));
           wake = () => {
@@ -130,11 +146,25 @@ export class ApprovalMailbox {
             reason: `no decision in the approval inbox within ${waited} s (approval ${approval.id}), so it is denied`,
           };
       if (await this.#store.setIfAbsent(key, own, { ttlMs: GRACE_MS })) return own;
-      return (await this.#store.get<MailboxDecision>(key)) ?? own;
+      const decided = await this.#store.get<MailboxDecision>(key);
+      return decided ? this.#checked(approval, decided) : own;
     } finally {
       signal?.removeEventListener("abort", aborted);
       await stop?.().catch(() => {});
     }
+  }
+
+  /** A decision found in the store, as this waiter takes it: an approval it cannot verify denies. */
+  #checked(approval: WaitingApproval, decided: MailboxDecision): MailboxDecision {
+    if (!this.#verify || !decided.approved) return decided;
+    const answer = { approved: true, ...(decided.reason !== undefined ? { reason: decided.reason } : {}) };
+    if (typeof decided.signature === "string" && this.#verify(approval, answer, decided.signature))
+      return decided;
+    return {
+      approved: false,
+      by: "inbox",
+      reason: `an approval of ${approval.id} that ${INBOX_PUBLIC_KEY_ENV} does not verify (not signed with the inbox's ${INBOX_PRIVATE_KEY_ENV}, or for other arguments), so it is denied`,
+    };
   }
 
   /** The calls waiting now, oldest first. */
@@ -166,10 +196,15 @@ export class ApprovalMailbox {
       const decided = await this.#store.get(DECISION_PREFIX + id);
       return { status: decided === undefined ? "expired" : "already_decided" };
     }
-    const written: MailboxDecision = {
+    const answer = {
       approved: decision.approved,
-      by: "inbox",
       ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+    };
+    const written: MailboxDecision = {
+      ...answer,
+      by: "inbox",
+      // Over the call as stored and shown here: a waiter whose posted call differs refuses it.
+      ...(this.#sign ? { signature: this.#sign(approval, answer) } : {}),
     };
     if (!(await this.#store.setIfAbsent(DECISION_PREFIX + id, written, { ttlMs: GRACE_MS }))) {
       return { status: "already_decided" };

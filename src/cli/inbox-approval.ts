@@ -4,6 +4,7 @@
  * store, instead of the harness's own prompt; no decision in time denies it.
  */
 import { ApprovalMailbox } from "../approvals/approval-mailbox.js";
+import { inboxVerifierFromEnv } from "../approvals/inbox-signature.js";
 import type { HarnessHooks } from "../config/load-harness-hooks.js";
 import type { HarnessOutcome } from "../harnesses/decide-harness-event.js";
 import { HARNESSES } from "../harnesses/protocols.js";
@@ -37,13 +38,16 @@ export async function decideAskInInbox(
       },
     };
   }
-  const mailbox = new ApprovalMailbox(hooks.store);
+  // With HOOKWISE_INBOX_PUBLIC_KEY, only an approval signed by the inbox's key approves.
+  const verify = inboxVerifierFromEnv();
+  const mailbox = new ApprovalMailbox(hooks.store, verify ? { verify } : {});
   const tool = outcome.tool;
   const approval = await mailbox.post({
     toolName: event.tool?.name ?? tool.functionName,
     qualifiedName: tool.qualifiedName,
-    args: tool.ranArgs ?? tool.args,
-    reason: asked,
+    // What the inbox keeps and shows is masked; the call, approved, runs as it is.
+    args: hooks.mask(tool.ranArgs ?? tool.args),
+    reason: hooks.mask(asked),
     sessionId: event.sessionId,
     waiter: `${HARNESSES[event.harness].label} (hookwise hook)`,
     waitMs,

@@ -2,13 +2,19 @@
 import type { RunRecord } from "../agent/run-record.js";
 import type { HarnessOutcome } from "../harnesses/decide-harness-event.js";
 import type { HarnessEvent } from "../harnesses/types.js";
+import { maskSecretsIn } from "../secrets/secret-registry.js";
 
-/** The event as a run of the harness's session: `hookwise trace` and `history` show it. */
+/**
+ * The event as a run of the harness's session: `hookwise trace` and `history` show it.
+ * `mask` (default: the secrets registered in the process) masks it whole — the payload, the
+ * call's input, reasons — as it is kept.
+ */
 export function harnessRunRecord(
   event: HarnessEvent,
   outcome: HarnessOutcome,
   runId: string,
   startedAt: number,
+  mask: <T>(value: T) => T = maskSecretsIn,
 ): RunRecord {
   const { verdict, tool } = outcome;
   const denied = verdict.decision === "deny";
@@ -59,5 +65,5 @@ export function harnessRunRecord(
       hooks: [],
     });
   } else record.hooks.push(...outcome.trace);
-  return record;
+  return mask(record);
 }

@@ -15,6 +15,7 @@ import type { TelemetrySettings } from "../telemetry/types.js";
 import { buildPolicies } from "./build/build-policies.js";
 import { referenceChecks } from "./check/check-references.part.js";
 import { harnessesOf } from "./check/harness-tools-of.js";
+import { harnessSecretMask, type ValueMask } from "./harness-secrets.js";
 import { type LoadConfigOptions, type LoadedConfig, loadConfig, telemetryOptions } from "./load-config.js";
 import { ConfigError, type ConfigIssue } from "./source/config-error.js";
 
@@ -27,6 +28,8 @@ export interface HarnessHooks {
   /** `runtime.telemetry`: each event is a span tree; undefined when the config asks for none. */
   readonly telemetry: TelemetrySettings | undefined;
   readonly warnings: readonly ConfigIssue[];
+  /** Masks the credentials in what is kept of an event (its record, an inbox post): see harness-secrets.ts. */
+  readonly mask: ValueMask;
   close(): Promise<void>;
 }
 
@@ -99,5 +102,6 @@ export function harnessHooksOf(
     store: config.store,
     telemetry: resolveTelemetry(telemetryOptions(config.config.runtime.telemetry).telemetry),
     warnings: [...config.warnings, ...issues],
+    mask: harnessSecretMask(config.config),
   };
 }

@@ -22,6 +22,7 @@ import {
 } from "../agent/tool-call-session.js";
 import type { Agent } from "../agent/types.js";
 import { ApprovalMailbox } from "../approvals/approval-mailbox.js";
+import { inboxVerifierFromEnv } from "../approvals/inbox-signature.js";
 import { flatUuid } from "../loop/flat-uuid.js";
 import { maskSecrets } from "../secrets/secret-registry.js";
 import { withToolProgress } from "../tools/tool-progress.js";
@@ -231,7 +232,8 @@ export class McpGateway {
     sessionId: string,
     waitMs: number,
   ): Promise<{ approved: boolean; reason?: string }> {
-    const mailbox = new ApprovalMailbox(this.#agent.runtime.store);
+    const verify = inboxVerifierFromEnv();
+    const mailbox = new ApprovalMailbox(this.#agent.runtime.store, verify ? { verify } : {});
     const client = clientLabel(server.getClientVersion(), false);
     const posted = await mailbox.post({
       toolName: approval.toolName,

@@ -1,3 +1,4 @@
+export { environmentSecrets, SECRET_VARIABLE } from "./environment-secrets.js";
 export { type Secret, type SecretMasker, secretMasker } from "./secret-masker.js";
 export {
   hasSecrets,

@@ -11,6 +11,7 @@
 
 import { ApprovalMailbox, type WaitingApproval } from "../approvals/approval-mailbox.js";
 import { isApprovalToken } from "../approvals/approval-signer.js";
+import { inboxSignerFromEnv } from "../approvals/inbox-signature.js";
 import type { ApprovalDecision } from "../approvals/types.js";
 import { ApprovalError } from "../errors/approval-error.js";
 import type { PendingApproval } from "../loop/run-result.js";
@@ -41,7 +42,9 @@ export class ApprovalInbox {
 
   constructor(agents: AgentPool, store?: StateStore) {
     this.#agents = agents;
-    this.#mailbox = store ? new ApprovalMailbox(store) : undefined;
+    // With HOOKWISE_INBOX_PRIVATE_KEY, every decision of a waiting call is signed.
+    const sign = inboxSignerFromEnv();
+    this.#mailbox = store ? new ApprovalMailbox(store, sign ? { sign } : {}) : undefined;
   }
 
   async #entries(sessionId?: string): Promise<Found[]> {

@@ -83,11 +83,17 @@ return ARGV[1]
  * A sliding window as a sorted set of event times. ARGV: now, windowMs, max, a unique
  * member, expiry ms. Drops events at or before now - windowMs, admits one more when fewer
  * than max remain. Returns 1 when admitted.
+ *
+ * `now` is the caller's clock, but never later than the server's: a machine whose clock runs
+ * ahead would otherwise age out every event of the window (so nothing limits it) and record
+ * its own in the others' future (so their window stays full until they catch up).
  */
 export const hitScript = script(`
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+local time = redis.call('TIME')
+local now = math.min(tonumber(ARGV[1]), tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000))
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('ZADD', KEYS[1], string.format('%.0f', now), ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 `);

@@ -171,6 +171,27 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     await store.close();
   });
 
+  it("a rate window holds against a caller whose clock runs an hour ahead: it neither ages the window out nor fills the others' future", async () => {
+    const store = new RedisStore({ url: server.url, prefix: `skew-${randomUUID()}:` });
+    const limit = { max: 2, windowMs: 60_000 };
+    const hour = 3_600_000;
+    expect(await store.hit("team", { ...limit, now: Date.now() })).toBe(true);
+    expect(await store.hit("team", { ...limit, now: Date.now() })).toBe(true);
+    // The machine an hour ahead: the window is full for it too.
+    expect(await store.hit("team", { ...limit, now: Date.now() + hour })).toBe(false);
+    // Its fires are recorded at the server's time, not an hour into everyone else's future
+    // (where they would keep the window full for the others for that hour).
+    const prefix = store.prefix;
+    expect(await store.hit("ahead", { ...limit, now: Date.now() + hour })).toBe(true);
+    const scores = (await raw.zrangebyscore(`${prefix}hits:ahead`, "-inf", "+inf", "WITHSCORES")).filter(
+      (_, index) => index % 2,
+    );
+    expect(scores).toHaveLength(1);
+    expect(Number(scores[0])).toBeLessThanOrEqual(Date.now() + 1_000);
+    expect(Number(scores[0])).toBeGreaterThan(Date.now() - 60_000);
+    await store.close();
+  });
+
   it("uses a client it is given and leaves it open", async () => {
     const client = new Redis(server.url);
     const store = new RedisStore({ client, prefix: "given:" });
@@ -217,6 +238,14 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     await store.close();
   });
 
+  it("a rediss:// URL to a server that does not take TLS: an error naming it and asking about TLS", async () => {
+    const store = new RedisStore({ url: `rediss://127.0.0.1:${server.port}`, prefix: "tls:" });
+    await expect(store.get("k")).rejects.toThrow(
+      `Cannot reach Redis at rediss://127.0.0.1:${server.port} (connect ETIMEDOUT) (a rediss:// URL: does the server take TLS on this port?)`,
+    );
+    await store.close();
+  });
+
   it("never shows the URL's password: not in its location, not in its errors", async () => {
     const store = new RedisStore({
       url: `redis://someone:hunter2@127.0.0.1:${server.port}`,
@@ -225,9 +254,71 @@ describe.skipIf(!redisAvailable)("RedisStore on a real redis-server", () => {
     expect(store.location).toBe(`redis://127.0.0.1:${server.port}`);
     const failure = await store.get("k").catch((error: unknown) => error);
     expect(StateStoreError.isInstance(failure)).toBe(true);
-    expect((failure as Error).message).toContain(`Cannot reach Redis at redis://127.0.0.1:${server.port} `);
+    expect((failure as Error).message).toContain(
+      `Redis at redis://127.0.0.1:${server.port} refused the user and password`,
+    );
     expect((failure as Error).message).not.toContain("hunter2");
     await store.close();
+  });
+});
+
+describe.skipIf(!redisAvailable)("RedisStore on a server that stops answering", () => {
+  let server: RedisServer;
+
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** How long `work` took to settle, and how. */
+  async function timed(work: Promise<unknown>): Promise<{ ms: number; error: unknown }> {
+    const started = Date.now();
+    const error = await work.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    return { ms: Date.now() - started, error };
+  }
+
+  it("a command fails within commandTimeoutMs naming the server, and close() does not wait for it", async () => {
+    const store = new RedisStore({ url: server.url, prefix: "frozen:", commandTimeoutMs: 400 });
+    expect(await store.increment("n")).toBe(1);
+    server.freeze();
+    try {
+      const failed = await timed(store.increment("n"));
+      expect(StateStoreError.isInstance(failed.error)).toBe(true);
+      expect((failed.error as Error).message).toBe(
+        `Redis at ${server.url} did not answer within 0.4 s: check that the server is running and not overloaded`,
+      );
+      expect(failed.ms).toBeLessThan(3_000);
+      const closed = await timed(store.close());
+      expect(closed.error).toBeUndefined();
+      expect(closed.ms).toBeLessThan(2_500);
+    } finally {
+      server.thaw();
+    }
+  });
+
+  it("a connection the server accepts but never answers fails within commandTimeoutMs, and close() drops it", async () => {
+    server.freeze();
+    try {
+      const store = new RedisStore({ url: server.url, prefix: "frozen:", commandTimeoutMs: 400 });
+      const failed = await timed(store.get("k"));
+      expect((failed.error as Error).message).toMatch(
+        /^Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+: it accepted the connection but did not answer within 0\.4 s; check that it is running/,
+      );
+      expect(failed.ms).toBeLessThan(6_000);
+      // A close while a connection is still opening does not wait on the server either.
+      const again = store.get("k").catch(() => undefined);
+      const closed = await timed(store.close());
+      expect(closed.ms).toBeLessThan(2_500);
+      await again;
+    } finally {
+      server.thaw();
+    }
   });
 });
 

@@ -51,7 +51,21 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** A session not committed for this long expires (default: kept until deleted). */
   sessionTtlMs?: number;
+  /**
+   * How long a command (and the connection's handshake) may wait for the server's answer
+   * before it fails, naming the server (default 5000). A server that accepts connections but
+   * does not answer (stopped, overloaded, a TLS server reached as plain `redis://`) then fails
+   * each operation within this, never holds a caller for good. Only for a store that opens its
+   * own connection (`url`): a `client` you give keeps its own settings.
+   */
+  commandTimeoutMs?: number;
 }
+
+/** The default of `commandTimeoutMs`. */
+const COMMAND_TIMEOUT_MS = 5_000;
+
+/** How long `close()` waits for the server to acknowledge QUIT before it drops the connection. */
+const QUIT_WAIT_MS = 1_000;
 
 /** How long a window's sorted set outlives its last event, beyond the window itself. */
 const WINDOW_SLACK_MS = 60_000;
@@ -87,6 +101,15 @@ export function redactRedisUrl(url: string): string {
   }
 }
 
+/** Whether ioredis gave up waiting for an answer (`commandTimeout`). */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === "Command timed out";
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
 interface OwnedClient extends RedisClientLike {
   connect(): Promise<void>;
   select(database: number): Promise<unknown>;
@@ -111,7 +134,10 @@ export class RedisStore implements StateStore {
   readonly #url: string | undefined;
   readonly #database: number;
   readonly #sessionTtlMs: number | undefined;
+  readonly #commandTimeoutMs: number;
   readonly #place: StoredPlace;
+  /** Connections still opening: `close()` drops them rather than wait for a server that may never answer. */
+  readonly #opening = new Set<OwnedClient>();
   #client: Promise<RedisClientLike> | undefined;
   #owned: OwnedClient | undefined;
   #closed = false;
@@ -144,6 +170,7 @@ export class RedisStore implements StateStore {
     this.#url = options.url;
     this.prefix = options.prefix ?? "hookwise:";
     this.#sessionTtlMs = options.sessionTtlMs;
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
     if (options.client) this.#client = Promise.resolve(options.client);
     this.location = options.url ? redactRedisUrl(options.url) : "Redis (a client given in code)";
     this.#place = {
@@ -168,9 +195,7 @@ export class RedisStore implements StateStore {
 
   #redis(): Promise<RedisClientLike> {
     if (this.#closed) {
-      return Promise.reject(
-        new StateStoreError({ kind: this.kind, message: `the Redis store for ${this.location} is closed` }),
-      );
+      return Promise.reject(this.#closedError());
     }
     if (!this.#client) {
       const connecting = this.#connect();
@@ -206,6 +231,12 @@ export class RedisStore implements StateStore {
     const client = new Redis(url, {
       lazyConnect: true,
       connectTimeout: 5_000,
+      // A server that accepts the connection but never answers (stopped, overloaded) fails each
+      // command, the handshake's among them, within this: nothing waits on it for good.
+      commandTimeout: this.#commandTimeoutMs,
+      // A connection that ended by itself (refused) never reports its close: the stream is
+      // dropped after this, so a failed store does not hold its process for ioredis's 2 s.
+      disconnectTimeout: 200,
       // A command waits through a few reconnections, then fails (never hangs a run forever).
       maxRetriesPerRequest: 3,
       retryStrategy: (times: number) => Math.min(times * 100, 2_000),
@@ -216,16 +247,23 @@ export class RedisStore implements StateStore {
     client.on("error", (error) => {
       socketError = error;
     });
+    this.#opening.add(client);
     try {
       await client.connect();
     } catch (error) {
       client.disconnect();
-      const reason = socketError ?? (error as Error);
       throw new StateStoreError({
         kind: this.kind,
-        message: `Cannot reach Redis at ${this.location} (${reason.message}): start it, or point HOOKWISE_STATE_URL / runtime.state.url at a running server`,
-        cause: reason,
+        message: this.#unreachable(socketError ?? (error as Error)),
+        cause: socketError ?? error,
       });
+    } finally {
+      this.#opening.delete(client);
+    }
+    if (this.#closed) {
+      // Closed while it connected: the connection is not kept.
+      client.disconnect();
+      throw this.#closedError();
     }
     if (this.#database !== 0) {
       // ioredis selects the URL's database as it connects and, refused, stays on database 0
@@ -234,6 +272,7 @@ export class RedisStore implements StateStore {
         await client.select(this.#database);
       } catch (error) {
         client.disconnect();
+        if (isTimeout(error)) throw this.#failure(error);
         throw new StateStoreError({
           kind: this.kind,
           message: `Redis at ${this.location} has no database ${this.#database} (${(error as Error).message}): use a database number the server has (0 to 15 unless its config sets databases)`,
@@ -251,12 +290,45 @@ export class RedisStore implements StateStore {
       return (await operation(client)) as T;
     } catch (error) {
       if (StateStoreError.isInstance(error)) throw error;
-      throw new StateStoreError({
-        kind: this.kind,
-        message: `Redis at ${this.location} failed: ${(error as Error).message}`,
-        cause: error,
-      });
+      throw this.#failure(error);
     }
+  }
+
+  /** A command the server refused, or did not answer in time. */
+  #failure(error: unknown): StateStoreError {
+    const message = isTimeout(error)
+      ? `Redis at ${this.location} did not answer within ${seconds(this.#commandTimeoutMs)}: check that the server is running and not overloaded`
+      : `Redis at ${this.location} failed: ${(error as Error).message}`;
+    return new StateStoreError({ kind: this.kind, message, cause: error });
+  }
+
+  /** Why a connection could not be opened, and what to do about it. */
+  #unreachable(reason: Error): string {
+    const where = `Redis at ${this.location}`;
+    if (/^NOAUTH\b/.test(reason.message)) {
+      return `${where} requires a password, and none was given: put it in HOOKWISE_STATE_URL (redis://:password@host:port/db, or redis://user:password@…)`;
+    }
+    if (/^WRONGPASS\b/.test(reason.message)) {
+      return `${where} refused the user and password (${reason.message.split("\n")[0]}): give the right ones in HOOKWISE_STATE_URL (redis://user:password@host:port/db)`;
+    }
+    if (isTimeout(reason)) {
+      const tls = this.location.startsWith("rediss:")
+        ? "does the server take TLS on this port?"
+        : "a server that takes only TLS wants a rediss:// URL";
+      return `Cannot reach ${where}: it accepted the connection but did not answer within ${seconds(this.#commandTimeoutMs)}; check that it is running and not overloaded (${tls})`;
+    }
+    const tls =
+      this.location.startsWith("rediss:") && /ETIMEDOUT|ECONNRESET|SSL|TLS|EPROTO/i.test(reason.message)
+        ? " (a rediss:// URL: does the server take TLS on this port?)"
+        : "";
+    return `Cannot reach ${where} (${reason.message})${tls}: start it, or point HOOKWISE_STATE_URL / runtime.state.url at a running server`;
+  }
+
+  #closedError(): StateStoreError {
+    return new StateStoreError({
+      kind: this.kind,
+      message: `the Redis store for ${this.location} is closed`,
+    });
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
@@ -548,9 +620,7 @@ export class RedisStore implements StateStore {
 
   #subscriberConnection(): Promise<Subscriber> {
     if (this.#closed) {
-      return Promise.reject(
-        new StateStoreError({ kind: this.kind, message: `the Redis store for ${this.location} is closed` }),
-      );
+      return Promise.reject(this.#closedError());
     }
     if (!this.#subscriber) {
       const opening = this.#openSubscriber();
@@ -589,31 +659,42 @@ export class RedisStore implements StateStore {
     return subscriber;
   }
 
-  /** Closes the connections the store opened (a client passed in stays open); idempotent. */
+  /**
+   * Closes the connections the store opened (a client passed in stays open); idempotent.
+   * Bounded: a connection still opening is dropped, and one whose server does not acknowledge
+   * QUIT within a second is dropped too, so a server that stopped answering never holds the
+   * process (a hook command's answer waits on nothing once written).
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#channels.clear();
+    for (const client of this.#opening) client.disconnect();
     const subscribing = this.#subscriber;
     this.#subscriber = undefined;
-    const subscriber = await subscribing?.catch(() => undefined);
-    if (subscriber) {
-      try {
-        await subscriber.quit();
-      } catch {
-        subscriber.disconnect();
-      }
-    }
     const connecting = this.#client;
     this.#client = undefined;
+    const subscriber = await subscribing?.catch(() => undefined);
+    if (subscriber) await quitWithin(subscriber);
     await connecting?.catch(() => undefined);
     const owned = this.#owned;
     this.#owned = undefined;
-    if (!owned) return;
-    try {
-      await owned.quit();
-    } catch {
-      owned.disconnect();
-    }
+    if (owned) await quitWithin(owned);
   }
+}
+
+/** QUIT, or, when the server does not acknowledge it within `QUIT_WAIT_MS`, the connection dropped. */
+async function quitWithin(client: { quit(): Promise<unknown>; disconnect(): void }): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const quit = await Promise.race([
+    client.quit().then(
+      () => true,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), QUIT_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!quit) client.disconnect();
 }

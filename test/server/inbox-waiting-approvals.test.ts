@@ -6,10 +6,12 @@
  * waiting process answers allow or deny; no decision in time is a denial. On SQLite (no
  * notifications: the waiter polls) and on a real redis-server (notified).
  */
+import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hookCommand } from "../../src/cli/commands/hook-command.js";
 import { gatewayDir, stdioGateway, textOf } from "../gateway/gateway-fixture.js";
@@ -253,4 +255,43 @@ describe.skipIf(!redisAvailable)("approvals: inbox on Redis", () => {
       await server.close();
     }
   }, 60_000);
+
+  it("with the inbox's key pair: serve's signed approval allows; an approval written straight to Redis denies", async () => {
+    const dir = tempDir();
+    const prefix = `signed-${Date.now()}:`;
+    const state = `{ kind: redis, url: "${redis.url}", prefix: "${prefix}" }`;
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(config, hookConfig(state));
+    const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+    const env = { HOOKWISE_INBOX_PUBLIC_KEY: publicKey.export({ type: "spki", format: "pem" }).toString() };
+    process.env.HOOKWISE_INBOX_PRIVATE_KEY = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    let server: TestServer;
+    try {
+      server = await serverOn(state);
+    } finally {
+      delete process.env.HOOKWISE_INBOX_PRIVATE_KEY;
+    }
+    const raw = new Redis(redis.url);
+    try {
+      // What the agent's own shell could do with HOOKWISE_STATE_URL: write "approved" itself.
+      const forged = hookProcess(config, claudePre("deploy prod", "sess-forged"), 40, "claude", env);
+      const waiting = await waitingItem(server, "sess-forged");
+      await raw.set(
+        `${prefix}kv:approval-decision:${waiting.id}`,
+        JSON.stringify({ approved: true, by: "inbox", reason: "lgtm" }),
+      );
+      await raw.publish(`${prefix}channel:hookwise:approval-decisions`, waiting.id);
+      const refused = JSON.parse((await forged.done).stdout).hookSpecificOutput;
+      expect(refused.permissionDecision).toBe("deny");
+      expect(refused.permissionDecisionReason).toContain("HOOKWISE_INBOX_PUBLIC_KEY does not verify");
+      // Approved in serve's inbox: signed, and allowed.
+      const hook = hookProcess(config, claudePre("deploy prod", "sess-signed"), 40, "claude", env);
+      const item = await waitingItem(server, "sess-signed");
+      expect((await decide(server, item.id, "approve")).status).toBe(200);
+      expect(JSON.parse((await hook.done).stdout).hookSpecificOutput.permissionDecision).toBe("allow");
+    } finally {
+      raw.disconnect();
+      await server.close();
+    }
+  }, 90_000);
 });

@@ -34,12 +34,19 @@ export interface HookRun {
 }
 
 /** `hookwise hook CONFIG --harness claude` as Claude Code runs it (or another harness): the event on stdin. */
-export function hookProcess(config: string, payload: unknown, timeout = 40, harness = "claude"): HookRun {
+export function hookProcess(
+  config: string,
+  payload: unknown,
+  timeout = 40,
+  harness = "claude",
+  env?: NodeJS.ProcessEnv,
+): HookRun {
   const child = spawn(
     process.execPath,
     [...CLI, "hook", config, "--harness", harness, "--timeout", String(timeout)],
     {
       stdio: ["pipe", "pipe", "pipe"],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
     },
   );
   let stdout = "";

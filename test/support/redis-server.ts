@@ -28,6 +28,12 @@ if (!redisAvailable) {
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
+  /**
+   * Stops the server's process (SIGSTOP) without closing its port: connections are still
+   * accepted by the system, and nothing is answered — a Redis that hangs. `thaw()` resumes it.
+   */
+  freeze(): void;
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -42,7 +48,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function ping(port: number): Promise<boolean> {
+/** Whether a Redis answers on `port` (with a password required, its refusal of PING answers too). */
+function ping(port: number, guarded = false): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (ok: boolean) => {
@@ -52,14 +59,17 @@ function ping(port: number): Promise<boolean> {
     socket.setTimeout(500, () => done(false));
     socket.once("error", () => done(false));
     socket.connect(port, "127.0.0.1", () => socket.write("PING\r\n"));
-    socket.once("data", (data) => done(data.toString().startsWith("+PONG")));
+    socket.once("data", (data) => done(data.toString().startsWith(guarded ? "-NOAUTH" : "+PONG")));
   });
 }
 
-async function startOn(port: number, dir: string): Promise<ChildProcess | undefined> {
+async function startOn(port: number, dir: string, password?: string): Promise<ChildProcess | undefined> {
   const child = spawn(
     "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    [
+      ...["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+      ...(password === undefined ? [] : ["--requirepass", password]),
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -68,25 +78,29 @@ async function startOn(port: number, dir: string): Promise<ChildProcess | undefi
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) return undefined; // the port was taken meanwhile: try another
-    if (await ping(port)) return child;
+    if (await ping(port, password !== undefined)) return child;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   child.kill("SIGKILL");
   throw new Error(`redis-server did not answer on port ${port} within 10 s:\n${output}`);
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** A server on a free port; with `password`, one that requires it (`requirepass`). */
+export async function startRedis(options: { password?: string } = {}): Promise<RedisServer> {
   if (!redisAvailable) throw new Error("redis-server is not installed");
   const dir = mkdtempSync(join(tmpdir(), "hookwise-redis-"));
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    const child = await startOn(port, dir);
+    const child = await startOn(port, dir, options.password);
     if (!child) continue;
     return {
       url: `redis://127.0.0.1:${port}`,
       port,
+      freeze: () => child.kill("SIGSTOP"),
+      thaw: () => child.kill("SIGCONT"),
       async stop() {
         if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGCONT");
           const exited = once(child, "exit");
           child.kill("SIGTERM");
           const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);

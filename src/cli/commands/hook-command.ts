@@ -208,7 +208,7 @@ export async function hookCommand(
     }
     const answer = protocol.answer(event, outcome.verdict);
     await Promise.race([
-      saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt)),
+      saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt, hooks.mask)),
       deadline,
     ]);
     return answered(io, answer, protocol, eventName);

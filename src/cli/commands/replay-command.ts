@@ -7,7 +7,7 @@
 
 import { replayRuns } from "../../agent/replay-run.js";
 import type { RunDiff } from "../../agent/run-diff.js";
-import { describeVerdict, diffRuns } from "../../agent/run-diff.js";
+import { diffRuns } from "../../agent/run-diff.js";
 import { harnessRunRecord } from "../../config/harness-record.js";
 import { loadConfig } from "../../config/load-config.js";
 import { type HarnessHooks, loadHarnessHooks } from "../../config/load-harness-hooks.js";
@@ -17,13 +17,18 @@ import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessName } from "../../harnesses/types.js";
 import { MemoryStore } from "../../state/memory-store.js";
 import { EXIT } from "../exit-codes.js";
+import { harnessVerdictText } from "../harness-verdict-text.js";
 import { recordedRuns } from "../recorded-runs.js";
 import type { CliIO } from "../types.js";
 
 export interface ReplayReport {
   session: string;
   config: string;
-  runs: (RunDiff & { unrecorded: string[] })[];
+  runs: (RunDiff & {
+    unrecorded: string[];
+    /** A harness's event: the harness, and hookwise's answer then and now (`allow`, `deny`, `ask`, `none`). */
+    harness?: { name: string; before: string; after: string };
+  })[];
   /** Calls and steps decided otherwise, over every run. */
   changes: number;
 }
@@ -74,7 +79,8 @@ export async function replayReport(
           runId: run.runId,
         });
         const diff = diffRuns(run, harnessRunRecord(event, outcome, run.runId, run.startedAt));
-        report.runs.push({ ...diff, unrecorded: [] });
+        const harness = { name, before: run.harness.decision, after: outcome.verdict.decision };
+        report.runs.push({ ...diff, unrecorded: [], harness });
         report.changes += diff.calls.length + (diff.outcome.before !== diff.outcome.after ? 1 : 0);
       }
     } finally {
@@ -109,9 +115,13 @@ export function printReplay(report: ReplayReport, io: CliIO): void {
     out.line(`run ${index + 1} (${run.runId}): ${JSON.stringify(run.input.slice(0, 80))}`);
     if (run.outcome.before !== run.outcome.after)
       out.line(`  outcome: ${run.outcome.before} → ${run.outcome.after}`);
+    const side = (decision: string | undefined) =>
+      run.harness && decision !== undefined ? { name: run.harness.name, decision } : undefined;
     for (const change of run.calls) {
+      const before = harnessVerdictText(change.before, side(run.harness?.before));
+      const after = harnessVerdictText(change.after, side(run.harness?.after));
       out.line(
-        `  step ${change.step + 1} · ${change.tool} ${JSON.stringify(change.args)}: ${describeVerdict(change.before)} → ${describeVerdict(change.after)}`,
+        `  step ${change.step + 1} · ${change.tool} ${JSON.stringify(change.args)}: ${before} → ${after}`,
       );
     }
     for (const step of run.steps) {

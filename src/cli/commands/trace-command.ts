@@ -8,14 +8,13 @@
  * reads it (`hooks/trace-changes.ts`). `--json` prints the run records.
  */
 
-import { describeVerdict, verdictOf } from "../../agent/run-diff.js";
+import { verdictOf } from "../../agent/run-diff.js";
 import type { RecordedCall, RecordedDecision, RunRecord } from "../../agent/run-record.js";
 import { readConfig } from "../../config/load-config.js";
 import { printable } from "../../config/printable.js";
-import { HARNESSES } from "../../harnesses/protocols.js";
-import type { HarnessName } from "../../harnesses/types.js";
 import { type ChangeContext, changesOf, reasonOf } from "../../hooks/trace-changes.js";
 import { EXIT } from "../exit-codes.js";
+import { harnessVerdictText } from "../harness-verdict-text.js";
 import { noSessionGiven, recordedRuns } from "../recorded-runs.js";
 import type { CliIO } from "../types.js";
 
@@ -72,17 +71,9 @@ function time(ms: number): string {
     .replace(/\.\d+Z$/, "Z");
 }
 
-/**
- * What became of a call: for a harness's tool call hookwise let through, the harness runs it
- * (hookwise answered before it ran, so the record holds no run of its own).
- */
+/** What became of a call (a harness's: what hookwise's answer left to the harness). */
 function verdictText(call: RecordedCall, harness: RunRecord["harness"]): string {
-  const verdict = verdictOf(call);
-  if (verdict.kind !== "not_run" || harness === undefined) return describeVerdict(verdict);
-  const label = HARNESSES[harness.name as HarnessName]?.label ?? harness.name;
-  return harness.decision === "allow"
-    ? `allowed: ${label} runs it`
-    : `not decided: left to ${label}'s own rules`;
+  return harnessVerdictText(verdictOf(call), harness);
 }
 
 function callLines(call: RecordedCall, harness?: RunRecord["harness"]): string[] {

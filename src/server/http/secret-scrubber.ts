@@ -8,11 +8,10 @@
  * spelling (as written, JSON-escaped, percent-encoded, base64, in any case). A provider
  * error that echoes a key, or a tool that prints one, cannot carry it out of an endpoint.
  */
+import { SECRET_VARIABLE } from "../../secrets/environment-secrets.js";
 import { secretMasker } from "../../secrets/secret-masker.js";
 import { maskSecrets, registeredSecrets, SHORTEST_SECRET } from "../../secrets/secret-registry.js";
 import { envReferences } from "../../tools/expand-env.js";
-
-const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_?KEY|ACCESS_?KEY)/i;
 
 /** Replaces every secret in a text; `secrets` lists the spellings it replaces (lower-cased). */
 export interface Scrubber {
@@ -29,7 +28,7 @@ export function secretScrubber(
     // Shorter values are too likely to occur by chance ("true", a port number).
     if (value !== undefined && value.length >= SHORTEST_SECRET) values.add(value);
   };
-  for (const [name, value] of Object.entries(env)) if (SECRET_NAME.test(name)) add(value);
+  for (const [name, value] of Object.entries(env)) if (SECRET_VARIABLE.test(name)) add(value);
   for (const value of extra) add(value);
   const masker = secretMasker([...values].map((value) => ({ value })));
   const scrub = (text: string): string => masker.text(maskSecrets(text));

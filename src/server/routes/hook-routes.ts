@@ -181,7 +181,7 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
     const answer = protocol.answer(event, outcome.verdict);
     if (answer.exitCode !== 0)
       throw new HttpError(422, "exit_code", "the answer is an exit code: the hook command answers it itself");
-    await saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt));
+    await saveRunRecord(hooks.store, harnessRunRecord(event, outcome, runId, startedAt, hooks.mask));
     // The header tells the hook command the 200 is this route's answer, not a proxy's page.
     return c.body(answer.stdout ?? "", 200, { "content-type": "application/json", "x-hookwise-answer": "1" });
   });
