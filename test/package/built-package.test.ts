@@ -61,6 +61,19 @@ afterAll(() => {
 });
 
 /** What importing a built entry loads: its file and every file it imports, transitively. */
+/** What Claude Code sends its PreToolUse hook for a Bash command, run in `dir`. */
+function bashEvent(dir: string, command = "ls"): string {
+  return JSON.stringify({
+    session_id: "s1",
+    transcript_path: join(dir, "t.jsonl"),
+    cwd: dir,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: "toolu_1",
+  });
+}
+
 function loadedByImporting(entry: string): string {
   const reached = new Set<string>();
   const visit = (file: string) => {
@@ -156,15 +169,7 @@ describe("the built package", () => {
     const hook = (cache: string, env: NodeJS.ProcessEnv = {}) => {
       const child = spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
         cwd: dir,
-        input: JSON.stringify({
-          session_id: "s1",
-          transcript_path: join(dir, "t.jsonl"),
-          cwd: dir,
-          hook_event_name: "PreToolUse",
-          tool_name: "Bash",
-          tool_input: { command: "ls" },
-          tool_use_id: "toolu_1",
-        }),
+        input: bashEvent(dir),
         encoding: "utf8",
         timeout: 60_000,
         env: { ...process.env, XDG_CACHE_HOME: cache, ...env },
@@ -477,15 +482,7 @@ describe("the built package", () => {
     const hook = (config: string) => {
       const child = spawnSync(process.execPath, [bin, "hook", join(dir, config), "--harness", "claude"], {
         cwd: dir,
-        input: JSON.stringify({
-          session_id: "s1",
-          transcript_path: join(dir, "t.jsonl"),
-          cwd: dir,
-          hook_event_name: "PreToolUse",
-          tool_name: "Bash",
-          tool_input: { command: "ls" },
-          tool_use_id: "toolu_1",
-        }),
+        input: bashEvent(dir),
         encoding: "utf8",
         timeout: 60_000,
         env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
@@ -535,15 +532,7 @@ describe("the built package", () => {
         ["--require", readZod, bin, "hook", config, "--harness", "claude"],
         {
           cwd: dir,
-          input: JSON.stringify({
-            session_id: "s1",
-            transcript_path: join(dir, "t.jsonl"),
-            cwd: dir,
-            hook_event_name: "PreToolUse",
-            tool_name: "Bash",
-            tool_input: { command },
-            tool_use_id: "toolu_1",
-          }),
+          input: bashEvent(dir, command),
           encoding: "utf8",
           timeout: 60_000,
           env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
@@ -671,15 +660,7 @@ describe("the built package", () => {
     const hook = () =>
       spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
         cwd: dir,
-        input: JSON.stringify({
-          session_id: "s1",
-          transcript_path: join(dir, "t.jsonl"),
-          cwd: dir,
-          hook_event_name: "PreToolUse",
-          tool_name: "Bash",
-          tool_input: { command: "ls" },
-          tool_use_id: "toolu_1",
-        }),
+        input: bashEvent(dir),
         encoding: "utf8",
         timeout: 60_000,
         env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },

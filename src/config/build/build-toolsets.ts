@@ -57,6 +57,22 @@ function isToolLike(value: unknown): value is ToolDefinition {
   );
 }
 
+/** A module toolset's `path:` that gives no tools: a config error at that line when the config's text is known. */
+function modulePathError(name: string, context: ToolsetContext, problem: string, expected: string): Error {
+  if (!context.source) return new HookwiseError(`toolsets.${name}: ${problem}`);
+  const at = ["toolsets", name, "path"];
+  return new ConfigError([
+    {
+      severity: "error",
+      file: context.source.file,
+      ...context.source.positionOf(at),
+      path: at,
+      message: problem,
+      expected,
+    },
+  ]);
+}
+
 const moduleToolset: ToolsetFactory = async (name, entry, baseDir, context) => {
   if (entry.kind !== "module") throw new Error("unreachable");
   const path = resolve(baseDir, entry.path);
@@ -66,19 +82,12 @@ const moduleToolset: ToolsetFactory = async (name, entry, baseDir, context) => {
   } catch (error) {
     // A module that is not there: Node's message would name the file that imported it (ours).
     const why = existsSync(path) ? (error as Error).message : "no such file";
-    const problem = `cannot load module ${entry.path} (${path}): ${why}`;
-    if (!context.source) throw new HookwiseError(`toolsets.${name}: ${problem}`);
-    const at = ["toolsets", name, "path"];
-    throw new ConfigError([
-      {
-        severity: "error",
-        file: context.source.file,
-        ...context.source.positionOf(at),
-        path: at,
-        message: problem,
-        expected: "a JavaScript module (.mjs / .js) relative to this config that exports tools",
-      },
-    ]);
+    throw modulePathError(
+      name,
+      context,
+      `cannot load module ${entry.path} (${path}): ${why}`,
+      "a JavaScript module (.mjs / .js) relative to this config that exports tools",
+    );
   }
   const found: [string, ToolDefinition][] = [];
   for (const [exportName, value] of Object.entries(exports)) {
@@ -89,20 +98,12 @@ const moduleToolset: ToolsetFactory = async (name, entry, baseDir, context) => {
     }
   }
   if (found.length === 0) {
-    const problem = `module ${entry.path} (${path}) exports no tool`;
-    if (!context.source) throw new HookwiseError(`toolsets.${name}: ${problem}`);
-    const at = ["toolsets", name, "path"];
-    throw new ConfigError([
-      {
-        severity: "error",
-        file: context.source.file,
-        ...context.source.positionOf(at),
-        path: at,
-        message: problem,
-        expected:
-          "a module exporting tools: objects with an execute function, as named exports or in its default export",
-      },
-    ]);
+    throw modulePathError(
+      name,
+      context,
+      `module ${entry.path} (${path}) exports no tool`,
+      "a module exporting tools: objects with an execute function, as named exports or in its default export",
+    );
   }
   return {
     name,
