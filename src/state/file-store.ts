@@ -27,6 +27,7 @@
 import {
   closeSync,
   existsSync,
+  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -270,16 +271,37 @@ export class FileStore implements StateStore {
     return true;
   }
 
-  /** Removes the lock when the process that holds it is gone (it crashed holding it). */
+  /**
+   * Removes the lock when the process that holds it is gone (it crashed holding it). Another
+   * process may have taken it over since it was read: the file is first moved aside, and
+   * removed only when it still names the gone holder; a live holder's is put back.
+   */
   #breakIfStale(): void {
-    const holder = Number(this.#read(this.#lockFile));
+    const read = this.#read(this.#lockFile);
+    const holder = Number(read);
     // An empty file: its holder is between creating and writing it.
     if (!Number.isSafeInteger(holder) || holder <= 0 || holder === process.pid) return;
     try {
       process.kill(holder, 0);
+      return;
     } catch (error) {
-      if ((error as { code?: unknown }).code === "ESRCH") rmSync(this.#lockFile, { force: true });
+      if ((error as { code?: unknown }).code !== "ESRCH") return;
     }
+    const aside = `${this.#lockFile}.${process.pid}-${this.#temporary++}.tmp`;
+    try {
+      renameSync(this.#lockFile, aside);
+    } catch {
+      return; // taken over (or freed) by another process meanwhile
+    }
+    if (this.#read(aside) !== read) {
+      try {
+        // A live holder's lock: back in place, unless a new one was taken meanwhile.
+        linkSync(aside, this.#lockFile);
+      } catch {
+        // nothing to restore over
+      }
+    }
+    rmSync(aside, { force: true });
   }
 
   /** Resolves once the folder is in this version's layout (see `#migrate`). */
