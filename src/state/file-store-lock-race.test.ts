@@ -58,4 +58,21 @@ describe("FileStore lock takeover", () => {
     expect(await store.get("after-crash")).toBe(1);
     expect(fs.readdirSync(dir).sort()).toEqual(["sessions", "swept", "values", "windows"]);
   });
+
+  it("takes over a gone holder's lock past a lock.break a crashed process left, and only an old one", async () => {
+    const store = new FileStore({ path: dir, lockTimeoutMs: 300 });
+    const lock = join(dir, "lock");
+    const guard = join(dir, "lock.break");
+    fs.writeFileSync(lock, staleRead.pid);
+    fs.writeFileSync(guard, "");
+    // A fresh one: another process is taking the lock away right now, so this one waits.
+    const waited = await store.set("guarded", 1).catch((error: unknown) => error);
+    expect((waited as Error).message).toContain("stayed locked by another process");
+    expect(fs.existsSync(lock)).toBe(true);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(guard, old, old);
+    await store.set("guarded", 2);
+    expect(await store.get("guarded")).toBe(2);
+    expect(fs.readdirSync(dir).sort()).toEqual(["sessions", "swept", "values", "windows"]);
+  });
 });

@@ -27,7 +27,6 @@
 import {
   closeSync,
   existsSync,
-  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -99,6 +98,9 @@ interface SessionFile {
 
 /** How long a process opening a folder waits for another one converting its state.json. */
 const CONVERSION_WAIT_MS = 60_000;
+
+/** A `lock.break` older than this was left by a process that crashed taking a lock away. */
+const STALE_BREAK_MS = 10_000;
 
 /** A temporary file older than this is left over from a crash; the sweep removes it. */
 const STALE_TEMPORARY_MS = 3_600_000;
@@ -273,12 +275,11 @@ export class FileStore implements StateStore {
 
   /**
    * Removes the lock when the process that holds it is gone (it crashed holding it). Another
-   * process may have taken it over since it was read: the file is first moved aside, and
-   * removed only when it still names the gone holder; a live holder's is put back.
+   * process may have taken it over since it was read: one process at a time takes a lock
+   * away (holding `lock.break`), and only when the lock still names the gone holder.
    */
   #breakIfStale(): void {
-    const read = this.#read(this.#lockFile);
-    const holder = Number(read);
+    const holder = Number(this.#read(this.#lockFile));
     // An empty file: its holder is between creating and writing it.
     if (!Number.isSafeInteger(holder) || holder <= 0 || holder === process.pid) return;
     try {
@@ -287,21 +288,23 @@ export class FileStore implements StateStore {
     } catch (error) {
       if ((error as { code?: unknown }).code !== "ESRCH") return;
     }
-    const aside = `${this.#lockFile}.${process.pid}-${this.#temporary++}.tmp`;
+    const guard = `${this.#lockFile}.break`;
     try {
-      renameSync(this.#lockFile, aside);
+      closeSync(openSync(guard, "wx"));
     } catch {
-      return; // taken over (or freed) by another process meanwhile
-    }
-    if (this.#read(aside) !== read) {
+      // Another process is taking it away; one that crashed doing so left this file behind.
       try {
-        // A live holder's lock: back in place, unless a new one was taken meanwhile.
-        linkSync(aside, this.#lockFile);
+        if (statSync(guard).mtimeMs < Date.now() - STALE_BREAK_MS) rmSync(guard, { force: true });
       } catch {
-        // nothing to restore over
+        // removed meanwhile
       }
+      return;
     }
-    rmSync(aside, { force: true });
+    try {
+      if (Number(this.#read(this.#lockFile)) === holder) rmSync(this.#lockFile, { force: true });
+    } finally {
+      rmSync(guard, { force: true });
+    }
   }
 
   /** Resolves once the folder is in this version's layout (see `#migrate`). */
