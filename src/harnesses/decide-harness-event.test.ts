@@ -6,7 +6,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { harnessSecretMask } from "../config/harness-secrets.js";
 import { loadHarnessHooks } from "../config/load-harness-hooks.js";
 import { defineHook } from "../hooks/define-hook.js";
 import { HookRegistry } from "../hooks/hook-registry.js";
@@ -109,5 +115,40 @@ describe("decideHarnessEvent", () => {
     const [allowed, unsaid] = await Promise.all([read, bash]);
     expect(allowed.verdict.decision).toBe("allow");
     expect(unsaid.verdict.decision).toBe("none");
+  });
+
+  it("masks the credentials in what the spans record of a call (arguments, result, reason)", async () => {
+    const key = "ghp_0123456789abcdefSECRET";
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const registry = new HookRegistry();
+    const policies = [policy.deny("Bash")];
+    registry.register(compilePolicies(policies));
+    const options: HarnessDispatchOptions = {
+      protocol: HARNESSES.claude,
+      registry,
+      policies,
+      store: new MemoryStore(),
+      log: quiet,
+      runId: "r3",
+      telemetry: {
+        tracer: provider.getTracer("test"),
+        recordInputs: true,
+        recordOutputs: true,
+        functionId: undefined,
+      },
+      mask: harnessSecretMask({}, { GITHUB_TOKEN: key }),
+    };
+    const command = `curl -H "Authorization: token ${key}" https://example.test`;
+    const denied = await decideHarnessEvent(pre("Bash", { command }), options);
+    expect(denied.verdict.decision).toBe("deny");
+    // The call is decided on as it is; only what the spans keep is masked.
+    expect(denied.tool?.args).toEqual({ command });
+    const spans = exporter.getFinishedSpans();
+    const recorded = JSON.stringify(spans.map((span) => span.attributes));
+    expect(recorded).toContain("gen_ai.tool.call.arguments");
+    expect(recorded).toContain("curl -H");
+    expect(recorded).not.toContain(key);
+    await provider.shutdown();
   });
 });

@@ -37,6 +37,8 @@ export interface HarnessDispatchOptions {
   readonly signal?: AbortSignal;
   /** Spans for this event (the config's `runtime.telemetry`): undefined, none. */
   readonly telemetry?: TelemetrySettings | undefined;
+  /** Masks the credentials in what the spans record of the event (`HarnessHooks.mask`). */
+  readonly mask?: <T>(value: T) => T;
 }
 
 /** What was decided, and about what, for the session's record. */
@@ -264,13 +266,13 @@ export async function decideHarnessEvent(
     await runner.settle();
   } catch (error) {
     spans?.toolFailed(event.tool?.callId ?? "", error);
-    spans?.runEnded(harnessSummary(event, undefined, error));
+    spans?.runEnded(masked(options.mask, harnessSummary(event, undefined, error)));
     throw error;
   } finally {
     // Its hooks' deadline timer would keep the process alive for up to a second.
     runner.close();
   }
-  if (spans) endSpans(spans, event, outcome);
+  if (spans) endSpans(spans, event, outcome, options.mask);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
   // A rewritten call comes back with its new arguments (another call); a failure is decided
   // again; so is a question, which the second event may be the one to ask.
@@ -296,28 +298,41 @@ export async function decideHarnessEvent(
 }
 
 /** The event's run span (and its tool's), ended with what was decided. */
-function endSpans(spans: RunTelemetry, event: HarnessEvent, outcome: Omit<HarnessOutcome, "trace">): void {
+function endSpans(
+  spans: RunTelemetry,
+  event: HarnessEvent,
+  outcome: Omit<HarnessOutcome, "trace">,
+  mask: (<T>(value: T) => T) | undefined,
+): void {
   const { verdict } = outcome;
   spans.annotate({ "hookwise.harness.decision": verdict.decision });
   if (event.tool) {
     const denied = verdict.decision === "deny";
-    spans.toolEnded(event.tool.callId, {
-      kind: denied
-        ? "denied"
-        : event.kind === "tool_call" || event.kind === "approval_request"
-          ? verdict.decision
-          : "result",
-      qualifiedName: outcome.tool?.qualifiedName,
-      // The harness runs its own tools: a result or an error is of a call that ran.
-      executed: event.kind === "tool_result" || event.kind === "tool_error",
-      isError: event.kind === "tool_error",
-      args: outcome.tool?.ranArgs ?? event.tool.input,
-      result: verdict.updatedOutput ?? event.tool.response,
-      ...(verdict.hook !== undefined && verdict.decision !== "none" ? { hook: verdict.hook } : {}),
-      ...(denied ? { reason: verdict.reason } : {}),
-    });
+    spans.toolEnded(
+      event.tool.callId,
+      masked(mask, {
+        kind: denied
+          ? "denied"
+          : event.kind === "tool_call" || event.kind === "approval_request"
+            ? verdict.decision
+            : "result",
+        qualifiedName: outcome.tool?.qualifiedName,
+        // The harness runs its own tools: a result or an error is of a call that ran.
+        executed: event.kind === "tool_result" || event.kind === "tool_error",
+        isError: event.kind === "tool_error",
+        args: outcome.tool?.ranArgs ?? event.tool.input,
+        result: verdict.updatedOutput ?? event.tool.response,
+        ...(verdict.hook !== undefined && verdict.decision !== "none" ? { hook: verdict.hook } : {}),
+        ...(denied ? { reason: verdict.reason } : {}),
+      }),
+    );
   }
-  spans.runEnded(harnessSummary(event, outcome.verdict));
+  spans.runEnded(masked(mask, harnessSummary(event, outcome.verdict)));
+}
+
+/** What a span records of the event, its credentials masked when there is a mask. */
+function masked<T>(mask: (<V>(value: V) => V) | undefined, value: T): T {
+  return mask ? mask(value) : value;
 }
 
 function harnessSummary(

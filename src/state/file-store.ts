@@ -99,6 +99,9 @@ interface SessionFile {
 /** How long a process opening a folder waits for another one converting its state.json. */
 const CONVERSION_WAIT_MS = 60_000;
 
+/** A `lock.break` older than this was left by a process that crashed taking a lock away. */
+const STALE_BREAK_MS = 10_000;
+
 /** A temporary file older than this is left over from a crash; the sweep removes it. */
 const STALE_TEMPORARY_MS = 3_600_000;
 
@@ -270,15 +273,37 @@ export class FileStore implements StateStore {
     return true;
   }
 
-  /** Removes the lock when the process that holds it is gone (it crashed holding it). */
+  /**
+   * Removes the lock when the process that holds it is gone (it crashed holding it). Another
+   * process may have taken it over since it was read: one process at a time takes a lock
+   * away (holding `lock.break`), and only when the lock still names the gone holder.
+   */
   #breakIfStale(): void {
     const holder = Number(this.#read(this.#lockFile));
     // An empty file: its holder is between creating and writing it.
     if (!Number.isSafeInteger(holder) || holder <= 0 || holder === process.pid) return;
     try {
       process.kill(holder, 0);
+      return;
     } catch (error) {
-      if ((error as { code?: unknown }).code === "ESRCH") rmSync(this.#lockFile, { force: true });
+      if ((error as { code?: unknown }).code !== "ESRCH") return;
+    }
+    const guard = `${this.#lockFile}.break`;
+    try {
+      closeSync(openSync(guard, "wx"));
+    } catch {
+      // Another process is taking it away; one that crashed doing so left this file behind.
+      try {
+        if (statSync(guard).mtimeMs < Date.now() - STALE_BREAK_MS) rmSync(guard, { force: true });
+      } catch {
+        // removed meanwhile
+      }
+      return;
+    }
+    try {
+      if (Number(this.#read(this.#lockFile)) === holder) rmSync(this.#lockFile, { force: true });
+    } finally {
+      rmSync(guard, { force: true });
     }
   }
 

@@ -196,6 +196,7 @@ export async function hookCommand(
         runId,
         signal: controller.signal,
         telemetry: hooks.telemetry,
+        mask: hooks.mask,
       }),
       deadline,
     ]);

@@ -177,6 +177,7 @@ export function hookRoutes(app: Hono, ctx: ServerContext, serverLog: (line: stri
       runId,
       signal: ctx.closing,
       telemetry: hooks.telemetry,
+      mask: hooks.mask,
     });
     const answer = protocol.answer(event, outcome.verdict);
     if (answer.exitCode !== 0)
