@@ -3,7 +3,7 @@
  * problem at once (ConfigError) and nothing half-loads; models and toolsets are built
  * lazily when an agent is first created, and closed by `close()`.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Agent, AgentOptions } from "../agent/types.js";
@@ -165,25 +165,21 @@ export function readConfig(
  * Built, this module is a file whose name holds a hash of its code and of the files it
  * imports (validation among them), or (`hookwise hook`'s own build, whose files keep their
  * names) whose first line does (a hash of every file of that build, the parts it loads at
- * first use among them); the packages validation runs on are files of their own
- * beside it: their sizes and times say when any of them was rebuilt. Run from the sources
- * (many files, any of which may change), nothing is kept: undefined.
+ * first use among them); the packages validation runs on are files of their own beside it,
+ * each starting with a hash of its content. Not their sizes and times: npm gives every file
+ * it installs the same time, so a package rebuilt to the same size would look unchanged.
+ * Run from the sources (many files, any of which may change), nothing is kept: undefined.
  */
 function buildFingerprint(): string | undefined {
   const self = import.meta.url;
   if (!self.startsWith("file:") || !/\.[mc]js$/.test(self)) return undefined;
-  const files = [
-    self,
-    ...["zod", "yaml", "cel-js", "picomatch"].map((name) => new URL(`./deps/${name}.cjs`, self).href),
-  ];
+  const deps = ["zod", "yaml", "cel-js", "picomatch"].map((name) =>
+    fileURLToPath(new URL(`./deps/${name}.cjs`, self)),
+  );
   try {
-    return [
-      ...files.map((url) => {
-        const stats = statSync(fileURLToPath(url));
-        return `${url}:${stats.size}:${stats.mtimeMs}`;
-      }),
-      ...(self.endsWith(".cjs") ? [firstLine(fileURLToPath(self))] : []),
-    ].join("\n");
+    const hashes = deps.map(firstLine);
+    if (!hashes.every((line) => line.startsWith("// content-hash: "))) return undefined;
+    return [self, ...(self.endsWith(".cjs") ? [firstLine(fileURLToPath(self))] : []), ...hashes].join("\n");
   } catch {
     return undefined;
   }

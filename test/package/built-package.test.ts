@@ -17,6 +17,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import nodeModule from "node:module";
@@ -60,7 +61,6 @@ afterAll(() => {
   if (out) rmSync(dirname(out), { recursive: true, force: true });
 });
 
-/** What importing a built entry loads: its file and every file it imports, transitively. */
 /** What Claude Code sends its PreToolUse hook for a Bash command, run in `dir`. */
 function bashEvent(dir: string, command = "ls"): string {
   return JSON.stringify({
@@ -74,6 +74,7 @@ function bashEvent(dir: string, command = "ls"): string {
   });
 }
 
+/** What importing a built entry loads: its file and every file it imports, transitively. */
 function loadedByImporting(entry: string): string {
   const reached = new Set<string>();
   const visit = (file: string) => {
@@ -576,6 +577,47 @@ describe("the built package", () => {
     const child = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 60_000 });
     expect(child.status, child.stderr).toBe(0);
     expect(JSON.parse(child.stdout)).toEqual({ version: true, own: true, code: "SQLITE_ERROR" });
+  });
+
+  it("validates afresh after a bundled package changed, even to the same size and npm's fixed file time", () => {
+    const dir = mkdtempSync(join(out, "hook-deps-changed-"));
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(config, "harness: claude\nruntime:\n  policies:\n    - { decision: deny, tool: Read }\n");
+    const readFiles = join(root, "test/fixtures/built-package/list-read-files.cjs");
+    /** Whether the call validated the config (it read the validation part) rather than taking its entry. */
+    const validated = () => {
+      const child = spawnSync(
+        process.execPath,
+        ["--require", readFiles, bin, "hook", config, "--harness", "claude"],
+        {
+          cwd: dir,
+          input: bashEvent(dir),
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+        },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      return /^read-file .*hook-validate-config\.cjs$/m.test(child.stderr);
+    };
+    const zod = join(out, "deps", "zod.cjs");
+    const original = readFileSync(zod, "utf8");
+    // Every file npm installs has this time.
+    const npmTime = new Date("1985-10-26T08:15:00Z");
+    try {
+      utimesSync(zod, npmTime, npmTime);
+      expect(validated()).toBe(true);
+      expect(validated()).toBe(false);
+      // Another build of the package, of the same size, installed by npm.
+      const [first, ...rest] = original.split("\n");
+      const other = first!.replace(/[0-9a-f]$/, (digit) => (digit === "0" ? "1" : "0"));
+      writeFileSync(zod, [other, ...rest].join("\n"));
+      utimesSync(zod, npmTime, npmTime);
+      expect(statSync(zod).size).toBe(Buffer.byteLength(original));
+      expect(validated()).toBe(true);
+    } finally {
+      writeFileSync(zod, original);
+    }
   });
 
   it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness", () => {
