@@ -1,6 +1,11 @@
-/** The bench's config: 50 rules, 40 policies over the shell, file and MCP tools, 10 hooks with conditions. */
-export function fiftyRules(): string {
-  const lines = ["harness: [claude, codex, gemini]", "runtime:", "  policies:"];
+/**
+ * The bench's config: 50 rules, 40 policies over the shell, file and MCP tools, 10 hooks with
+ * conditions. `state`: a `runtime.state` line's value (default: none, the CLI's own default).
+ */
+export function fiftyRules(state?: string): string {
+  const lines = ["harness: [claude, codex, gemini]", "runtime:"];
+  if (state !== undefined) lines.push(`  state: ${state}`);
+  lines.push("  policies:");
   for (let index = 0; index < 20; index++)
     lines.push(
       `    - { decision: deny, tool: shell, when: 'args.command.contains("forbidden-${index}")', reason: "rule ${index}" }`,

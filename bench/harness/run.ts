@@ -4,9 +4,12 @@
  * A PreToolUse round trip (stdin in, answer out, process gone) on a 50-rule config, side by
  * side in one run with what any hook command costs: bare `node -e 0`, a `cat` hook (a shell
  * that reads stdin and answers `{}`), the same in bash (the floor of the served command, which
- * execs bash) and a Python hook that `json.load`s its stdin. Each is a fresh process per call, as the harness starts it, the commands taken in turn; wall time,
- * p50 and p95 over RUNS calls. hookwise runs as it ships (`dist/`, `bin/hookwise.js`), with
- * its compile cache and its validated config (`.hookwise/cache/`) kept by a first call that
+ * execs bash) and a Python hook that `json.load`s its stdin. The config keeps its state in
+ * SQLite where better-sqlite3 is installed, and a copy of it on the file store (what a project
+ * without better-sqlite3, an optional peer, uses) is timed beside it. Each is a fresh process
+ * per call, as the harness starts it, the commands taken in turn; wall time, p50 and p95 over
+ * RUNS calls. hookwise runs as it ships (`dist/`, `bin/hookwise.js`), with its compile cache
+ * and its validated config (`.hookwise/cache/`) kept by a first call that
  * is not counted (printed beside), as a user's first tool call keeps theirs.
  *
  * Then the decision itself, in process: one PreToolUse event through the 50 rules (policies
@@ -29,6 +32,13 @@ process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
 
 const config = join(dir, "hookwise.yaml");
 writeFileSync(config, fiftyRules());
+// The same rules on the file store: what a project gets that has not installed better-sqlite3
+// (an optional peer), the default of `npm install -D hookwise`. Where better-sqlite3 is
+// installed, the config above keeps its state in SQLite.
+const fileConfig = join(dir, "hookwise-file.yaml");
+writeFileSync(fileConfig, fiftyRules("{ kind: file, path: .hookwise/file-state }"));
+const sqlite =
+  spawnSync(process.execPath, ["-e", "require.resolve('better-sqlite3')"], { cwd: ROOT }).status === 0;
 const event = JSON.stringify(preToolUse(dir));
 
 function timed(command: string, args: string[]): number {
@@ -152,10 +162,19 @@ const rows: Row[] = measureTogether([
       ]
     : []),
   {
-    name: "hookwise hook (dist, 50 rules)",
+    name: `hookwise hook (50 rules, ${sqlite ? "SQLite" : "file store"})`,
     command: process.execPath,
     args: [join(ROOT, "bin", "hookwise.js"), "hook", config, "--harness", "claude"],
   },
+  ...(sqlite
+    ? [
+        {
+          name: "hookwise hook (50 rules, file store)",
+          command: process.execPath,
+          args: [join(ROOT, "bin", "hookwise.js"), "hook", fileConfig, "--harness", "claude"],
+        },
+      ]
+    : []),
   { name: "through hookwise serve (bash)", command: "sh", args: ["-c", viaBash] },
   { name: "through hookwise serve (curl)", command: "sh", args: ["-c", viaCurl] },
 ]);
