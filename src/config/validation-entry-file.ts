@@ -29,7 +29,7 @@ function hash64(bytes: Uint8Array): string {
   const words =
     bytes.byteOffset % 4 === 0
       ? new Int32Array(bytes.buffer, bytes.byteOffset, count)
-      : new Int32Array(bytes.slice(0, count * 4).buffer);
+      : new Int32Array(new Uint8Array(bytes.subarray(0, count * 4)).buffer);
   let low = 0x811c9dc5;
   let high = 0x2b992ddf;
   for (let index = 0; index < count; index++) {
