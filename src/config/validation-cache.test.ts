@@ -6,6 +6,7 @@ import { kindOutputsOf } from "./check/kind-outputs-of.js";
 import { validateConfigText } from "./check/validate-config.js";
 import { ConfigError } from "./source/config-error.js";
 import { type CachedValidation, cachedValidation } from "./validation-cache.js";
+import { entryFileName, readEntryFile, writeEntryFile } from "./validation-entry-file.js";
 
 const CONFIG = `harness: claude
 runtime:
@@ -50,6 +51,14 @@ function validator(text: string) {
 
 const entries = () => readdirSync(folder).filter((name) => name.startsWith("validated-"));
 
+/** What an entry holds, as far as these tests change it. */
+interface EntryData {
+  build: string;
+  file: string;
+  text: string;
+  validated: { appPolicies: unknown[] };
+}
+
 describe("cachedValidation", () => {
   it("validates a config once per text and build, and reads the same result back", () => {
     const { counted, validate } = validator(CONFIG);
@@ -76,13 +85,64 @@ describe("cachedValidation", () => {
     expect(entries()).toHaveLength(1);
   });
 
+  it("answers only for the very path, text and build an entry was made from, compared in full, not by a hash", () => {
+    // The entry's file is named by a cheap hash of the path alone: a changed text, or another
+    // path whose name is the same, finds this file, and must not be answered from it. Each
+    // entry below reads back whole (its checksum matches) and has its policies taken out: one
+    // used by mistake lets through what the config denies.
+    const { counted, validate } = validator(CONFIG);
+    cachedValidation(folder, file, CONFIG, "build-1", validate);
+    const path = join(folder, entryFileName(file));
+    expect(entries()).toEqual([entryFileName(file)]);
+    const kept = readEntryFile(path) as EntryData;
+    expect(kept).toMatchObject({ build: "build-1", file, text: CONFIG });
+    const poison = (change: Partial<EntryData>) => {
+      const data = { ...structuredClone(kept), ...change };
+      data.validated.appPolicies = [];
+      writeEntryFile(folder, path, data);
+    };
+    const denies = () => cachedValidation(folder, file, CONFIG, "build-1", validate)?.validated.appPolicies;
+    // The same text, path and build: the entry answers (this is what the changes below break).
+    poison({});
+    expect(denies()).toHaveLength(0);
+    expect(counted.runs).toBe(1);
+    for (const change of [
+      // Another text: one character more, one changed, or cut short.
+      { text: `${CONFIG} ` },
+      { text: CONFIG.replace('contains("rm")', 'contains("rn")') },
+      { text: CONFIG.slice(0, -1) },
+      // Another config file whose entry's name is the same.
+      { file: join(dir, "other.yaml") },
+      // Another build (or bundled package).
+      { build: "build-2" },
+    ]) {
+      poison(change);
+      const runs = counted.runs;
+      expect(denies(), JSON.stringify(change)).toHaveLength(1);
+      expect(counted.runs, JSON.stringify(change)).toBe(runs + 1);
+      // Written again for what it validated: the next load reads it.
+      expect(readEntryFile(path)).toMatchObject({ build: "build-1", file, text: CONFIG });
+    }
+  });
+
+  it("names an entry's file after its config's path, the same each time", () => {
+    const name = entryFileName("/home/someone/project/hookwise.yaml");
+    expect(name).toMatch(/^validated-[0-9a-f]{16}\.json$/);
+    expect(entryFileName("/home/someone/project/hookwise.yaml")).toBe(name);
+    expect(entryFileName("/home/someone/project/hookwise.yml")).not.toBe(name);
+    expect(entryFileName("/home/someone/projecT/hookwise.yaml")).not.toBe(name);
+  });
+
   it("ignores an entry that does not read back whole or has the wrong shape, and writes it again", () => {
     const { counted, validate } = validator(CONFIG);
     cachedValidation(folder, file, CONFIG, "build-1", validate);
     const path = join(folder, entries()[0]!);
     const kept = readFileSync(path, "utf8");
-    // A byte changed in the payload: its checksum no longer matches.
-    writeFileSync(path, kept.replace('contains(\\"rm\\")', 'contains(\\"xx\\")'));
+    // A byte changed in what validation found (the text it was made from left as it is): its
+    // checksum no longer matches.
+    const policy = kept.lastIndexOf('contains(\\"rm\\")');
+    expect(policy).toBeGreaterThan(kept.indexOf('"validated":'));
+    writeFileSync(path, `${kept.slice(0, policy)}contains(\\"xx\\")${kept.slice(policy + 16)}`);
     expect(cachedValidation(folder, file, CONFIG, "build-1", validate)?.validated.appPolicies[0]?.when).toBe(
       'args.command.contains("rm")',
     );
@@ -92,9 +152,14 @@ describe("cachedValidation", () => {
     cachedValidation(folder, file, CONFIG, "build-1", validate);
     expect(counted.runs).toBe(3);
     // Whole and checksummed, but not an entry's shape.
-    const { createHash } = process.getBuiltinModule("node:crypto");
-    const payload = JSON.stringify({ format: 1, key: "x", validated: {}, warnings: [] });
-    writeFileSync(path, `${createHash("sha256").update(payload).digest("hex")}\n${payload}`);
+    writeEntryFile(folder, path, {
+      format: 4,
+      build: "build-1",
+      file,
+      text: CONFIG,
+      validated: {},
+      warnings: [],
+    });
     cachedValidation(folder, file, CONFIG, "build-1", validate);
     expect(counted.runs).toBe(4);
     // Written again each time: the next call reads it.
@@ -114,13 +179,10 @@ describe("cachedValidation", () => {
     expect(counted.runs).toBe(1);
     // Whole and checksummed, an output that is not JSON text: the config is validated again.
     const path = join(folder, entries()[0]!);
-    const kept = readFileSync(path, "utf8");
-    const data = JSON.parse(kept.slice(kept.indexOf("\n") + 1));
+    const data = readEntryFile(path) as { validated: { kindOutputs: Record<string, unknown> } };
     const [key] = Object.keys(data.validated.kindOutputs);
     data.validated.kindOutputs[key!] = { type: "gate" };
-    const payload = JSON.stringify(data);
-    const { createHash } = process.getBuiltinModule("node:crypto");
-    writeFileSync(path, `${createHash("sha256").update(payload).digest("hex")}\n${payload}`);
+    writeEntryFile(folder, path, data);
     expect(cachedValidation(folder, file, CONFIG, "build-1", withOutputs)).toEqual(first);
     expect(counted.runs).toBe(2);
   });
@@ -173,19 +235,13 @@ describe("cachedValidation", () => {
     // user: an entry in this user's cache with its policies taken out must not be read.
     const { counted, validate } = validator(CONFIG);
     cachedValidation(folder, file, CONFIG, "build-1", validate);
-    const kept = readFileSync(join(folder, entries()[0]!), "utf8");
-    const sha256 = (text: string) =>
-      process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex");
+    const kept = readEntryFile(join(folder, entries()[0]!)) as EntryData;
     /** An entry for `config` that reads back whole, its policies taken out. */
     const poison = (config: string) => {
-      const data = JSON.parse(kept.slice(kept.indexOf("\n") + 1));
-      data.key = sha256(JSON.stringify([data.format, "build-1", config, CONFIG]));
+      const data = structuredClone(kept);
+      data.file = config;
       data.validated.appPolicies = [];
-      const payload = JSON.stringify(data);
-      writeFileSync(
-        join(folder, `validated-${sha256(config).slice(0, 24)}.json`),
-        `${sha256(payload)}\n${payload}`,
-      );
+      writeEntryFile(folder, join(folder, entryFileName(config)), data);
     };
     poison(file);
     // While the config is this user's own, the entry is used (its owner could change the config as well).

@@ -5,9 +5,12 @@
  * since the last call is validated once.
  *
  * An entry is the result of validating one text of one config file by one build of hookwise:
- * its name holds a hash of the file's path, its content holds a hash of the text and of the
- * build (`build`, see `loadConfig`), and a checksum of itself. An entry that does not match,
- * does not read back whole or has the wrong shape is ignored and written again: the config is
+ * its name holds a hash of the file's path, its content holds the path, the whole text and the
+ * build (`build`, see `loadConfig`) it was made from, and it ends with a checksum of itself
+ * (see `validation-entry-file.ts`). It answers only for the very same path, text and build,
+ * compared in full: not by a hash of them, so no other text can pass for the one validated,
+ * and no cryptographic hash (node:crypto) is needed. An entry that does not match, does not
+ * read back whole or has the wrong shape is ignored and written again: the config is
  * validated as if there were none, never answered from a doubtful entry. Writing is atomic (a
  * temporary file renamed), in a folder readable by its owner only; a folder that cannot be
  * read or written only costs the time.
@@ -27,12 +30,12 @@
  * checking its references to the harness's tools found nothing and read no other file
  * (`harnessReferencesClean`), so that a call answered from an entry does not check them again.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { nodeCrypto } from "../deps/node-crypto.js";
 import type { ValidatedConfig } from "./check/validate-config.js";
 import type { ConfigIssue } from "./source/config-error.js";
+import { entryFileName, readEntryFile, writeEntryFile } from "./validation-entry-file.js";
 
 /** What validation found, as `readConfig` keeps it. */
 export interface CachedValidation {
@@ -41,23 +44,23 @@ export interface CachedValidation {
 }
 
 /** Bumped when what an entry holds changes shape. */
-const FORMAT = 3;
+const FORMAT = 4;
 
-function sha256(text: string): string {
-  return nodeCrypto().createHash("sha256").update(text).digest("hex");
-}
-
-/** The entry's file: one per config file (a changed config replaces its entry). */
-function entryName(file: string): string {
-  return `validated-${sha256(file).slice(0, 24)}.json`;
+/** What an entry was made from: it answers for these only, compared in full. */
+interface EntrySource {
+  readonly build: string;
+  readonly file: string;
+  readonly text: string;
 }
 
 /** The plain data an entry holds (its maps as lists of pairs). */
-function toData(key: string, found: CachedValidation): unknown {
+function toData(source: EntrySource, found: CachedValidation): unknown {
   const { validated } = found;
   return {
     format: FORMAT,
-    key,
+    build: source.build,
+    file: source.file,
+    text: source.text,
     validated: {
       ...validated,
       agentHooks: [...validated.agentHooks],
@@ -75,8 +78,15 @@ function isString(value: unknown): value is string {
   return typeof value === "string";
 }
 
-function fromData(data: unknown, key: string): CachedValidation | undefined {
-  if (!isRecord(data) || data.format !== FORMAT || data.key !== key) return undefined;
+function fromData(data: unknown, source: EntrySource): CachedValidation | undefined {
+  if (
+    !isRecord(data) ||
+    data.format !== FORMAT ||
+    data.build !== source.build ||
+    data.file !== source.file ||
+    data.text !== source.text
+  )
+    return undefined;
   const { validated, warnings } = data;
   if (!isRecord(validated) || !Array.isArray(warnings)) return undefined;
   const {
@@ -113,37 +123,6 @@ function fromData(data: unknown, key: string): CachedValidation | undefined {
   };
 }
 
-/** The entry's payload when it reads back whole (its first line is the rest's checksum). */
-function readEntry(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  const newline = text.indexOf("\n");
-  if (newline < 0) return undefined;
-  const payload = text.slice(newline + 1);
-  if (text.slice(0, newline) !== sha256(payload)) return undefined;
-  try {
-    return JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
-}
-
-function writeEntry(folder: string, path: string, data: unknown): void {
-  const payload = JSON.stringify(data);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const temporary = join(folder, `.${process.pid}-${Date.now().toString(36)}.tmp`);
-  try {
-    writeFileSync(temporary, `${sha256(payload)}\n${payload}`, { mode: 0o600 });
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-}
-
 /** Whether the running user owns `file` (symlinks followed); where there are no user ids (Windows), yes. */
 function ownedByUs(file: string): boolean {
   const uid = process.getuid?.();
@@ -170,17 +149,17 @@ export function cachedValidation(
   validate: () => CachedValidation | undefined,
 ): CachedValidation | undefined {
   if (!ownedByUs(file)) return validate();
-  const key = sha256(JSON.stringify([FORMAT, build, file, text]));
-  const path = join(folder, entryName(file));
-  const kept = fromData(readEntry(path), key);
+  const source: EntrySource = { build, file, text };
+  const path = join(folder, entryFileName(file));
+  const kept = fromData(readEntryFile(path), source);
   if (kept !== undefined) return kept;
   const found = validate();
   if (found === undefined || found.validated.claudeSettings.length > 0) return found;
   try {
-    const data = toData(key, found);
+    const data = toData(source, found);
     // Kept only when it reads back as it is (plain data: a value JSON cannot hold is not kept).
-    if (isDeepStrictEqual(fromData(JSON.parse(JSON.stringify(data)), key), found))
-      writeEntry(folder, path, data);
+    if (isDeepStrictEqual(fromData(JSON.parse(JSON.stringify(data)), source), found))
+      writeEntryFile(folder, path, data);
   } catch {
     // A cache that cannot be written only saves time.
   }

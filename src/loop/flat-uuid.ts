@@ -9,9 +9,10 @@
  * ~8 KB a parked run holds). Here the text is written into a buffer and read out as one
  * Latin-1 string: one flat string of 56 bytes, and faster than `randomUUID()` (~105 ns
  * against ~120–210 ns per id). The bytes come from the system's secure random source, in
- * blocks of 256 ids, as `randomUUID()` draws them.
+ * blocks of 256 ids, as `randomUUID()` draws them, read without loading node:crypto where
+ * the system allows (see `secureRandomFill`): `hookwise hook` takes its run's id from here.
  */
-import { nodeCrypto } from "../deps/node-crypto.js";
+import { secureRandomFill } from "../deps/secure-random-fill.js";
 
 const IDS_PER_BLOCK = 256;
 const BLOCK = 16 * IDS_PER_BLOCK;
@@ -25,7 +26,7 @@ const text = Buffer.alloc(36);
 
 export function flatUuid(): string {
   if (offset === BLOCK) {
-    random = nodeCrypto().randomFillSync(random ?? Buffer.alloc(BLOCK));
+    random = secureRandomFill(random ?? Buffer.alloc(BLOCK));
     offset = 0;
   }
   const bytes = random!;

@@ -562,6 +562,74 @@ describe("the built package", () => {
     }
   });
 
+  it("answers from a config it validated before without loading node:crypto or the stream modules it loads", () => {
+    // node:crypto (or Web Crypto) makes Node compile about thirty built-in modules on every
+    // call: the run's id and the validation cache's entry take none of it.
+    const dir = mkdtempSync(join(out, "hook-crypto-"));
+    const config = join(dir, "hookwise.yaml");
+    writeFileSync(
+      config,
+      [
+        "harness: claude",
+        "runtime:",
+        "  policies:",
+        "    - { decision: deny, tool: shell, when: 'args.command.contains(\"rm -rf\")', reason: no deletes }",
+        "  hooks:",
+        "    - { id: gate-curl, on: tool_call, condition: { type: expression, expr: 'args.command.startsWith(\"curl\")' }, action: { type: gate, reason: no curl } }",
+        "",
+      ].join("\n"),
+    );
+    const cache = join(dir, "cache");
+    const listLoaded = join(root, "test/fixtures/built-package/list-loaded.cjs");
+    const loadedBy = (child: { stderr: string }) =>
+      JSON.parse(child.stderr.split("\n").find((line) => line.startsWith("["))!) as string[];
+    // What any script loads (Node's own start-up, a few stream helpers among it) is not counted.
+    writeFileSync(join(dir, "empty.cjs"), "");
+    const atStart = new Set(
+      loadedBy(
+        spawnSync(process.execPath, ["--require", listLoaded, join(dir, "empty.cjs")], { encoding: "utf8" }),
+      ),
+    );
+    expect(atStart.has("NativeModule crypto")).toBe(false);
+    const hook = (command: string) => {
+      const child = spawnSync(
+        process.execPath,
+        ["--require", listLoaded, bin, "hook", config, "--harness", "claude"],
+        {
+          cwd: dir,
+          input: bashEvent(dir, command),
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
+        },
+      );
+      expect(child.status, child.stderr).toBe(0);
+      return {
+        decision: child.stdout ? JSON.parse(child.stdout).hookSpecificOutput : undefined,
+        crypto: loadedBy(child).filter(
+          (entry) => !atStart.has(entry) && /crypto|^NativeModule (stream|internal\/streams\/)/.test(entry),
+        ),
+      };
+    };
+    // The first call validates the config and keeps it.
+    expect(hook("rm -rf /").decision).toMatchObject({ permissionDecision: "deny" });
+    expect(readdirSync(join(cache, "hookwise", "validated"))).toHaveLength(1);
+    for (const [command, reason] of [
+      ["rm -rf /", "no deletes"],
+      ["curl example.com", "no curl"],
+      ["ls", undefined],
+    ] as const) {
+      const warm = hook(command);
+      expect(warm.crypto, command).toEqual([]);
+      if (reason)
+        expect(warm.decision, command).toMatchObject({
+          permissionDecision: "deny",
+          permissionDecisionReason: reason,
+        });
+      else expect(warm.decision?.permissionDecision, command).not.toBe("deny");
+    }
+  });
+
   it("ships better-sqlite3's JavaScript as one file that makes the installed package's own SqliteError", () => {
     // In a process of its own: the copy that opens a database first gives the addon its error class.
     const script = [

@@ -6,7 +6,6 @@
  * within `--timeout` — each blocks what the event is about, with the reason. Every
  * decision is recorded in the config's store as a run of the harness's session.
  */
-import { randomUUID } from "node:crypto";
 import { read } from "node:fs";
 import { join } from "node:path";
 import { saveRunRecord } from "../../agent/run-recorder.js";
@@ -20,6 +19,7 @@ import { decideHarnessEvent } from "../../harnesses/decide-harness-event.js";
 import { HarnessInputError } from "../../harnesses/harness-input-error.js";
 import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName, HarnessProtocol } from "../../harnesses/types.js";
+import { flatUuid } from "../../loop/flat-uuid.js";
 import { defaultState } from "../default-state.js";
 import type { CliIO } from "../types.js";
 import { userCacheDir } from "../user-cache-dir.js";
@@ -185,7 +185,8 @@ export async function hookCommand(
       deadline,
     ]);
     const startedAt = Date.now();
-    const runId = randomUUID();
+    // Not node:crypto's `randomUUID()`: loading node:crypto costs a call milliseconds (see `secureRandomFill`).
+    const runId = flatUuid();
     let outcome = await Promise.race([
       decideHarnessEvent(event, {
         protocol,
