@@ -300,16 +300,18 @@ const importThroughLoader = {
 
 /**
  * The CommonJS builds (the bundled packages and `hookwise hook`'s own) minified: a hook is a
- * new process on every tool call of a harness, and its start is paid in bytes (reading each
- * file into a string, the code cache's entries V8 deserialises, the garbage they make).
- * Compressed and with short local names, `hook.cjs` is about a third smaller. The names of
- * functions and classes are kept: error classes, `.name` and stack traces read them. What
- * the package's users import and debug (its ES modules) is left as written.
+ * new process on every tool call of a harness, and its start is paid in bytes, each file read
+ * into a string and held (the code cache's entries hardly shrink: they hold compiled code, not
+ * text). Compressed and with short local names, `hook.cjs` is 38% smaller and the packages a
+ * call loads 42%; whitespace alone, or compressed without short names, saved no measurably
+ * different time. The names of functions and classes are kept: stack traces and `.name` read
+ * them (error classes name themselves with a field). What the package's users import and debug
+ * (its ES modules, their types) is left as written.
  *
- * No source maps: Node reads one only with `--enable-source-maps`, the names a stack trace
- * shows are kept, and the same code ships unminified as the package's ES modules; a map
- * would also have to follow the lines and escapes the plugins below write after the
- * minifier (the ASCII escapes, the content hash).
+ * No source maps: Node reads one only with `--enable-source-maps`, a stack trace shows the
+ * functions' own names, and the same code ships unminified as the package's ES modules; a map
+ * would also have to follow what the plugins above write after the minifier (the ASCII escapes,
+ * the content-hash line).
  */
 const MINIFIED = {
   compress: { target: "node20", keepNames: { function: true, class: true } },
@@ -459,7 +461,8 @@ export default defineConfig([
     clean: false,
     minify: MINIFIED,
     outputOptions: {
-      // Without doc comments (a fifth of the code): every call reads the file and holds its text.
+      // Licence comments only (a fifth of the code was doc comments): every call reads the file
+      // and holds its text. Minified, the build keeps these and drops the others as well.
       comments: { legal: true, annotation: false, jsdoc: false },
       entryFileNames: "[name].cjs",
       chunkFileNames: "hook-[name].cjs",
