@@ -303,10 +303,12 @@ const importThroughLoader = {
  * new process on every tool call of a harness, and its start is paid in bytes, each file read
  * into a string and held (the code cache's entries hardly shrink: they hold compiled code, not
  * text). Compressed and with short local names, `hook.cjs` is 38% smaller and the packages a
- * call loads 42%; whitespace alone, or compressed without short names, saved no measurably
- * different time. The names of functions and classes are kept: stack traces and `.name` read
- * them (error classes name themselves with a field). What the package's users import and debug
- * (its ES modules, their types) is left as written.
+ * call loads 42%: a call took about 4 ms less (medians of 120 interleaved runs on a busy
+ * machine, 1.78x to 1.75x of `node -e 0`); whitespace alone, or compressed without short names,
+ * saved no measurably different time. The names of functions and classes are kept: stack traces
+ * and `.name` read them (error classes name themselves with a field). What the package's users
+ * import and debug (its ES modules, their types) is left as written; the bundled packages,
+ * which those load too, are others' code.
  *
  * No source maps: Node reads one only with `--enable-source-maps`, a stack trace shows the
  * functions' own names, and the same code ships unminified as the package's ES modules; a map
