@@ -298,6 +298,28 @@ const importThroughLoader = {
   },
 };
 
+/**
+ * The CommonJS builds (the bundled packages and `hookwise hook`'s own) minified: a hook is a
+ * new process on every tool call of a harness, and its start is paid in bytes, each file read
+ * into a string and held (the code cache's entries hardly shrink: they hold compiled code, not
+ * text). Compressed and with short local names, `hook.cjs` is 38% smaller and the packages a
+ * call loads 42%: a call took about 4 ms less (medians of 120 interleaved runs on a busy
+ * machine, 1.78x to 1.75x of `node -e 0`); whitespace alone, or compressed without short names,
+ * saved no measurably different time. The names of functions and classes are kept: stack traces
+ * and `.name` read them (error classes name themselves with a field). What the package's users
+ * import and debug (its ES modules, their types) is left as written; the bundled packages,
+ * which those load too, are others' code.
+ *
+ * No source maps: Node reads one only with `--enable-source-maps`, a stack trace shows the
+ * functions' own names, and the same code ships unminified as the package's ES modules; a map
+ * would also have to follow what the plugins above write after the minifier (the ASCII escapes,
+ * the content-hash line).
+ */
+const MINIFIED = {
+  compress: { target: "node20", keepNames: { function: true, class: true } },
+  mangle: { keepNames: true },
+};
+
 export default defineConfig([
   {
     entry: {
@@ -413,6 +435,7 @@ export default defineConfig([
     platform: "node",
     target: "node20",
     clean: false,
+    minify: MINIFIED,
     deps: {
       alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch", "better-sqlite3"],
       // better-sqlite3 finds its native addon with it only when not given one, which the
@@ -438,8 +461,10 @@ export default defineConfig([
     platform: "node",
     target: "node20",
     clean: false,
+    minify: MINIFIED,
     outputOptions: {
-      // Without doc comments (a fifth of the code): every call reads the file and holds its text.
+      // Licence comments only (a fifth of the code was doc comments): every call reads the file
+      // and holds its text. Minified, the build keeps these and drops the others as well.
       comments: { legal: true, annotation: false, jsdoc: false },
       entryFileNames: "[name].cjs",
       chunkFileNames: "hook-[name].cjs",

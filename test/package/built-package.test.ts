@@ -118,6 +118,42 @@ describe("the built package", () => {
     }
   });
 
+  it("ships hookwise hook's build and the bundled packages minified, the names of their functions and classes kept, and the ES modules as written", () => {
+    // Each hook call reads these files and holds their text: no region comments, long lines
+    // (unminified, a line holds about 40 characters), the content hash still first.
+    for (const file of [
+      "hook.cjs",
+      "code-cache.cjs",
+      ...readdirSync(join(out, "deps")).map((name) => `deps/${name}`),
+    ]) {
+      const source = readFileSync(join(out, file), "utf8");
+      const [first, ...rest] = source.split("\n");
+      expect(first, file).toMatch(/^\/\/ content-hash: [0-9a-f]{16}$/);
+      expect(source, file).not.toMatch(/^\/\/#region /m);
+      expect(source.length / rest.length, file).toBeGreaterThan(500);
+    }
+    // Error classes, `.name` and stack traces read the names the sources give.
+    const names = node([
+      "-e",
+      `const m = require(${JSON.stringify(join(out, "hook.cjs"))}); console.log(JSON.stringify(Object.values(m).map((v) => v.name)))`,
+    ]);
+    expect(names.status, names.stderr).toBe(0);
+    expect(JSON.parse(names.stdout)).toEqual(
+      expect.arrayContaining([
+        "hookMain",
+        "HookwiseError",
+        "ConfigError",
+        "StateStoreError",
+        "MaskedTextStream",
+      ]),
+    );
+    // What an app imports and debugs is not minified.
+    const imported = loadedByImporting("index.mjs");
+    expect(imported).toContain("//#region src/");
+    expect(imported).toMatch(/^\t+return /m);
+    expect(imported).toMatch(/^\s*\/\*\*/m);
+  });
+
   it("keeps the bundled packages' compiled code between CLI runs on Node versions without a compile cache", () => {
     if ("enableCompileCache" in nodeModule) return; // Node's own cache covers it there
     const cli = join(out, "cli.mjs");
@@ -201,19 +237,21 @@ describe("the built package", () => {
       const cache = join(out, "code-cache-owner");
       const folder = join(cache, `v8-${process.version}-${process.arch}`);
       const marker = join(out, "poisoned-code-ran");
-      /** An entry for `file` compiled from other code of its length, which makes the marker folder. */
+      // What the poisoned code runs: it makes the marker file.
+      const payloadScript = join(dirname(out), "poison.cjs");
+      writeFileSync(payloadScript, `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "");\n`);
+      /** An entry for `file` compiled from other code of its length, which makes the marker file. */
       const poison = (file: string) => {
         const source = readFileSync(file, "utf8");
         const hash = /^\/\/ content-hash: (\w+)/.exec(source)![1];
         // V8 checks an entry against the source's length, not its content: code of the same
         // length with a comment line replaced by a statement, compiled, stands in for the file's.
-        // (The bundles' longest comments are their `//#region <path>` lines, about 45 characters.)
-        const payload = 'require("fs").writeFileSync(process.env.M,"")';
-        const lines = source.split("\n");
-        const at = lines.findIndex((line) => line.startsWith("//#region ") && line.length >= payload.length);
-        expect(at).toBeGreaterThan(0);
-        lines[at] = payload.padEnd(lines[at]!.length, " ");
-        const other = lines.join("\n");
+        // The line is the file's first, its content hash (the build is minified: it has no
+        // other comment lines), which the loader reads from the file itself, not from the entry.
+        const payload = "require(process.env.M)";
+        const [first, ...rest] = source.split("\n");
+        expect(first!.length).toBeGreaterThanOrEqual(payload.length);
+        const other = [payload.padEnd(first!.length, " "), ...rest].join("\n");
         expect(other.length).toBe(source.length);
         mkdirSync(folder, { recursive: true });
         const script = new Script(
@@ -231,7 +269,7 @@ describe("the built package", () => {
         [join(out, "deps", "zod.cjs")]: () => {
           const child = node([join(out, "cli.mjs"), "validate", "examples/quickstart/hookwise.yaml"], {
             NODE_COMPILE_CACHE: cache,
-            M: marker,
+            M: payloadScript,
           });
           expect(child.stdout, child.stderr).toContain("valid");
         },
@@ -241,7 +279,7 @@ describe("the built package", () => {
             input: JSON.stringify({ session_id: "s1", cwd: dir, hook_event_name: "SessionStart" }),
             encoding: "utf8",
             timeout: 60_000,
-            env: { ...process.env, NODE_COMPILE_CACHE: cache, M: marker },
+            env: { ...process.env, NODE_COMPILE_CACHE: cache, M: payloadScript },
           });
           expect(child.status, child.stderr).toBe(0);
         },
@@ -443,20 +481,31 @@ describe("the built package", () => {
         .map((path) => basename(path)),
     ).toEqual(["sqlite-error.js"]);
     // What a hook runs is its config's hooks and policies over its store: no agent, loop,
-    // model, toolset or language server is loaded (a new process on every tool call).
+    // model, toolset or language server is loaded (a new process on every tool call). Its
+    // build is minified, without the modules' region comments; the names of functions are
+    // kept, so a module is known by a function it declares (each declared in the package's
+    // ES modules, so a function renamed in the sources fails here rather than passing unseen).
     const code = scripts.map((path) => readFileSync(path, "utf8")).join("\n");
-    expect(code).toContain("//#region src/config/load-harness-hooks.ts");
-    for (const part of [
-      "src/loop/drive.ts",
-      "src/agent/create-agent.ts",
-      "src/config/build/build-toolsets.ts",
-      "src/tools/coding/coding-toolset.ts",
-      "src/lsp/lsp-toolset.ts",
-      "src/harnesses/claude/hooks/claude-hooks.ts",
-    ])
-      expect(code).not.toContain(`//#region ${part}`);
-    // Nor the AI SDK's provider package: its errors are a model's, and a hook runs none.
-    expect(code).not.toContain('require("@ai-sdk/provider")');
+    const packageModules = readdirSync(out)
+      .filter((file) => file.endsWith(".mjs"))
+      .map((file) => readFileSync(join(out, file), "utf8"))
+      .join("\n");
+    const declares = (text: string, name: string) => new RegExp(`\\bfunction\\*? ${name}\\(`).test(text);
+    expect(declares(code, "loadHarnessHooks")).toBe(true);
+    for (const [part, name] of [
+      ["src/loop/drive.ts", "runSteps"],
+      ["src/agent/create-agent.ts", "createAgent"],
+      ["src/config/build/build-toolsets.ts", "buildToolsets"],
+      ["src/tools/coding/coding-toolset.ts", "codingToolset"],
+      ["src/lsp/lsp-toolset.ts", "lspToolset"],
+      ["src/harnesses/claude/hooks/claude-hooks.ts", "claudeHooks"],
+    ]) {
+      expect(declares(packageModules, name!), part).toBe(true);
+      expect(declares(code, name!), part).toBe(false);
+    }
+    // Nor the AI SDK's provider package: its errors are a model's, and a hook runs none (the
+    // minifier writes strings between backquotes).
+    expect(code).not.toMatch(/\brequire\(["'`]@ai-sdk\/provider["'`]\)/);
   });
 
   it("runs what hookwise hook loads at its first use from its own build: a claude_hooks file's hooks, the Redis store's package", () => {
