@@ -437,7 +437,17 @@ export default defineConfig([
     clean: false,
     minify: MINIFIED,
     deps: {
-      alwaysBundle: ["yaml", "@marcbachmann/cel-js", "zod", "picomatch", "better-sqlite3"],
+      alwaysBundle: [
+        "yaml",
+        "@marcbachmann/cel-js",
+        "zod",
+        "picomatch",
+        "better-sqlite3",
+        // Its version, as text in the copy: the version the copy was built from, which
+        // bundledDriverFits compares with the installed package's (required at run time, it
+        // was the installed package's own, and the comparison always held).
+        "better-sqlite3/package.json",
+      ],
       // better-sqlite3 finds its native addon with it only when not given one, which the
       // bundled copy always is (src/state/sqlite-native-addon.ts).
       neverBundle: ["bindings"],

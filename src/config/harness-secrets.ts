@@ -20,6 +20,8 @@ export function harnessSecretMask(config: unknown, env: NodeJS.ProcessEnv = proc
   const secrets: Secret[] = environmentSecrets(env);
   const visit = (value: unknown): void => {
     if (typeof value === "string") {
+      // Most of a config's strings refer to no variable (every reference holds "${").
+      if (!value.includes("${")) return;
       for (const name of envReferences(value)) {
         const found = env[name];
         if (found !== undefined && found.length >= SHORTEST_SECRET) secrets.push({ value: found, name });

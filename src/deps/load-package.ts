@@ -14,10 +14,20 @@
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compiledDepsCached, loadCached } from "./code-cache.js";
 
-const require = createRequire(import.meta.url);
+/**
+ * Made at first use, as is the folder of the bundled packages: a process that loads them
+ * through the compiled-code cache (`hookwise hook`) needs no `require` of its own here, and
+ * each URL made from `import.meta.url` is a noticeable part of that process's start.
+ */
+let require: NodeRequire | undefined;
+const requireHere = () => (require ??= createRequire(import.meta.url));
+
+/** `deps/` beside the built code. */
+const depsFolder = lazy(() => fileURLToPath(new URL("./deps/", import.meta.url)));
 
 export function loadPackage<T>(name: string, bundled?: string): T {
   if (bundled !== undefined) {
@@ -31,14 +41,14 @@ export function loadPackage<T>(name: string, bundled?: string): T {
   } catch {
     // resolved by require below, which names the package when it is missing
   }
-  return require(path ?? name) as T;
+  return requireHere()(path ?? name) as T;
 }
 
 /** The built file `deps/<bundled>.cjs` beside the built code, or undefined when there is none. */
 export function loadBundled<T>(bundled: string): T | undefined {
-  const file = fileURLToPath(new URL(`./deps/${bundled}.cjs`, import.meta.url));
+  const file = join(depsFolder(), `${bundled}.cjs`);
   if (!existsSync(file)) return undefined;
-  return (compiledDepsCached() ? loadCached(file) : require(file)) as T;
+  return (compiledDepsCached() ? loadCached(file) : requireHere()(file)) as T;
 }
 
 /** A value built once, at its first use. */

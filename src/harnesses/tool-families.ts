@@ -24,10 +24,8 @@ export function objectSchema(
   properties: Record<string, "string" | "number" | "boolean" | "array" | "object">,
   required: readonly string[] = [],
 ): Record<string, unknown> {
-  return {
-    type: "object",
-    properties: Object.fromEntries(Object.entries(properties).map(([key, type]) => [key, { type }])),
-    required: [...required],
-    additionalProperties: true,
-  };
+  // A plain loop: the harnesses' tool lists make some fifty of these as hookwise loads.
+  const shaped: Record<string, { type: string }> = {};
+  for (const key of Object.keys(properties)) shaped[key] = { type: properties[key]! };
+  return { type: "object", properties: shaped, required: [...required], additionalProperties: true };
 }

@@ -43,9 +43,31 @@ export const policy = {
 
 const LEVEL_ORDER: Record<PolicyDecision, number> = { deny: 0, ask_user: 1, allow: 2 };
 
-function specificity(tool: string): number {
+/**
+ * A name of letters, digits and `_` `.` `:` `-` only: no glob syntax in it (picomatch's scan
+ * says the same), so most policies' tools are told apart without loading picomatch.
+ */
+const PLAIN_NAME = /^[\w.:-]*$/;
+
+/**
+ * Such a name with one `*` or more in it (`mcp__github__*`, `fs.*`): a glob, whose matches all
+ * start with the text before its first `*`.
+ */
+const STAR_GLOB = /^[\w.:-]*\*[\w.:*-]*$/;
+
+export function specificity(tool: string): number {
   if (tool === "*") return 2;
+  if (PLAIN_NAME.test(tool)) return 0;
+  if (STAR_GLOB.test(tool)) return 1;
   return picomatch.scan(tool).isGlob ? 1 : 0;
+}
+
+/**
+ * The text every name a glob matches starts with: before the first `*` of a STAR_GLOB, else
+ * "" (nothing known). A name without it is no match, told without compiling the glob.
+ */
+export function globHead(tool: string): string {
+  return STAR_GLOB.test(tool) ? tool.slice(0, tool.indexOf("*")) : "";
 }
 
 interface CompiledPolicy {
@@ -70,8 +92,15 @@ export function orderPolicies(policies: readonly Policy[]): Policy[] {
 function compile(item: Policy): CompiledPolicy {
   if (item.tool === "*") return { policy: item, test: () => true };
   if (specificity(item.tool) === 1) {
-    const matcher = toolGlob(item.tool);
-    return { policy: item, test: (names) => names.some((name) => matcher(name)) };
+    // A `*` glob is compiled (picomatch loaded) when a name could match: a call of another
+    // tool needs neither. Any other glob at once.
+    const head = globHead(item.tool);
+    let matcher = head === "" ? toolGlob(item.tool) : undefined;
+    const matches = (name: string) => {
+      matcher ??= toolGlob(item.tool);
+      return matcher(name);
+    };
+    return { policy: item, test: (names) => names.some((name) => name.startsWith(head) && matches(name)) };
   }
   return { policy: item, test: (names) => names.includes(item.tool) };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { storeContract, transcript } from "../../test/support/store-contract.js";
 import { SqliteStore } from "./sqlite-store.js";
 import { StateStoreError } from "./state-store-error.js";
@@ -222,6 +222,46 @@ describe("SqliteStore", () => {
     await expect(store.saveSession({ ...old!, version: 0 })).rejects.toThrow(/busy/);
     expect(await store.saveSession(old!)).toBe(2);
     await store.close();
+  });
+
+  it("opening an existing database prepares only the statements that write its tables", async () => {
+    const path = join(dir, "state.db");
+    const first = new SqliteStore({ path });
+    await first.set("k", 1);
+    await first.close();
+    const prepared: string[] = [];
+    const prepare = Database.prototype.prepare;
+    const spy = vi.spyOn(Database.prototype, "prepare").mockImplementation(function (
+      this: Database.Database,
+      sql,
+    ) {
+      prepared.push(sql.trim().split(/\s+/).slice(0, 3).join(" "));
+      return prepare.call(this, sql);
+    });
+    try {
+      const store = new SqliteStore({ path });
+      // The writes (which check the tables are whole) and the prune's look for expired rows.
+      expect(prepared.filter((sql) => !sql.startsWith("INSERT"))).toEqual(["SELECT 1 AS", "SELECT 1 AS"]);
+      expect(prepared.filter((sql) => sql.startsWith("INSERT"))).toHaveLength(3);
+      prepared.length = 0;
+      expect(await store.get("k")).toBe(1);
+      expect(await store.get("k")).toBe(1);
+      expect(prepared).toEqual(["SELECT value FROM"]);
+      await store.close();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("a rate-limit table altered by hand is an error at the open, naming the file", () => {
+    const path = join(dir, "state.db");
+    new SqliteStore({ path }).close();
+    const sqlite = new Database(path);
+    sqlite.exec("DROP TABLE rate_hits");
+    sqlite.close();
+    expect(() => new SqliteStore({ path })).toThrow(
+      `The state database ${path} does not hold the tables hookwise writes (`,
+    );
   });
 
   describe("a file it cannot read is an error naming the file and what to do", () => {

@@ -133,6 +133,99 @@ function prefixUpperBound(prefix: string): string | undefined {
   return prefix.slice(0, start) + String.fromCodePoint(next);
 }
 
+/**
+ * The store's statements, each prepared at its first use (a harness's hook opens the store
+ * on every tool call and runs a few of them).
+ */
+const STATEMENTS = {
+  get: (db: Database.Database) =>
+    db.prepare<{ key: string; now: number }, { value: string | null }>(
+      `SELECT value FROM kv WHERE key = @key AND ${live}`,
+    ),
+  set: (db: Database.Database) =>
+    db.prepare<{ key: string; value: string | null; expiresAt: number | null }>(
+      "INSERT OR REPLACE INTO kv (key, value, expires_at) VALUES (@key, @value, @expiresAt)",
+    ),
+  deleteValue: (db: Database.Database) => db.prepare<[string]>("DELETE FROM kv WHERE key = ?"),
+  deleteHits: (db: Database.Database) => db.prepare<[string]>("DELETE FROM rate_hits WHERE key = ?"),
+  // An expired or non-numeric value restarts from `by`, as if the key were absent (a
+  // value that is not JSON too: json_type would fail on it, so the CASE tests it first);
+  // SET expressions all read the old row, so `expires_at` is tested before it is cleared.
+  increment: (db: Database.Database) =>
+    db.prepare<{ key: string; by: number | bigint; initial: string; now: number }, { value: string }>(
+      `INSERT INTO kv (key, value, expires_at) VALUES (@key, @initial, NULL)
+         ON CONFLICT (key) DO UPDATE SET
+           value = CASE
+             WHEN ${expired} THEN @initial
+             WHEN (CASE WHEN json_valid(kv.value) THEN json_type(kv.value) END) IN ('integer', 'real')
+               THEN kv.value + @by
+             ELSE @initial
+           END,
+           expires_at = CASE WHEN ${expired} THEN NULL ELSE kv.expires_at END
+         RETURNING value`,
+    ),
+  pruneHits: (db: Database.Database) =>
+    db.prepare<{ key: string; since: number }>("DELETE FROM rate_hits WHERE key = @key AND ts <= @since"),
+  countHits: (db: Database.Database) =>
+    db.prepare<{ key: string; since: number }, { count: number }>(
+      "SELECT count(*) AS count FROM rate_hits WHERE key = @key AND ts > @since",
+    ),
+  addHit: (db: Database.Database) =>
+    db.prepare<{ key: string; ts: number }>("INSERT INTO rate_hits (key, ts) VALUES (@key, @ts)"),
+  isLive: (db: Database.Database) =>
+    db.prepare<{ key: string; now: number }, { present: 1 }>(
+      `SELECT 1 AS present FROM kv WHERE key = @key AND ${live}`,
+    ),
+  // substr, not LIKE: a prefix may hold `%` or `_`.
+  keys: (db: Database.Database) =>
+    db.prepare<{ prefix: string; now: number }, { key: string }>(
+      `SELECT key FROM kv WHERE substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
+    ),
+  // The same, reading only the primary key's range [prefix, upper): a prefix query costs
+  // the keys it finds, not every key the store holds (records included).
+  keysInRange: (db: Database.Database) =>
+    db.prepare<{ prefix: string; upper: string; now: number }, { key: string }>(
+      `SELECT key FROM kv WHERE key >= @prefix AND key < @upper AND substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
+    ),
+  anyExpired: (db: Database.Database) =>
+    db.prepare<{ now: number }, { found: 1 }>(
+      "SELECT 1 AS found FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now LIMIT 1",
+    ),
+  anySessionExpired: (db: Database.Database) =>
+    db.prepare<{ now: number }, { found: 1 }>(
+      "SELECT 1 AS found FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= @now LIMIT 1",
+    ),
+  pruneExpired: (db: Database.Database) =>
+    db.prepare<{ now: number }>("DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now"),
+  pruneSessions: (db: Database.Database) =>
+    db.prepare<{ now: number }>("DELETE FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= @now"),
+  loadSession: (db: Database.Database) =>
+    db.prepare<{ id: string; now: number }, SessionRow>(`SELECT * FROM sessions WHERE id = @id AND ${live}`),
+  sessionVersion: (db: Database.Database) =>
+    db.prepare<{ id: string; now: number }, { version: number }>(
+      `SELECT version FROM sessions WHERE id = @id AND ${live}`,
+    ),
+  saveSession: (db: Database.Database) =>
+    db.prepare<SessionRow>(
+      `INSERT INTO sessions (id, messages, archived, created_at, updated_at, version, expires_at, runs)
+         VALUES (@id, @messages, @archived, @created_at, @updated_at, @version, @expires_at, @runs)
+         ON CONFLICT (id) DO UPDATE SET
+           messages = excluded.messages, archived = excluded.archived,
+           created_at = excluded.created_at, updated_at = excluded.updated_at,
+           version = excluded.version, expires_at = excluded.expires_at, runs = excluded.runs`,
+    ),
+  deleteSession: (db: Database.Database) => db.prepare<[string]>("DELETE FROM sessions WHERE id = ?"),
+};
+
+type Statements = { [Name in keyof typeof STATEMENTS]: ReturnType<(typeof STATEMENTS)[Name]> };
+
+/**
+ * The statements that write each table, prepared when the file opens: preparing them checks
+ * that every table and column hookwise writes is there, so a database altered by hand is an
+ * error at the open, whichever operations come later.
+ */
+const WRITES: readonly (keyof Statements)[] = ["set", "addHit", "saveSession"];
+
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 export class SqliteStore implements StateStore {
@@ -144,7 +237,7 @@ export class SqliteStore implements StateStore {
   readonly #sessionTtlMs: number | undefined;
   readonly #synchronous: "normal" | "full";
   readonly #place: StoredPlace;
-  readonly #statements;
+  readonly #statements: Partial<Statements> = {};
 
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
@@ -181,7 +274,7 @@ export class SqliteStore implements StateStore {
     );
     try {
       this.#guard(() => this.#migrate());
-      this.#statements = this.#guard(() => this.#prepare());
+      for (const name of WRITES) this.#statement(name);
       this.#guard(() => this.#prune());
     } catch (error) {
       this.#db.close();
@@ -252,88 +345,18 @@ export class SqliteStore implements StateStore {
    * a write transaction even when it deletes nothing, and most opens find nothing expired.
    */
   #prune(): void {
-    const statements = this.#statements;
     const now = this.#now();
-    if (statements.anyExpired.get({ now })) statements.pruneExpired.run({ now });
-    if (statements.anySessionExpired.get({ now })) statements.pruneSessions.run({ now });
+    if (this.#statement("anyExpired").get({ now })) this.#statement("pruneExpired").run({ now });
+    if (this.#statement("anySessionExpired").get({ now })) this.#statement("pruneSessions").run({ now });
   }
 
-  #prepare() {
-    const db = this.#db;
-    return {
-      get: db.prepare<{ key: string; now: number }, { value: string | null }>(
-        `SELECT value FROM kv WHERE key = @key AND ${live}`,
-      ),
-      set: db.prepare<{ key: string; value: string | null; expiresAt: number | null }>(
-        "INSERT OR REPLACE INTO kv (key, value, expires_at) VALUES (@key, @value, @expiresAt)",
-      ),
-      deleteValue: db.prepare<[string]>("DELETE FROM kv WHERE key = ?"),
-      deleteHits: db.prepare<[string]>("DELETE FROM rate_hits WHERE key = ?"),
-      // An expired or non-numeric value restarts from `by`, as if the key were absent (a
-      // value that is not JSON too: json_type would fail on it, so the CASE tests it first);
-      // SET expressions all read the old row, so `expires_at` is tested before it is cleared.
-      increment: db.prepare<
-        { key: string; by: number | bigint; initial: string; now: number },
-        { value: string }
-      >(
-        `INSERT INTO kv (key, value, expires_at) VALUES (@key, @initial, NULL)
-         ON CONFLICT (key) DO UPDATE SET
-           value = CASE
-             WHEN ${expired} THEN @initial
-             WHEN (CASE WHEN json_valid(kv.value) THEN json_type(kv.value) END) IN ('integer', 'real')
-               THEN kv.value + @by
-             ELSE @initial
-           END,
-           expires_at = CASE WHEN ${expired} THEN NULL ELSE kv.expires_at END
-         RETURNING value`,
-      ),
-      pruneHits: db.prepare<{ key: string; since: number }>(
-        "DELETE FROM rate_hits WHERE key = @key AND ts <= @since",
-      ),
-      countHits: db.prepare<{ key: string; since: number }, { count: number }>(
-        "SELECT count(*) AS count FROM rate_hits WHERE key = @key AND ts > @since",
-      ),
-      addHit: db.prepare<{ key: string; ts: number }>("INSERT INTO rate_hits (key, ts) VALUES (@key, @ts)"),
-      isLive: db.prepare<{ key: string; now: number }, { present: 1 }>(
-        `SELECT 1 AS present FROM kv WHERE key = @key AND ${live}`,
-      ),
-      // substr, not LIKE: a prefix may hold `%` or `_`.
-      keys: db.prepare<{ prefix: string; now: number }, { key: string }>(
-        `SELECT key FROM kv WHERE substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
-      ),
-      // The same, reading only the primary key's range [prefix, upper): a prefix query costs
-      // the keys it finds, not every key the store holds (records included).
-      keysInRange: db.prepare<{ prefix: string; upper: string; now: number }, { key: string }>(
-        `SELECT key FROM kv WHERE key >= @prefix AND key < @upper AND substr(key, 1, length(@prefix)) = @prefix AND ${live}`,
-      ),
-      anyExpired: db.prepare<{ now: number }, { found: 1 }>(
-        "SELECT 1 AS found FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now LIMIT 1",
-      ),
-      anySessionExpired: db.prepare<{ now: number }, { found: 1 }>(
-        "SELECT 1 AS found FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= @now LIMIT 1",
-      ),
-      pruneExpired: db.prepare<{ now: number }>(
-        "DELETE FROM kv WHERE expires_at IS NOT NULL AND expires_at <= @now",
-      ),
-      pruneSessions: db.prepare<{ now: number }>(
-        "DELETE FROM sessions WHERE expires_at IS NOT NULL AND expires_at <= @now",
-      ),
-      loadSession: db.prepare<{ id: string; now: number }, SessionRow>(
-        `SELECT * FROM sessions WHERE id = @id AND ${live}`,
-      ),
-      sessionVersion: db.prepare<{ id: string; now: number }, { version: number }>(
-        `SELECT version FROM sessions WHERE id = @id AND ${live}`,
-      ),
-      saveSession: db.prepare<SessionRow>(
-        `INSERT INTO sessions (id, messages, archived, created_at, updated_at, version, expires_at, runs)
-         VALUES (@id, @messages, @archived, @created_at, @updated_at, @version, @expires_at, @runs)
-         ON CONFLICT (id) DO UPDATE SET
-           messages = excluded.messages, archived = excluded.archived,
-           created_at = excluded.created_at, updated_at = excluded.updated_at,
-           version = excluded.version, expires_at = excluded.expires_at, runs = excluded.runs`,
-      ),
-      deleteSession: db.prepare<[string]>("DELETE FROM sessions WHERE id = ?"),
-    };
+  /** The statement `name`, prepared at its first use (SQLite's errors mapped as every operation's). */
+  #statement<Name extends keyof Statements>(name: Name): Statements[Name] {
+    const prepared = this.#statements[name];
+    if (prepared !== undefined) return prepared as Statements[Name];
+    const statement = this.#guard(() => STATEMENTS[name](this.#db) as Statements[Name]);
+    this.#statements[name] = statement;
+    return statement;
   }
 
   #decode(key: string, text: string | null | undefined): unknown {
@@ -341,13 +364,13 @@ export class SqliteStore implements StateStore {
   }
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
-    const row = this.#guard(() => this.#statements.get.get({ key, now: this.#now() }));
+    const row = this.#guard(() => this.#statement("get").get({ key, now: this.#now() }));
     return this.#decode(key, row?.value) as T | undefined;
   }
 
   async set(key: string, value: unknown, options: { ttlMs?: number } = {}): Promise<void> {
     this.#guard(() =>
-      this.#statements.set.run({
+      this.#statement("set").run({
         key,
         value: encodeJson(value) ?? null,
         expiresAt: options.ttlMs === undefined ? null : this.#now() + options.ttlMs,
@@ -358,8 +381,8 @@ export class SqliteStore implements StateStore {
   async delete(key: string): Promise<void> {
     this.#guard(() =>
       this.#db.transaction(() => {
-        this.#statements.deleteValue.run(key);
-        this.#statements.deleteHits.run(key);
+        this.#statement("deleteValue").run(key);
+        this.#statement("deleteHits").run(key);
       })(),
     );
   }
@@ -367,7 +390,7 @@ export class SqliteStore implements StateStore {
   async increment(key: string, by = 1): Promise<number> {
     // A safe integer is bound as a BigInt so SQLite adds INTEGERs (a JS number binds as REAL).
     const row = this.#guard(() =>
-      this.#statements.increment.get({
+      this.#statement("increment").get({
         key,
         by: Number.isSafeInteger(by) ? BigInt(by) : by,
         initial: JSON.stringify(by),
@@ -382,9 +405,9 @@ export class SqliteStore implements StateStore {
     return this.#guard(() =>
       this.#db
         .transaction(() => {
-          this.#statements.pruneHits.run({ key, since });
-          if (this.#statements.countHits.get({ key, since })!.count >= options.max) return false;
-          this.#statements.addHit.run({ key, ts: options.now });
+          this.#statement("pruneHits").run({ key, since });
+          if (this.#statement("countHits").get({ key, since })!.count >= options.max) return false;
+          this.#statement("addHit").run({ key, ts: options.now });
           return true;
         })
         .immediate(),
@@ -396,8 +419,8 @@ export class SqliteStore implements StateStore {
       this.#db
         .transaction(() => {
           const now = this.#now();
-          if (this.#statements.isLive.get({ key, now })) return false;
-          this.#statements.set.run({
+          if (this.#statement("isLive").get({ key, now })) return false;
+          this.#statement("set").run({
             key,
             value: encodeJson(value) ?? null,
             expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs,
@@ -410,16 +433,16 @@ export class SqliteStore implements StateStore {
 
   /** Inside a write transaction: takes the lease `key` for `mine` (a holder's JSON) when it may. */
   #takeLease(key: string, mine: string, ttlMs: number, replacing: string | undefined, now: number): boolean {
-    const current = this.#statements.get.get({ key, now })?.value;
+    const current = this.#statement("get").get({ key, now })?.value;
     if (current != null && current !== mine && current !== replacing) return false;
-    this.#statements.set.run({ key, value: mine, expiresAt: now + ttlMs });
+    this.#statement("set").run({ key, value: mine, expiresAt: now + ttlMs });
     return true;
   }
 
   /** Inside a write transaction: frees the lease `key` if `mine` (a holder's JSON) holds it. */
   #freeLease(key: string, mine: string, now: number): boolean {
-    if (this.#statements.get.get({ key, now })?.value !== mine) return false;
-    this.#statements.deleteValue.run(key);
+    if (this.#statement("get").get({ key, now })?.value !== mine) return false;
+    this.#statement("deleteValue").run(key);
     return true;
   }
 
@@ -448,7 +471,7 @@ export class SqliteStore implements StateStore {
         .transaction(() => {
           const now = this.#now();
           if (!this.#takeLease(lease.key, mine, ttlMs, undefined, now)) return false;
-          return this.#statements.loadSession.get({ id, now }) ?? null;
+          return this.#statement("loadSession").get({ id, now }) ?? null;
         })
         .immediate(),
     );
@@ -467,13 +490,13 @@ export class SqliteStore implements StateStore {
     const upper = prefixUpperBound(prefix);
     const rows =
       upper === undefined
-        ? this.#statements.keys.all({ prefix, now })
-        : this.#statements.keysInRange.all({ prefix, upper, now });
+        ? this.#statement("keys").all({ prefix, now })
+        : this.#statement("keysInRange").all({ prefix, upper, now });
     return rows.map((row) => row.key);
   }
 
   async loadSession(id: string): Promise<SessionRecord | undefined> {
-    const row = this.#guard(() => this.#statements.loadSession.get({ id, now: this.#now() }));
+    const row = this.#guard(() => this.#statement("loadSession").get({ id, now: this.#now() }));
     return row ? this.#sessionOf(row) : undefined;
   }
 
@@ -527,9 +550,9 @@ export class SqliteStore implements StateStore {
       this.#db
         .transaction(() => {
           const now = this.#now();
-          const current = this.#statements.sessionVersion.get({ id: record.id, now })?.version ?? 0;
+          const current = this.#statement("sessionVersion").get({ id: record.id, now })?.version ?? 0;
           if (current !== record.version) throw SessionBusyError.changed(record.id, record.version, current);
-          this.#statements.saveSession.run({
+          this.#statement("saveSession").run({
             id: record.id,
             messages,
             archived,
@@ -541,7 +564,7 @@ export class SqliteStore implements StateStore {
           });
           for (let index = 0; index < writes.length; index++) {
             const write = writes[index]!;
-            this.#statements.set.run({
+            this.#statement("set").run({
               key: write.key,
               value: values[index]!,
               expiresAt: write.ttlMs === undefined ? null : now + write.ttlMs,
@@ -555,7 +578,7 @@ export class SqliteStore implements StateStore {
   }
 
   async deleteSession(id: string): Promise<void> {
-    this.#guard(() => this.#statements.deleteSession.run(id));
+    this.#guard(() => this.#statement("deleteSession").run(id));
   }
 
   /** Closes the database; idempotent. The store must not be used afterwards. */

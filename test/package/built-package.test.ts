@@ -684,16 +684,25 @@ describe("the built package", () => {
     const script = [
       `const { createRequire } = require("node:module");`,
       `const fromBuild = createRequire(${JSON.stringify(join(out, "deps", "x.cjs"))});`,
+      // What the copy requires as it loads: its version is text of its own, not the installed package's.
+      `const Module = require("node:module"); const asked = []; const load = Module._load;`,
+      `Module._load = function (request, ...rest) { asked.push(request); return load.call(this, request, ...rest); };`,
       `const bundled = fromBuild(${JSON.stringify(join(out, "deps", "better-sqlite3.cjs"))});`,
+      `Module._load = load;`,
       `const pkg = fromBuild("better-sqlite3");`,
       `const addon = require("node:path").join(require("node:path").dirname(fromBuild.resolve("better-sqlite3")), "..", "build", "Release", "better_sqlite3.node");`,
       `const db = new bundled.Database(":memory:", { nativeBinding: addon });`,
       `let error; try { db.exec("SELECT * FROM missing"); } catch (caught) { error = caught; }`,
-      `console.log(JSON.stringify({ version: bundled.version === fromBuild("better-sqlite3/package.json").version, own: error instanceof pkg.SqliteError, code: error.code }));`,
+      `console.log(JSON.stringify({ version: bundled.version === fromBuild("better-sqlite3/package.json").version, builtIn: !asked.some((request) => request.endsWith("package.json")), own: error instanceof pkg.SqliteError, code: error.code }));`,
     ].join("\n");
     const child = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 60_000 });
     expect(child.status, child.stderr).toBe(0);
-    expect(JSON.parse(child.stdout)).toEqual({ version: true, own: true, code: "SQLITE_ERROR" });
+    expect(JSON.parse(child.stdout)).toEqual({
+      version: true,
+      builtIn: true,
+      own: true,
+      code: "SQLITE_ERROR",
+    });
   });
 
   it("validates afresh after a bundled package changed, even to the same size and npm's fixed file time", () => {

@@ -32,6 +32,8 @@ export interface MatchesCall {
  */
 export function matchesCalls(root: unknown, text: string, name = NAME): MatchesCall[] {
   const found: MatchesCall[] = [];
+  // A call's name is in the text it was parsed from: most expressions call none of these.
+  if (!text.includes(name)) return found;
   forEachNode(root, (node) => {
     const args = node.args;
     if ((node.op === "rcall" || node.op === "call") && Array.isArray(args) && args[0] === name) {

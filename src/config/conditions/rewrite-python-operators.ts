@@ -12,6 +12,10 @@
  * A word after `.` is a field name and is left alone (`args.not`), as is everything inside
  * '…', "…", '''…''', """…""", raw strings (r'…') and `backquoted` names. The result maps
  * each output position back to the source, so parse errors point into what the user wrote.
+ *
+ * Most expressions are CEL already: one without any of the words where the rewriter could
+ * see one is returned as it is, without running the rewriter (a warm `hookwise hook` compiles
+ * every expression of its config on each call).
  */
 
 export interface RewrittenExpression {
@@ -38,7 +42,30 @@ interface Frame {
 const IDENTIFIER_START = /[A-Za-z_]/;
 const IDENTIFIER_PART = /[A-Za-z0-9_]/;
 
+/**
+ * One of the rewritten words, not inside a longer name. The rewriter only sees a word that
+ * starts after a character that is not a letter or `_` (the run before would have taken it)
+ * and ends before one that is not a letter, digit or `_`; inside strings and after `.` it
+ * leaves the word alone, so this matches where it would rewrite and, harmlessly, more.
+ */
+const PYTHON_WORD = /(?<![A-Za-z_])(?:and|or|not|True|False|None)(?![A-Za-z0-9_])/;
+
 export function rewritePythonOperators(source: string): RewrittenExpression {
+  if (!PYTHON_WORD.test(source)) return unchanged(source);
+  return rewriteFully(source);
+}
+
+/** The text as written: each output offset is its own source offset. */
+function unchanged(source: string): RewrittenExpression {
+  const length = source.length;
+  return {
+    text: source,
+    sourceOffset: (offset) => (Number.isInteger(offset) && offset >= 0 && offset < length ? offset : length),
+  };
+}
+
+/** The rewriter without the shortcut (its tests compare both). */
+export function rewriteFully(source: string): RewrittenExpression {
   const rewriter = new Rewriter(source);
   rewriter.run();
   return rewriter.result();
