@@ -10,7 +10,10 @@
  * per call, as the harness starts it, the commands taken in turn; wall time, p50 and p95 over
  * RUNS calls. hookwise runs as it ships (`dist/`, `bin/hookwise.js`), with its compile cache
  * and its validated config (`.hookwise/cache/`) kept by a first call that
- * is not counted (printed beside), as a user's first tool call keeps theirs.
+ * is not counted (printed beside), as a user's first tool call keeps theirs. The commands are
+ * timed twice: started by this Node.js process, as a Node.js harness starts its hooks, and by
+ * a lean one (python3's subprocess, bench/harness/lean-spawner.py, when python3 is there),
+ * since what starting a process costs depends on who starts it.
  *
  * Then the decision itself, in process: one PreToolUse event through the 50 rules (policies
  * and hooks), µs per event, store in memory, taken in turns with a config of no rule (the
@@ -91,6 +94,32 @@ function measureTogether(commands: readonly Command[]): Row[] {
   }));
 }
 
+/** The commands timed in turns by bench/harness/lean-spawner.py. */
+function measureLean(commands: readonly Command[]): Row[] {
+  const spec = join(dir, "lean-spawner.json");
+  writeFileSync(
+    spec,
+    JSON.stringify({
+      runs: RUNS,
+      cwd: dir,
+      input: event,
+      env: { ...process.env, NODE_COMPILE_CACHE: cache },
+      commands: commands.map(({ name, command, args }) => ({ name, argv: [command, ...args] })),
+    }),
+  );
+  const timedThere = spawnSync("python3", [join(import.meta.dirname, "lean-spawner.py"), spec], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (timedThere.status !== 0) throw new Error(`bench/harness/lean-spawner.py failed: ${timedThere.stderr}`);
+  const samples = JSON.parse(timedThere.stdout) as Record<string, number[]>;
+  return commands.map(({ name }) => ({
+    name,
+    p50: percentile(samples[name]!, 50),
+    p95: percentile(samples[name]!, 95),
+  }));
+}
+
 // Through a running `hookwise serve` of the config: the command `setup --server` writes, as
 // the harness runs it. On this machine (127.0.0.1) bash reads the event and posts it over its
 // own /dev/tcp; for any other host curl posts it: 127.0.0.2, also this machine, stands for
@@ -142,7 +171,7 @@ if (!viaCurl.includes("curl ") || viaBash.includes("curl "))
   throw new Error("setup --server did not write bash for 127.0.0.1 and curl for 127.0.0.2");
 
 const python = spawnSync("python3", ["-c", "0"]).status === 0;
-const rows: Row[] = measureTogether([
+const commands: Command[] = [
   { name: "node -e 0", command: process.execPath, args: ["-e", "0"] },
   { name: "cat hook (sh: cat; echo {})", command: "sh", args: ["-c", "cat >/dev/null; echo '{}'"] },
   // What any hook the served command's way pays before its request: the shell gives its
@@ -177,7 +206,13 @@ const rows: Row[] = measureTogether([
     : []),
   { name: "through hookwise serve (bash)", command: "sh", args: ["-c", viaBash] },
   { name: "through hookwise serve (curl)", command: "sh", args: ["-c", viaCurl] },
-]);
+];
+const rows = measureTogether(commands);
+// The same commands started by a lean process. Starting any command from this one (Node.js,
+// with the bench's TypeScript loaded) first copies this process's memory map, which on a
+// virtual machine costs milliseconds that grow with the parent's size: a hook pays that when
+// a Node.js harness (Claude Code, Gemini CLI) starts it, far less from a small one.
+const lean = python ? measureLean(commands) : undefined;
 for (const server of servers) server.stop();
 
 // The decision alone, compiled as hookwise ships and run in a process of its own.
@@ -201,15 +236,23 @@ const decision = JSON.parse(decided.stdout.trim().split("\n").pop()!) as {
   own: number;
 };
 
-const node = rows[0]!;
-console.log(`bench/harness · ${RUNS} calls each · load ${loadavg()[0]!.toFixed(1)} · ${process.version}`);
-console.log("PreToolUse round trip, a fresh process per call (wall ms):");
-for (const row of rows) {
-  const ratio = row.p50 / node.p50;
-  console.log(
-    `  ${row.name.padEnd(34)} p50 ${row.p50.toFixed(1).padStart(6)}  p95 ${row.p95.toFixed(1).padStart(6)}  ${ratio.toFixed(2)}× node -e 0${row.first !== undefined ? `  (first call ${row.first.toFixed(1)})` : ""}`,
-  );
+function print(title: string, timed: readonly Row[]): void {
+  const node = timed[0]!;
+  console.log(title);
+  for (const row of timed) {
+    const ratio = row.p50 / node.p50;
+    console.log(
+      `  ${row.name.padEnd(38)} p50 ${row.p50.toFixed(1).padStart(6)}  p95 ${row.p95.toFixed(1).padStart(6)}  ${ratio.toFixed(2)}× node -e 0${row.first !== undefined ? `  (first call ${row.first.toFixed(1)})` : ""}`,
+    );
+  }
 }
+
+console.log(`bench/harness · ${RUNS} calls each · load ${loadavg()[0]!.toFixed(1)} · ${process.version}`);
+print(
+  `PreToolUse round trip, a fresh process per call started by this Node.js process (${Math.round(process.memoryUsage().rss / 2 ** 20)} MB resident), wall ms:`,
+  rows,
+);
+if (lean) print("The same, started by a lean process (python3's subprocess), wall ms:", lean);
 console.log(
   `decision alone (50 rules, in process): ${decision.rules.toFixed(1)} µs per event (a config of no rule: ${decision.floor.toFixed(1)} µs; the rules' own: ${decision.own.toFixed(1)} µs)`,
 );
