@@ -19,7 +19,8 @@ import { Scratchpad } from "../hooks/scratchpad.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
 import { decidingPolicy, type Policy, policyDecisionOf } from "../policy/policy.js";
 import type { StateStore } from "../state/state-store.js";
-import { type RunTelemetry, startRunTelemetry } from "../telemetry/run-telemetry.js";
+import type { RunTelemetry } from "../telemetry/run-telemetry.js";
+import { runTelemetryModule } from "../telemetry/run-telemetry.part.js";
 import type { RunSummary, TelemetrySettings } from "../telemetry/types.js";
 import { type HarnessTool, harnessTool } from "./harness-tools.js";
 import type { HarnessEvent, HarnessProtocol, HarnessVerdict } from "./types.js";
@@ -241,13 +242,17 @@ export async function decideHarnessEvent(
   for (const [key, text] of loaded) sessionScratch.set(key, JSON.parse(text));
   const agentPath = [event.harness];
   const source = new HarnessSource(event, options, agentPath, sessionScratch);
-  const spans = startRunTelemetry(options.telemetry, {
-    agentName: event.harness,
-    runId: options.runId,
-    sessionId: event.sessionId,
-    agentPath,
-    resumed: false,
-  });
+  // Without telemetry the spans' code is not loaded (a part of its own in `hookwise hook`'s build).
+  const spans =
+    options.telemetry === undefined
+      ? undefined
+      : runTelemetryModule().startRunTelemetry(options.telemetry, {
+          agentName: event.harness,
+          runId: options.runId,
+          sessionId: event.sessionId,
+          agentPath,
+          resumed: false,
+        });
   const runner = new HookRunner({
     registries: [{ registry: options.registry, depth: 0 }],
     log,

@@ -746,7 +746,7 @@ describe("the built package", () => {
     }
   });
 
-  it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness", () => {
+  it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness, telemetry", () => {
     const dir = mkdtempSync(join(out, "hook-parts-read-"));
     const readFiles = join(root, "test/fixtures/built-package/list-read-files.cjs");
     const hook = (config: string, harness = "claude") => {
@@ -784,6 +784,7 @@ describe("the built package", () => {
       "hook-memory-store.cjs",
       "hook-file-store.cjs",
       "hook-redis-store.cjs",
+      "hook-run-telemetry.cjs",
     ])
       expect(parts).toContain(part);
     writeFileSync(
@@ -815,6 +816,13 @@ describe("the built package", () => {
     const gemini = hook("plain.yaml", "gemini");
     expect(gemini.filter((file) => file.startsWith("hook-protocol")).length).toBe(1);
     expect(gemini).not.toContain("hook-validate-config.cjs");
+    // The spans' code, for a config with telemetry only (plain.yaml's calls above read no part).
+    writeFileSync(
+      join(dir, "traced.yaml"),
+      "harness: claude\nruntime:\n  telemetry: {}\n  policies:\n    - { decision: deny, tool: shell, when: 'args.command.contains(\"rm\")' }\n",
+    );
+    hook("traced.yaml");
+    expect(hook("traced.yaml")).toContain("hook-run-telemetry.cjs");
   });
 
   it("checks a config's references to files again on a call answered from the validation cache: a shell program gone missing blocks", () => {
