@@ -35,7 +35,11 @@ export interface HarnessDispatchOptions {
   readonly log: HookLogger;
   /** The run id this event is recorded under. */
   readonly runId: string;
-  readonly signal?: AbortSignal;
+  /**
+   * Aborts the event's hooks. A function: the signal is made when a hook first needs it
+   * (most events are decided without one).
+   */
+  readonly signal?: AbortSignal | (() => AbortSignal);
   /** Spans for this event (the config's `runtime.telemetry`): undefined, none. */
   readonly telemetry?: TelemetrySettings | undefined;
   /** Masks the credentials in what the spans record of the event (`HarnessHooks.mask`). */
@@ -146,7 +150,7 @@ class HarnessSource implements ContextSource {
   readonly turn = 0;
   readonly messages: readonly ModelMessage[] = [];
   readonly usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  #signal: AbortSignal | undefined;
+  #signal: AbortSignal | (() => AbortSignal) | undefined;
 
   constructor(
     event: HarnessEvent,
@@ -166,8 +170,10 @@ class HarnessSource implements ContextSource {
 
   /** Made when a hook first reads it: nothing aborts an event decided without a signal. */
   get signal(): AbortSignal {
+    const given = this.#signal;
+    if (typeof given === "function") this.#signal = given();
     this.#signal ??= new AbortController().signal;
-    return this.#signal;
+    return this.#signal as AbortSignal;
   }
 }
 

@@ -611,9 +611,10 @@ describe("the built package", () => {
     }
   });
 
-  it("answers from a config it validated before without loading node:crypto or the stream modules it loads", () => {
+  it("answers from a config it validated before without loading node:crypto or the stream modules it loads, or the abort controller", () => {
     // node:crypto (or Web Crypto) makes Node compile about thirty built-in modules on every
-    // call: the run's id and the validation cache's entry take none of it.
+    // call: the run's id and the validation cache's entry take none of it. The call's abort
+    // signal is made only when a hook waits (the first `AbortController` loads a module too).
     const dir = mkdtempSync(join(out, "hook-crypto-"));
     const config = join(dir, "hookwise.yaml");
     writeFileSync(
@@ -658,6 +659,7 @@ describe("the built package", () => {
         crypto: loadedBy(child).filter(
           (entry) => !atStart.has(entry) && /crypto|^NativeModule (stream|internal\/streams\/)/.test(entry),
         ),
+        abort: loadedBy(child).filter((entry) => !atStart.has(entry) && /abort_controller/.test(entry)),
       };
     };
     // The first call validates the config and keeps it.
@@ -670,6 +672,7 @@ describe("the built package", () => {
     ] as const) {
       const warm = hook(command);
       expect(warm.crypto, command).toEqual([]);
+      expect(warm.abort, command).toEqual([]);
       if (reason)
         expect(warm.decision, command).toMatchObject({
           permissionDecision: "deny",
