@@ -4,7 +4,9 @@
  * `import "hookwise"`, so a user installs only what they use. A package that is not
  * installed is a `MissingPackageError` naming it and the command that installs it.
  */
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { HookwiseError } from "./hookwise-error.js";
 
 export class MissingPackageError extends HookwiseError {
@@ -93,6 +95,35 @@ export function resolveOptional(specifier: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The folder of the package `pkg` (its redirect's, when redirected) where `require` finds it:
+ * the first of `require`'s `node_modules` folders to hold an entry of that name, symbolic
+ * links resolved. Found without `require`'s resolution, which reads the package.json of each
+ * package scope on the way and its entry's, about a millisecond of a process that needs only
+ * the folder (`hookwise hook`, on every tool call of a harness). Undefined when there is none,
+ * or when that first entry is not a package's folder (`require` would load a file `<pkg>.js`
+ * beside it first, say): the caller then asks `resolveOptional`.
+ */
+export function optionalPackageFolder(
+  pkg: string,
+  /** The `node_modules` folders to look in, in order (default: `require`'s). */
+  folders?: readonly string[],
+): string | undefined {
+  const target = redirects.get(pkg) ?? pkg;
+  require ??= createRequire(import.meta.url);
+  for (const dir of folders ?? require.resolve.paths(target) ?? []) {
+    const folder = join(dir, target);
+    // What `require` tries in each folder before a package's folder of that name.
+    if ([".js", ".json", ".node"].some((extension) => existsSync(folder + extension))) return undefined;
+    const stats = statSync(folder, { throwIfNoEntry: false });
+    if (stats === undefined) continue;
+    return stats.isDirectory() && existsSync(join(folder, "package.json"))
+      ? realpathSync.native(folder)
+      : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -19,7 +19,8 @@ import { Scratchpad } from "../hooks/scratchpad.js";
 import type { HookTraceEntry } from "../hooks/trace.js";
 import { decidingPolicy, type Policy, policyDecisionOf } from "../policy/policy.js";
 import type { StateStore } from "../state/state-store.js";
-import { type RunTelemetry, startRunTelemetry } from "../telemetry/run-telemetry.js";
+import type { RunTelemetry } from "../telemetry/run-telemetry.js";
+import { runTelemetryModule } from "../telemetry/run-telemetry.part.js";
 import type { RunSummary, TelemetrySettings } from "../telemetry/types.js";
 import { type HarnessTool, harnessTool } from "./harness-tools.js";
 import type { HarnessEvent, HarnessProtocol, HarnessVerdict } from "./types.js";
@@ -34,7 +35,11 @@ export interface HarnessDispatchOptions {
   readonly log: HookLogger;
   /** The run id this event is recorded under. */
   readonly runId: string;
-  readonly signal?: AbortSignal;
+  /**
+   * Aborts the event's hooks. A function: the signal is made when a hook first needs it
+   * (most events are decided without one).
+   */
+  readonly signal?: AbortSignal | (() => AbortSignal);
   /** Spans for this event (the config's `runtime.telemetry`): undefined, none. */
   readonly telemetry?: TelemetrySettings | undefined;
   /** Masks the credentials in what the spans record of the event (`HarnessHooks.mask`). */
@@ -145,7 +150,7 @@ class HarnessSource implements ContextSource {
   readonly turn = 0;
   readonly messages: readonly ModelMessage[] = [];
   readonly usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  #signal: AbortSignal | undefined;
+  #signal: AbortSignal | (() => AbortSignal) | undefined;
 
   constructor(
     event: HarnessEvent,
@@ -165,8 +170,10 @@ class HarnessSource implements ContextSource {
 
   /** Made when a hook first reads it: nothing aborts an event decided without a signal. */
   get signal(): AbortSignal {
+    const given = this.#signal;
+    if (typeof given === "function") this.#signal = given();
     this.#signal ??= new AbortController().signal;
-    return this.#signal;
+    return this.#signal as AbortSignal;
   }
 }
 
@@ -241,13 +248,17 @@ export async function decideHarnessEvent(
   for (const [key, text] of loaded) sessionScratch.set(key, JSON.parse(text));
   const agentPath = [event.harness];
   const source = new HarnessSource(event, options, agentPath, sessionScratch);
-  const spans = startRunTelemetry(options.telemetry, {
-    agentName: event.harness,
-    runId: options.runId,
-    sessionId: event.sessionId,
-    agentPath,
-    resumed: false,
-  });
+  // Without telemetry the spans' code is not loaded (a part of its own in `hookwise hook`'s build).
+  const spans =
+    options.telemetry === undefined
+      ? undefined
+      : runTelemetryModule().startRunTelemetry(options.telemetry, {
+          agentName: event.harness,
+          runId: options.runId,
+          sessionId: event.sessionId,
+          agentPath,
+          resumed: false,
+        });
   const runner = new HookRunner({
     registries: [{ registry: options.registry, depth: 0 }],
     log,

@@ -79,8 +79,10 @@ export interface HookRunnerOptions {
    * The run's signal, when something can abort the run: its abort fails the hooks still
    * pending at once (one listener for the runner, added at the first pending hook). Without
    * it a pending hook races only its timeout. Hooks see their context's `signal` either way.
+   * A function: the signal is made at the first pending hook (a run whose hooks all answer
+   * at once makes none).
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | (() => AbortSignal);
 }
 
 /** A run's inspections that answered with a promise: how many are unsettled, who waits for none. */
@@ -107,7 +109,7 @@ export class HookRunner {
   #depth: number | undefined;
 
   /** The run's signal, when it can be aborted. */
-  declare private readonly signal: AbortSignal | undefined;
+  declare private readonly signal: AbortSignal | (() => AbortSignal) | undefined;
   /** Where each dispatch's firings go live (the stream's `hook` events). */
   declare private readonly onTrace: HookRunnerOptions["trace"];
   declare private readonly observer: HookObserver | undefined;
@@ -673,7 +675,10 @@ export class HookRunner {
   }
 
   #race(): HookDeadlines {
-    this.#deadlines ??= new HookDeadlines(this.signal);
+    if (this.#deadlines === undefined) {
+      const { signal } = this;
+      this.#deadlines = new HookDeadlines(typeof signal === "function" ? signal() : signal);
+    }
     return this.#deadlines;
   }
 

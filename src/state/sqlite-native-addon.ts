@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type Database from "better-sqlite3";
 import { loadBundled } from "../deps/load-package.js";
-import { requireOptional, resolveOptional } from "../errors/optional-package.js";
+import { optionalPackageFolder, requireOptional, resolveOptional } from "../errors/optional-package.js";
 
 const ADDON = "better_sqlite3.node";
 
@@ -30,9 +30,12 @@ let found: { path: string | undefined; root: string | undefined } | undefined;
 
 function installed(): { path: string | undefined; root: string | undefined } {
   if (found === undefined) {
-    // The driver's entry is lib/index.js in the package folder.
-    const entry = resolveOptional("better-sqlite3");
-    const root = entry === undefined ? undefined : dirname(dirname(entry));
+    // The package's folder as `require` finds it; else from its entry, lib/index.js there.
+    let root = optionalPackageFolder("better-sqlite3");
+    if (root === undefined) {
+      const entry = resolveOptional("better-sqlite3");
+      root = entry === undefined ? undefined : dirname(dirname(entry));
+    }
     found =
       root !== undefined && existsSync(join(root, "lib", "database.js"))
         ? { path: nativeAddonIn(root), root }

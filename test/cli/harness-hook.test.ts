@@ -427,6 +427,85 @@ runtime:
     expect(answer.json.hookSpecificOutput.permissionDecisionReason).toContain("broken-check");
   });
 
+  it("makes the event's abort signal only when a hook waits, and its abort fails the waiting hook", async () => {
+    const { config } = project(GUARD);
+    const hooks = await loadHarnessHooks(config, "claude", { store: new MemoryStore() });
+    const controller = new AbortController();
+    let made = 0;
+    const decide = (command: string) =>
+      decideHarnessEvent(HARNESSES.claude.parse(claudePre({ command })), {
+        protocol: HARNESSES.claude,
+        registry: hooks.registry,
+        policies: hooks.policies,
+        store: hooks.store,
+        log: { debug() {}, info() {}, warn() {}, error() {} },
+        runId: `r-${Math.random()}`,
+        signal: () => {
+          made++;
+          return controller.signal;
+        },
+      });
+    try {
+      // Policies answer at once: no signal is made.
+      expect((await decide("rm -rf /")).verdict).toMatchObject({ decision: "deny" });
+      expect(made).toBe(0);
+      // A hook that waits (for an abort only): the abort fails it, and the call is blocked.
+      hooks.registry.register(
+        defineHook({
+          name: "waits",
+          on: "tool_call",
+          kind: "decide",
+          handler: () => new Promise<undefined>(() => {}),
+        }),
+      );
+      setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), 50);
+      const started = Date.now();
+      const { verdict } = await decide("ls");
+      expect(verdict).toMatchObject({ decision: "deny", failed: true });
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(made).toBeGreaterThan(0);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it("blocks a call not decided within --timeout, with the reason", async () => {
+    const { config, dir } = project(`harness: claude
+runtime:
+  state: { kind: memory }
+  hooks:
+    - { id: slow, on: tool_call, action: { type: shell, command: "sleep 20" } }
+`);
+    let stdout = "";
+    const ignore = { line() {}, write() {} };
+    const io: CliIO = {
+      stdout: {
+        line: (text) => {
+          stdout += `${text}\n`;
+        },
+        write: (text) => {
+          stdout += text;
+        },
+      },
+      stderr: ignore,
+      isTTY: false,
+    };
+    const input = JSON.stringify({ ...claudePre({ command: "ls" }), cwd: dir });
+    const started = Date.now();
+    const code = await hookCommand(
+      config,
+      { harness: "claude", timeout: 0.5 },
+      io,
+      Readable.from([Buffer.from(input)]),
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: expect.stringContaining("no decision within 0.5 s (--timeout)"),
+    });
+  });
+
   it("blocks a deny whose answer never reached the harness: its reader closed stdout", async () => {
     const { dir, config } = project(GUARD);
     const child = spawn(

@@ -611,9 +611,10 @@ describe("the built package", () => {
     }
   });
 
-  it("answers from a config it validated before without loading node:crypto or the stream modules it loads", () => {
+  it("answers from a config it validated before without loading node:crypto or the stream modules it loads, or the abort controller", () => {
     // node:crypto (or Web Crypto) makes Node compile about thirty built-in modules on every
-    // call: the run's id and the validation cache's entry take none of it.
+    // call: the run's id and the validation cache's entry take none of it. The call's abort
+    // signal is made only when a hook waits (the first `AbortController` loads a module too).
     const dir = mkdtempSync(join(out, "hook-crypto-"));
     const config = join(dir, "hookwise.yaml");
     writeFileSync(
@@ -658,6 +659,7 @@ describe("the built package", () => {
         crypto: loadedBy(child).filter(
           (entry) => !atStart.has(entry) && /crypto|^NativeModule (stream|internal\/streams\/)/.test(entry),
         ),
+        abort: loadedBy(child).filter((entry) => !atStart.has(entry) && /abort_controller/.test(entry)),
       };
     };
     // The first call validates the config and keeps it.
@@ -670,6 +672,7 @@ describe("the built package", () => {
     ] as const) {
       const warm = hook(command);
       expect(warm.crypto, command).toEqual([]);
+      expect(warm.abort, command).toEqual([]);
       if (reason)
         expect(warm.decision, command).toMatchObject({
           permissionDecision: "deny",
@@ -746,7 +749,7 @@ describe("the built package", () => {
     }
   });
 
-  it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness", () => {
+  it("reads a part of hookwise hook's build only for a config that uses it: validation on a change, a shell action's rule, a store kind, another harness, telemetry", () => {
     const dir = mkdtempSync(join(out, "hook-parts-read-"));
     const readFiles = join(root, "test/fixtures/built-package/list-read-files.cjs");
     const hook = (config: string, harness = "claude") => {
@@ -784,6 +787,7 @@ describe("the built package", () => {
       "hook-memory-store.cjs",
       "hook-file-store.cjs",
       "hook-redis-store.cjs",
+      "hook-run-telemetry.cjs",
     ])
       expect(parts).toContain(part);
     writeFileSync(
@@ -815,6 +819,13 @@ describe("the built package", () => {
     const gemini = hook("plain.yaml", "gemini");
     expect(gemini.filter((file) => file.startsWith("hook-protocol")).length).toBe(1);
     expect(gemini).not.toContain("hook-validate-config.cjs");
+    // The spans' code, for a config with telemetry only (plain.yaml's calls above read no part).
+    writeFileSync(
+      join(dir, "traced.yaml"),
+      "harness: claude\nruntime:\n  telemetry: {}\n  policies:\n    - { decision: deny, tool: shell, when: 'args.command.contains(\"rm\")' }\n",
+    );
+    hook("traced.yaml");
+    expect(hook("traced.yaml")).toContain("hook-run-telemetry.cjs");
   });
 
   it("checks a config's references to files again on a call answered from the validation cache: a shell program gone missing blocks", () => {

@@ -154,12 +154,20 @@ export async function hookCommand(
   const timeoutMs = (options.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
   let event: HarnessEvent | undefined;
   let eventName: string | undefined;
-  const controller = new AbortController();
+  // Made when a hook first needs the signal (or the call times out): most calls are decided
+  // without one, and the first `AbortController` loads a module of Node's own.
+  let controller: AbortController | undefined;
+  const abortable = (): AbortController => {
+    controller ??= new AbortController();
+    return controller;
+  };
+  const signal = () => abortable().signal;
   let timer: NodeJS.Timeout | undefined;
   const until = Date.now() + timeoutMs;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort(new DOMException("hookwise hook timed out", "TimeoutError"));
+      // A signal made after this reads as aborted too.
+      abortable().abort(new DOMException("hookwise hook timed out", "TimeoutError"));
       reject(new HookwiseError(`no decision within ${timeoutMs / 1000} s (--timeout)`));
     }, timeoutMs);
     timer.unref();
@@ -195,7 +203,7 @@ export async function hookCommand(
         store: hooks.store,
         log: loggerFor(io),
         runId,
-        signal: controller.signal,
+        signal,
         telemetry: hooks.telemetry,
         mask: hooks.mask,
       }),
@@ -205,7 +213,7 @@ export async function hookCommand(
       // `approvals: inbox`: a `hookwise serve` on the same store decides, within the deadline.
       const { decideAskInInbox } = await import("../inbox-approval.js");
       const log = (line: string) => io.stderr.line(`hookwise: ${line}`);
-      const asked = decideAskInInbox(hooks, event, outcome, { until, signal: controller.signal, log });
+      const asked = decideAskInInbox(hooks, event, outcome, { until, signal: signal(), log });
       outcome = await Promise.race([asked, deadline]);
     }
     const answer = protocol.answer(event, outcome.verdict);
