@@ -74,6 +74,24 @@ function bashEvent(dir: string, command = "ls"): string {
   });
 }
 
+/** One `hookwise hook` call of the built CLI, as Claude Code makes it, in `cwd`. */
+function hookCall(
+  config: string,
+  options: { cwd: string; input: string; env?: NodeJS.ProcessEnv; preload?: readonly string[] },
+) {
+  return spawnSync(
+    process.execPath,
+    [...(options.preload ?? []), bin, "hook", config, "--harness", "claude"],
+    {
+      cwd: options.cwd,
+      input: options.input,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, ...options.env },
+    },
+  );
+}
+
 /** What importing a built entry loads: its file and every file it imports, transitively. */
 function loadedByImporting(entry: string): string {
   const reached = new Set<string>();
@@ -204,12 +222,10 @@ describe("the built package", () => {
     );
     const hash = /^\/\/ content-hash: (\w+)/.exec(readFileSync(join(out, "hook.cjs"), "utf8"))![1];
     const hook = (cache: string, env: NodeJS.ProcessEnv = {}) => {
-      const child = spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
+      const child = hookCall(config, {
         cwd: dir,
         input: bashEvent(dir),
-        encoding: "utf8",
-        timeout: 60_000,
-        env: { ...process.env, XDG_CACHE_HOME: cache, ...env },
+        env: { XDG_CACHE_HOME: cache, ...env },
       });
       expect(child.status, child.stderr).toBe(0);
       expect(JSON.parse(child.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
@@ -274,12 +290,10 @@ describe("the built package", () => {
           expect(child.stdout, child.stderr).toContain("valid");
         },
         [join(out, "hook.cjs")]: () => {
-          const child = spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
+          const child = hookCall(config, {
             cwd: dir,
             input: JSON.stringify({ session_id: "s1", cwd: dir, hook_event_name: "SessionStart" }),
-            encoding: "utf8",
-            timeout: 60_000,
-            env: { ...process.env, NODE_COMPILE_CACHE: cache, M: payloadScript },
+            env: { NODE_COMPILE_CACHE: cache, M: payloadScript },
           });
           expect(child.status, child.stderr).toBe(0);
         },
@@ -443,13 +457,7 @@ describe("the built package", () => {
     // scripts Node's `require` and the code cache run), or (a module hook, itself run on a
     // worker, which loads the network modules) the ES module files.
     const hook = (preload: string[], cache = join(dir, "cache")) =>
-      spawnSync(process.execPath, [...preload, bin, "hook", config, "--harness", "claude"], {
-        cwd: dir,
-        input: JSON.stringify(event),
-        encoding: "utf8",
-        timeout: 60_000,
-        env: { ...process.env, XDG_CACHE_HOME: cache },
-      });
+      hookCall(config, { cwd: dir, input: JSON.stringify(event), env: { XDG_CACHE_HOME: cache }, preload });
     const child = hook(["--require", listLoaded]);
     expect(child.status, child.stderr).toBe(0);
     expect(JSON.parse(child.stdout).hookSpecificOutput).toMatchObject({
@@ -577,17 +585,12 @@ describe("the built package", () => {
     const readZod = join(root, "test/fixtures/built-package/list-read-files.cjs");
     const cache = join(dir, "cache");
     const hook = (command: string) => {
-      const child = spawnSync(
-        process.execPath,
-        ["--require", readZod, bin, "hook", config, "--harness", "claude"],
-        {
-          cwd: dir,
-          input: bashEvent(dir, command),
-          encoding: "utf8",
-          timeout: 60_000,
-          env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
-        },
-      );
+      const child = hookCall(config, {
+        cwd: dir,
+        input: bashEvent(dir, command),
+        env: { XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
+        preload: ["--require", readZod],
+      });
       expect(child.status, child.stderr).toBe(0);
       return {
         decision: child.stdout ? JSON.parse(child.stdout).hookSpecificOutput : undefined,
@@ -642,17 +645,12 @@ describe("the built package", () => {
     );
     expect(atStart.has("NativeModule crypto")).toBe(false);
     const hook = (command: string) => {
-      const child = spawnSync(
-        process.execPath,
-        ["--require", listLoaded, bin, "hook", config, "--harness", "claude"],
-        {
-          cwd: dir,
-          input: bashEvent(dir, command),
-          encoding: "utf8",
-          timeout: 60_000,
-          env: { ...process.env, XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
-        },
-      );
+      const child = hookCall(config, {
+        cwd: dir,
+        input: bashEvent(dir, command),
+        env: { XDG_CACHE_HOME: cache, HOOKWISE_STATE_URL: "" },
+        preload: ["--require", listLoaded],
+      });
       expect(child.status, child.stderr).toBe(0);
       return {
         decision: child.stdout ? JSON.parse(child.stdout).hookSpecificOutput : undefined,
@@ -715,17 +713,12 @@ describe("the built package", () => {
     const readFiles = join(root, "test/fixtures/built-package/list-read-files.cjs");
     /** Whether the call validated the config (it read the validation part) rather than taking its entry. */
     const validated = () => {
-      const child = spawnSync(
-        process.execPath,
-        ["--require", readFiles, bin, "hook", config, "--harness", "claude"],
-        {
-          cwd: dir,
-          input: bashEvent(dir),
-          encoding: "utf8",
-          timeout: 60_000,
-          env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
-        },
-      );
+      const child = hookCall(config, {
+        cwd: dir,
+        input: bashEvent(dir),
+        env: { XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+        preload: ["--require", readFiles],
+      });
       expect(child.status, child.stderr).toBe(0);
       return /^read-file .*hook-validate-config\.cjs$/m.test(child.stderr);
     };
@@ -837,12 +830,10 @@ describe("the built package", () => {
       "harness: claude\nruntime:\n  hooks:\n    - { id: s, on: tool_call, action: { type: shell, command: ./check.sh } }\n",
     );
     const hook = () =>
-      spawnSync(process.execPath, [bin, "hook", config, "--harness", "claude"], {
+      hookCall(config, {
         cwd: dir,
         input: bashEvent(dir),
-        encoding: "utf8",
-        timeout: 60_000,
-        env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+        env: { XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
       });
     const first = hook();
     expect(first.status, first.stderr).toBe(0);
