@@ -1,4 +1,14 @@
-import { chmodSync, chownSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -228,6 +238,55 @@ describe("cachedValidation", () => {
     cachedValidation(folder, file, CONFIG, "build-1", validate);
     // Root may write anywhere: then the second load read the entry.
     expect(counted.runs).toBe(process.getuid?.() === 0 ? 1 : 2);
+  });
+
+  it("uses no entry another user could have written: one they own, one others may write, one in a folder others may write", () => {
+    // The cache folder may sit where others can write (XDG_CACHE_HOME=/tmp/cache): an entry
+    // planted there with the policies taken out, or one of this user's made writable to all,
+    // must not answer for the config.
+    const { counted, validate } = validator(CONFIG);
+    cachedValidation(folder, file, CONFIG, "build-1", validate);
+    const path = join(folder, entryFileName(file));
+    const kept = readEntryFile(path) as EntryData;
+    const poison = () => {
+      const data = structuredClone(kept);
+      data.validated.appPolicies = [];
+      writeEntryFile(folder, path, data);
+    };
+    const denies = () => cachedValidation(folder, file, CONFIG, "build-1", validate)?.validated.appPolicies;
+    // Planted as it is, by this user, in this user's folder: answered (what the cases below break).
+    poison();
+    expect(denies()).toHaveLength(0);
+    expect(counted.runs).toBe(1);
+    const cases: [string, () => void][] = [
+      ["an entry others may write", () => chmodSync(path, 0o666)],
+      ["a folder others may write", () => chmodSync(folder, 0o777)],
+    ];
+    // Root gives the entry away; anyone else cannot.
+    if (process.getuid?.() === 0)
+      cases.push(["an entry another user owns", () => chownSync(path, 65534, 65534)]);
+    for (const [what, plant] of cases) {
+      chmodSync(folder, 0o700);
+      poison();
+      plant();
+      const runs = counted.runs;
+      expect(denies(), what).toHaveLength(1);
+      expect(counted.runs, what).toBe(runs + 1);
+    }
+  });
+
+  it("writes no entry through a link planted at its temporary file's name", () => {
+    // In a folder others may write, the temporary file's name (process id and time) can be
+    // guessed: a link planted there must not make the write land in the file it points to.
+    const target = join(dir, "victim");
+    writeFileSync(target, "kept");
+    mkdirSync(folder, { recursive: true });
+    const now = Date.now();
+    for (let at = now - 50; at < now + 3000; at++)
+      symlinkSync(target, join(folder, `.${process.pid}-${at.toString(36)}.tmp`));
+    const { validate } = validator(CONFIG);
+    cachedValidation(folder, file, CONFIG, "build-1", validate);
+    expect(readFileSync(target, "utf8")).toBe("kept");
   });
 
   it("uses and keeps no entry for a config another user owns: writing the cache must not answer for a config one cannot change", () => {

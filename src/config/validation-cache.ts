@@ -12,8 +12,10 @@
  * and no cryptographic hash (node:crypto) is needed. An entry that does not match, does not
  * read back whole or has the wrong shape is ignored and written again: the config is
  * validated as if there were none, never answered from a doubtful entry. Writing is atomic (a
- * temporary file renamed), in a folder readable by its owner only; a folder that cannot be
- * read or written only costs the time.
+ * temporary file created new, then renamed), in a folder readable by its owner only; an entry
+ * is read only from a file and a folder the user owns and no one else may write (another user
+ * could have planted it otherwise); a folder that cannot be read or written, or that others
+ * may write, only costs the time.
  *
  * Only a config file the running user owns is answered from the cache: its owner can change
  * the config itself, so an entry they wrote gives them nothing more. A config another user

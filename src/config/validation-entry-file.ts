@@ -9,11 +9,24 @@
  * whole text, and the build: see `cachedValidation`), never a hash of them; the hashes here
  * only name an entry's file (two paths with the same name only replace each other's entry)
  * and check that a file reads back as it was written (a file cut short or with a byte
- * changed is ignored). Neither is a guard against someone who writes the cache folder: that
- * folder is the user's own, and only a config the user owns is answered from it.
+ * changed is ignored). Neither is a guard against someone who writes the cache folder: what
+ * guards is that an entry is read only from a file and a folder the running user owns and no
+ * one else may write (the folder may sit where others can write: XDG_CACHE_HOME=/tmp/cache,
+ * say), and that a temporary file is created new, never through a link planted at its name.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 
 /** Characters of the checksum that ends an entry's file, after a newline. */
 const CHECKSUM_LENGTH = 16;
@@ -51,10 +64,17 @@ export function entryFileName(file: string): string {
 /** The JSON value `path` holds when it reads back whole (it ends with a checksum of the rest). */
 export function readEntryFile(path: string): unknown {
   let bytes: Buffer;
+  let fd: number | undefined;
   try {
-    bytes = readFileSync(path);
+    if (!ownPrivate(statSync(dirname(path)))) return undefined;
+    fd = openSync(path, "r");
+    // The file opened, not its name: what is read is what was checked.
+    if (!ownPrivate(fstatSync(fd))) return undefined;
+    bytes = readFileSync(fd);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const end = bytes.length - CHECKSUM_LENGTH - 1;
   if (end < 0 || bytes[end] !== 0x0a) return undefined;
@@ -72,13 +92,30 @@ export function readEntryFile(path: string): unknown {
 export function writeEntryFile(folder: string, path: string, data: unknown): void {
   const payload = Buffer.from(JSON.stringify(data), "utf8");
   mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // An entry written where another user could change it would not be read back.
+  if (!ownPrivate(statSync(folder))) return;
   const temporary = join(folder, `.${process.pid}-${Date.now().toString(36)}.tmp`);
+  let created = false;
   try {
+    // "wx": a new file, or an error (a file or link already there is not followed or written).
     writeFileSync(temporary, Buffer.concat([payload, Buffer.from(`\n${hash64(payload)}`, "latin1")]), {
       mode: 0o600,
+      flag: "wx",
     });
+    created = true;
     renameSync(temporary, path);
+    created = false;
   } finally {
-    rmSync(temporary, { force: true });
+    // Only a file this call created: what was already at the name is someone else's.
+    if (created) rmSync(temporary, { force: true });
   }
+}
+
+/**
+ * Whether no one but the running user could have written what `stats` describes: owned by
+ * them, not writable by its group or others. Where there are no user ids (Windows), yes.
+ */
+function ownPrivate(stats: Stats): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0);
 }

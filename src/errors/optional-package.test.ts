@@ -48,6 +48,15 @@ describe("optionalPackageFolder: where require finds a package, without resolvin
     expect(optionalPackageFolder("pkg", folders().lookIn)).toBe(undefined);
   });
 
+  it("passes over a node_modules that cannot be looked into, as require does", () => {
+    // A file named node_modules (stat says ENOTDIR), or a folder this user may not search
+    // (EACCES): require goes on to the next folder; so must this, not throw.
+    const { root, lookIn } = folders("b/node_modules/pkg/package.json");
+    rmSync(lookIn[0]!, { recursive: true });
+    writeFileSync(lookIn[0]!, "");
+    expect(optionalPackageFolder("pkg", lookIn)).toBe(join(root, "b", "node_modules", "pkg"));
+  });
+
   it("follows a redirect: a package redirected to a name not installed has no folder", () => {
     undo.push(redirectOptionalPackage("better-sqlite3", "better-sqlite3-not-installed"));
     expect(optionalPackageFolder("better-sqlite3")).toBe(undefined);

@@ -4,7 +4,7 @@
  * `import "hookwise"`, so a user installs only what they use. A package that is not
  * installed is a `MissingPackageError` naming it and the command that installs it.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, type Stats, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { HookwiseError } from "./hookwise-error.js";
@@ -117,7 +117,14 @@ export function optionalPackageFolder(
     const folder = join(dir, target);
     // What `require` tries in each folder before a package's folder of that name.
     if ([".js", ".json", ".node"].some((extension) => existsSync(folder + extension))) return undefined;
-    const stats = statSync(folder, { throwIfNoEntry: false });
+    let stats: Stats | undefined;
+    try {
+      stats = statSync(folder, { throwIfNoEntry: false });
+    } catch {
+      // Not to be looked into (a file named node_modules, a folder this user may not search):
+      // require goes on to the next folder.
+      continue;
+    }
     if (stats === undefined) continue;
     return stats.isDirectory() && existsSync(join(folder, "package.json"))
       ? realpathSync.native(folder)
