@@ -21,6 +21,8 @@ let server: Server;
 let url: string;
 let received: Received[];
 let answer: { status: number; body: string };
+/** Hook sets a test made: closed after it, which removes their transcript folders. */
+let opened: { close(): Promise<void> }[] = [];
 
 beforeEach(async () => {
   received = [];
@@ -38,6 +40,8 @@ beforeEach(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/pre-tool-use`;
 });
 afterEach(async () => {
+  await Promise.all(opened.map((hooks) => hooks.close()));
+  opened = [];
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -79,6 +83,7 @@ function fixture(extra: Record<string, unknown> = {}, failure?: "open" | "closed
     },
     { log: quiet, ...(failure ? { failure } : {}) },
   );
+  opened.push(hooks);
   const model = scriptedModel([
     { toolCalls: [{ name: "deploy", args: { target: "prod" } }] },
     { text: "done" },
