@@ -106,9 +106,10 @@ const loaded = new Map<string, { exports: unknown }>();
  * Loads a bundled package's CommonJS file through the cache: what `require(file)` gives,
  * with the file's compiled code taken from, or kept for, the next run. A file of the same
  * build it requires (`./name.cjs`: `hookwise hook`'s own build) loads the same way, unless
- * Node's `require` already loaded it.
+ * Node's `require` already loaded it. `found`: where the caller already knows a module the
+ * file requires by name to be (its path), so it is not looked for through `node_modules`.
  */
-export function loadCached(file: string): unknown {
+export function loadCached(file: string, found?: Readonly<Record<string, string>>): unknown {
   const known = loaded.get(file);
   if (known !== undefined) return known.exports;
   const source = readFileSync(file, "utf8");
@@ -132,7 +133,7 @@ export function loadCached(file: string): unknown {
   loaded.set(file, module);
   const nodeRequire = createRequire(file);
   const require = Object.assign((id: string) => {
-    if (!id.startsWith("./") || !id.endsWith(".cjs")) return nodeRequire(id);
+    if (!id.startsWith("./") || !id.endsWith(".cjs")) return nodeRequire(found?.[id] ?? id);
     const path = join(dirname(file), id);
     return nodeRequire.cache[path]?.exports ?? loadCached(path);
   }, nodeRequire);

@@ -44,11 +44,15 @@ export function loadPackage<T>(name: string, bundled?: string): T {
   return requireHere()(path ?? name) as T;
 }
 
-/** The built file `deps/<bundled>.cjs` beside the built code, or undefined when there is none. */
-export function loadBundled<T>(bundled: string): T | undefined {
+/**
+ * The built file `deps/<bundled>.cjs` beside the built code, or undefined when there is none.
+ * `found`: the paths of modules it requires by name that the caller already knows (through the
+ * compiled-code cache, they are not looked for again).
+ */
+export function loadBundled<T>(bundled: string, found?: Readonly<Record<string, string>>): T | undefined {
   const file = join(depsFolder(), `${bundled}.cjs`);
   if (!existsSync(file)) return undefined;
-  return (compiledDepsCached() ? loadCached(file) : requireHere()(file)) as T;
+  return (compiledDepsCached() ? loadCached(file, found) : requireHere()(file)) as T;
 }
 
 /** A value built once, at its first use. */

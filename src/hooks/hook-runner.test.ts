@@ -350,6 +350,12 @@ describe("HookRunner: async hooks that wait one after another", () => {
     Promise.resolve(flow.rewriteArgs({ text: `${payload.args.text}${suffix}` }));
 
   test("each answer is read as its own hook's, also after one of them timed out and its late answer came", async () => {
+    // The slow hook answers only once the others were read (a timer of its own would race the
+    // deadline's tick on a loaded machine, where both can fall due in one turn of the loop).
+    let answerLate!: () => void;
+    const late = new Promise((resolve) => {
+      answerLate = () => resolve(flow.rewriteArgs({ text: "LATE" }));
+    });
     const hooks = [
       { name: "one", on: "tool_call", kind: "transform", handler: appended("1") },
       {
@@ -358,7 +364,7 @@ describe("HookRunner: async hooks that wait one after another", () => {
         kind: "transform",
         timeoutMs: 20,
         onError: "fail_open",
-        handler: () => later(60, flow.rewriteArgs({ text: "LATE" })),
+        handler: () => late,
       },
       { name: "three", on: "tool_call", kind: "transform", handler: appended("3") },
       { name: "four", on: "tool_call", kind: "transform", handler: appended("4") },
@@ -383,7 +389,8 @@ describe("HookRunner: async hooks that wait one after another", () => {
     ]);
     // The slow hook's answer comes after all that: dropped, nothing changes.
     const before = seen();
-    await later(80, undefined);
+    answerLate();
+    await later(20, undefined);
     expect(seen()).toEqual(before);
     expect(outcome.payload).toMatchObject({ args: { text: "x134" } });
   });

@@ -8,7 +8,9 @@
  * the answer to a later one. A server that dies is started again on the next diagnose.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { extname } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ProtocolConnection } from "vscode-languageserver-protocol/node";
 import { requireOptional } from "../errors/optional-package.js";
@@ -41,6 +43,34 @@ interface Started {
   connection: ProtocolConnection;
   documents: Map<string, number>;
   exited: Promise<void>;
+  /** The server's own temporary folder (its TMPDIR), removed when it stops. */
+  temp: string;
+}
+
+/** The temporary folders of servers still running: removed as hookwise exits, however it exits. */
+const temps = new Set<string>();
+let exitHook = false;
+
+/**
+ * A temporary folder for one server process, as its TMPDIR (TMP and TEMP on Windows):
+ * typescript-language-server makes a folder there for each type checker it starts and never
+ * removes it, so a folder of the server's own is removed with the server instead.
+ */
+function serverTemp(): string {
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", () => {
+      for (const temp of temps) removeTemp(temp);
+    });
+  }
+  const temp = mkdtempSync(join(tmpdir(), "hookwise-lsp-"));
+  temps.add(temp);
+  return temp;
+}
+
+function removeTemp(temp: string): void {
+  temps.delete(temp);
+  rmSync(temp, { recursive: true, force: true });
 }
 
 type Listener = (diagnostics: Diagnostic[]) => void;
@@ -176,9 +206,11 @@ export class LanguageServer {
     } = lsp;
     // A process group of its own, tracked: what the server starts (a type checker's worker)
     // ends with it, and nothing of it outlives hookwise (tools/process-groups.ts).
+    const temp = serverTemp();
     const child = spawnInGroup(this.spec.command, this.spec.args, {
       cwd: this.#root,
       stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, TMPDIR: temp, TMP: temp, TEMP: temp },
     }) as ChildProcessWithoutNullStreams;
     child.stderr.on("data", (chunk: Buffer) => {
       this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-2_000);
@@ -194,9 +226,12 @@ export class LanguageServer {
       new StreamMessageReader(child.stdout),
       new StreamMessageWriter(child.stdin),
     );
-    const started: Started = { lsp, child, connection, documents: new Map(), exited };
+    const started: Started = { lsp, child, connection, documents: new Map(), exited, temp };
     void exited.then(() => {
       connection.dispose();
+      // What the server left running goes with it, and then its temporary folder.
+      killGroup(child.pid);
+      removeTemp(temp);
       // A server that died is started again on the next diagnose (its documents are gone).
       if (this.#started && !this.#closed) this.#started = undefined;
     });
@@ -248,7 +283,7 @@ export class LanguageServer {
   }
 
   /** shutdown + exit, then SIGTERM / SIGKILL if the process lingers. */
-  async #stop({ lsp, child, connection, exited }: Started): Promise<void> {
+  async #stop({ lsp, child, connection, exited, temp }: Started): Promise<void> {
     const { ExitNotification, ShutdownRequest } = lsp;
     if (child.exitCode === null && child.signalCode === null) {
       const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
@@ -264,8 +299,9 @@ export class LanguageServer {
       if (child.exitCode === null && child.signalCode === null) killGroup(child.pid);
       await exited;
     }
-    // What the server left running in its group goes with it.
+    // What the server left running in its group goes with it, and then its temporary folder.
     killGroup(child.pid);
     connection.dispose();
+    removeTemp(temp);
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,6 +42,29 @@ describe("LanguageServers (real typescript-language-server)", () => {
     await pool.close();
     expect(pool.size).toBe(0);
     expect(openResourceCount()).toBe(1); // only the suite's shared pool
+  }, 60_000);
+
+  it("gives each server a temporary folder of its own and removes it with the server", async () => {
+    // typescript-language-server makes a folder in its TMPDIR for each type checker it starts
+    // and leaves it there when it ends.
+    const temp = mkdtempSync(join(tmpdir(), "hookwise-lsp-temp-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    const pool = new LanguageServers({ root });
+    try {
+      await pool.diagnose("c.ts", "export const z: number = 1;\n");
+      const [own, ...others] = readdirSync(temp);
+      expect(others).toEqual([]);
+      expect(own).toMatch(/^hookwise-lsp-/);
+      expect(readdirSync(join(temp, own!)).length).toBeGreaterThan(0); // the server wrote there
+      await pool.close();
+      expect(readdirSync(temp)).toEqual([]);
+    } finally {
+      await pool.close();
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(temp, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

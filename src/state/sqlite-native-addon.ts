@@ -16,6 +16,8 @@ import { loadBundled } from "../deps/load-package.js";
 import { optionalPackageFolder, requireOptional, resolveOptional } from "../errors/optional-package.js";
 
 const ADDON = "better_sqlite3.node";
+/** How the bundled driver requires its error class, the installed package's (tsdown.config.ts). */
+export const SQLITE_ERROR = "better-sqlite3/lib/sqlite-error.js";
 
 /** The addon in the package folder `root`, as `bindings` would find it first; or undefined. */
 export function nativeAddonIn(root: string): string | undefined {
@@ -65,7 +67,10 @@ export interface BundledDriver {
 export function sqliteDriver(): { Driver: typeof Database; nativeBinding: string | undefined } {
   const { path, root } = installed();
   if (path !== undefined && root !== undefined) {
-    const bundled = loadBundled<BundledDriver>("better-sqlite3");
+    // Its error class is the installed package's (tsdown.config.ts), whose folder is known here.
+    const bundled = loadBundled<BundledDriver>("better-sqlite3", {
+      [SQLITE_ERROR]: join(root, "lib", "sqlite-error.js"),
+    });
     if (bundled !== undefined && bundledDriverFits(bundled, root))
       return { Driver: bundled.Database, nativeBinding: path };
   }

@@ -436,7 +436,7 @@ describe("the built package", () => {
     expect(help.stdout).toContain('"hook_event_name":"PreToolUse",\u2026}');
   });
 
-  it("answers a harness's hook event read from its stdin without loading the network modules or a model's packages", () => {
+  it("answers a harness's hook event read from its stdin without loading the network modules or a model's packages, or looking for a package by its name", () => {
     const dir = mkdtempSync(join(out, "hook-"));
     const config = join(dir, "hookwise.yaml");
     writeFileSync(
@@ -488,6 +488,9 @@ describe("the built package", () => {
         .filter((path) => path.includes(`${sep}better-sqlite3${sep}lib${sep}`))
         .map((path) => basename(path)),
     ).toEqual(["sqlite-error.js"]);
+    // Nothing is looked for through `node_modules` by its package's name: the installed
+    // driver's folder is found once, and its error class is required by its path there.
+    expect([...listed.stderr.matchAll(/^required-name (.*)$/gm)].map(([, name]) => name)).toEqual([]);
     // What a hook runs is its config's hooks and policies over its store: no agent, loop,
     // model, toolset or language server is loaded (a new process on every tool call). Its
     // build is minified, without the modules' region comments; the names of functions are
