@@ -84,11 +84,13 @@ beforeAll(() => {
   }
 }, 180_000);
 
-afterAll(() => {
+afterAll(async () => {
   killAllHarnesses();
+  // A run filtered to other tests never awaits the sessions: their folders are written until they end.
+  await Promise.allSettled(Object.values(sessions));
   if (built) rmSync(built, { recursive: true, force: true });
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
+}, 60_000);
 
 interface Session {
   readonly cwd: string;
@@ -231,6 +233,52 @@ describe.skipIf(!harnesses.available)(
       const { cwd, result } = await forbiddenRun(["--no-trust"]);
       expect(result.timedOut).toBe(false);
       expect(existsSync(join(cwd, "denied.txt"))).toBe(true);
+    }, 180_000);
+  },
+);
+
+describe.skipIf(!harnesses.available)(
+  `hookwise answers Codex ${harnesses.versions.codex} only what it takes`,
+  () => {
+    // Codex takes an answer it does not support (a PreToolUse `ask`, a bare `allow`) as the
+    // hook's failure and runs the call as if no hook had spoken: an ask must refuse the call.
+    it("an ask_user policy refuses the call, and the model reads why; an allow policy lets its call run", async () => {
+      const folder = mkdtempSync(join(tmpdir(), "hookwise-codex-ask-"));
+      folders.push(folder);
+      const cwd = join(folder, "project");
+      const home = join(folder, "home");
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(
+        join(cwd, "hookwise.yaml"),
+        `harness: codex
+runtime:
+  policies:
+    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
+    - { decision: allow, tool: shell, when: 'args.command.contains("allowed")' }
+`,
+      );
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+      await promisify(execFile)(
+        process.execPath,
+        [join(built!, "cli.mjs"), "setup", "codex", "hookwise.yaml", "--no-trust"],
+        { cwd, env },
+      );
+      const fake = await startFakeOpenAiResponses([
+        turnsFor.codex("echo deploy > asked.txt"),
+        turnsFor.codex("echo allowed > allowed.txt"),
+        { text: "Done." },
+      ]);
+      try {
+        const result = await runCodex({ cwd, home, prompt: "Deploy.", fake });
+        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}\nstderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        expect(existsSync(join(cwd, "asked.txt")), context).toBe(false);
+        expect(fake.turnRequests()[1]?.text, context).toContain("deploys need a human");
+        expect(existsSync(join(cwd, "allowed.txt")), context).toBe(true);
+        expect(result.stderr, context).not.toContain("PreToolUse Failed");
+      } finally {
+        await fake.close();
+      }
     }, 180_000);
   },
 );

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { GEMINI_TOOLS } from "../../src/harnesses/gemini/tools.js";
 import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
 import { startFakeGemini } from "../support/harnesses/fake-gemini.js";
 import type { FakeModelServer, FakeTurn } from "../support/harnesses/fake-model-server.js";
@@ -170,5 +171,41 @@ describe.skipIf(!harnesses.available)(`real agent harnesses, offline ${harnesses
     });
     expectDenyThenAllow(box, server, result);
     expect(result.exitCode).toBe(0);
+  }, 180_000);
+});
+
+describe.skipIf(!harnesses.available)(`the tools a harness declares to its model ${harnesses.reason}`, () => {
+  // `args` is the tool's input as the model wrote it, so `hookwise tools` must list the fields
+  // the harness declares: a policy written from a stale list reads a field that never comes.
+  // And a policy may name any of the harness's tools: validate refuses a name it does not know.
+  it(`Gemini CLI ${harnesses.versions.gemini}: hookwise knows each tool it declares, with every field`, async () => {
+    const box = sandbox();
+    const server = await fake(startFakeGemini, [{ text: "Done." }]);
+    const result = await runGemini({ cwd: box.cwd, home: box.home, prompt: "Say done.", fake: server });
+    expect(result.exitCode, result.stderr.slice(-2000)).toBe(0);
+    const body = server.turnRequests()[0]!.body as {
+      tools: Array<{
+        functionDeclarations?: Array<{ name: string; parametersJsonSchema?: any; parameters?: any }>;
+      }>;
+    };
+    const declared = new Map(
+      body.tools
+        .flatMap((tool) => tool.functionDeclarations ?? [])
+        .map((declaration) => [
+          declaration.name,
+          Object.keys((declaration.parametersJsonSchema ?? declaration.parameters)?.properties ?? {}),
+        ]),
+    );
+    expect(declared.has("run_shell_command")).toBe(true);
+    const missing: string[] = [];
+    const known = new Set(GEMINI_TOOLS.map((spec) => spec.name));
+    for (const name of declared.keys()) if (!known.has(name)) missing.push(name);
+    for (const spec of GEMINI_TOOLS) {
+      const fields = declared.get(spec.name);
+      if (!fields) continue;
+      const listed = Object.keys((spec.input as { properties: Record<string, unknown> }).properties);
+      for (const field of fields) if (!listed.includes(field)) missing.push(`${spec.name}.${field}`);
+    }
+    expect(missing).toEqual([]);
   }, 180_000);
 });

@@ -79,7 +79,10 @@ function contextOf(verdict: HarnessVerdict): string | undefined {
 export interface WireDialect {
   /** `updatedInput` is run only with `permissionDecision: "allow"` (Codex): a rewrite then allows the call. */
   rewriteNeedsAllow?: boolean;
-  /** A PostToolUse `decision: "block"` replaces the tool's output with its reason (Codex). */
+  /**
+   * A PostToolUse `decision: "block"` replaces the tool's output with its reason, an MCP tool's
+   * too: `updatedMCPToolOutput` is not taken (Codex).
+   */
   blockReplacesOutput?: boolean;
 }
 
@@ -110,11 +113,12 @@ export function answerClaudeWire(
       const out: Record<string, unknown> = { ...stopping(verdict) };
       const parts = context ? [context] : [];
       if (verdict.updatedOutput !== undefined) {
-        if (event.tool?.name.startsWith("mcp__")) specific.updatedMCPToolOutput = verdict.updatedOutput;
-        else if (dialect.blockReplacesOutput) {
+        if (dialect.blockReplacesOutput) {
           out.decision = "block";
           out.reason = printable(verdict.updatedOutput);
-        } else {
+        } else if (event.tool?.name.startsWith("mcp__"))
+          specific.updatedMCPToolOutput = verdict.updatedOutput;
+        else {
           // Only an MCP tool's output can be replaced; the model is told what to read instead.
           out.decision = "block";
           out.reason = `hookwise rewrote this tool's result${verdict.hook ? ` (hook ${verdict.hook})` : ""}; use this instead of the output above: ${printable(verdict.updatedOutput)}`;

@@ -4,6 +4,7 @@
  */
 import { answerClaudeWire, parseClaudeWire, refuseClaudeWire } from "../claude/wire.js";
 import type { HarnessEventKind, HarnessProtocol } from "../types.js";
+import { codexVerdict } from "./codex-verdict.js";
 import { codexSettings } from "./settings.js";
 import { CODEX_TOOLS } from "./tools.js";
 
@@ -27,9 +28,12 @@ export const codexProtocol: HarnessProtocol = {
   shellTool: "Bash",
   settings: codexSettings,
   parse: (payload) => parseClaudeWire("codex", "Codex CLI", EVENTS, payload),
-  // Codex runs `updatedInput` only when the answer allows the call, and a PostToolUse block
-  // replaces the tool's output with its reason.
+  // Codex runs `updatedInput` only when the answer allows the call, a PostToolUse block
+  // replaces the tool's output with its reason, and what it does not take fails open.
   answer: (event, verdict) =>
-    answerClaudeWire(event, verdict, { rewriteNeedsAllow: true, blockReplacesOutput: true }),
+    answerClaudeWire(event, codexVerdict(event, verdict), {
+      rewriteNeedsAllow: true,
+      blockReplacesOutput: true,
+    }),
   refuse: (reason) => refuseClaudeWire(reason),
 };
