@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { deferred, recordingLogger, runBoth, toolResultsSent } from "../../test/support/engine-harness.js";
 import { type AnyHook, createAgent, defineHook, flow, scriptedModel, tool } from "../index.js";
+import { HookTimedOut } from "./invoke-hook.js";
 
 /** One call to `write`, whose side effect is recorded, then a text answer. */
 function guarded(hooks: AnyHook[]) {
@@ -107,6 +108,30 @@ describe("tool_call hooks fail closed", () => {
       expect(sent).toContain("timed out");
       expect(result.events).toContainEqual(
         expect.objectContaining({ hook: "slow-guard", effect: "timeout" }),
+      );
+    }
+  });
+
+  test("a hook ended by its own signal's timeout (what a config hook's command throws then) times out, whatever it would have answered", async () => {
+    const out = await runBoth(
+      guarded([
+        defineHook({
+          name: "command-guard",
+          on: "tool_call",
+          kind: "transform",
+          timeoutMs: 5_000,
+          handler: async () => {
+            await Promise.resolve();
+            throw new HookTimedOut();
+          },
+        }),
+      ]),
+    );
+    for (const { fixture, result } of out.both) {
+      expect(fixture.written).toEqual([]);
+      expect(blockedResult(fixture.model)).toContain('"command-guard" on tool_call: timed out after 5000 ms');
+      expect(result.events).toContainEqual(
+        expect.objectContaining({ hook: "command-guard", effect: "timeout" }),
       );
     }
   });

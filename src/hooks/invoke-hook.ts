@@ -112,7 +112,22 @@ function thrownText(error: unknown): string {
   }
 }
 
+/**
+ * What a config hook's own signal is aborted with once the hook's timeout has passed. Its
+ * action may end on it before the run's deadlines do (a command killed at that signal): a
+ * hook that throws it has timed out, and fails as a timed-out hook, never with an answer.
+ * Named `TimeoutError`, as `AbortSignal.timeout()`'s reason is.
+ */
+export class HookTimedOut extends Error {
+  override readonly name = "TimeoutError";
+
+  constructor() {
+    super("the hook timed out");
+  }
+}
+
 export function thrown(hook: RegisteredHook, error: unknown): Invocation {
+  if (error instanceof HookTimedOut) return failure(hook, "timeout", `timed out after ${hook.timeoutMs} ms`);
   const message = thrownText(error);
   return {
     ok: false,

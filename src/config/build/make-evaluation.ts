@@ -8,6 +8,7 @@ import { contextWindowFor } from "../../context/context-window.js";
 import { estimateTokens } from "../../context/count-tokens.js";
 import type { AnyEventPayload, ModelMessage } from "../../events/payloads.js";
 import type { HookContext } from "../../hooks/hook-context.js";
+import { HookTimedOut } from "../../hooks/invoke-hook.js";
 import type { Evaluation, RunStats, ToolView } from "./evaluation.js";
 
 export interface StatsOptions {
@@ -188,10 +189,7 @@ class FiringEvaluation implements HookEvaluation {
  */
 function hookSignal(run: AbortSignal, deadline: number): AbortSignal {
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException("the hook timed out", "TimeoutError")),
-    Math.max(0, deadline - Date.now()),
-  );
+  const timer = setTimeout(() => controller.abort(new HookTimedOut()), Math.max(0, deadline - Date.now()));
   // Never keeps a finished process alive.
   timer.unref();
   const onRunAbort = () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Flow } from "../../../hooks/flow.js";
+import { HookTimedOut } from "../../../hooks/invoke-hook.js";
 import type { Evaluation } from "../../build/evaluation.js";
 import { testServices, toolResultEvaluation } from "../../build/test-evaluation.js";
 import { compileAction } from "../index.js";
@@ -185,6 +186,20 @@ describe("shell action", () => {
     expect((flow as { result: string }).result).toMatch(
       /^ok\n\n\[shell\] hookwise-no-such-program could not start: .*ENOENT/,
     );
+  });
+
+  it("the hook's own timeout ends the command and the hook has no answer, even with on_error: inject", async () => {
+    // The run's deadlines may be later than the hook's own signal on a busy machine: a failure
+    // injected then would be the hook's answer, and the call it guards would run.
+    const controller = new AbortController();
+    const evaluation = { ...toolResultEvaluation({ name: "t", result: "ok" }), signal: controller.signal };
+    const late = join(dir, "late.txt");
+    const code = `setTimeout(() => require("fs").writeFileSync(${JSON.stringify(late)}, "late"), 1500)`;
+    const running = run({ type: "shell", command: `${NODE} -e '${code}'`, on_error: "inject" }, evaluation);
+    setTimeout(() => controller.abort(new HookTimedOut()), 300);
+    await expect(running).rejects.toBeInstanceOf(HookTimedOut);
+    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    expect(existsSync(late)).toBe(false);
   });
 
   it("a timeout kills the process group, grandchildren included", async () => {

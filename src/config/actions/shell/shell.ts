@@ -15,7 +15,8 @@
  *   hook is an inspect. `on_error: inject` makes it a transform that shows the failure and
  *   its output to the model (inject-text.ts: appended to the tool result on tool_result, …).
  * - The hook's own timeout ends the command too (the evaluation's signal): the process
- *   group is killed, so nothing it started outlives the hook.
+ *   group is killed, so nothing it started outlives the hook, and the hook fails as timed
+ *   out (closed, for a blocking one) even when `on_error: inject` would show a failure.
  */
 import { resolve } from "node:path";
 import { z } from "../../../deps/zod.js";
@@ -131,13 +132,17 @@ export const shell = defineAction({
       const env: NodeJS.ProcessEnv = { ...process.env };
       for (const [name, value] of Object.entries(config.env)) env[name] = render(value);
       const cwd = resolve(services.workspace, config.cwd === undefined ? "." : render(config.cwd));
+      const signal = evaluation.signal ?? evaluation.context.signal;
       const result = await runArgv(args, {
         cwd,
         env,
         timeoutMs: config.timeout * 1000,
         maxOutput: config.max_output,
-        signal: evaluation.signal ?? evaluation.context.signal,
+        signal,
       });
+      // Ended by the hook's own timeout or the run's abort: the hook has no answer, whatever
+      // `on_error` says (injected, the failure would be an answer, and the guarded call would run).
+      if (signal?.aborted) throw signal.reason;
       const hook = evaluation.hookId;
       const failed = result.error !== undefined || result.timedOut || result.exitCode !== 0;
       if (!failed) {
