@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { AnyEventPayload } from "../../events/payloads.js";
 import type { Flow } from "../../hooks/flow.js";
+import { HookTimedOut } from "../../hooks/invoke-hook.js";
 import type { Evaluation } from "../build/evaluation.js";
 import {
   modelRequestEvaluation,
@@ -622,6 +626,31 @@ describe("chain", () => {
     expect(evaluation.context.scratch.run.get<HookFailure[]>(HOOK_FAILURES)).toEqual([
       { hook: "strict", action: "log", error: "logger down: explode" },
     ]);
+  });
+
+  it("a child ended by the hook's own timeout ends the chain with it: the hook has no answer", async () => {
+    // A failure the chain went on from would leave the chain's other rewrites as the answer.
+    const controller = new AbortController();
+    const evaluation = { ...toolCallEvaluation({ name: "fetch", params: {} }), signal: controller.signal };
+    const workspace = mkdtempSync(join(tmpdir(), "hookwise-chain-"));
+    onTestFinished(() => rmSync(workspace, { recursive: true, force: true }));
+    const running = run(
+      {
+        type: "chain",
+        actions: [
+          {
+            type: "shell",
+            command: `${process.execPath} -e 'setTimeout(Date.now, 5000)'`,
+            on_error: "inject",
+          },
+          { type: "transform_params", transformation: { set: { a: 1 } } },
+        ],
+      },
+      evaluation,
+      testServices(workspace),
+    );
+    setTimeout(() => controller.abort(new HookTimedOut()), 300);
+    await expect(running).rejects.toBeInstanceOf(HookTimedOut);
   });
 
   it("a chain that allows everything answers undefined (continue)", async () => {

@@ -13,11 +13,13 @@
  * - A child that throws is recorded in the run scratchpad's `hook_failures`
  *   (`[{hook, action, error}]`) and logged; with `stop_on_failure: true` the chain stops
  *   and rethrows (a blocking chain then fails closed), otherwise it goes on — except after
- *   a ChainAbortError (`pipe` with `on_error: raise`), which always stops the chain.
+ *   a ChainAbortError (`pipe` with `on_error: raise`) or the hook's own timeout (a `shell`
+ *   child's command ended by it), which always stop the chain.
  */
 import { z } from "../../deps/zod.js";
 import type { HookKind } from "../../events/catalogue.js";
 import type { Flow } from "../../hooks/flow.js";
+import { HookTimedOut } from "../../hooks/invoke-hook.js";
 import type { Evaluation } from "../build/evaluation.js";
 import { defineAction } from "./action-module.js";
 import { actionRef } from "./action-ref.js";
@@ -89,7 +91,9 @@ export const chain = defineAction({
               index,
             },
           );
-          if (config.stop_on_failure || ChainAbortError.isInstance(error)) throw error;
+          // The hook's own timeout ended the child: the hook has no answer, the chain ends here.
+          if (config.stop_on_failure || ChainAbortError.isInstance(error) || error instanceof HookTimedOut)
+            throw error;
           continue;
         }
         if (result === undefined) continue;
