@@ -116,6 +116,26 @@ describe("Codex CLI's answers", () => {
     expect(stopped.json.hookSpecificOutput.decision).toEqual({ behavior: "deny", message: "done" });
   });
 
+  it("a blank reason still blocks: Codex takes a deny or a block without a non-empty reason as the hook's failure", () => {
+    // A skip whose result is empty, a reason of spaces, a result rewritten to nothing.
+    for (const reason of ["", "  "]) {
+      const denied = answer("PreToolUse", { decision: "deny", reason });
+      expect(denied.rejected).toBeUndefined();
+      expect(denied.json.hookSpecificOutput.permissionDecision).toBe("deny");
+      expect(answer("PostToolUse", { decision: "deny", reason }).json).toMatchObject({ decision: "block" });
+      expect(answer("PostToolUse", { decision: "deny", reason }).json.reason.trim()).not.toBe("");
+    }
+    const emptied = answer("PostToolUse", { decision: "none", updatedOutput: "" });
+    expect(emptied.json.decision).toBe("block");
+    expect(emptied.json.reason).not.toContain("raw output");
+    expect(emptied.json.reason.trim()).not.toBe("");
+    const prompt = codexProtocol.answer(
+      codexProtocol.parse({ hook_event_name: "UserPromptSubmit", session_id: "s1", prompt: "hi" }),
+      { decision: "deny", reason: " " },
+    );
+    expect(JSON.parse(prompt.stdout!).reason.trim()).not.toBe("");
+  });
+
   it("every decision on every tool event is one Codex takes", () => {
     const verdicts: HarnessVerdict[] = [
       { decision: "allow" },
