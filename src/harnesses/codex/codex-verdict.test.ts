@@ -136,6 +136,26 @@ describe("Codex CLI's answers", () => {
     expect(JSON.parse(prompt.stdout!).reason.trim()).not.toBe("");
   });
 
+  it("a refused compaction ends the run: Codex's PreCompact takes continue: false and no other field", () => {
+    const compact = codexProtocol.parse({ hook_event_name: "PreCompact", session_id: "s1", trigger: "auto" });
+    const universal = new Set(["continue", "stopReason", "suppressOutput", "systemMessage"]);
+    for (const verdict of [
+      { decision: "deny", reason: "keep the transcript" },
+      { decision: "deny", reason: "hookwise: the config does not load", failed: true },
+      { decision: "deny", reason: "done", stop: "done" },
+    ] as HarnessVerdict[]) {
+      const answered = codexProtocol.answer(compact, verdict);
+      const json = JSON.parse(answered.stdout!);
+      expect(
+        Object.keys(json).filter((key) => !universal.has(key)),
+        JSON.stringify(verdict),
+      ).toEqual([]);
+      expect(json.continue).toBe(false);
+      expect(json.stopReason).toBe(verdict.stop ?? verdict.reason);
+    }
+    expect(codexProtocol.answer(compact, { decision: "none" }).stdout).toBeUndefined();
+  });
+
   it("every decision on every tool event is one Codex takes", () => {
     const verdicts: HarnessVerdict[] = [
       { decision: "allow" },
