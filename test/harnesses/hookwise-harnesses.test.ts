@@ -280,5 +280,41 @@ runtime:
         await fake.close();
       }
     }, 180_000);
+
+    // Codex takes a deny whose reason is blank as the hook's failure, and runs the call.
+    it("a deny policy whose reason is blank still refuses the call", async () => {
+      const folder = mkdtempSync(join(tmpdir(), "hookwise-codex-blank-"));
+      folders.push(folder);
+      const cwd = join(folder, "project");
+      const home = join(folder, "home");
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(
+        join(cwd, "hookwise.yaml"),
+        `harness: codex
+runtime:
+  policies:
+    - { decision: deny, tool: shell, when: 'args.command.contains("deploy")', reason: "  " }
+`,
+      );
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+      await promisify(execFile)(
+        process.execPath,
+        [join(built!, "cli.mjs"), "setup", "codex", "hookwise.yaml", "--no-trust"],
+        { cwd, env },
+      );
+      const fake = await startFakeOpenAiResponses([
+        turnsFor.codex("echo deploy > denied.txt"),
+        { text: "Done." },
+      ]);
+      try {
+        const result = await runCodex({ cwd, home, prompt: "Deploy.", fake });
+        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}\nstderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        expect(existsSync(join(cwd, "denied.txt")), context).toBe(false);
+        expect(result.stderr, context).not.toContain("PreToolUse Failed");
+      } finally {
+        await fake.close();
+      }
+    }, 180_000);
   },
 );

@@ -92,7 +92,9 @@ export function answerClaudeWire(
   dialect: WireDialect = {},
 ): HarnessAnswer {
   const context = contextOf(verdict);
-  const reason = verdict.reason ?? "blocked by hookwise";
+  // Never a blank reason: Codex CLI takes a deny or a block without one as the hook's failure
+  // and lets the call (the prompt, the tool's output) through.
+  const reason = verdict.reason?.trim() ? verdict.reason : "blocked by hookwise";
   switch (event.kind) {
     case "tool_call": {
       const specific: Record<string, unknown> = { hookEventName: event.name };
@@ -115,7 +117,9 @@ export function answerClaudeWire(
       if (verdict.updatedOutput !== undefined) {
         if (dialect.blockReplacesOutput) {
           out.decision = "block";
-          out.reason = printable(verdict.updatedOutput);
+          out.reason = printable(verdict.updatedOutput).trim()
+            ? printable(verdict.updatedOutput)
+            : "(hookwise replaced this tool's output with nothing)";
         } else if (event.tool?.name.startsWith("mcp__"))
           specific.updatedMCPToolOutput = verdict.updatedOutput;
         else {

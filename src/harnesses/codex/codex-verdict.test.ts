@@ -116,6 +116,46 @@ describe("Codex CLI's answers", () => {
     expect(stopped.json.hookSpecificOutput.decision).toEqual({ behavior: "deny", message: "done" });
   });
 
+  it("a blank reason still blocks: Codex takes a deny or a block without a non-empty reason as the hook's failure", () => {
+    // A skip whose result is empty, a reason of spaces, a result rewritten to nothing.
+    for (const reason of ["", "  "]) {
+      const denied = answer("PreToolUse", { decision: "deny", reason });
+      expect(denied.rejected).toBeUndefined();
+      expect(denied.json.hookSpecificOutput.permissionDecision).toBe("deny");
+      expect(answer("PostToolUse", { decision: "deny", reason }).json).toMatchObject({ decision: "block" });
+      expect(answer("PostToolUse", { decision: "deny", reason }).json.reason.trim()).not.toBe("");
+    }
+    const emptied = answer("PostToolUse", { decision: "none", updatedOutput: "" });
+    expect(emptied.json.decision).toBe("block");
+    expect(emptied.json.reason).not.toContain("raw output");
+    expect(emptied.json.reason.trim()).not.toBe("");
+    const prompt = codexProtocol.answer(
+      codexProtocol.parse({ hook_event_name: "UserPromptSubmit", session_id: "s1", prompt: "hi" }),
+      { decision: "deny", reason: " " },
+    );
+    expect(JSON.parse(prompt.stdout!).reason.trim()).not.toBe("");
+  });
+
+  it("a refused compaction ends the run: Codex's PreCompact takes continue: false and no other field", () => {
+    const compact = codexProtocol.parse({ hook_event_name: "PreCompact", session_id: "s1", trigger: "auto" });
+    const universal = new Set(["continue", "stopReason", "suppressOutput", "systemMessage"]);
+    for (const verdict of [
+      { decision: "deny", reason: "keep the transcript" },
+      { decision: "deny", reason: "hookwise: the config does not load", failed: true },
+      { decision: "deny", reason: "done", stop: "done" },
+    ] as HarnessVerdict[]) {
+      const answered = codexProtocol.answer(compact, verdict);
+      const json = JSON.parse(answered.stdout!);
+      expect(
+        Object.keys(json).filter((key) => !universal.has(key)),
+        JSON.stringify(verdict),
+      ).toEqual([]);
+      expect(json.continue).toBe(false);
+      expect(json.stopReason).toBe(verdict.stop ?? verdict.reason);
+    }
+    expect(codexProtocol.answer(compact, { decision: "none" }).stdout).toBeUndefined();
+  });
+
   it("every decision on every tool event is one Codex takes", () => {
     const verdicts: HarnessVerdict[] = [
       { decision: "allow" },

@@ -8,11 +8,22 @@
  * - an `ask` on a tool call is refused, saying approval is needed (Codex's hooks cannot ask);
  * - a hook that ends the run refuses the call it was about (Codex cannot end it from there);
  * - an `allow` that rewrites nothing is no decision: Codex's own rules apply, as they would;
- * - a permission prompt's allow with new arguments leaves the prompt to the user.
+ * - a permission prompt's allow with new arguments leaves the prompt to the user;
+ * - a compaction refused ends the run: Codex's PreCompact takes only `continue: false` (any
+ *   other field, `decision: "block"` too, makes the answer the hook's failure, and it compacts).
  */
 import type { HarnessEvent, HarnessVerdict } from "../types.js";
 
 export function codexVerdict(event: HarnessEvent, verdict: HarnessVerdict): HarnessVerdict {
+  if (event.kind === "pre_compact") {
+    if (verdict.decision !== "deny" && verdict.stop === undefined) return verdict;
+    const { reason: _reason, ...rest } = verdict;
+    return {
+      ...rest,
+      decision: "none",
+      stop: verdict.stop ?? verdict.reason ?? "compaction refused by hookwise",
+    };
+  }
   if (event.kind !== "tool_call" && event.kind !== "approval_request") return verdict;
   const { stop, ...rest } = verdict;
   if (stop !== undefined) return { ...rest, decision: "deny", reason: verdict.reason ?? stop };
