@@ -240,28 +240,34 @@ describe.skipIf(!harnesses.available)(
 describe.skipIf(!harnesses.available)(
   `hookwise answers Codex ${harnesses.versions.codex} only what it takes`,
   () => {
-    // Codex takes an answer it does not support (a PreToolUse `ask`, a bare `allow`) as the
-    // hook's failure and runs the call as if no hook had spoken: an ask must refuse the call.
-    it("an ask_user policy refuses the call, and the model reads why; an allow policy lets its call run", async () => {
-      const folder = mkdtempSync(join(tmpdir(), "hookwise-codex-ask-"));
+    /** A project whose hookwise.yaml guards Codex with `policies` (YAML list items), set up by hookwise setup. */
+    async function codexProject(name: string, policies: string): Promise<{ cwd: string; home: string }> {
+      const folder = mkdtempSync(join(tmpdir(), `hookwise-codex-${name}-`));
       folders.push(folder);
       const cwd = join(folder, "project");
       const home = join(folder, "home");
       mkdirSync(cwd, { recursive: true });
-      writeFileSync(
-        join(cwd, "hookwise.yaml"),
-        `harness: codex
-runtime:
-  policies:
-    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
-    - { decision: allow, tool: shell, when: 'args.command.contains("allowed")' }
-`,
-      );
+      writeFileSync(join(cwd, "hookwise.yaml"), `harness: codex\nruntime:\n  policies:\n${policies}`);
       const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
       await promisify(execFile)(
         process.execPath,
         [join(built!, "cli.mjs"), "setup", "codex", "hookwise.yaml", "--no-trust"],
         { cwd, env },
+      );
+      return { cwd, home };
+    }
+
+    const codexContext = (result: { exitCode: number | null; stderr: string }, cwd: string) =>
+      `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}\nstderr: ${result.stderr.slice(-3000)}`;
+
+    // Codex takes an answer it does not support (a PreToolUse `ask`, a bare `allow`) as the
+    // hook's failure and runs the call as if no hook had spoken: an ask must refuse the call.
+    it("an ask_user policy refuses the call, and the model reads why; an allow policy lets its call run", async () => {
+      const { cwd, home } = await codexProject(
+        "ask",
+        `    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
+    - { decision: allow, tool: shell, when: 'args.command.contains("allowed")' }
+`,
       );
       const fake = await startFakeOpenAiResponses([
         turnsFor.codex("echo deploy > asked.txt"),
@@ -270,7 +276,7 @@ runtime:
       ]);
       try {
         const result = await runCodex({ cwd, home, prompt: "Deploy.", fake });
-        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}\nstderr: ${result.stderr.slice(-3000)}`;
+        const context = codexContext(result, cwd);
         expect(result.timedOut, context).toBe(false);
         expect(existsSync(join(cwd, "asked.txt")), context).toBe(false);
         expect(fake.turnRequests()[1]?.text, context).toContain("deploys need a human");
@@ -283,24 +289,10 @@ runtime:
 
     // Codex takes a deny whose reason is blank as the hook's failure, and runs the call.
     it("a deny policy whose reason is blank still refuses the call", async () => {
-      const folder = mkdtempSync(join(tmpdir(), "hookwise-codex-blank-"));
-      folders.push(folder);
-      const cwd = join(folder, "project");
-      const home = join(folder, "home");
-      mkdirSync(cwd, { recursive: true });
-      writeFileSync(
-        join(cwd, "hookwise.yaml"),
-        `harness: codex
-runtime:
-  policies:
-    - { decision: deny, tool: shell, when: 'args.command.contains("deploy")', reason: "  " }
+      const { cwd, home } = await codexProject(
+        "blank",
+        `    - { decision: deny, tool: shell, when: 'args.command.contains("deploy")', reason: "  " }
 `,
-      );
-      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
-      await promisify(execFile)(
-        process.execPath,
-        [join(built!, "cli.mjs"), "setup", "codex", "hookwise.yaml", "--no-trust"],
-        { cwd, env },
       );
       const fake = await startFakeOpenAiResponses([
         turnsFor.codex("echo deploy > denied.txt"),
@@ -308,7 +300,7 @@ runtime:
       ]);
       try {
         const result = await runCodex({ cwd, home, prompt: "Deploy.", fake });
-        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}\nstderr: ${result.stderr.slice(-3000)}`;
+        const context = codexContext(result, cwd);
         expect(result.timedOut, context).toBe(false);
         expect(existsSync(join(cwd, "denied.txt")), context).toBe(false);
         expect(result.stderr, context).not.toContain("PreToolUse Failed");
