@@ -310,3 +310,53 @@ describe.skipIf(!harnesses.available)(
     }, 180_000);
   },
 );
+
+describe.skipIf(!harnesses.available)(
+  `hookwise answers Gemini CLI ${harnesses.versions.gemini} only what it takes`,
+  () => {
+    /** A project whose hookwise.yaml (`config`) guards Gemini CLI, set up by hookwise setup. */
+    async function geminiProject(name: string, config: string): Promise<{ cwd: string; home: string }> {
+      const folder = mkdtempSync(join(tmpdir(), `hookwise-gemini-${name}-`));
+      folders.push(folder);
+      const cwd = join(folder, "project");
+      const home = join(folder, "home");
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(join(cwd, "hookwise.yaml"), `harness: gemini\nruntime:\n${config}`);
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+      await promisify(execFile)(
+        process.execPath,
+        [join(built!, "cli.mjs"), "setup", "gemini", "hookwise.yaml"],
+        {
+          cwd,
+          env,
+        },
+      );
+      return { cwd, home };
+    }
+
+    // Gemini CLI reads no new result from an AfterTool hook (no `tool_output`; see
+    // packages/core/src/core/coreToolHookTriggers.ts): a rewritten result it was sent there
+    // never reached the model, which read the tool's own output.
+    it("a rewritten tool result is what the model reads next", async () => {
+      const { cwd, home } = await geminiProject(
+        "result",
+        `  hooks:
+    - id: reviewed
+      on: tool_result
+      action: { type: transform_result, transformation: { append_to_result: " hookwise-reviewed-it" } }
+`,
+      );
+      const fake = await startFakeGemini([turnsFor.gemini("echo tool-said-this"), { text: "Done." }]);
+      try {
+        const result = await runGemini({ cwd, home, prompt: "Run it.", fake });
+        const context = `exit ${result.exitCode}; stderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        const next = fake.turnRequests()[1]?.text ?? "";
+        expect(next, context).toContain("tool-said-this");
+        expect(next, context).toContain("hookwise-reviewed-it");
+      } finally {
+        await fake.close();
+      }
+    }, 180_000);
+  },
+);
