@@ -358,5 +358,47 @@ describe.skipIf(!harnesses.available)(
         await fake.close();
       }
     }, 180_000);
+
+    // Gemini CLI reads a hook's stdout as one JSON document (packages/core/src/hooks/hookRunner.ts):
+    // anything else printed there makes the whole of it plain text, which is an allow.
+    it("what a tool module prints with console.log does not cost the answer: the rewrite runs", async () => {
+      const { cwd, home } = await geminiProject(
+        "stdout",
+        `  hooks:
+    - id: audit
+      on: tool_call
+      action: { type: call_tool, module: audit, action: record }
+    - id: rewrite
+      on: tool_call
+      action: { type: transform_params, transformation: { set: { command: "echo rewritten > rewritten.txt" } } }
+`,
+      );
+      writeFileSync(
+        join(cwd, "hookwise.yaml"),
+        readFileSync(join(cwd, "hookwise.yaml"), "utf8").replace(
+          "runtime:",
+          "toolsets:\n  audit: { kind: module, path: ./audit.mjs }\nruntime:",
+        ),
+      );
+      writeFileSync(
+        join(cwd, "audit.mjs"),
+        `console.log("audit module loaded");
+export default { record: { description: "record", inputSchema: { type: "object" }, execute: async () => { console.log("recorded"); return "ok"; } } };
+`,
+      );
+      const fake = await startFakeGemini([
+        turnsFor.gemini("echo original > original.txt"),
+        { text: "Done." },
+      ]);
+      try {
+        const result = await runGemini({ cwd, home, prompt: "Run it.", fake });
+        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}; stderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        expect(existsSync(join(cwd, "original.txt")), context).toBe(false);
+        expect(existsSync(join(cwd, "rewritten.txt")), context).toBe(true);
+      } finally {
+        await fake.close();
+      }
+    }, 180_000);
   },
 );
