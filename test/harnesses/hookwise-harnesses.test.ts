@@ -400,5 +400,35 @@ export default { record: { description: "record", inputSchema: { type: "object" 
         await fake.close();
       }
     }, 180_000);
+
+    // Gemini CLI blocks on `decision: "deny"` whatever the reason (packages/core/src/hooks/types.ts,
+    // isBlockingDecision), and runs an `ask` unasked under --yolo: hookwise answers a deny for both.
+    it("an ask_user policy and a deny with a blank reason refuse their calls; an allow policy lets its call run", async () => {
+      const { cwd, home } = await geminiProject(
+        "decisions",
+        `  policies:
+    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
+    - { decision: deny, tool: shell, when: 'args.command.contains("blank")', reason: "  " }
+    - { decision: allow, tool: shell, when: 'args.command.contains("allowed")' }
+`,
+      );
+      const fake = await startFakeGemini([
+        turnsFor.gemini("echo deploy > asked.txt"),
+        turnsFor.gemini("echo blank > blank.txt"),
+        turnsFor.gemini("echo allowed > allowed.txt"),
+        { text: "Done." },
+      ]);
+      try {
+        const result = await runGemini({ cwd, home, prompt: "Deploy.", fake });
+        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}; stderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        expect(existsSync(join(cwd, "asked.txt")), context).toBe(false);
+        expect(fake.turnRequests()[1]?.text, context).toContain("deploys need a human");
+        expect(existsSync(join(cwd, "blank.txt")), context).toBe(false);
+        expect(existsSync(join(cwd, "allowed.txt")), context).toBe(true);
+      } finally {
+        await fake.close();
+      }
+    }, 180_000);
   },
 );
