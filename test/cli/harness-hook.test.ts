@@ -603,6 +603,19 @@ runtime:
       tool_response: "a.txt",
     });
     expect(after.json.hookSpecificOutput.additionalContext).toContain("(reviewed)");
+    // Gemini CLI's own results are objects, and it takes no new result from a hook (no
+    // `tool_output`): the rewritten result is the reason of a deny, which the model reads.
+    const structured = await hook(config, "gemini", {
+      session_id: "g",
+      hook_event_name: "AfterTool",
+      tool_name: "run_shell_command",
+      tool_input: { command: "ls" },
+      tool_response: { llmContent: "a.txt", returnDisplay: "a.txt" },
+    });
+    expect(structured.json.decision).toBe("deny");
+    expect(structured.json.reason).toContain("a.txt");
+    expect(structured.json.reason).toContain("(reviewed)");
+    expect(structured.json.hookSpecificOutput?.tool_output).toBeUndefined();
   });
 
   it("Cursor: beforeShellExecution answers permission with user and agent messages; a rewrite it cannot run is denied", async () => {

@@ -310,3 +310,125 @@ describe.skipIf(!harnesses.available)(
     }, 180_000);
   },
 );
+
+describe.skipIf(!harnesses.available)(
+  `hookwise answers Gemini CLI ${harnesses.versions.gemini} only what it takes`,
+  () => {
+    /** A project whose hookwise.yaml (`config`) guards Gemini CLI, set up by hookwise setup. */
+    async function geminiProject(name: string, config: string): Promise<{ cwd: string; home: string }> {
+      const folder = mkdtempSync(join(tmpdir(), `hookwise-gemini-${name}-`));
+      folders.push(folder);
+      const cwd = join(folder, "project");
+      const home = join(folder, "home");
+      mkdirSync(cwd, { recursive: true });
+      writeFileSync(join(cwd, "hookwise.yaml"), `harness: gemini\nruntime:\n${config}`);
+      const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+      await promisify(execFile)(
+        process.execPath,
+        [join(built!, "cli.mjs"), "setup", "gemini", "hookwise.yaml"],
+        {
+          cwd,
+          env,
+        },
+      );
+      return { cwd, home };
+    }
+
+    // Gemini CLI reads no new result from an AfterTool hook (no `tool_output`; see
+    // packages/core/src/core/coreToolHookTriggers.ts): a rewritten result it was sent there
+    // never reached the model, which read the tool's own output.
+    it("a rewritten tool result is what the model reads next", async () => {
+      const { cwd, home } = await geminiProject(
+        "result",
+        `  hooks:
+    - id: reviewed
+      on: tool_result
+      action: { type: transform_result, transformation: { append_to_result: " hookwise-reviewed-it" } }
+`,
+      );
+      const fake = await startFakeGemini([turnsFor.gemini("echo tool-said-this"), { text: "Done." }]);
+      try {
+        const result = await runGemini({ cwd, home, prompt: "Run it.", fake });
+        const context = `exit ${result.exitCode}; stderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        const next = fake.turnRequests()[1]?.text ?? "";
+        expect(next, context).toContain("tool-said-this");
+        expect(next, context).toContain("hookwise-reviewed-it");
+      } finally {
+        await fake.close();
+      }
+    }, 180_000);
+
+    // Gemini CLI reads a hook's stdout as one JSON document (packages/core/src/hooks/hookRunner.ts):
+    // anything else printed there makes the whole of it plain text, which is an allow.
+    it("what a tool module prints with console.log does not cost the answer: the rewrite runs", async () => {
+      const { cwd, home } = await geminiProject(
+        "stdout",
+        `  hooks:
+    - id: audit
+      on: tool_call
+      action: { type: call_tool, module: audit, action: record }
+    - id: rewrite
+      on: tool_call
+      action: { type: transform_params, transformation: { set: { command: "echo rewritten > rewritten.txt" } } }
+`,
+      );
+      writeFileSync(
+        join(cwd, "hookwise.yaml"),
+        readFileSync(join(cwd, "hookwise.yaml"), "utf8").replace(
+          "runtime:",
+          "toolsets:\n  audit: { kind: module, path: ./audit.mjs }\nruntime:",
+        ),
+      );
+      writeFileSync(
+        join(cwd, "audit.mjs"),
+        `console.log("audit module loaded");
+export default { record: { description: "record", inputSchema: { type: "object" }, execute: async () => { console.log("recorded"); return "ok"; } } };
+`,
+      );
+      const fake = await startFakeGemini([
+        turnsFor.gemini("echo original > original.txt"),
+        { text: "Done." },
+      ]);
+      try {
+        const result = await runGemini({ cwd, home, prompt: "Run it.", fake });
+        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}; stderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        expect(existsSync(join(cwd, "original.txt")), context).toBe(false);
+        expect(existsSync(join(cwd, "rewritten.txt")), context).toBe(true);
+      } finally {
+        await fake.close();
+      }
+    }, 180_000);
+
+    // Gemini CLI blocks on `decision: "deny"` whatever the reason (packages/core/src/hooks/types.ts,
+    // isBlockingDecision), and runs an `ask` unasked under --yolo: hookwise answers a deny for both.
+    it("an ask_user policy and a deny with a blank reason refuse their calls; an allow policy lets its call run", async () => {
+      const { cwd, home } = await geminiProject(
+        "decisions",
+        `  policies:
+    - { decision: ask_user, tool: shell, when: 'args.command.contains("deploy")', reason: "deploys need a human" }
+    - { decision: deny, tool: shell, when: 'args.command.contains("blank")', reason: "  " }
+    - { decision: allow, tool: shell, when: 'args.command.contains("allowed")' }
+`,
+      );
+      const fake = await startFakeGemini([
+        turnsFor.gemini("echo deploy > asked.txt"),
+        turnsFor.gemini("echo blank > blank.txt"),
+        turnsFor.gemini("echo allowed > allowed.txt"),
+        { text: "Done." },
+      ]);
+      try {
+        const result = await runGemini({ cwd, home, prompt: "Deploy.", fake });
+        const context = `exit ${result.exitCode}; files: ${readdirSync(cwd).join(", ")}; stderr: ${result.stderr.slice(-3000)}`;
+        expect(result.timedOut, context).toBe(false);
+        expect(existsSync(join(cwd, "asked.txt")), context).toBe(false);
+        expect(fake.turnRequests()[1]?.text, context).toContain("deploys need a human");
+        expect(existsSync(join(cwd, "blank.txt")), context).toBe(false);
+        expect(existsSync(join(cwd, "allowed.txt")), context).toBe(true);
+      } finally {
+        await fake.close();
+      }
+    }, 180_000);
+  },
+);

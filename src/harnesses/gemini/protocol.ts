@@ -1,9 +1,11 @@
 /**
  * Gemini CLI's hooks: JSON on stdin (`hook_event_name`, `session_id`, `tool_name`,
  * `tool_input`, `prompt`, `llm_request`…), the answer as JSON on stdout (`decision: "deny"`
- * with a `reason`, `hookSpecificOutput.tool_input` to rewrite a call, `tool_output` or
- * `additionalContext` after it, `continue: false` to stop), or exit 2 with the reason on
- * stderr. Gemini CLI has no "ask": a call hookwise would ask about is denied with the reason.
+ * with a `reason`, `hookSpecificOutput.tool_input` to rewrite a call, `additionalContext`
+ * after it, `continue: false` to stop), or exit 2 with the reason on stderr. A rewritten
+ * result is an AfterTool deny whose reason is the new result: Gemini CLI then gives the model
+ * `Tool result blocked: <reason>` instead of the tool's output. Gemini CLI has no "ask": a
+ * call hookwise would ask about is denied with the reason.
  */
 import { HarnessInputError } from "../harness-input-error.js";
 import { eventName, firstText, flag, type Payload, text, toolInput } from "../read-payload.js";
@@ -117,11 +119,16 @@ function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
   } else if (verdict.decision === "allow" && event.kind === "tool_call") out.decision = "allow";
   if (event.kind === "tool_call" && verdict.updatedInput !== undefined && !blocks)
     specific.tool_input = verdict.updatedInput;
-  if (event.kind === "tool_result" && verdict.updatedOutput !== undefined)
-    specific.tool_output =
+  // Gemini CLI reads no new result from an AfterTool hook (it has no `tool_output`): a deny
+  // replaces the result the model reads with its reason, so the rewritten result is that reason.
+  if (event.kind === "tool_result" && verdict.updatedOutput !== undefined && !blocks) {
+    const output =
       typeof verdict.updatedOutput === "string"
         ? verdict.updatedOutput
         : JSON.stringify(verdict.updatedOutput);
+    out.decision = "deny";
+    out.reason = output.trim() ? output : "(hookwise replaced this tool's output with nothing)";
+  }
   if (
     context &&
     (event.kind === "tool_result" || event.kind === "run_start" || event.kind === "session_start")
