@@ -219,6 +219,9 @@ describe("hookwise setup", { timeout: 120_000 }, () => {
     );
     // A PostToolUse hook's failure stays the harness's non-blocking error.
     expect(run(after).status).toBe(127);
+    // Claude Code ends a gate's command at 60 s (not its 30 s on a prompt), and then blocks.
+    expect(written.hooks.PreToolUse.at(-1).hooks[0]).toMatchObject({ timeout: 60, onFailure: "block" });
+    expect(written.hooks.PostToolUse.at(-1).hooks[0]).not.toHaveProperty("onFailure");
     // The entries are still setup's own: a second run changes nothing, --remove takes them out.
     expect((await setup(dir, "claude", "hookwise.yaml")).stdout).toContain("nothing to change");
     expect((await setup(dir, "claude", "hookwise.yaml", "--remove")).code).toBe(0);

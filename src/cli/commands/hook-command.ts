@@ -21,6 +21,7 @@ import { HARNESSES } from "../../harnesses/protocols.js";
 import type { HarnessAnswer, HarnessEvent, HarnessName, HarnessProtocol } from "../../harnesses/types.js";
 import { flatUuid } from "../../loop/flat-uuid.js";
 import { defaultState } from "../default-state.js";
+import { keepStdoutForProtocol } from "../keep-stdout-for-protocol.js";
 import type { CliIO } from "../types.js";
 import { userCacheDir } from "../user-cache-dir.js";
 
@@ -151,6 +152,9 @@ export async function hookCommand(
   stdin?: NodeJS.ReadableStream,
 ): Promise<number> {
   const protocol = HARNESSES[options.harness];
+  // The process's stdout is the answer: Claude Code reads anything else printed there (a tool
+  // module's `console.log`) as an answer that is not JSON, and runs the call as it was.
+  if (stdin === undefined) keepStdoutForProtocol();
   const timeoutMs = (options.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
   let event: HarnessEvent | undefined;
   let eventName: string | undefined;

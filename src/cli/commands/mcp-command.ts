@@ -9,6 +9,7 @@
 import type { LoadedConfig } from "../../config/load-config.js";
 import { ConfigReferenceError, formatIssue } from "../../config/source/config-error.js";
 import { takeInterrupts } from "../interrupts.js";
+import { keepStdoutForProtocol } from "../keep-stdout-for-protocol.js";
 import { LogRoute, loadCliConfig, notificationLine } from "../load-cli-config.js";
 import type { CliIO } from "../types.js";
 import { UsageError } from "../usage-error.js";
@@ -39,14 +40,6 @@ function parseMaxSessions(text: string | undefined): number | undefined {
       `--max-sessions must be a whole number of sessions, at least 1 (default 1000), got "${text}"`,
     );
   return count;
-}
-
-/** Over stdio, console output of tool modules and hooks would corrupt the protocol: stderr takes it. */
-function keepStdoutForProtocol(): void {
-  const toStderr = (...values: unknown[]) => console.error(...values);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
 }
 
 export async function mcpCommand(configPath: string, options: McpCommandOptions, io: CliIO): Promise<number> {

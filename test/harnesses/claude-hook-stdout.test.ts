@@ -1,0 +1,111 @@
+/**
+ * The real Claude Code guarded by `hookwise hook`, with a config whose audit hook calls a tool
+ * module that prints with `console.log`. Claude Code reads a hook's whole stdout as its JSON
+ * answer: a line printed before it makes the answer unreadable, and Claude Code then runs the
+ * call as if no hook had answered. So what the config's own code prints goes to stderr, and
+ * the answer still holds: a rewritten command runs in place of the original, and a command
+ * hookwise asks about is not run (no one can be asked in `claude -p`).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "../gateway/gateway-fixture.js";
+import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
+import type { FakeModelServer } from "../support/harnesses/fake-model-server.js";
+import { harnesses } from "../support/harnesses/install.js";
+import { runClaude } from "../support/harnesses/run-claude.js";
+import { type HarnessResult, killAllHarnesses } from "../support/harnesses/run-harness.js";
+
+const ASKED = "deploys need a person's yes";
+
+const CONFIG = `harness: claude
+toolsets:
+  audit: { kind: module, path: ./audit-tools.mjs }
+runtime:
+  policies:
+    - { decision: ask_user, tool: Bash, when: 'args.command.contains("deploy")', reason: "${ASKED}" }
+  hooks:
+    - id: rewrite-marked
+      on: tool_call
+      condition: { type: expression, expr: 'has(args.command) && args.command.contains("rewrite-me")' }
+      action: { type: transform_params, transformation: { set: { command: "echo rewritten > rewritten.txt" } } }
+    - id: audit
+      on: tool_call
+      action: { type: call_tool, module: audit, action: record }
+`;
+
+// A tool module that prints on stdout when it loads and each time it runs.
+const AUDIT_TOOLS = `import { appendFileSync } from "node:fs";
+console.log("audit tools loaded");
+export const record = {
+  description: "Records a call",
+  inputSchema: { type: "object", properties: {} },
+  execute: () => {
+    console.log("audit: recorded");
+    console.info("audit: info");
+    appendFileSync(${JSON.stringify("AUDIT_LOG")}, "recorded\\n");
+    return "ok";
+  },
+};
+`;
+
+describe.skipIf(!harnesses.available)(
+  `Claude Code ${harnesses.versions.claude}: a config's code that prints on stdout`,
+  () => {
+    let folder: string;
+    let cwd: string;
+    let fake: FakeModelServer;
+    let result: HarnessResult;
+    let context: string;
+
+    beforeAll(async () => {
+      folder = mkdtempSync(join(tmpdir(), "hookwise-claude-stdout-"));
+      cwd = join(folder, "project");
+      const home = join(folder, "home");
+      mkdirSync(cwd, { recursive: true });
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(cwd, "hookwise.yaml"), CONFIG);
+      writeFileSync(
+        join(cwd, "audit-tools.mjs"),
+        AUDIT_TOOLS.replace(JSON.stringify("AUDIT_LOG"), JSON.stringify(join(folder, "audit.log"))),
+      );
+      execFileSync(process.execPath, [...CLI, "setup", "claude", "hookwise.yaml"], {
+        cwd,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+        stdio: "pipe",
+      });
+      fake = await startFakeAnthropic([
+        { tool: "Bash", input: { command: "echo rewrite-me > original.txt", description: "write" } },
+        { tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } },
+        { text: "Done." },
+      ]);
+      result = await runClaude({ cwd, home, fake, prompt: "Write, then deploy.", timeoutMs: 170_000 });
+      context = `exit ${result.exitCode}${result.timedOut ? " (timed out)" : ""}; files: ${readdirSync(cwd).join(", ")}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-3000)}`;
+    }, 240_000);
+
+    afterAll(async () => {
+      killAllHarnesses();
+      await fake?.close();
+      if (folder) rmSync(folder, { recursive: true, force: true });
+    });
+
+    it("the audit hook ran on each call", () => {
+      expect(result.exitCode, context).toBe(0);
+      expect(existsSync(join(folder, "audit.log")), context).toBe(true);
+    });
+
+    it("the rewritten command ran in place of the original", () => {
+      expect(existsSync(join(cwd, "rewritten.txt")), context).toBe(true);
+      expect(existsSync(join(cwd, "original.txt")), context).toBe(false);
+    });
+
+    it("the command hookwise asks about did not run, and the model read why", () => {
+      expect(existsSync(join(cwd, "deployed.txt")), context).toBe(false);
+      const turns = fake.turnRequests();
+      expect(turns.length, context).toBe(3);
+      expect(turns[2]!.text, context).toContain(ASKED);
+    });
+  },
+);
