@@ -61,21 +61,7 @@ export function hookMain(argv: readonly string[]): Promise<number> | undefined {
   if (read === undefined) return undefined;
   cacheCompiledDeps();
   closeOnInterrupt();
-  keepStdoutForAnswer();
   return answer(read.config, read.options);
-}
-
-/**
- * Stdout is the answer, read by the harness as one JSON document: what a config's tool module
- * prints with console.log goes to stderr. Printed beside the answer, it made the answer
- * unreadable, which Gemini CLI takes as an allow and Claude Code and Codex CLI as no answer:
- * a deny or a rewrite was lost, and the call ran as it was.
- */
-export function keepStdoutForAnswer(): void {
-  const toStderr = (...values: unknown[]) => console.error(...values);
-  console.log = toStderr;
-  console.info = toStderr;
-  console.debug = toStderr;
 }
 
 async function answer(config: string, options: HookCommandOptions): Promise<number> {

@@ -307,7 +307,6 @@ async function runCommand(argv: readonly string[], io: CliIO): Promise<number> {
     )
     .action(async (config: string, options: { harness: string; agent?: string; timeout?: number }) => {
       const { hookCommand } = await import("./commands/hook-command.js");
-      (await import("./hook-main.js")).keepStdoutForAnswer();
       code = await hookCommand(config, options as Parameters<typeof hookCommand>[1], io);
     });
 

@@ -152,8 +152,9 @@ export async function hookCommand(
   stdin?: NodeJS.ReadableStream,
 ): Promise<number> {
   const protocol = HARNESSES[options.harness];
-  // The process's stdout is the answer: Claude Code reads anything else printed there (a tool
-  // module's `console.log`) as an answer that is not JSON, and runs the call as it was.
+  // The process's stdout is the answer: a harness reads anything else printed there (a tool
+  // module's `console.log`) as an answer that is not JSON (Gemini CLI: an allow; Claude Code
+  // and Codex CLI: no answer), and runs the call as it was.
   if (stdin === undefined) keepStdoutForProtocol();
   const timeoutMs = (options.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
   let event: HarnessEvent | undefined;
