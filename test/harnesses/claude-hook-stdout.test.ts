@@ -1,13 +1,4 @@
-/**
- * The real Claude Code guarded by `hookwise hook`, with a config whose audit hook calls a tool
- * module that prints with `console.log`. Claude Code reads a hook's whole stdout as its JSON
- * answer: a line printed before it makes the answer unreadable, and Claude Code then runs the
- * call as if no hook had answered. So what the config's own code prints goes to stderr, and
- * the answer still holds: a rewritten command runs in place of the original, and a command
- * hookwise asks about is not run (no one can be asked in `claude -p`).
- */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +6,7 @@ import { CLI } from "../gateway/gateway-fixture.js";
 import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
 import type { FakeModelServer } from "../support/harnesses/fake-model-server.js";
 import { harnesses } from "../support/harnesses/install.js";
-import { runClaude } from "../support/harnesses/run-claude.js";
+import { runClaude, runContext, setupClaude } from "../support/harnesses/run-claude.js";
 import { type HarnessResult, killAllHarnesses } from "../support/harnesses/run-harness.js";
 
 const ASKED = "deploys need a person's yes";
@@ -71,18 +62,14 @@ describe.skipIf(!harnesses.available)(
         join(cwd, "audit-tools.mjs"),
         AUDIT_TOOLS.replace(JSON.stringify("AUDIT_LOG"), JSON.stringify(join(folder, "audit.log"))),
       );
-      execFileSync(process.execPath, [...CLI, "setup", "claude", "hookwise.yaml"], {
-        cwd,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
-        stdio: "pipe",
-      });
+      setupClaude(CLI, cwd, home);
       fake = await startFakeAnthropic([
         { tool: "Bash", input: { command: "echo rewrite-me > original.txt", description: "write" } },
         { tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } },
         { text: "Done." },
       ]);
       result = await runClaude({ cwd, home, fake, prompt: "Write, then deploy.", timeoutMs: 170_000 });
-      context = `exit ${result.exitCode}${result.timedOut ? " (timed out)" : ""}; files: ${readdirSync(cwd).join(", ")}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-3000)}`;
+      context = runContext(result, cwd);
     }, 240_000);
 
     afterAll(async () => {

@@ -1,12 +1,4 @@
-/**
- * The real Claude Code gives a UserPromptSubmit hook 30 s unless its entry says otherwise,
- * and lets the prompt through when a hook takes longer. hookwise decides within its
- * `--timeout` (45 s by default), so `hookwise setup claude` gives its entries the time that
- * needs, and a gate's entry blocks when Claude Code ends it anyway. Here a prompt's gate is
- * reached after a transform that takes 35 s: the prompt is refused, the model never asked.
- */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +6,7 @@ import { CLI } from "../gateway/gateway-fixture.js";
 import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
 import type { FakeModelServer } from "../support/harnesses/fake-model-server.js";
 import { harnesses } from "../support/harnesses/install.js";
-import { runClaude } from "../support/harnesses/run-claude.js";
+import { runClaude, runContext, setupClaude } from "../support/harnesses/run-claude.js";
 import { type HarnessResult, killAllHarnesses } from "../support/harnesses/run-harness.js";
 
 const CONFIG = `harness: claude
@@ -54,17 +46,13 @@ describe.skipIf(!harnesses.available)(
       mkdirSync(home, { recursive: true });
       writeFileSync(join(cwd, "hookwise.yaml"), CONFIG);
       writeFileSync(join(cwd, "slow-tools.mjs"), SLOW_TOOLS);
-      execFileSync(process.execPath, [...CLI, "setup", "claude", "hookwise.yaml"], {
-        cwd,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
-        stdio: "pipe",
-      });
+      setupClaude(CLI, cwd, home);
       fake = await startFakeAnthropic([
         { tool: "Bash", input: { command: "echo x > ran.txt", description: "write" } },
         { text: "Done." },
       ]);
       result = await runClaude({ cwd, home, fake, prompt: "Write the file.", timeoutMs: 170_000 });
-      context = `exit ${result.exitCode}${result.timedOut ? " (timed out)" : ""}; files: ${readdirSync(cwd).join(", ")}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-3000)}`;
+      context = runContext(result, cwd);
     }, 240_000);
 
     afterAll(async () => {

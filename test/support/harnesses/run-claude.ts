@@ -3,7 +3,8 @@
  * test's own and every switch for traffic beyond the model API off (telemetry, error reports,
  * update checks, feature flags).
  */
-import { mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeModelServer } from "./fake-model-server.js";
 import { harnesses } from "./install.js";
@@ -85,4 +86,23 @@ export function runClaude(options: RunClaudeOptions): Promise<HarnessResult> {
     env: claudeEnv(options.home, options.fake, options.env),
     timeoutMs: options.timeoutMs ?? 120_000,
   });
+}
+
+/** `hookwise setup claude CONFIG` in `cwd`, with a HOME of the test's own (`cli`: how to run the CLI). */
+export function setupClaude(
+  cli: readonly string[],
+  cwd: string,
+  home: string,
+  config = "hookwise.yaml",
+): void {
+  execFileSync(process.execPath, [...cli, "setup", "claude", config], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+    stdio: "pipe",
+  });
+}
+
+/** What a failed expectation about a harness run shows: its exit, the project's files, its output's ends. */
+export function runContext(result: HarnessResult, cwd: string): string {
+  return `exit ${result.exitCode}${result.timedOut ? " (timed out)" : ""}; files: ${readdirSync(cwd).join(", ")}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-3000)}`;
 }
