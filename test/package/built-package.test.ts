@@ -617,6 +617,41 @@ describe("the built package", () => {
     }
   });
 
+  it("decides the common guard conditions without loading the CEL engine, and loads it for any other", () => {
+    const dir = mkdtempSync(join(out, "hook-cel-"));
+    const readFiles = join(root, "test/fixtures/built-package/list-read-files.cjs");
+    const engine = join(out, "deps", "cel-js.cjs");
+    const hook = (when: string, command: string) => {
+      const config = join(dir, `${Buffer.from(when).toString("hex")}.yaml`);
+      writeFileSync(
+        config,
+        `harness: claude\nruntime:\n  policies:\n    - { decision: deny, tool: Bash, when: ${JSON.stringify(when)}, reason: stopped }\n`,
+      );
+      const child = hookCall(config, {
+        cwd: dir,
+        input: bashEvent(dir, command),
+        env: { XDG_CACHE_HOME: join(dir, "cache"), HOOKWISE_STATE_URL: "" },
+        preload: ["--require", readFiles],
+      });
+      expect(child.status, child.stderr).toBe(0);
+      return {
+        denied: child.stdout.includes('"permissionDecision":"deny"'),
+        engine: child.stderr.split("\n").includes(`read-file ${engine}`),
+      };
+    };
+    const common = 'args.command.contains("rm -rf") || args.command.startsWith("sudo ")';
+    hook(common, "ls");
+    expect(hook(common, "sudo rm x")).toEqual({ denied: true, engine: false });
+    expect(hook(common, "ls")).toEqual({ denied: false, engine: false });
+    // A field the event does not have: the engine gives CEL's error, and the guard fails closed.
+    const missing = 'args.file_path.endsWith(".env")';
+    hook(missing, "ls");
+    expect(hook(missing, "ls")).toEqual({ denied: true, engine: true });
+    const other = "size(args.command) > 3";
+    hook(other, "ls");
+    expect(hook(other, "ls -la")).toEqual({ denied: true, engine: true });
+  });
+
   it("answers from a config it validated before without loading node:crypto or the stream modules it loads, or the abort controller", () => {
     // node:crypto (or Web Crypto) makes Node compile about thirty built-in modules on every
     // call: the run's id and the validation cache's entry take none of it. The call's abort

@@ -3,6 +3,9 @@
  * eval. Python-style spellings (`and`, `or`, `not`, `not in`, `True`) are rewritten
  * first (`rewrite-python-operators.ts`). Compiled and type-checked once, at load: bad
  * syntax, an unknown variable (`trun > 5`) or a non-boolean expression is a load error.
+ * The common guard conditions (a text against a string literal, `simple-cel.ts`) are
+ * evaluated without the engine where their values are plain, and compiled on it at first
+ * need where not.
  *
  * Variables: `turn` `tools` `messages` `tokens` `max_turns` (int), `pressure` (double),
  * `tool` (`{name, fqn, params, result?, error?}` or null), `error` (`{type, message}` or
@@ -29,7 +32,8 @@ import {
   matchesCalls,
   renameMatchesCalls,
 } from "./linear-matches.js";
-import { rewritePythonOperators } from "./rewrite-python-operators.js";
+import { type RewrittenExpression, rewritePythonOperators } from "./rewrite-python-operators.js";
+import { ENGINE, simpleExpression } from "./simple-cel.js";
 import {
   budgetSpent,
   chargeValue,
@@ -128,7 +132,47 @@ function summary(error: unknown): string {
 /** Compiles CEL (Python `and` / `or` / `not` accepted); throws an ExpressionError when malformed. */
 export function compileExpression(expr: string, options: CompileExpressionOptions = {}): CompiledExpression {
   const variables = options.variables ?? EXPRESSION_VARIABLES;
-  const rewritten = rewritePythonOperators(expr);
+  const rewritten = rewrite(expr);
+  const simple = simpleExpression(rewritten.text, variables);
+  if (!simple) return compileOnEngine(expr, rewritten, variables, options);
+  // Evaluated here where it can be, and by the engine (compiled at first need) where not.
+  let engine: CompiledExpression | undefined;
+  const onEngine: CompiledExpression = (values) => {
+    engine ??= compileOnEngine(expr, rewritten, variables, options);
+    return engine(values);
+  };
+  const { evaluate, used } = simple;
+  return (values) => {
+    resetSteps(false);
+    const context: Record<string, unknown> = {};
+    try {
+      for (const name of used) {
+        const value = values[name];
+        if (value !== undefined) context[name] = convert(value, variables[name]);
+      }
+    } catch {
+      // A value too deep or too large: the engine's evaluation fails with what it is.
+      return onEngine(values);
+    }
+    const result = evaluate(context);
+    return result === ENGINE ? onEngine(values) : result;
+  };
+}
+
+/** The expression in CEL (Python's `and` / `or` / `not` rewritten); an error when it is empty. */
+function rewrite(expr: string): RewrittenExpression {
+  if (expr.trim() === "")
+    throw new ExpressionError({ expression: expr, phase: "compile", detail: "empty expression" });
+  return rewritePythonOperators(expr);
+}
+
+/** Compiles the expression on the CEL engine (loaded with its first expression). */
+function compileOnEngine(
+  expr: string,
+  rewritten: RewrittenExpression,
+  variables: Readonly<Record<string, CelVariableType>>,
+  options: CompileExpressionOptions,
+): CompiledExpression {
   // Where an offset of the text the engine runs was in `rewritten` (steps are counted in it).
   let before = (offset: number) => offset;
   const failure = (phase: "compile" | "evaluate", error: unknown) => {
@@ -136,8 +180,6 @@ export function compileExpression(expr: string, options: CompileExpressionOption
     const offset = typeof start === "number" ? rewritten.sourceOffset(before(start)) : undefined;
     return new ExpressionError({ expression: expr, phase, detail: summary(error), offset, cause: error });
   };
-  if (expr.trim() === "")
-    throw new ExpressionError({ expression: expr, phase: "compile", detail: "empty expression" });
   let evaluate: ReturnType<Environment["parse"]>;
   try {
     evaluate = environmentFor(variables).parse(rewritten.text);
@@ -378,3 +420,15 @@ export const expression = defineCondition({
   },
   example: { type: "expression", expr: "turn > 5 and pressure > 0.6" },
 });
+
+/**
+ * Compiles the expression on the CEL engine alone, never on the evaluator of common guard
+ * conditions (`simple-cel.ts`): what that evaluator's answers are checked against.
+ */
+export function compileExpressionOnEngine(
+  expr: string,
+  options: CompileExpressionOptions = {},
+): CompiledExpression {
+  const variables = options.variables ?? EXPRESSION_VARIABLES;
+  return compileOnEngine(expr, rewrite(expr), variables, options);
+}
