@@ -211,7 +211,8 @@ const rows = measureTogether(commands);
 // The same commands started by a lean process. Starting any command from this one (Node.js,
 // with the bench's TypeScript loaded) first copies this process's memory map, which on a
 // virtual machine costs milliseconds that grow with the parent's size: a hook pays that when
-// a Node.js harness (Claude Code, Gemini CLI) starts it, far less from a small one.
+// a Node.js harness (Gemini CLI) starts it, far less from a small one (Claude Code and Codex CLI
+// are native binaries).
 const lean = python ? measureLean(commands) : undefined;
 for (const server of servers) server.stop();
 
