@@ -6,6 +6,7 @@ import { writeSync } from "node:fs";
 import { printableOutput } from "../config/printable.js";
 import { MaskedTextStream } from "../models/masked-text-stream.js";
 import { maskSecrets, registeredSecrets } from "../secrets/secret-registry.js";
+import { protocolStdout } from "./keep-stdout-for-protocol.js";
 import { useColor } from "./terminal/colors.js";
 import type { CliIO } from "./types.js";
 
@@ -47,7 +48,7 @@ function fdPrinter(fd: 1 | 2, stream: () => NodeJS.WriteStream): CliIO["stdout"]
 
 export function ioFromProcess(): CliIO {
   return {
-    stdout: fdPrinter(1, () => process.stdout),
+    stdout: fdPrinter(1, protocolStdout),
     stderr: fdPrinter(2, () => process.stderr),
     // Asked when a command needs them (run, resume), for the same reason as above.
     get isTTY() {

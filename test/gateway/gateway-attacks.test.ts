@@ -4,7 +4,7 @@
  * it receives: what the gateway refused must never reach it.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -427,6 +427,55 @@ describe("protocol", () => {
       expect(received(where).map((call) => call.args.path)).toEqual(["after"]);
     } finally {
       // A child that has already ended sends no more "exit": waiting for one would hang.
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((done) => child.once("exit", done));
+        child.kill("SIGTERM");
+        await exited;
+      }
+    }
+  }, 60_000);
+
+  it("over stdio, what a tool module prints on stdout goes to stderr: every line the client reads is the protocol's", async () => {
+    where = gatewayDir(
+      () =>
+        "toolsets:\n  chat: { kind: module, path: ./chatty.mjs }\nagents:\n  - id: gate\n    tools: [chat.*]\n",
+    );
+    writeFileSync(
+      join(where.dir, "chatty.mjs"),
+      [
+        'process.stdout.write("chatty: loaded\\n");',
+        "export const hello = {",
+        '  description: "Says hello",',
+        '  inputSchema: { type: "object", properties: {} },',
+        '  execute: () => { process.stdout.write("chatty: raw\\n"); console.log("chatty: log"); return "hello"; },',
+        "};",
+        "",
+      ].join("\n"),
+    );
+    const child = spawn(process.execPath, [...CLI, "mcp", where.config], {
+      cwd: where.dir,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    try {
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+      });
+      child.stderr.on("data", (chunk: Buffer) => {
+        err += chunk.toString("utf8");
+      });
+      const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+      send(INITIALIZE);
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "chat_hello", arguments: {} } });
+      await eventually(() => out.includes('"id":2'), 30_000, "the call's answer");
+      const lines = out.trim().split("\n");
+      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+      expect(out).toContain("hello");
+      expect(out).not.toContain("chatty:");
+      for (const printed of ["chatty: loaded", "chatty: raw", "chatty: log"]) expect(err).toContain(printed);
+    } finally {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((done) => child.once("exit", done));
         child.kill("SIGTERM");

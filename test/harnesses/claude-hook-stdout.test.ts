@@ -30,12 +30,14 @@ runtime:
 // A tool module that prints on stdout when it loads and each time it runs.
 const AUDIT_TOOLS = `import { appendFileSync } from "node:fs";
 console.log("audit tools loaded");
+process.stdout.write("audit tools: written\\n");
 export const record = {
   description: "Records a call",
   inputSchema: { type: "object", properties: {} },
   execute: () => {
     console.log("audit: recorded");
     console.info("audit: info");
+    process.stdout.write("audit: written\\n");
     appendFileSync(${JSON.stringify("AUDIT_LOG")}, "recorded\\n");
     return "ok";
   },

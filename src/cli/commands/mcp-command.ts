@@ -9,7 +9,7 @@
 import type { LoadedConfig } from "../../config/load-config.js";
 import { ConfigReferenceError, formatIssue } from "../../config/source/config-error.js";
 import { takeInterrupts } from "../interrupts.js";
-import { keepStdoutForProtocol } from "../keep-stdout-for-protocol.js";
+import { keepStdoutForProtocol, protocolStdout } from "../keep-stdout-for-protocol.js";
 import { LogRoute, loadCliConfig, notificationLine } from "../load-cli-config.js";
 import type { CliIO } from "../types.js";
 import { UsageError } from "../usage-error.js";
@@ -100,7 +100,10 @@ export async function mcpCommand(configPath: string, options: McpCommandOptions,
       });
     });
     if (stdio) {
-      const served = await gatewayRoom.serveStdio(gateway);
+      const served = await gatewayRoom.serveStdio(gateway, {
+        stdin: process.stdin,
+        stdout: protocolStdout(),
+      });
       await untilEnded(served.ended, () => gateway.close());
       await gateway.close();
       return 0;
