@@ -23,6 +23,7 @@ import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import { runTelemetryModule } from "../telemetry/run-telemetry.part.js";
 import type { RunSummary, TelemetrySettings } from "../telemetry/types.js";
 import { type HarnessTool, harnessTool } from "./harness-tools.js";
+import { heldSessionRefusal, holdSessionIfStopped } from "./held-session.js";
 import type { HarnessEvent, HarnessProtocol, HarnessVerdict } from "./types.js";
 
 export interface HarnessDispatchOptions {
@@ -230,11 +231,29 @@ function answeredBefore(
   };
 }
 
+/** An event of a held session, refused with `verdict` (and the tool it was about, not run). */
+function refusedHeld(
+  event: HarnessEvent,
+  protocol: HarnessProtocol,
+  verdict: HarnessVerdict,
+): HarnessOutcome {
+  if (event.tool === undefined) return { verdict, trace: [] };
+  const tool = harnessTool(protocol, event.tool.name);
+  return {
+    verdict,
+    trace: [],
+    tool: { functionName: tool.functionName, qualifiedName: tool.qualifiedName, args: event.tool.input },
+  };
+}
+
 export async function decideHarnessEvent(
   event: HarnessEvent,
   options: HarnessDispatchOptions,
 ): Promise<HarnessOutcome> {
   const { store, log } = options;
+  // A session hookwise stopped where the harness went on with it: refused, its hooks not run.
+  const held = await heldSessionRefusal(store, event);
+  if (held !== undefined) return refusedHeld(event, options.protocol, held);
   const sameKey = sameCallKey(event, options.protocol);
   if (sameKey !== undefined) {
     const earlier = await store.get<EarlierDecision>(sameKey);
@@ -285,6 +304,7 @@ export async function decideHarnessEvent(
   }
   if (spans) endSpans(spans, event, outcome, options.mask);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
+  await holdSessionIfStopped(store, options.protocol, event, outcome.verdict);
   // A rewritten call comes back with its new arguments (another call); a failure is decided
   // again; so is a question, which the second event may be the one to ask.
   const { verdict } = outcome;

@@ -147,5 +147,7 @@ export const geminiProtocol: HarnessProtocol = {
   settings: geminiSettings,
   parse,
   answer,
+  // It reads nothing a PreCompress hook answers.
+  stopIgnoredAt: ["pre_compact"],
   refuse: (reason) => ({ exitCode: 2, stderr: `${reason}\n` }),
 };
