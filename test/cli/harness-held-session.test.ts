@@ -5,7 +5,7 @@
  * session's id, and each later prompt, model request and tool call of the session is refused
  * with the reason — across hook processes, as max_fires is counted.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -47,19 +47,23 @@ function answering(event: string, answer: Record<string, unknown>): Record<strin
 }
 
 async function hook(config: string, harness: HarnessName, input: Record<string, unknown>) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: { line: (text) => void (stdout += `${text}\n`), write: (text) => void (stdout += text) },
-    stderr: { line: (text) => void (stderr += `${text}\n`), write: (text) => void (stderr += text) },
-    isTTY: false,
-  };
+  const out = { stdout: "", stderr: "" };
+  const printer = (key: "stdout" | "stderr") => ({
+    line: (text: string) => {
+      out[key] += `${text}\n`;
+    },
+    write: (text: string) => {
+      out[key] += text;
+    },
+  });
+  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
   const code = await hookCommand(
     config,
     { harness },
     io,
     Readable.from([Buffer.from(JSON.stringify(input))]),
   );
+  const { stdout, stderr } = out;
   return { code, stdout, stderr, json: stdout.trim() ? JSON.parse(stdout) : undefined };
 }
 
