@@ -2,7 +2,8 @@
  * A session hookwise stopped at its start stays stopped, with the real Gemini CLI and Claude
  * Code: both start a session whatever a SessionStart hook answers (`continue: false`
  * included), so hookwise holds the stop in the config's store and refuses the session's later
- * prompts and tool calls, each in a `hookwise hook` process of its own.
+ * prompts and tool calls, each in a `hookwise hook` process of its own. Codex CLI ends the
+ * session there itself.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,8 +13,10 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { CLI } from "../gateway/gateway-fixture.js";
 import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
 import { startFakeGemini } from "../support/harnesses/fake-gemini.js";
+import { startFakeOpenAiResponses } from "../support/harnesses/fake-openai-responses.js";
 import { harnesses } from "../support/harnesses/install.js";
 import { runClaude, runContext, setupClaude } from "../support/harnesses/run-claude.js";
+import { runCodex } from "../support/harnesses/run-codex.js";
 import { runGemini } from "../support/harnesses/run-gemini.js";
 import { killAllHarnesses } from "../support/harnesses/run-harness.js";
 
@@ -45,7 +48,7 @@ function stoppingProject(name: string): { cwd: string; home: string } {
   writeFileSync(join(folder, "guards.json"), JSON.stringify(guards));
   writeFileSync(
     join(cwd, "hookwise.yaml"),
-    `harness: [claude, gemini]\nclaude_hooks: ${join(folder, "guards.json")}\nruntime:\n  state: { kind: sqlite, path: ${join(folder, "state.db")} }\n`,
+    `harness: [claude, codex, gemini]\nclaude_hooks: ${join(folder, "guards.json")}\nruntime:\n  state: { kind: sqlite, path: ${join(folder, "state.db")} }\n`,
   );
   return { cwd, home };
 }
@@ -128,6 +131,35 @@ describe.skipIf(!harnesses.available)(
         expect(existsSync(join(cwd, "ran.txt")), context).toBe(false);
         expect(fake.turnRequests().length, context).toBe(0);
         expect(`${result.stdout}\n${result.stderr}`, context).toContain(REASON);
+      } finally {
+        await fake.close();
+      }
+    }, 200_000);
+  },
+);
+
+describe.skipIf(!harnesses.available)(
+  `Codex CLI ${harnesses.versions.codex}: a session hookwise ended at SessionStart`,
+  () => {
+    // Codex honours a SessionStart hook's continue: false itself: the session ends there.
+    it("the session ends at its start: the model is never asked, the command never runs", async () => {
+      const { cwd, home } = stoppingProject("codex");
+      execFileSync(process.execPath, [...CLI, "setup", "codex", "hookwise.yaml", "--no-trust"], {
+        cwd,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+        stdio: "pipe",
+      });
+      const fake = await startFakeOpenAiResponses([
+        { tool: "exec_command", input: { cmd: "echo ran > ran.txt" } },
+        { text: "Done." },
+      ]);
+      try {
+        const result = await runCodex({ cwd, home, prompt: "Run it.", fake, timeoutMs: 170_000 });
+        const context = runContext(result, cwd);
+        expect(result.timedOut, context).toBe(false);
+        expect(existsSync(join(cwd, "ran.txt")), context).toBe(false);
+        expect(fake.turnRequests().length, context).toBe(0);
+        expect(result.stderr, context).toContain("hook: SessionStart Stopped");
       } finally {
         await fake.close();
       }
