@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { HookwiseError } from "../errors/hookwise-error.js";
+import { mayHoldSession } from "../harnesses/held-session.js";
 import type { SettingsObject } from "../harnesses/merge-settings.js";
 import type { HarnessEventKind, HarnessName, HarnessProtocol } from "../harnesses/types.js";
 
@@ -124,8 +125,14 @@ export async function configEvents(
     store: new (await import("../state/memory-store.js")).MemoryStore(),
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   });
-  const hookEvents = new Set<string>(hooks.registry.list().map((hook) => hook.event));
+  const registered = hooks.registry.list();
+  const hookEvents = new Set<string>(registered.map((hook) => hook.event));
   await hooks.close();
+  // A session such a hook stops is held by refusing its prompts and tool calls, which must reach hookwise.
+  if (registered.some((hook) => hook.kind !== "inspect" && mayHoldSession(protocol, hook.event))) {
+    hookEvents.add("run_start");
+    hookEvents.add("tool_call");
+  }
   return eventsNeeded(protocol, hookEvents);
 }
 

@@ -22,7 +22,9 @@ import type { StateStore } from "../state/state-store.js";
 import type { RunTelemetry } from "../telemetry/run-telemetry.js";
 import { runTelemetryModule } from "../telemetry/run-telemetry.part.js";
 import type { RunSummary, TelemetrySettings } from "../telemetry/types.js";
+import { takeQueuedContext } from "./claude/hooks/context-queue.js";
 import { type HarnessTool, harnessTool } from "./harness-tools.js";
+import { heldSessionRefusal, holdSessionIfStopped } from "./held-session.js";
 import type { HarnessEvent, HarnessProtocol, HarnessVerdict } from "./types.js";
 
 export interface HarnessDispatchOptions {
@@ -230,11 +232,29 @@ function answeredBefore(
   };
 }
 
+/** An event of a held session, refused with `verdict` (and the tool it was about, not run). */
+function refusedHeld(
+  event: HarnessEvent,
+  protocol: HarnessProtocol,
+  verdict: HarnessVerdict,
+): HarnessOutcome {
+  if (event.tool === undefined) return { verdict, trace: [] };
+  const tool = harnessTool(protocol, event.tool.name);
+  return {
+    verdict,
+    trace: [],
+    tool: { functionName: tool.functionName, qualifiedName: tool.qualifiedName, args: event.tool.input },
+  };
+}
+
 export async function decideHarnessEvent(
   event: HarnessEvent,
   options: HarnessDispatchOptions,
 ): Promise<HarnessOutcome> {
   const { store, log } = options;
+  // A session hookwise stopped where the harness went on with it: refused, its hooks not run.
+  const held = await heldSessionRefusal(store, event);
+  if (held !== undefined) return refusedHeld(event, options.protocol, held);
   const sameKey = sameCallKey(event, options.protocol);
   if (sameKey !== undefined) {
     const earlier = await store.get<EarlierDecision>(sameKey);
@@ -267,7 +287,7 @@ export async function decideHarnessEvent(
     ...(spans ? { observer: spans } : {}),
   });
   const context = new OperationContext(source, 1);
-  const session = new HarnessRun(event, options, runner, context, agentPath);
+  const session = new HarnessRun(event, options, runner, context, agentPath, source.stepScratch);
   spans?.annotate({ "hookwise.harness": event.harness, "hookwise.harness.event": event.name });
   if (spans && event.tool) spans.toolStarted({ toolCallId: event.tool.callId, toolName: event.tool.name });
   let outcome: Omit<HarnessOutcome, "trace">;
@@ -285,6 +305,7 @@ export async function decideHarnessEvent(
   }
   if (spans) endSpans(spans, event, outcome, options.mask);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
+  await holdSessionIfStopped(store, options.protocol, event, outcome.verdict);
   // A rewritten call comes back with its new arguments (another call); a failure is decided
   // again; so is a question, which the second event may be the one to ask.
   const { verdict } = outcome;
@@ -371,7 +392,19 @@ class HarnessRun {
     readonly runner: HookRunner,
     readonly context: OperationContext,
     readonly agentPath: readonly string[],
+    readonly stepScratch: Scratchpad,
   ) {}
+
+  /**
+   * The event's hooks' context for the model: messages they injected, and what Claude Code
+   * hooks (`claude_hooks`) of a tool event queued for the step's end, which a harness's event
+   * does not have.
+   */
+  contextOf(outcome: BlockingOutcome<AnyEventPayload>): string[] {
+    const context = messageTexts(outcome.injected);
+    context.push(...takeQueuedContext(this.stepScratch));
+    return context;
+  }
 
   /** `fields` (a literal of the caller's own) with the run's lineage: added, not spread into a copy. */
   payload<P extends AnyEventPayload>(fields: Omit<P, "agentPath">): P {
@@ -521,7 +554,7 @@ class HarnessRun {
     } else if (await this.explicitlyAllowed(outcome.payload)) verdict = { decision: "allow" };
     if (approval && verdict.decision === "ask") verdict = { decision: "none" };
     if (rewritten && verdict.decision !== "deny") verdict.updatedInput = args;
-    const context = messageTexts(outcome.injected);
+    const context = this.contextOf(outcome);
     if (context.length) verdict.context = context;
     await this.after(outcome.payload, selection, verdict.decision !== "deny");
     const ran =
@@ -604,7 +637,7 @@ class HarnessRun {
     const { outcome, stopped } = await this.guarded(payload);
     if (stopped) return { verdict: stopped, tool: about };
     const verdict: HarnessVerdict = { decision: "none" };
-    const context = messageTexts(outcome.injected);
+    const context = this.contextOf(outcome);
     if (outcome.payload.original !== undefined) {
       const note = appendedNote(use.response, outcome.payload.result);
       if (note !== undefined) context.push(note);
@@ -639,19 +672,14 @@ class HarnessRun {
     const { outcome, stopped } = await this.guarded(payload);
     if (stopped) return { verdict: stopped, tool: about };
     const flow = outcome.terminal?.flow;
+    const context: string[] = [];
     // A recovery's result cannot replace the harness's error; the model reads it beside it.
     if (flow?.type === "rewriteResult" || outcome.payload !== payload) {
       const result = flow?.type === "rewriteResult" ? flow.result : undefined;
-      if (result !== undefined)
-        return {
-          verdict: {
-            decision: "none",
-            context: [typeof result === "string" ? result : JSON.stringify(result)],
-          },
-          tool: about,
-        };
+      if (result !== undefined) context.push(typeof result === "string" ? result : JSON.stringify(result));
     }
-    return { verdict: NONE, tool: about };
+    context.push(...this.contextOf(outcome));
+    return { verdict: context.length ? { decision: "none", context } : NONE, tool: about };
   }
 
   async runStart(): Promise<HarnessVerdict> {

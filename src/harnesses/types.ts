@@ -153,6 +153,12 @@ export interface HarnessProtocol {
    * the event is decided on its own.
    */
   sameCall?(event: HarnessEvent): string | undefined;
+  /**
+   * Events, besides `session_start`, whose end (`flow.terminate`) the harness does not honour:
+   * it goes on with the session whatever the hook answers (Gemini CLI's PreCompress). An end
+   * decided there is held by hookwise, which refuses the session's later prompts and tool calls.
+   */
+  readonly stopIgnoredAt?: readonly HarnessEventKind[];
   /** A block when the event could not even be read (malformed stdin, an unknown event). */
   refuse(reason: string, eventName: string | undefined): HarnessAnswer;
 }

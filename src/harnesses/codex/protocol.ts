@@ -35,5 +35,10 @@ export const codexProtocol: HarnessProtocol = {
       rewriteNeedsAllow: true,
       blockReplacesOutput: true,
     }),
-  refuse: (reason) => refuseClaudeWire(reason),
+  // Exit 2 is a failure to Codex's PreCompact, which then compacts: an event named PreCompact
+  // that could not be read is refused with the one answer it takes there.
+  refuse: (reason, eventName) =>
+    eventName === "PreCompact"
+      ? { exitCode: 0, stdout: `${JSON.stringify({ continue: false, stopReason: reason })}\n` }
+      : refuseClaudeWire(reason),
 };

@@ -121,16 +121,21 @@ function answer(event: HarnessEvent, verdict: HarnessVerdict): HarnessAnswer {
     specific.tool_input = verdict.updatedInput;
   // Gemini CLI reads no new result from an AfterTool hook (it has no `tool_output`): a deny
   // replaces the result the model reads with its reason, so the rewritten result is that reason.
-  if (event.kind === "tool_result" && verdict.updatedOutput !== undefined && !blocks) {
+  // The model then reads the reason alone (an AfterTool deny's `additionalContext` does not
+  // reach it): the context the hooks added goes after the new result.
+  const replaced = event.kind === "tool_result" && verdict.updatedOutput !== undefined && !blocks;
+  if (replaced) {
     const output =
       typeof verdict.updatedOutput === "string"
         ? verdict.updatedOutput
         : JSON.stringify(verdict.updatedOutput);
+    const result = output.trim() ? output : "(hookwise replaced this tool's output with nothing)";
     out.decision = "deny";
-    out.reason = output.trim() ? output : "(hookwise replaced this tool's output with nothing)";
+    out.reason = context ? `${result}\n\n${context}` : result;
   }
   if (
     context &&
+    !replaced &&
     (event.kind === "tool_result" || event.kind === "run_start" || event.kind === "session_start")
   )
     specific.additionalContext = context;
@@ -147,5 +152,7 @@ export const geminiProtocol: HarnessProtocol = {
   settings: geminiSettings,
   parse,
   answer,
+  // It reads nothing a PreCompress hook answers.
+  stopIgnoredAt: ["pre_compact"],
   refuse: (reason) => ({ exitCode: 2, stderr: `${reason}\n` }),
 };

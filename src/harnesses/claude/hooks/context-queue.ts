@@ -8,11 +8,23 @@ import type { AnyHook } from "../../../hooks/define-hook.js";
 import { flow } from "../../../hooks/flow.js";
 import type { HookContext } from "../../../hooks/hook-context.js";
 import { NOT_FIRED } from "../../../hooks/invoke-hook.js";
+import type { Scratchpad } from "../../../hooks/scratchpad.js";
 
 const KEY = "claude-hooks:context";
 
 export function queueContext(context: HookContext, texts: readonly string[]): void {
   context.scratch.step.update<string[]>(KEY, (queued) => [...(queued ?? []), ...texts]);
+}
+
+/**
+ * Takes what tool hooks queued in `step` (a harness's event, which has no `step_end`: its
+ * answer carries the context to the harness, which gives it to the model).
+ */
+export function takeQueuedContext(step: Scratchpad): string[] {
+  const queued = step.get<string[]>(KEY);
+  if (queued === undefined) return [];
+  step.delete(KEY);
+  return queued;
 }
 
 /** The `step_end` hook that delivers what tool hooks queued in the step. */
