@@ -1,6 +1,11 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { compileExpression, compileExpressionOnEngine, EXPRESSION_VARIABLES } from "./expression.js";
+import {
+  compileExpression,
+  compileExpressionOnEngine,
+  EXPRESSION_VARIABLES,
+  ExpressionError,
+} from "./expression.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { ENGINE, simpleExpression } from "./simple-cel.js";
 import { toCelValue } from "./to-cel-value.js";
@@ -256,5 +261,59 @@ describe("the evaluator of common guard conditions", () => {
     let nested: Record<string, unknown> = { a: "x" };
     for (let index = 0; index < 100; index++) nested = { a: "x", b: nested };
     expect(() => deep({ args: nested })).toThrow(/levels deep/);
+  });
+});
+
+describe("the evaluator of common guard conditions, at the engine's limits", () => {
+  const test = 'args.command.contains("rm")';
+  /** What compiling and evaluating `expr` gives, on the evaluator and on the engine alone. */
+  const both = (expr: string, values: Record<string, unknown>) => ({
+    evaluator: outcome(() => compileExpression(expr)(values)),
+    engine: outcome(() => compileExpressionOnEngine(expr)(values)),
+  });
+
+  it("refuses, as the engine does, what is nested past the engine's depth or has more nodes than it parses", () => {
+    const values = { args: { command: "rm -rf /" } };
+    for (const [label, expr] of [
+      // The engine parses 250 levels at most (each parenthesis, each field, a call's argument).
+      ["247 parentheses", `${"(".repeat(247)}${test}${")".repeat(247)}`],
+      ["`not` 250 times", `${"not ".repeat(250)}${test}`],
+      ["a path of 260 fields after a test that holds", `${test} || args${".a".repeat(260)} == "x"`],
+      // And at most 100,000 nodes.
+      ["30,000 tests joined by ||", Array(30_000).fill(test).join(" || ")],
+    ] as const) {
+      const { evaluator, engine } = both(expr, values);
+      expect.soft(engine, label).toHaveProperty("error");
+      expect.soft(evaluator, label).toEqual(engine);
+      expect
+        .soft(simpleExpression(rewritePythonOperators(expr).text, EXPRESSION_VARIABLES), label)
+        .toBeUndefined();
+    }
+  });
+
+  it("leaves to the engine what is long enough to overflow a stack, the engine's or its own", () => {
+    for (const [label, expr] of [
+      // The engine checks types recursively, once per `||`: a few thousand overflow its stack
+      // (how many depends on the stack left and on what V8 has optimized).
+      ["3,000 tests joined by ||", Array(3000).fill(test).join(" || ")],
+      // Negations recurse in both parsers.
+      ["12,000 negations", `${"!".repeat(12_000)}${test}`],
+      ["12,000 parentheses", `${"(".repeat(12_000)}${test}${")".repeat(12_000)}`],
+    ] as const) {
+      expect
+        .soft(
+          outcome(() => simpleExpression(rewritePythonOperators(expr).text, EXPRESSION_VARIABLES)),
+          label,
+        )
+        .toEqual({
+          value: undefined,
+        });
+      // The engine's answer or its refusal, never a stack overflow out of compileExpression.
+      try {
+        compileExpression(expr);
+      } catch (error) {
+        expect.soft(error, label).toBeInstanceOf(ExpressionError);
+      }
+    }
   });
 });
