@@ -317,3 +317,35 @@ describe("the evaluator of common guard conditions, at the engine's limits", () 
     }
   });
 });
+
+describe("the evaluator of common guard conditions, over a value past the budget", () => {
+  /**
+   * Arguments of 3,000 fields, whose 1,500th takes `slow` ms to read the first time only: a
+   * conversion that runs past the clock once, as a busy machine makes one.
+   */
+  function slowOnce(slow: number): Record<string, unknown> {
+    const args: Record<string, unknown> = { command: "ls" };
+    for (let index = 0; index < 3000; index++) args[`k${index}`] = "v";
+    let read = false;
+    Object.defineProperty(args, "k1500", {
+      enumerable: true,
+      get() {
+        if (!read) {
+          read = true;
+          const until = performance.now() + slow;
+          while (performance.now() < until) {}
+        }
+        return "v";
+      },
+    });
+    return args;
+  }
+
+  it("fails as the engine does when converting the values ran out of time, and never converts them again", () => {
+    const expr = 'args.command.contains("rm")';
+    const engine = outcome(() => compileExpressionOnEngine(expr)({ args: slowOnce(1100) }));
+    expect(engine).toEqual({ error: expect.stringMatching(/evaluation stopped after 1000 ms/) });
+    // A second conversion would be in time, and answer false: the guard would let the call through.
+    expect(outcome(() => compileExpression(expr)({ args: slowOnce(1100) }))).toEqual(engine);
+  });
+});
