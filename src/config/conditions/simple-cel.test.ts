@@ -349,3 +349,90 @@ describe("the evaluator of common guard conditions, over a value past the budget
     expect(outcome(() => compileExpression(expr)({ args: slowOnce(1100) }))).toEqual(engine);
   });
 });
+
+describe("the evaluator of common guard conditions, over what an attacker would try", () => {
+  const json = (text: string): unknown => JSON.parse(text);
+  it("answers what the engine answers over odd texts and odd values", () => {
+    const cases: [string, Record<string, unknown>][] = [
+      // Keys JSON can write that JavaScript reads otherwise.
+      ['args.__proto__ == "x"', { args: json('{"__proto__": "x"}') }],
+      ['args.a == "x"', { args: json('{"__proto__": {"a": "x"}}') }],
+      ['args.__proto__.a == "x"', { args: json('{"__proto__": {"a": "x"}, "b": "y"}') }],
+      ['args.constructor == "x"', { args: json('{"constructor": "x"}') }],
+      ['args.a.contains("x")', { args: json('{"constructor": "x", "a": "x"}') }],
+      ['args.a.b == "x"', { args: json('{"a": {"constructor": {"name": "Object"}, "b": "x"}}') }],
+      [
+        'args.prototype == "x" && args.hasOwnProperty == "y"',
+        { args: { prototype: "x", hasOwnProperty: "y" } },
+      ],
+      ['args.toString == "x"', { args: {} }],
+      // Maps the engine reads and this evaluator leaves to it.
+      ['args.a.contains("x")', { args: new Map([["a", "x"]]) }],
+      ['args.a.contains("x")', { args: Object.assign(Object.create(null), { a: "x" }) }],
+      ['args.a.contains("x")', { args: Object.defineProperty({}, "a", { value: "x", enumerable: false }) }],
+      [
+        'args.a.contains("x")',
+        { args: Object.defineProperty({ n: 1 }, "a", { value: "x", enumerable: false }) },
+      ],
+      ['args.a.contains("x")', { args: ["x"] }],
+      ['args.a.contains("x")', { args: { a: ["x"] } }],
+      ['args.a.contains("x")', { args: { a: new Uint8Array([120]) } }],
+      ['args.a == "x"', { args: { a: "x", when: new Date(Number.NaN) } }],
+      ['args.a == "x"', { args: { a: "x", n: 2 ** 60, big: 10n ** 30n, f: () => 1 } }],
+      // Texts: surrogates, line separators, quotes, long.
+      ['args.a.contains("\ud83d")', { args: { a: "\ud83d\ude00" } }],
+      ['args.a.endsWith("\ude00") && !args.a.startsWith("\ude00")', { args: { a: "\ud83d\ude00" } }],
+      ['args.a == "x\u2028y"', { args: { a: "x\u2028y" } }],
+      ['args.a == \'say "hi"\' || args.a == "it\'s"', { args: { a: "it's" } }],
+      ['args.a.contains("x")', { args: { a: `${"y".repeat(10_000_000)}x` } }],
+      // The string variables, given what is not a text.
+      ['input.contains("x")', { input: ["x"] }],
+      ['input.contains("x")', { input: Object("x") }],
+      ['input == "3"', { input: 3 }],
+      ['output.startsWith("")', {}],
+      // Spacing and Python spellings.
+      ['args . a .contains ("x")\r\n&&\targs.b=="y"', { args: { a: "x", b: "y" } }],
+      [
+        'not args.a == "x" and args.and != "y" or args.not.contains("z")',
+        { args: { a: "y", and: "y", not: "z" } },
+      ],
+      [
+        'args.a.contains("x") and not args.b.contains("y") or not (args.c == "z")',
+        { args: { a: "x", b: "y" } },
+      ],
+      // A test the fast path decides, beside one only the engine can answer.
+      ['args.a == "x" || args.n == "1"', { args: { a: "y", n: 1 } }],
+      ['args.a == "x" && args.missing == "1"', { args: { a: "x" } }],
+      ['!(args.missing == "1") || args.a == "x"', { args: { a: "x" } }],
+    ];
+    for (const [expr, values] of cases)
+      expect(
+        outcome(() => compileExpression(expr)(values)),
+        `${expr} over ${inspect(values)}`,
+      ).toEqual(outcome(() => compileExpressionOnEngine(expr)(values)));
+  });
+
+  it("leaves to the engine texts the engine reads otherwise than it might seem", () => {
+    for (const expr of [
+      'args.a == b"x"',
+      'args.a == R"x"',
+      "args.a.contains('x', 'y')",
+      'args.a\f== "x"',
+      '\ufeffargs.a == "x"',
+      'args.if == "x"',
+      'args.a == "x" ? true : false',
+      'args.a === "x"',
+      'args.a !== "x"',
+      'args.a = "x"',
+      'args.a == "x" & args.b == "y"',
+      'args["a"] == "x"',
+      'args.a.contains("x") == true',
+      'args.a in ["x"]',
+      'args.a is "x"',
+      'args.é == "x"',
+      'args.a == "x" /* note */',
+      'args.a == """"',
+    ])
+      expect(simpleExpression(rewritePythonOperators(expr).text, EXPRESSION_VARIABLES), expr).toBeUndefined();
+  });
+});
