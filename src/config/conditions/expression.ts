@@ -150,9 +150,12 @@ export function compileExpression(expr: string, options: CompileExpressionOption
         const value = values[name];
         if (value !== undefined) context[name] = convert(value, variables[name]);
       }
-    } catch {
-      // A value too deep or too large: the engine's evaluation fails with what it is.
-      return onEngine(values);
+    } catch (error) {
+      // A value too deep or too large, or converted past the clock: the engine converts the
+      // same values first, and fails with this. Never converted again, where a second
+      // conversion could be in time.
+      const cause = budgetSpent() ?? error;
+      throw new ExpressionError({ expression: expr, phase: "evaluate", detail: summary(cause), cause });
     }
     const result = evaluate(context);
     return result === ENGINE ? onEngine(values) : result;

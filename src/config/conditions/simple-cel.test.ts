@@ -1,6 +1,11 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { compileExpression, compileExpressionOnEngine, EXPRESSION_VARIABLES } from "./expression.js";
+import {
+  compileExpression,
+  compileExpressionOnEngine,
+  EXPRESSION_VARIABLES,
+  ExpressionError,
+} from "./expression.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { ENGINE, simpleExpression } from "./simple-cel.js";
 import { toCelValue } from "./to-cel-value.js";
@@ -256,5 +261,178 @@ describe("the evaluator of common guard conditions", () => {
     let nested: Record<string, unknown> = { a: "x" };
     for (let index = 0; index < 100; index++) nested = { a: "x", b: nested };
     expect(() => deep({ args: nested })).toThrow(/levels deep/);
+  });
+});
+
+describe("the evaluator of common guard conditions, at the engine's limits", () => {
+  const test = 'args.command.contains("rm")';
+  /** What compiling and evaluating `expr` gives, on the evaluator and on the engine alone. */
+  const both = (expr: string, values: Record<string, unknown>) => ({
+    evaluator: outcome(() => compileExpression(expr)(values)),
+    engine: outcome(() => compileExpressionOnEngine(expr)(values)),
+  });
+
+  it("refuses, as the engine does, what is nested past the engine's depth or has more nodes than it parses", () => {
+    const values = { args: { command: "rm -rf /" } };
+    for (const [label, expr] of [
+      // The engine parses 250 levels at most (each parenthesis, each field, a call's argument).
+      ["247 parentheses", `${"(".repeat(247)}${test}${")".repeat(247)}`],
+      ["`not` 250 times", `${"not ".repeat(250)}${test}`],
+      ["a path of 260 fields after a test that holds", `${test} || args${".a".repeat(260)} == "x"`],
+      // And at most 100,000 nodes.
+      ["30,000 tests joined by ||", Array(30_000).fill(test).join(" || ")],
+    ] as const) {
+      const { evaluator, engine } = both(expr, values);
+      expect.soft(engine, label).toHaveProperty("error");
+      expect.soft(evaluator, label).toEqual(engine);
+      expect
+        .soft(simpleExpression(rewritePythonOperators(expr).text, EXPRESSION_VARIABLES), label)
+        .toBeUndefined();
+    }
+  });
+
+  it("leaves to the engine what is long enough to overflow a stack, the engine's or its own", () => {
+    for (const [label, expr] of [
+      // The engine checks types recursively, once per `||`: a few thousand overflow its stack
+      // (how many depends on the stack left and on what V8 has optimized).
+      ["3,000 tests joined by ||", Array(3000).fill(test).join(" || ")],
+      // Negations recurse in both parsers.
+      ["12,000 negations", `${"!".repeat(12_000)}${test}`],
+      ["12,000 parentheses", `${"(".repeat(12_000)}${test}${")".repeat(12_000)}`],
+    ] as const) {
+      expect
+        .soft(
+          outcome(() => simpleExpression(rewritePythonOperators(expr).text, EXPRESSION_VARIABLES)),
+          label,
+        )
+        .toEqual({
+          value: undefined,
+        });
+      // The engine's answer or its refusal, never a stack overflow out of compileExpression.
+      try {
+        compileExpression(expr);
+      } catch (error) {
+        expect.soft(error, label).toBeInstanceOf(ExpressionError);
+      }
+    }
+  });
+});
+
+describe("the evaluator of common guard conditions, over a value past the budget", () => {
+  /**
+   * Arguments of 3,000 fields, whose 1,500th takes `slow` ms to read the first time only: a
+   * conversion that runs past the clock once, as a busy machine makes one.
+   */
+  function slowOnce(slow: number): Record<string, unknown> {
+    const args: Record<string, unknown> = { command: "ls" };
+    for (let index = 0; index < 3000; index++) args[`k${index}`] = "v";
+    let read = false;
+    Object.defineProperty(args, "k1500", {
+      enumerable: true,
+      get() {
+        if (!read) {
+          read = true;
+          const until = performance.now() + slow;
+          while (performance.now() < until) {}
+        }
+        return "v";
+      },
+    });
+    return args;
+  }
+
+  it("fails as the engine does when converting the values ran out of time, and never converts them again", () => {
+    const expr = 'args.command.contains("rm")';
+    const engine = outcome(() => compileExpressionOnEngine(expr)({ args: slowOnce(1100) }));
+    expect(engine).toEqual({ error: expect.stringMatching(/evaluation stopped after 1000 ms/) });
+    // A second conversion would be in time, and answer false: the guard would let the call through.
+    expect(outcome(() => compileExpression(expr)({ args: slowOnce(1100) }))).toEqual(engine);
+  });
+});
+
+describe("the evaluator of common guard conditions, over what an attacker would try", () => {
+  const json = (text: string): unknown => JSON.parse(text);
+  it("answers what the engine answers over odd texts and odd values", () => {
+    const cases: [string, Record<string, unknown>][] = [
+      // Keys JSON can write that JavaScript reads otherwise.
+      ['args.__proto__ == "x"', { args: json('{"__proto__": "x"}') }],
+      ['args.a == "x"', { args: json('{"__proto__": {"a": "x"}}') }],
+      ['args.__proto__.a == "x"', { args: json('{"__proto__": {"a": "x"}, "b": "y"}') }],
+      ['args.constructor == "x"', { args: json('{"constructor": "x"}') }],
+      ['args.a.contains("x")', { args: json('{"constructor": "x", "a": "x"}') }],
+      ['args.a.b == "x"', { args: json('{"a": {"constructor": {"name": "Object"}, "b": "x"}}') }],
+      [
+        'args.prototype == "x" && args.hasOwnProperty == "y"',
+        { args: { prototype: "x", hasOwnProperty: "y" } },
+      ],
+      ['args.toString == "x"', { args: {} }],
+      // Maps the engine reads and this evaluator leaves to it.
+      ['args.a.contains("x")', { args: new Map([["a", "x"]]) }],
+      ['args.a.contains("x")', { args: Object.assign(Object.create(null), { a: "x" }) }],
+      ['args.a.contains("x")', { args: Object.defineProperty({}, "a", { value: "x", enumerable: false }) }],
+      [
+        'args.a.contains("x")',
+        { args: Object.defineProperty({ n: 1 }, "a", { value: "x", enumerable: false }) },
+      ],
+      ['args.a.contains("x")', { args: ["x"] }],
+      ['args.a.contains("x")', { args: { a: ["x"] } }],
+      ['args.a.contains("x")', { args: { a: new Uint8Array([120]) } }],
+      ['args.a == "x"', { args: { a: "x", when: new Date(Number.NaN) } }],
+      ['args.a == "x"', { args: { a: "x", n: 2 ** 60, big: 10n ** 30n, f: () => 1 } }],
+      // Texts: surrogates, line separators, quotes, long.
+      ['args.a.contains("\ud83d")', { args: { a: "\ud83d\ude00" } }],
+      ['args.a.endsWith("\ude00") && !args.a.startsWith("\ude00")', { args: { a: "\ud83d\ude00" } }],
+      ['args.a == "x\u2028y"', { args: { a: "x\u2028y" } }],
+      ['args.a == \'say "hi"\' || args.a == "it\'s"', { args: { a: "it's" } }],
+      ['args.a.contains("x")', { args: { a: `${"y".repeat(10_000_000)}x` } }],
+      // The string variables, given what is not a text.
+      ['input.contains("x")', { input: ["x"] }],
+      ['input.contains("x")', { input: Object("x") }],
+      ['input == "3"', { input: 3 }],
+      ['output.startsWith("")', {}],
+      // Spacing and Python spellings.
+      ['args . a .contains ("x")\r\n&&\targs.b=="y"', { args: { a: "x", b: "y" } }],
+      [
+        'not args.a == "x" and args.and != "y" or args.not.contains("z")',
+        { args: { a: "y", and: "y", not: "z" } },
+      ],
+      [
+        'args.a.contains("x") and not args.b.contains("y") or not (args.c == "z")',
+        { args: { a: "x", b: "y" } },
+      ],
+      // A test the fast path decides, beside one only the engine can answer.
+      ['args.a == "x" || args.n == "1"', { args: { a: "y", n: 1 } }],
+      ['args.a == "x" && args.missing == "1"', { args: { a: "x" } }],
+      ['!(args.missing == "1") || args.a == "x"', { args: { a: "x" } }],
+    ];
+    for (const [expr, values] of cases)
+      expect(
+        outcome(() => compileExpression(expr)(values)),
+        `${expr} over ${inspect(values)}`,
+      ).toEqual(outcome(() => compileExpressionOnEngine(expr)(values)));
+  });
+
+  it("leaves to the engine texts the engine reads otherwise than it might seem", () => {
+    for (const expr of [
+      'args.a == b"x"',
+      'args.a == R"x"',
+      "args.a.contains('x', 'y')",
+      'args.a\f== "x"',
+      '\ufeffargs.a == "x"',
+      'args.if == "x"',
+      'args.a == "x" ? true : false',
+      'args.a === "x"',
+      'args.a !== "x"',
+      'args.a = "x"',
+      'args.a == "x" & args.b == "y"',
+      'args["a"] == "x"',
+      'args.a.contains("x") == true',
+      'args.a in ["x"]',
+      'args.a is "x"',
+      'args.é == "x"',
+      'args.a == "x" /* note */',
+      'args.a == """"',
+    ])
+      expect(simpleExpression(rewritePythonOperators(expr).text, EXPRESSION_VARIABLES), expr).toBeUndefined();
   });
 });

@@ -18,6 +18,11 @@
  * `contains`, `startsWith`, `endsWith`, `==` and `!=` on two texts, and `&&`, `||`, `!` on two
  * booleans, answer in the engine (`String.prototype.includes` and the others, and `===`).
  * A differential test runs both over generated expressions and values.
+ *
+ * Nor does it take what the engine would refuse for its size: the engine parses at most 250
+ * levels (a parenthesis, a field, a call's argument) and 100,000 nodes, and checks types
+ * recursively, so a few thousand tests joined by `||` overflow its stack. Past the bounds
+ * below, far inside those, the engine compiles the expression, or refuses it.
  */
 import type { CelVariableType } from "./expression.js";
 
@@ -76,6 +81,14 @@ const SINGLE = /'([^'\\\n\r]*)'/y;
 const SPACE = /[ \t\n\r]*/y;
 const PUNCT = ["&&", "||", "==", "!=", ".", "(", ")", "!"] as const;
 
+/**
+ * The bounds of what is taken here: its tokens (some 100 tests), how deep it nests in
+ * parentheses and `!`, and the fields one test reads (a value nests no deeper: to-cel-value.ts).
+ */
+const MAX_TOKENS = 1024;
+const MAX_NESTING = 32;
+const MAX_FIELDS = 64;
+
 /** The text's tokens, or undefined where it holds anything else. */
 function tokenize(text: string): Token[] | undefined {
   const tokens: Token[] = [];
@@ -89,6 +102,7 @@ function tokenize(text: string): Token[] | undefined {
   for (;;) {
     match(SPACE);
     if (at >= text.length) return tokens;
+    if (tokens.length === MAX_TOKENS) return undefined;
     const char = text[at]!;
     if (char === '"' || char === "'") {
       if (text.startsWith(char.repeat(3), at)) return undefined;
@@ -124,6 +138,7 @@ export function simpleExpression(
   if (!tokens || tokens.length === 0) return undefined;
   const used = new Set<string>();
   let at = 0;
+  let nesting = 0;
   const peek = (): Token | undefined => tokens[at];
   const isPunct = (text: string) => {
     const token = peek();
@@ -166,21 +181,23 @@ export function simpleExpression(
   // unary := "!" unary | "(" or ")" | test; CEL's `!` binds tighter than `==`, so
   // `!args.a == "x"` is `(!args.a) == "x"`: after `!`, a comparison is the engine's.
   const unary = (): SimpleEvaluation => {
+    if (!isPunct("!") && !isPunct("(")) return test(true);
+    if (++nesting > MAX_NESTING) throw OUTSIDE;
+    let evaluation: SimpleEvaluation;
     if (isPunct("!")) {
       at++;
       const operand = isPunct("!") || isPunct("(") ? unary() : test(false);
-      return (context) => {
+      evaluation = (context) => {
         const value = operand(context);
         return value === ENGINE ? value : !value;
       };
-    }
-    if (isPunct("(")) {
+    } else {
       at++;
-      const inner = or();
+      evaluation = or();
       expect("punct", ")");
-      return inner;
     }
-    return test(true);
+    nesting--;
+    return evaluation;
   };
   // test := path "." method "(" string ")" | path ("==" | "!=") string (when comparing)
   const test = (comparing: boolean): SimpleEvaluation => {
@@ -204,7 +221,7 @@ export function simpleExpression(
           return value === ENGINE ? value : method(value, literal);
         };
       }
-      if (RESERVED.has(name)) throw OUTSIDE;
+      if (RESERVED.has(name) || fields.length === MAX_FIELDS) throw OUTSIDE;
       fields.push(name);
     }
     if (!comparing || !(isPunct("==") || isPunct("!="))) throw OUTSIDE;
