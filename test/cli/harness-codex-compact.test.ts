@@ -9,10 +9,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { hookCommand } from "../../src/cli/commands/hook-command.js";
-import type { CliIO } from "../../src/cli/types.js";
+import { callHook, type HookCall } from "../support/hook-call.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,24 +24,8 @@ function project(config: string): string {
   return join(dir, "hookwise.yaml");
 }
 
-async function hook(config: string, input: string, timeout = 20) {
-  const out = { stdout: "", stderr: "" };
-  const printer = (key: "stdout" | "stderr") => ({
-    line: (text: string) => {
-      out[key] += `${text}\n`;
-    },
-    write: (text: string) => {
-      out[key] += text;
-    },
-  });
-  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
-  const code = await hookCommand(
-    config,
-    { harness: "codex", timeout },
-    io,
-    Readable.from([Buffer.from(input)]),
-  );
-  return { code, stdout: out.stdout, stderr: out.stderr };
+function hook(config: string, input: string, timeout = 20): Promise<HookCall> {
+  return callHook(config, { harness: "codex", timeout }, input);
 }
 
 const compact = {

@@ -8,11 +8,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { hookCommand } from "../../src/cli/commands/hook-command.js";
 import { configEvents } from "../../src/cli/setup-entries.js";
-import type { CliIO } from "../../src/cli/types.js";
 import { decideHarnessEvent, type HarnessDispatchOptions } from "../../src/harnesses/decide-harness-event.js";
 import { HARNESSES } from "../../src/harnesses/protocols.js";
 import type { HarnessName } from "../../src/harnesses/types.js";
@@ -20,6 +17,7 @@ import { defineHook } from "../../src/hooks/define-hook.js";
 import { flow } from "../../src/hooks/flow.js";
 import { HookRegistry } from "../../src/hooks/hook-registry.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
+import { callHook, type HookCall } from "../support/hook-call.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,25 +44,8 @@ function answering(event: string, answer: Record<string, unknown>): Record<strin
   };
 }
 
-async function hook(config: string, harness: HarnessName, input: Record<string, unknown>) {
-  const out = { stdout: "", stderr: "" };
-  const printer = (key: "stdout" | "stderr") => ({
-    line: (text: string) => {
-      out[key] += `${text}\n`;
-    },
-    write: (text: string) => {
-      out[key] += text;
-    },
-  });
-  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
-  const code = await hookCommand(
-    config,
-    { harness },
-    io,
-    Readable.from([Buffer.from(JSON.stringify(input))]),
-  );
-  const { stdout, stderr } = out;
-  return { code, stdout, stderr, json: stdout.trim() ? JSON.parse(stdout) : undefined };
+function hook(config: string, harness: HarnessName, input: Record<string, unknown>): Promise<HookCall> {
+  return callHook(config, { harness }, input);
 }
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };

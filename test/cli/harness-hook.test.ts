@@ -21,6 +21,7 @@ import { defineHook } from "../../src/hooks/define-hook.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
 import { cli } from "../support/cli.js";
 import { codeBlocks } from "../support/doc-blocks.js";
+import { callHook, type HookCall } from "../support/hook-call.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];
@@ -35,31 +36,8 @@ function project(config: string): { dir: string; config: string } {
   return { dir, config: join(dir, "hookwise.yaml") };
 }
 
-async function hook(
-  config: string,
-  harness: HarnessName,
-  input: unknown,
-): Promise<{ code: number; stdout: string; stderr: string; json: any }> {
-  const out = { stdout: "", stderr: "" };
-  const printer = (key: "stdout" | "stderr") => ({
-    line: (text: string) => {
-      out[key] += `${text}\n`;
-    },
-    write: (text: string) => {
-      out[key] += text;
-    },
-  });
-  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
-  const text = typeof input === "string" ? input : JSON.stringify(input);
-  const code = await hookCommand(config, { harness }, io, Readable.from([Buffer.from(text)]));
-  const { stdout, stderr } = out;
-  let json: unknown;
-  try {
-    json = stdout.trim() ? JSON.parse(stdout) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { code, stdout, stderr, json };
+function hook(config: string, harness: HarnessName, input: unknown): Promise<HookCall> {
+  return callHook(config, { harness }, input);
 }
 
 const GUARD = `harness: [claude, codex, gemini, cursor]

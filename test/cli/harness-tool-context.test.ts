@@ -8,12 +8,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { hookCommand } from "../../src/cli/commands/hook-command.js";
-import type { CliIO } from "../../src/cli/types.js";
 import { HARNESSES } from "../../src/harnesses/protocols.js";
 import type { HarnessName } from "../../src/harnesses/types.js";
+import { callHook, type HookCall } from "../support/hook-call.js";
 
 const CONTEXT = "check the exit code before going on";
 
@@ -46,24 +44,8 @@ function project(runtime = ""): string {
   return join(dir, "hookwise.yaml");
 }
 
-async function hook(config: string, harness: HarnessName, input: Record<string, unknown>) {
-  const out = { stdout: "", stderr: "" };
-  const printer = (key: "stdout" | "stderr") => ({
-    line: (text: string) => {
-      out[key] += `${text}\n`;
-    },
-    write: (text: string) => {
-      out[key] += text;
-    },
-  });
-  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
-  const code = await hookCommand(
-    config,
-    { harness },
-    io,
-    Readable.from([Buffer.from(JSON.stringify(input))]),
-  );
-  return { code, stderr: out.stderr, json: out.stdout.trim() ? JSON.parse(out.stdout) : undefined };
+function hook(config: string, harness: HarnessName, input: Record<string, unknown>): Promise<HookCall> {
+  return callHook(config, { harness }, input);
 }
 
 const afterTool = {

@@ -8,12 +8,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { hookCommand } from "../../src/cli/commands/hook-command.js";
-import type { CliIO } from "../../src/cli/types.js";
 import { HARNESSES } from "../../src/harnesses/protocols.js";
 import type { HarnessEventKind, HarnessName } from "../../src/harnesses/types.js";
+import { callHook } from "../support/hook-call.js";
 
 const fixtures = new URL("../fixtures/harnesses/", import.meta.url);
 const read = (harness: HarnessName, file: string) =>
@@ -113,19 +111,8 @@ runtime:
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 async function answer(harness: HarnessName, payload: unknown) {
-  const out = { stdout: "", stderr: "" };
-  const printer = (key: "stdout" | "stderr") => ({
-    line: (text: string) => {
-      out[key] += `${text}\n`;
-    },
-    write: (text: string) => {
-      out[key] += text;
-    },
-  });
-  const io: CliIO = { stdout: printer("stdout"), stderr: printer("stderr"), isTTY: false };
-  const input = Readable.from([Buffer.from(JSON.stringify(payload))]);
-  const code = await hookCommand(config, { harness }, io, input);
-  return { code, stdout: out.stdout, text: `${out.stdout}${out.stderr}` };
+  const { code, stdout, stderr } = await callHook(config, { harness }, payload);
+  return { code, stdout, text: `${stdout}${stderr}` };
 }
 
 /** Whether an answer denies, in the harness's own terms (as verified against the real binaries). */
