@@ -6,13 +6,13 @@ import {
   toolCallEvaluation,
   toolResultEvaluation,
 } from "../build/test-evaluation.js";
+import { rewritePythonOperators } from "./cel/rewrite-python-operators.js";
+import { budgetSpent, chargeValue, MAX_STEPS, passGate, passSized, resetSteps } from "./cel/step-budget.js";
+import { MAX_CEL_DEPTH } from "./cel/to-cel-value.js";
 import type { Predicate } from "./condition-module.js";
 import { compileExpression, ExpressionError } from "./expression.js";
 import { CONDITIONS, compileCondition, conditionTypes } from "./index.js";
-import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { shortCircuit } from "./short-circuit.js";
-import { budgetSpent, chargeValue, MAX_STEPS, passGate, passSized, resetSteps } from "./step-budget.js";
-import { MAX_CEL_DEPTH } from "./to-cel-value.js";
 
 const compile = (value: unknown): Predicate => compileCondition(value, ["condition"]);
 const check = async (value: unknown, evaluation: Evaluation = testEvaluation()) => compile(value)(evaluation);

@@ -1,9 +1,9 @@
 /**
  * `expression`: a CEL expression over the run's variables, never JS or Python
  * eval. Python-style spellings (`and`, `or`, `not`, `not in`, `True`) are rewritten
- * first (`rewrite-python-operators.ts`). Compiled and type-checked once, at load: bad
+ * first (`cel/rewrite-python-operators.ts`). Compiled and type-checked once, at load: bad
  * syntax, an unknown variable (`trun > 5`) or a non-boolean expression is a load error.
- * The common guard conditions (a text against a string literal, `simple-cel.ts`) are
+ * The common guard conditions (a text against a string literal, `cel/simple-cel.ts`) are
  * evaluated without the engine where their values are plain, and compiled on it at first
  * need where not.
  *
@@ -21,19 +21,17 @@ import type { Environment } from "@marcbachmann/cel-js";
 import { lazy, loadPackage } from "../../deps/load-package.js";
 import { z } from "../../deps/zod.js";
 import type { Evaluation } from "../build/evaluation.js";
-import { forEachNode } from "./cel-ast.js";
-import { defineCondition } from "./condition-module.js";
-import { ExpressionError } from "./expression-error.js";
-import { LAST_INDEX, LINEAR_LAST_INDEX, lastIndexFrom, lastIndexLinear } from "./linear-last-index.js";
+import { forEachNode } from "./cel/cel-ast.js";
+import { LAST_INDEX, LINEAR_LAST_INDEX, lastIndexFrom, lastIndexLinear } from "./cel/linear-last-index.js";
 import {
   checkMatchesPattern,
   LINEAR_MATCHES,
   linearRegExp,
   matchesCalls,
   renameMatchesCalls,
-} from "./linear-matches.js";
-import { type RewrittenExpression, rewritePythonOperators } from "./rewrite-python-operators.js";
-import { ENGINE, simpleExpression } from "./simple-cel.js";
+} from "./cel/linear-matches.js";
+import { type RewrittenExpression, rewritePythonOperators } from "./cel/rewrite-python-operators.js";
+import { ENGINE, simpleExpression } from "./cel/simple-cel.js";
 import {
   budgetSpent,
   chargeValue,
@@ -45,8 +43,10 @@ import {
   passSized,
   resetSteps,
   SIZED_FUNCTION,
-} from "./step-budget.js";
-import { toCelValue } from "./to-cel-value.js";
+} from "./cel/step-budget.js";
+import { toCelValue } from "./cel/to-cel-value.js";
+import { defineCondition } from "./condition-module.js";
+import { ExpressionError } from "./expression-error.js";
 
 export { ExpressionError };
 
@@ -91,16 +91,16 @@ function environmentFor(variables: Readonly<Record<string, CelVariableType>>): E
       homogeneousAggregateLiterals: false,
     });
     for (const [name, type] of Object.entries(variables)) environment.registerVariable(name, type);
-    // `matches` on the linear-time engine (linear-matches.ts): compileExpression renames it.
+    // `matches` on the linear-time engine (cel/linear-matches.ts): compileExpression renames it.
     environment.registerFunction(`string.${LINEAR_MATCHES}(string): bool`, (text: string, pattern: string) =>
       linearRegExp(pattern).test(text),
     );
-    // `lastIndexOf` in linear time (linear-last-index.ts): onLinearEngine renames it.
+    // `lastIndexOf` in linear time (cel/linear-last-index.ts): onLinearEngine renames it.
     environment.registerFunction(`string.${LINEAR_LAST_INDEX}(string): int`, (text: string, search: string) =>
       BigInt(lastIndexLinear(text, search)),
     );
     environment.registerFunction(`string.${LINEAR_LAST_INDEX}(string, int): int`, lastIndexFrom);
-    // The gate of each comprehension step (step-budget.ts): compileExpression puts them there.
+    // The gate of each comprehension step (cel/step-budget.ts): compileExpression puts them there.
     environment.registerFunction(`${GATE_FUNCTION}(): bool`, passGate);
     environment.registerFunction(`${NEVER_FUNCTION}(): dyn`, never);
     environment.registerFunction(`${SIZED_FUNCTION}(dyn): dyn`, passSized);
@@ -240,7 +240,7 @@ function ownCall(root: unknown, name: string): number | undefined {
 
 /**
  * The expression with each comprehension step gated by the evaluation's budget
- * (step-budget.ts), and where each offset of its text was before; the parsed expression
+ * (cel/step-budget.ts), and where each offset of its text was before; the parsed expression
  * itself when it has no comprehension.
  */
 function withCountedSteps(
@@ -426,7 +426,7 @@ export const expression = defineCondition({
 
 /**
  * Compiles the expression on the CEL engine alone, never on the evaluator of common guard
- * conditions (`simple-cel.ts`): what that evaluator's answers are checked against.
+ * conditions (`cel/simple-cel.ts`): what that evaluator's answers are checked against.
  */
 export function compileExpressionOnEngine(
   expr: string,

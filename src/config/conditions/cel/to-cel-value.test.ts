@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileExpression } from "./expression.js";
+import { compileExpression } from "../expression.js";
 import { toCelValue } from "./to-cel-value.js";
 
 /** A charge that counts the items it is told of. */

@@ -24,7 +24,7 @@
  * recursively, so a few thousand tests joined by `||` overflow its stack. Past the bounds
  * below, far inside those, the engine compiles the expression, or refuses it.
  */
-import type { CelVariableType } from "./expression.js";
+import type { CelVariableType } from "../expression.js";
 
 /** What this evaluator cannot answer: the engine evaluates the whole expression. */
 export const ENGINE: unique symbol = Symbol("the CEL engine decides");

@@ -5,7 +5,7 @@ import {
   compileExpressionOnEngine,
   EXPRESSION_VARIABLES,
   ExpressionError,
-} from "./expression.js";
+} from "../expression.js";
 import { rewritePythonOperators } from "./rewrite-python-operators.js";
 import { ENGINE, simpleExpression } from "./simple-cel.js";
 import { toCelValue } from "./to-cel-value.js";
