@@ -17,6 +17,7 @@ import { defineHook } from "../../src/hooks/define-hook.js";
 import { flow } from "../../src/hooks/flow.js";
 import { HookRegistry } from "../../src/hooks/hook-registry.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
+import { cli } from "../support/cli.js";
 import { callHook, type HookCall } from "../support/hook-call.js";
 
 const dirs: string[] = [];
@@ -122,6 +123,10 @@ describe("a session stopped at its start stays stopped", () => {
     // The agent's stop is not refused: that would send it back to work.
     const stop = await hook(config, "claude", claude("c1", "Stop", { stop_hook_active: false }));
     expect(stop.json?.decision).toBeUndefined();
+    // The record says the call was denied, though no hook of its own event fired.
+    const trace = await cli(["trace", config, "--session", "c1"]);
+    expect(trace.stdout).toMatch(/▶ shell \{"command":"ls"\} — denied: Claude Code does not run it\n/);
+    expect(trace.stdout).not.toContain("not decided");
   });
 
   it("a session_start hook that fails holds the session stopped too (fail closed), naming the hook", async () => {
