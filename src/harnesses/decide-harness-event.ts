@@ -305,7 +305,7 @@ export async function decideHarnessEvent(
   }
   if (spans) endSpans(spans, event, outcome, options.mask);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
-  await holdSessionIfStopped(store, options.protocol, event, outcome.verdict);
+  await holdSessionIfStopped(store, options.protocol, event, outcome.verdict, options.mask);
   // A rewritten call comes back with its new arguments (another call); a failure is decided
   // again; so is a question, which the second event may be the one to ask.
   const { verdict } = outcome;

@@ -5,9 +5,9 @@
  * session's id, and each later prompt, model request and tool call of the session is refused
  * with the reason — across hook processes, as max_fires is counted.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { configEvents } from "../../src/cli/setup-entries.js";
 import { decideHarnessEvent, type HarnessDispatchOptions } from "../../src/harnesses/decide-harness-event.js";
@@ -127,6 +127,27 @@ describe("a session stopped at its start stays stopped", () => {
     const trace = await cli(["trace", config, "--session", "c1"]);
     expect(trace.stdout).toMatch(/▶ shell \{"command":"ls"\} — denied: Claude Code does not run it\n/);
     expect(trace.stdout).not.toContain("not decided");
+  });
+
+  it("a credential in the reason of a stop is masked in the store and in the refusals", async () => {
+    const secret = "sk-held-3f9a1c7e5b2d4680";
+    process.env.HELD_TEST_API_KEY = secret;
+    try {
+      const script = `process.stdout.write(JSON.stringify({ continue: false, stopReason: "the key " + process.env.HELD_TEST_API_KEY + " is revoked" }))`;
+      const config = project({
+        SessionStart: [{ hooks: [{ type: "command", command: `node -e ${JSON.stringify(script)}` }] }],
+      });
+      await hook(config, "claude", claude("m1", "SessionStart", { source: "startup" }));
+      const prompt = await hook(config, "claude", claude("m1", "UserPromptSubmit", { prompt: "hi" }));
+      expect(prompt.json).toMatchObject({ decision: "block" });
+      expect(prompt.json.reason).toContain("is revoked");
+      expect(prompt.stdout).not.toContain(secret);
+      const dir = dirname(config);
+      for (const file of readdirSync(dir).filter((name) => name.startsWith("state.db")))
+        expect(readFileSync(join(dir, file)).includes(secret), file).toBe(false);
+    } finally {
+      delete process.env.HELD_TEST_API_KEY;
+    }
   });
 
   it("a session_start hook that fails holds the session stopped too (fail closed), naming the hook", async () => {
