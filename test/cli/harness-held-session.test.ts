@@ -16,6 +16,7 @@ import type { HarnessName } from "../../src/harnesses/types.js";
 import { defineHook } from "../../src/hooks/define-hook.js";
 import { flow } from "../../src/hooks/flow.js";
 import { HookRegistry } from "../../src/hooks/hook-registry.js";
+import { serve } from "../../src/server/serve.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
 import { cli } from "../support/cli.js";
 import { callHook, type HookCall } from "../support/hook-call.js";
@@ -216,6 +217,37 @@ describe("a session stopped at its start stays stopped", () => {
     await hook(vetoed, "gemini", gemini("p2", "PreCompress", { trigger: "auto" }));
     const after = await hook(vetoed, "gemini", gemini("p2", "BeforeTool", shell));
     expect(after.stdout).toBe("");
+  });
+
+  it("hookwise serve holds it too (POST /hooks/<harness>), and the command deciding itself reads the same hold", async () => {
+    const config = project(answering("SessionStart", STOP));
+    const server = await serve({ config, host: "127.0.0.1", port: 0, log: () => {} });
+    try {
+      const post = async (body: Record<string, unknown>) => {
+        const response = await fetch(`${server.url}/hooks/claude`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(200);
+        return (await response.json()) as any;
+      };
+      expect(await post(claude("v1", "SessionStart", { source: "startup" }))).toMatchObject({
+        continue: false,
+      });
+      const prompt = await post(claude("v1", "UserPromptSubmit", { prompt: "hi" }));
+      expect(prompt).toMatchObject({ decision: "block" });
+      expect(prompt.reason).toContain("hookwise stopped this session at its start (SessionStart)");
+      const bash = { tool_name: "Bash", tool_input: { command: "ls" } };
+      const served = await post(claude("v1", "PreToolUse", { ...bash, tool_use_id: "t1" }));
+      expect(served.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+      // The server down, the command's own answer: the same store, the same hold.
+      const local = await hook(config, "claude", claude("v1", "PreToolUse", { ...bash, tool_use_id: "t2" }));
+      expect(local.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+      expect(local.json.hookSpecificOutput.permissionDecisionReason).toContain("no sessions in this folder");
+    } finally {
+      await server.close();
+    }
   });
 
   it("setup registers the prompt and tool events a stopped session is refused at", async () => {
