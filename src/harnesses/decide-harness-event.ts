@@ -320,7 +320,8 @@ export async function decideHarnessEvent(
       ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
       ...(verdict.hook !== undefined ? { hook: verdict.hook } : {}),
     };
-    await store.set(sameKey, earlier, { ttlMs: SAME_CALL_TTL_MS });
+    // Its reason masked as the record's is: a store keeps what it is given.
+    await store.set(sameKey, masked(options.mask, earlier), { ttlMs: SAME_CALL_TTL_MS });
   }
   // Fields named, not spread: a spread of outcomes of several shapes copies property by property.
   const trace = runner.events();
