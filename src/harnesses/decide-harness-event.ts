@@ -305,7 +305,7 @@ export async function decideHarnessEvent(
   }
   if (spans) endSpans(spans, event, outcome, options.mask);
   await saveScratch(store, event.sessionId, sessionScratch, loaded);
-  await holdSessionIfStopped(store, options.protocol, event, outcome.verdict);
+  await holdSessionIfStopped(store, options.protocol, event, outcome.verdict, options.mask);
   // A rewritten call comes back with its new arguments (another call); a failure is decided
   // again; so is a question, which the second event may be the one to ask.
   const { verdict } = outcome;
@@ -320,7 +320,8 @@ export async function decideHarnessEvent(
       ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
       ...(verdict.hook !== undefined ? { hook: verdict.hook } : {}),
     };
-    await store.set(sameKey, earlier, { ttlMs: SAME_CALL_TTL_MS });
+    // Its reason masked as the record's is: a store keeps what it is given.
+    await store.set(sameKey, masked(options.mask, earlier), { ttlMs: SAME_CALL_TTL_MS });
   }
   // Fields named, not spread: a spread of outcomes of several shapes copies property by property.
   const trace = runner.events();

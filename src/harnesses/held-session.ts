@@ -51,12 +51,16 @@ export function mayHoldSession(protocol: HarnessProtocol, event: string): boolea
   return event === "session_start" || (protocol.stopIgnoredAt?.some((kind) => kind === event) ?? false);
 }
 
-/** Keeps the stop `verdict` decided at `event`, when it stops a session the harness goes on with. */
+/**
+ * Keeps the stop `verdict` decided at `event`, when it stops a session the harness goes on
+ * with; `mask` masks the credentials in its reason first (the entry is kept as long as the store).
+ */
 export async function holdSessionIfStopped(
   store: StateStore,
   protocol: HarnessProtocol,
   event: HarnessEvent,
   verdict: HarnessVerdict,
+  mask: <T>(value: T) => T = (value) => value,
 ): Promise<void> {
   if (!stopsSession(protocol, event, verdict)) return;
   const held: HeldStop = {
@@ -65,7 +69,7 @@ export async function holdSessionIfStopped(
     reason: verdict.stop ?? verdict.reason ?? "stopped by hookwise",
     ...(verdict.hook !== undefined ? { hook: verdict.hook } : {}),
   };
-  await store.set(heldKey(event), held);
+  await store.set(heldKey(event), mask(held));
 }
 
 /**

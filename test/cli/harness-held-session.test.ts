@@ -5,9 +5,9 @@
  * session's id, and each later prompt, model request and tool call of the session is refused
  * with the reason — across hook processes, as max_fires is counted.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { configEvents } from "../../src/cli/setup-entries.js";
 import { decideHarnessEvent, type HarnessDispatchOptions } from "../../src/harnesses/decide-harness-event.js";
@@ -16,7 +16,9 @@ import type { HarnessName } from "../../src/harnesses/types.js";
 import { defineHook } from "../../src/hooks/define-hook.js";
 import { flow } from "../../src/hooks/flow.js";
 import { HookRegistry } from "../../src/hooks/hook-registry.js";
+import { serve } from "../../src/server/serve.js";
 import { MemoryStore } from "../../src/state/memory-store.js";
+import { cli } from "../support/cli.js";
 import { callHook, type HookCall } from "../support/hook-call.js";
 
 const dirs: string[] = [];
@@ -122,6 +124,31 @@ describe("a session stopped at its start stays stopped", () => {
     // The agent's stop is not refused: that would send it back to work.
     const stop = await hook(config, "claude", claude("c1", "Stop", { stop_hook_active: false }));
     expect(stop.json?.decision).toBeUndefined();
+    // The record says the call was denied, though no hook of its own event fired.
+    const trace = await cli(["trace", config, "--session", "c1"]);
+    expect(trace.stdout).toMatch(/▶ shell \{"command":"ls"\} — denied: Claude Code does not run it\n/);
+    expect(trace.stdout).not.toContain("not decided");
+  });
+
+  it("a credential in the reason of a stop is masked in the store and in the refusals", async () => {
+    const secret = "sk-held-3f9a1c7e5b2d4680";
+    process.env.HELD_TEST_API_KEY = secret;
+    try {
+      const script = `process.stdout.write(JSON.stringify({ continue: false, stopReason: "the key " + process.env.HELD_TEST_API_KEY + " is revoked" }))`;
+      const config = project({
+        SessionStart: [{ hooks: [{ type: "command", command: `node -e ${JSON.stringify(script)}` }] }],
+      });
+      await hook(config, "claude", claude("m1", "SessionStart", { source: "startup" }));
+      const prompt = await hook(config, "claude", claude("m1", "UserPromptSubmit", { prompt: "hi" }));
+      expect(prompt.json).toMatchObject({ decision: "block" });
+      expect(prompt.json.reason).toContain("is revoked");
+      expect(prompt.stdout).not.toContain(secret);
+      const dir = dirname(config);
+      for (const file of readdirSync(dir).filter((name) => name.startsWith("state.db")))
+        expect(readFileSync(join(dir, file)).includes(secret), file).toBe(false);
+    } finally {
+      delete process.env.HELD_TEST_API_KEY;
+    }
   });
 
   it("a session_start hook that fails holds the session stopped too (fail closed), naming the hook", async () => {
@@ -190,6 +217,37 @@ describe("a session stopped at its start stays stopped", () => {
     await hook(vetoed, "gemini", gemini("p2", "PreCompress", { trigger: "auto" }));
     const after = await hook(vetoed, "gemini", gemini("p2", "BeforeTool", shell));
     expect(after.stdout).toBe("");
+  });
+
+  it("hookwise serve holds it too (POST /hooks/<harness>), and the command deciding itself reads the same hold", async () => {
+    const config = project(answering("SessionStart", STOP));
+    const server = await serve({ config, host: "127.0.0.1", port: 0, log: () => {} });
+    try {
+      const post = async (body: Record<string, unknown>) => {
+        const response = await fetch(`${server.url}/hooks/claude`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(200);
+        return (await response.json()) as any;
+      };
+      expect(await post(claude("v1", "SessionStart", { source: "startup" }))).toMatchObject({
+        continue: false,
+      });
+      const prompt = await post(claude("v1", "UserPromptSubmit", { prompt: "hi" }));
+      expect(prompt).toMatchObject({ decision: "block" });
+      expect(prompt.reason).toContain("hookwise stopped this session at its start (SessionStart)");
+      const bash = { tool_name: "Bash", tool_input: { command: "ls" } };
+      const served = await post(claude("v1", "PreToolUse", { ...bash, tool_use_id: "t1" }));
+      expect(served.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+      // The server down, the command's own answer: the same store, the same hold.
+      const local = await hook(config, "claude", claude("v1", "PreToolUse", { ...bash, tool_use_id: "t2" }));
+      expect(local.json.hookSpecificOutput).toMatchObject({ permissionDecision: "deny" });
+      expect(local.json.hookSpecificOutput.permissionDecisionReason).toContain("no sessions in this folder");
+    } finally {
+      await server.close();
+    }
   });
 
   it("setup registers the prompt and tool events a stopped session is refused at", async () => {

@@ -3,7 +3,7 @@
  * config's policies and hooks, every decision recorded, fail closed on every kind of failure.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Readable } from "node:stream";
@@ -683,6 +683,38 @@ describe("hookwise hook for Cursor: a call it sends twice", () => {
       permission: "ask",
       agent_message: "deploys need a person",
     });
+  });
+
+  it("keeps the first event's decision with the credentials in its reason masked", async () => {
+    const secret = "tok-twice-8c1e5a9f3b7d";
+    process.env.TWICE_TEST_TOKEN = secret;
+    try {
+      const script = `process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not with " + process.env.TWICE_TEST_TOKEN } }))`;
+      const { dir, config: file } = project(`harness: cursor
+claude_hooks: guards.json
+`);
+      writeFileSync(
+        join(dir, "guards.json"),
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [{ hooks: [{ type: "command", command: `node -e ${JSON.stringify(script)}` }] }],
+          },
+        }),
+      );
+      const first = await hook(file, "cursor", pre({ command: "ls" }, "g1"));
+      expect(first.json.permission).toBe("deny");
+      const kept = join(dir, ".hookwise");
+      for (const name of readdirSync(kept, { recursive: true, encoding: "utf8" })) {
+        const path = join(kept, name);
+        if (statSync(path).isFile()) expect(readFileSync(path).includes(secret), name).toBe(false);
+      }
+      // The second event still answers as the first did.
+      const second = await hook(file, "cursor", shell("ls", "g1"));
+      expect(second.json.permission).toBe("deny");
+      expect(second.json.agent_message).toContain("not with");
+    } finally {
+      delete process.env.TWICE_TEST_TOKEN;
+    }
   });
 
   it("refuses what it would ask about where Cursor cannot ask: another tool's preToolUse, a file read", async () => {
