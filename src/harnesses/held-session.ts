@@ -7,7 +7,9 @@
  * refused (a prompt, a model request, a tool call, a permission prompt) is, with the reason.
  *
  * A deny or an end at `session_start` holds on every harness (one that honours it sends no
- * later event, and a session resumed later stays stopped); at another event, only an end
+ * later event, and a session resumed later stays stopped: a start let through after it, which
+ * a compaction or a condition on the start's source may make, does not undo it); at another
+ * event, only an end
  * (`flow.terminate`), and only where the protocol says the harness ignores it
  * (`HarnessProtocol.stopIgnoredAt`): a compaction refused is not a session stopped.
  */
@@ -31,6 +33,9 @@ const REFUSED: ReadonlySet<HarnessEventKind> = new Set([
   "tool_call",
   "approval_request",
 ]);
+
+/** How long a stop is held: as long as the session's records are kept, not for ever. */
+const HOLD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 function heldKey(event: HarnessEvent): string {
   return `harness-stopped:${event.harness}:${event.sessionId}`;
@@ -69,7 +74,7 @@ export async function holdSessionIfStopped(
     reason: verdict.stop ?? verdict.reason ?? "stopped by hookwise",
     ...(verdict.hook !== undefined ? { hook: verdict.hook } : {}),
   };
-  await store.set(heldKey(event), mask(held));
+  await store.set(heldKey(event), mask(held), { ttlMs: HOLD_TTL_MS });
 }
 
 /**

@@ -259,4 +259,22 @@ describe("a session stopped at its start stays stopped", () => {
       expect.arrayContaining(["SessionStart", "UserPromptSubmit", "PreToolUse"]),
     );
   });
+
+  it("keeps a stop 30 days, as long as the session's records", async () => {
+    const config = project(answering("SessionStart", STOP));
+    const dir = dirname(config);
+    const { SqliteStore } = await import("../../src/state/sqlite-store.js");
+    await hook(config, "claude", claude("t1", "SessionStart", { source: "startup" }));
+    const day = 24 * 3600_000;
+    const heldAfter = async (days: number) => {
+      const store = new SqliteStore({ path: join(dir, "state.db"), now: () => Date.now() + days * day });
+      try {
+        return (await store.get("harness-stopped:claude:t1")) !== undefined;
+      } finally {
+        await store.close();
+      }
+    };
+    expect(await heldAfter(29)).toBe(true);
+    expect(await heldAfter(31)).toBe(false);
+  });
 });
