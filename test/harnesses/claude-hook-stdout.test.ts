@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "../gateway/gateway-fixture.js";
-import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
-import type { FakeModelServer } from "../support/harnesses/fake-model-server.js";
 import { harnesses } from "../support/harnesses/install.js";
-import { runClaude, runContext, setupClaude } from "../support/harnesses/run-claude.js";
-import { type HarnessResult, killAllHarnesses } from "../support/harnesses/run-harness.js";
+import {
+  endGuardedClaude,
+  type GuardedClaudeRun,
+  runGuardedClaude,
+} from "../support/harnesses/run-claude.js";
 
 const ASKED = "deploys need a person's yes";
 
@@ -47,42 +47,36 @@ export const record = {
 describe.skipIf(!harnesses.available)(
   `Claude Code ${harnesses.versions.claude}: a config's code that prints on stdout`,
   () => {
-    let folder: string;
+    let run: GuardedClaudeRun;
     let cwd: string;
-    let fake: FakeModelServer;
-    let result: HarnessResult;
     let context: string;
 
     beforeAll(async () => {
-      folder = mkdtempSync(join(tmpdir(), "hookwise-claude-stdout-"));
-      cwd = join(folder, "project");
-      const home = join(folder, "home");
-      mkdirSync(cwd, { recursive: true });
-      mkdirSync(home, { recursive: true });
-      writeFileSync(join(cwd, "hookwise.yaml"), CONFIG);
-      writeFileSync(
-        join(cwd, "audit-tools.mjs"),
-        AUDIT_TOOLS.replace(JSON.stringify("AUDIT_LOG"), JSON.stringify(join(folder, "audit.log"))),
-      );
-      setupClaude(CLI, cwd, home);
-      fake = await startFakeAnthropic([
-        { tool: "Bash", input: { command: "echo rewrite-me > original.txt", description: "write" } },
-        { tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } },
-        { text: "Done." },
-      ]);
-      result = await runClaude({ cwd, home, fake, prompt: "Write, then deploy.", timeoutMs: 170_000 });
-      context = runContext(result, cwd);
+      run = await runGuardedClaude({
+        prefix: "hookwise-claude-stdout-",
+        cli: CLI,
+        files: (folder) => ({
+          "hookwise.yaml": CONFIG,
+          "audit-tools.mjs": AUDIT_TOOLS.replace(
+            JSON.stringify("AUDIT_LOG"),
+            JSON.stringify(join(folder, "audit.log")),
+          ),
+        }),
+        turns: [
+          { tool: "Bash", input: { command: "echo rewrite-me > original.txt", description: "write" } },
+          { tool: "Bash", input: { command: "echo deploy > deployed.txt", description: "deploy" } },
+          { text: "Done." },
+        ],
+        prompt: "Write, then deploy.",
+      });
+      ({ cwd, context } = run);
     }, 240_000);
 
-    afterAll(async () => {
-      killAllHarnesses();
-      await fake?.close();
-      if (folder) rmSync(folder, { recursive: true, force: true });
-    });
+    afterAll(() => endGuardedClaude(run));
 
     it("the audit hook ran on each call", () => {
-      expect(result.exitCode, context).toBe(0);
-      expect(existsSync(join(folder, "audit.log")), context).toBe(true);
+      expect(run.result.exitCode, context).toBe(0);
+      expect(existsSync(join(run.folder, "audit.log")), context).toBe(true);
     });
 
     it("the rewritten command ran in place of the original", () => {
@@ -92,7 +86,7 @@ describe.skipIf(!harnesses.available)(
 
     it("the command hookwise asks about did not run, and the model read why", () => {
       expect(existsSync(join(cwd, "deployed.txt")), context).toBe(false);
-      const turns = fake.turnRequests();
+      const turns = run.fake.turnRequests();
       expect(turns.length, context).toBe(3);
       expect(turns[2]!.text, context).toContain(ASKED);
     });

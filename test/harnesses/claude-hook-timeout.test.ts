@@ -1,13 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "../gateway/gateway-fixture.js";
-import { startFakeAnthropic } from "../support/harnesses/fake-anthropic.js";
-import type { FakeModelServer } from "../support/harnesses/fake-model-server.js";
 import { harnesses } from "../support/harnesses/install.js";
-import { runClaude, runContext, setupClaude } from "../support/harnesses/run-claude.js";
-import { type HarnessResult, killAllHarnesses } from "../support/harnesses/run-harness.js";
+import {
+  endGuardedClaude,
+  type GuardedClaudeRun,
+  runGuardedClaude,
+} from "../support/harnesses/run-claude.js";
 
 const CONFIG = `harness: claude
 toolsets:
@@ -32,38 +32,29 @@ const SLOW_TOOLS = `export const look = {
 describe.skipIf(!harnesses.available)(
   `Claude Code ${harnesses.versions.claude}: a prompt's decision that takes over 30 s`,
   () => {
-    let folder: string;
+    let run: GuardedClaudeRun;
     let cwd: string;
-    let fake: FakeModelServer;
-    let result: HarnessResult;
     let context: string;
 
     beforeAll(async () => {
-      folder = mkdtempSync(join(tmpdir(), "hookwise-claude-timeout-"));
-      cwd = join(folder, "project");
-      const home = join(folder, "home");
-      mkdirSync(cwd, { recursive: true });
-      mkdirSync(home, { recursive: true });
-      writeFileSync(join(cwd, "hookwise.yaml"), CONFIG);
-      writeFileSync(join(cwd, "slow-tools.mjs"), SLOW_TOOLS);
-      setupClaude(CLI, cwd, home);
-      fake = await startFakeAnthropic([
-        { tool: "Bash", input: { command: "echo x > ran.txt", description: "write" } },
-        { text: "Done." },
-      ]);
-      result = await runClaude({ cwd, home, fake, prompt: "Write the file.", timeoutMs: 170_000 });
-      context = runContext(result, cwd);
+      run = await runGuardedClaude({
+        prefix: "hookwise-claude-timeout-",
+        cli: CLI,
+        files: () => ({ "hookwise.yaml": CONFIG, "slow-tools.mjs": SLOW_TOOLS }),
+        turns: [
+          { tool: "Bash", input: { command: "echo x > ran.txt", description: "write" } },
+          { text: "Done." },
+        ],
+        prompt: "Write the file.",
+      });
+      ({ cwd, context } = run);
     }, 240_000);
 
-    afterAll(async () => {
-      killAllHarnesses();
-      await fake?.close();
-      if (folder) rmSync(folder, { recursive: true, force: true });
-    });
+    afterAll(() => endGuardedClaude(run));
 
     it("the prompt was refused: the model was never asked, nothing ran", () => {
-      expect(result.timedOut, context).toBe(false);
-      expect(fake.turnRequests().length, context).toBe(0);
+      expect(run.result.timedOut, context).toBe(false);
+      expect(run.fake.turnRequests().length, context).toBe(0);
       expect(existsSync(join(cwd, "ran.txt")), context).toBe(false);
     });
   },

@@ -4,11 +4,13 @@
  * update checks, feature flags).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FakeModelServer } from "./fake-model-server.js";
+import { startFakeAnthropic } from "./fake-anthropic.js";
+import type { FakeModelServer, FakeTurn } from "./fake-model-server.js";
 import { harnesses } from "./install.js";
-import { type HarnessResult, spawnHarness } from "./run-harness.js";
+import { type HarnessResult, killAllHarnesses, spawnHarness } from "./run-harness.js";
 
 export interface RunHarnessOptions {
   /** The project folder the harness works in. */
@@ -105,4 +107,59 @@ export function setupClaude(
 /** What a failed expectation about a harness run shows: its exit, the project's files, its output's ends. */
 export function runContext(result: HarnessResult, cwd: string): string {
   return `exit ${result.exitCode}${result.timedOut ? " (timed out)" : ""}; files: ${readdirSync(cwd).join(", ")}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-3000)}`;
+}
+
+export interface GuardedClaudeRun {
+  /** The temporary folder that holds the project, the HOME and whatever the test puts there. */
+  readonly folder: string;
+  /** The project Claude Code works in. */
+  readonly cwd: string;
+  readonly fake: FakeModelServer;
+  readonly result: HarnessResult;
+  /** What a failed expectation shows (`runContext`). */
+  readonly context: string;
+}
+
+/**
+ * One Claude Code session in a project of its own, guarded by hookwise: the project's files
+ * written (`files(folder)`: name → text, `hookwise.yaml` among them), `hookwise setup claude`
+ * run with `cli`, then Claude Code run against a fake Anthropic API answering `turns`.
+ * `endGuardedClaude` closes what it started.
+ */
+export async function runGuardedClaude(options: {
+  readonly prefix: string;
+  readonly cli: readonly string[];
+  readonly files: (folder: string) => Readonly<Record<string, string>>;
+  readonly turns: readonly FakeTurn[];
+  readonly prompt: string;
+  readonly allowedTools?: readonly string[];
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}): Promise<GuardedClaudeRun> {
+  const folder = mkdtempSync(join(tmpdir(), options.prefix));
+  const cwd = join(folder, "project");
+  const home = join(folder, "home");
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  for (const [name, text] of Object.entries(options.files(folder))) writeFileSync(join(cwd, name), text);
+  setupClaude(options.cli, cwd, home);
+  const fake = await startFakeAnthropic(options.turns);
+  const result = await runClaude({
+    cwd,
+    home,
+    fake,
+    prompt: options.prompt,
+    timeoutMs: 170_000,
+    ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
+    ...(options.args ? { args: options.args } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  return { folder, cwd, fake, result, context: runContext(result, cwd) };
+}
+
+/** Ends what `runGuardedClaude` started: harness processes, the fake API, the folder. */
+export async function endGuardedClaude(run: GuardedClaudeRun | undefined): Promise<void> {
+  killAllHarnesses();
+  await run?.fake.close();
+  if (run) rmSync(run.folder, { recursive: true, force: true });
 }
